@@ -1,0 +1,124 @@
+# crossroof build. `make` builds every OpenCL benchmark and, when nvcc is
+# found, every CUDA benchmark; `make check` runs all tests.
+
+CC       ?= gcc
+BUILD    ?= build
+GIT_REV  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+# Warnings are errors in CI (CI=true) and whenever WERROR=1.
+ifneq ($(strip $(CI)$(WERROR)),)
+  WFLAGS := -Werror
+endif
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -Wall -Wextra $(WFLAGS) -MMD -MP -Icommon -Ibench -Iopencl
+HOST_OPT := -O3 -march=native -fopenmp
+LDLIBS   := -lhwloc -lm
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# ---- CUDA: nvcc from NVCC, CUDA_HOME, CUDA_PATH or PATH ----
+NVCC ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc $(CUDA_PATH)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Icommon -Ibench -Icuda -Xcompiler -Wall,-Wextra$(if $(WFLAGS),$(comma)-Werror)
+comma := ,
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
+STREAM_OBJ := $(addprefix $(BUILD)/obj/bench/,stream.o stream_kernels.o stream_verify.o stream_host.o)
+
+OPENCL_BINS := $(BUILD)/bin/stream-opencl
+CUDA_BINS   := $(BUILD)/bin/stream-cuda
+
+.PHONY: all opencl cuda check unit-tests unit-tests-san integration deps clean FORCE
+all: opencl cuda
+
+opencl: $(OPENCL_BINS)
+
+ifneq ($(NVCC),)
+cuda: $(CUDA_BINS)
+else
+cuda:
+	@echo "crossroof: nvcc not found (set NVCC, CUDA_HOME or CUDA_PATH, or put it on PATH): skipping the CUDA benchmarks"
+endif
+
+# The git revision goes into metadata; rewrite its header only when it changes.
+$(BUILD)/gen/git_rev.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define CR_GIT_REV "$(GIT_REV)"' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+$(BUILD)/obj/common/metadata.o: $(BUILD)/gen/git_rev.h
+$(BUILD)/obj/common/metadata.o: CFLAGS += -include $(BUILD)/gen/git_rev.h
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The host reference is compiled for this machine, as STREAM is.
+$(BUILD)/obj/bench/stream_host.o: CFLAGS += $(HOST_OPT)
+
+# OpenCL C sources are embedded as strings so binaries need no data files.
+$(BUILD)/gen/%_cl.c: opencl/%.cl opencl/embed.sh
+	@mkdir -p $(@D)
+	opencl/embed.sh $*_cl $< > $@
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/bin/stream-opencl: $(BUILD)/obj/opencl/stream_opencl.o $(BUILD)/obj/opencl/cl_device.o \
+                            $(BUILD)/obj/gen/stream_kernels_cl.o $(STREAM_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
+
+$(BUILD)/obj/cuda/%.o: cuda/%.cu $(wildcard cuda/*.h bench/*.h common/*.h)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/bin/stream-cuda: $(BUILD)/obj/cuda/stream_cuda.o $(BUILD)/obj/cuda/cuda_device.o \
+                          $(BUILD)/obj/cuda/stream_cuda_main.o $(STREAM_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(NVCC) -o $@ $^ -Xcompiler -fopenmp $(LDLIBS)
+
+# ---- tests ----
+TEST_SRC  := $(wildcard common/tests/test_*.c)
+TEST_BINS := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests/%)
+SAN_BINS  := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests-san/%)
+# Host code under test: everything in common/ and the backend-free parts of bench/.
+TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c
+
+$(BUILD)/tests/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+$(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC) $(BUILD)/gen/git_rev.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) -include $(BUILD)/gen/git_rev.h -o $@ $< $(TESTED_SRC) -lcmocka $(LDLIBS)
+
+deps:
+	@common/deps.sh
+
+unit-tests: $(TEST_BINS)
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+unit-tests-san: $(SAN_BINS)
+	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
+
+$(BUILD)/tests/test_stream_cli: bench/tests/test_stream_cli.c $(BUILD)/obj/common/results.o $(BUILD)/obj/common/csv.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+integration: all $(BUILD)/tests/test_stream_cli
+	@echo "== $(BUILD)/tests/test_stream_cli"
+	@CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/test_stream_cli
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit-tests unit-tests-san integration
+
+clean:
+	rm -rf $(BUILD)
+
+FORCE:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+.SECONDARY:

@@ -1,0 +1,766 @@
+/* Experiment design of the stream benchmark: which points are measured,
+ * how each result is verified, and what goes into the CSV. Backends are
+ * reached only through the stream_backend contract. */
+#define _GNU_SOURCE
+#include "stream.h"
+
+#include "csv.h"
+#include "measure.h"
+#include "metadata.h"
+#include "omp_env.h"
+#include "options.h"
+#include "results.h"
+#include "stream_verify.h"
+#include "topology.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SCALAR 0.4
+#define DEFAULT_SIZE (UINT64_C(256) << 20)
+#define QUICK_SIZE (UINT64_C(32) << 20)
+/* Arrays at least this large (well past any cache) are measured
+ * interleaved with the host reference; see measure_point. */
+#define INTERLEAVE_BYTES (UINT64_C(16) << 20)
+
+enum sweep { SWEEP_FOOTPRINT = 1, SWEEP_FIXED = 2, SWEEP_CONCURRENCY = 4 };
+enum host_ref { HOST_REF_AUTO, HOST_REF_ON, HOST_REF_OFF };
+
+typedef struct {
+    uint64_t size;          /* per-array bytes of the fixed and concurrency sweeps */
+    bool size_given;
+    cr_range footprint;
+    bool footprint_given;
+    cr_range concurrency;
+    bool concurrency_given;
+    unsigned dtypes;        /* bit per cr_dtype */
+    unsigned kernels;       /* bit per stream_kernel */
+    unsigned sweeps;
+    enum host_ref host_ref;
+    uint64_t seed;
+} stream_config;
+
+/* ---- benchmark-specific options ---- */
+
+static int opt_size(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    stream_config *c = ctx;
+    c->size_given = true;
+    return cr_parse_size(arg, &c->size, err, errlen);
+}
+
+static int opt_footprint(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    stream_config *c = ctx;
+    c->footprint_given = true;
+    return cr_parse_range(arg, &c->footprint, err, errlen);
+}
+
+static int opt_concurrency(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    stream_config *c = ctx;
+    c->concurrency_given = true;
+    return cr_parse_range(arg, &c->concurrency, err, errlen);
+}
+
+/* Parses a comma list of names into a bit set. */
+static int parse_list(const char *arg, const char *const *names, unsigned count, unsigned *bits, char *err,
+                      size_t errlen)
+{
+    char buf[256];
+    if (strlen(arg) >= sizeof buf || arg[0] == '\0') {
+        snprintf(err, errlen, "'%s' is not a list of names", arg);
+        return -1;
+    }
+    strcpy(buf, arg);
+    *bits = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "all") == 0) {
+            *bits = (1u << count) - 1;
+            continue;
+        }
+        unsigned i = 0;
+        while (i < count && strcmp(tok, names[i]) != 0)
+            ++i;
+        if (i == count) {
+            snprintf(err, errlen, "unknown name '%s'", tok);
+            return -1;
+        }
+        *bits |= 1u << i;
+    }
+    if (*bits == 0) {
+        snprintf(err, errlen, "'%s' names nothing", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_dtype(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    static const char *const names[] = {"float", "double"};
+    return parse_list(arg, names, 2, &((stream_config *)ctx)->dtypes, err, errlen);
+}
+
+static int opt_kernels(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    static const char *const names[] = {"copy", "mul", "add", "triad", "dot"};
+    return parse_list(arg, names, STREAM_NKERNELS, &((stream_config *)ctx)->kernels, err, errlen);
+}
+
+static int opt_sweeps(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    static const char *const names[] = {"footprint", "fixed", "concurrency"};
+    return parse_list(arg, names, 3, &((stream_config *)ctx)->sweeps, err, errlen);
+}
+
+static int opt_host_ref(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    stream_config *c = ctx;
+    if (strcmp(arg, "auto") == 0)
+        c->host_ref = HOST_REF_AUTO;
+    else if (strcmp(arg, "on") == 0)
+        c->host_ref = HOST_REF_ON;
+    else if (strcmp(arg, "off") == 0)
+        c->host_ref = HOST_REF_OFF;
+    else {
+        snprintf(err, errlen, "'%s' is not auto, on or off", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_seed(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    return cr_parse_count(arg, &((stream_config *)ctx)->seed, err, errlen);
+}
+
+static const cr_extra_option stream_options[] = {
+    {"size", "BYTES", "per-array size of the fixed and concurrency sweeps (default 256M, quick 32M)", opt_size},
+    {"footprint", "RANGE", "per-array sizes of the working-set sweep (default 16K:<4x LLC>:x2)", opt_footprint},
+    {"concurrency", "RANGE", "work-items of the concurrency sweep (default 1 to full occupancy)", opt_concurrency},
+    {"dtype", "LIST", "float, double or all (default all)", opt_dtype},
+    {"kernels", "LIST", "copy,mul,add,triad,dot or all (default all)", opt_kernels},
+    {"sweeps", "LIST", "footprint,fixed,concurrency or all (default all)", opt_sweeps},
+    {"host-ref", "MODE", "host OpenMP reference: auto (CPU/APU devices), on, off", opt_host_ref},
+    {"seed", "N", "seed of the random array contents (default 1)", opt_seed},
+};
+#define N_STREAM_OPTIONS (sizeof stream_options / sizeof stream_options[0])
+
+/* ---- run state ---- */
+
+typedef struct {
+    const stream_backend *be;
+    cr_device_info info;
+    bool open;
+    cr_measure_ctx meas;
+    const char *label; /* device column */
+} endpoint;
+
+typedef struct {
+    cr_options opt;
+    stream_config cfg;
+    cr_topology *topo;
+    cr_result_table table;
+    endpoint dev, host;
+    bool use_host;
+    void *mirror[3]; /* expected contents of a, b, c */
+    void *scratch;   /* downloaded output */
+    uint64_t mirror_bytes;
+    int failures;
+    const char *fault; /* CROSSROOF_FAULT test hook */
+    bool fault_used;
+} stream_run;
+
+typedef struct {
+    const stream_backend *be;
+    stream_kernel k;
+    stream_geometry g;
+    double dot;
+    bool bad_events; /* test hook: report end-before-start events */
+} rep_ctx;
+
+static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    rep_ctx *c = vctx;
+    cr_status st = c->be->run(c->k, &c->g, SCALAR, t, &c->dot, err, errlen);
+    if (st == CR_OK && c->bad_events && t->has_event) {
+        uint64_t tmp = t->ev_start_ns;
+        t->ev_start_ns = t->ev_end_ns;
+        t->ev_end_ns = tmp;
+    }
+    return st;
+}
+
+static void print_row(const stream_run *run, const cr_result *r)
+{
+    if (run->opt.csv_stdout) {
+        cr_result_write_row(stdout, r);
+    } else {
+        char size[32];
+        cr_format_bytes(r->size_bytes, size, sizeof size);
+        printf("%-11s %-6s %-5s %-11s %10s wi=%-8" PRIu64 " n=%-3zu median %10.3f us  %8.2f %s (best %.2f)",
+               r->backend, r->dtype, r->variant, r->sweep, size, r->work_items, r->stats.n,
+               r->stats.median * 1e6, r->figure, r->unit, r->figure_best);
+        if (!isnan(r->ref_ratio))
+            printf("  %.3f x host limit", r->ref_ratio);
+        printf("  %s%s%s\n", r->valid ? "ok" : "INVALID", r->note[0] ? "  " : "", r->note);
+    }
+    fflush(stdout);
+}
+
+static int record(stream_run *run, const cr_result *r)
+{
+    char err[CR_ERRLEN];
+    print_row(run, r);
+    if (!r->valid)
+        run->failures++;
+    if (cr_table_add(&run->table, r, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Verifies the output of kernel k on endpoint ep against the mirrors. */
+static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n, double dot,
+                   long double gold_dot, uint64_t work_items, char *note, size_t notelen)
+{
+    bool inject = run->fault && strcmp(run->fault, "verify") == 0 && ep == &run->dev && !run->fault_used;
+    if (k == STREAM_DOT) {
+        if (inject) {
+            dot *= 1.01;
+            run->fault_used = true;
+        }
+        double tol = stream_dot_tolerance(t, n, work_items);
+        double rel = fabs((double)((long double)dot - gold_dot)) / (double)gold_dot;
+        if (!(rel <= tol)) {
+            snprintf(note, notelen, "dot off by %.3g relative (tolerance %.3g)", rel, tol);
+            return false;
+        }
+        return true;
+    }
+    char err[CR_ERRLEN];
+    stream_array out = stream_kernels[k].output;
+    if (ep->be->download(out, run->scratch, err, sizeof err) != CR_OK) {
+        snprintf(note, notelen, "download failed: %s", err);
+        return false;
+    }
+    if (inject) {
+        size_t es = cr_dtype_size(t);
+        memset((char *)run->scratch + (n / 2) * es, 0x7f, es);
+        run->fault_used = true;
+    }
+    uint64_t first = 0;
+    uint64_t bad = stream_compare(k, t, run->scratch, run->mirror[out], n, &first);
+    if (bad) {
+        snprintf(note, notelen, "%" PRIu64 " of %" PRIu64 " elements wrong, first at %" PRIu64, bad, n, first);
+        return false;
+    }
+    return true;
+}
+
+static void init_row(cr_result *r, const endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n,
+                     const stream_geometry *g, const char *sweep)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
+    snprintf(r->benchmark, sizeof r->benchmark, "stream");
+    snprintf(r->backend, sizeof r->backend, "%s", ep->be->name);
+    snprintf(r->device, sizeof r->device, "%s", ep->label);
+    snprintf(r->variant, sizeof r->variant, "%s", stream_kernels[k].name);
+    snprintf(r->dtype, sizeof r->dtype, "%s", cr_dtype_name(t));
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    snprintf(r->unit, sizeof r->unit, "GB/s");
+    size_t es = cr_dtype_size(t);
+    r->size_bytes = n * es;
+    r->work_items = g->work_items;
+    r->work_group = g->work_group;
+    r->bytes_per_rep = (double)stream_kernels[k].arrays_moved * (double)n * (double)es;
+    r->ops_per_rep = k == STREAM_COPY ? 0 : (double)n * (k == STREAM_TRIAD || k == STREAM_DOT ? 2 : 1);
+}
+
+/* Turns one measured series into a verified row. */
+static int record_series(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n,
+                         const stream_geometry *g, const char *sweep, const cr_measurement *m, double dot,
+                         long double gold_dot, double limit_figure, const char *limit_problem)
+{
+    cr_result r;
+    init_row(&r, ep, k, t, n, g, sweep);
+    r.stats = m->stats;
+    snprintf(r.timer, sizeof r.timer, "%s", m->timer);
+    snprintf(r.stop, sizeof r.stop, "%s", cr_stop_reason_name(m->stop));
+    r.figure = r.bytes_per_rep / m->stats.median * 1e-9;
+    r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
+    if (!isnan(limit_figure)) {
+        r.ref_ratio = r.figure / limit_figure;
+        snprintf(r.params, sizeof r.params, "host_limit_GBps=%.4g", limit_figure);
+    }
+    r.valid = verify(run, ep, k, t, n, dot, gold_dot, g->work_items, r.note, sizeof r.note);
+    if (r.valid && limit_problem) {
+        r.valid = false;
+        snprintf(r.note, sizeof r.note, "%s", limit_problem);
+    }
+    if (r.valid && m->below_resolution)
+        snprintf(r.note, sizeof r.note, "median below 20 timer ticks");
+    return record(run, &r);
+}
+
+static int record_failure(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n,
+                          const stream_geometry *g, const char *sweep, const char *err)
+{
+    cr_result r;
+    init_row(&r, ep, k, t, n, g, sweep);
+    r.valid = false;
+    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+    snprintf(r.timer, sizeof r.timer, "none");
+    snprintf(r.note, sizeof r.note, "run failed: %s", err);
+    fprintf(stderr, "%s: error: %s %s %s: %s\n", run->opt.program, ep->be->name, r.variant, r.dtype, err);
+    return record(run, &r);
+}
+
+static cr_status limit_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)arg, (void)err, (void)errlen;
+    return stream_host_limit_run(t);
+}
+
+/* Measures kernel k on the device and, with the host reference, the host's
+ * limit and (unless host_kernel is false) the same kernel on the host; then
+ * verifies every output and records the rows. Large arrays are measured
+ * interleaved, so that bandwidth drift on a shared machine hits device and
+ * host alike. Small ones are not: there two thread pools (the OpenCL
+ * runtime's and OpenMP's) waiting on the same cores would slow each other
+ * down more than any drift could. */
+static int measure_point(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const stream_geometry *dev_geom,
+                         const char *sweep, long double gold_dot, bool host_kernel)
+{
+    cr_series series[3];
+    rep_ctx ctx[3];
+    size_t count = 0, limit_i = SIZE_MAX, host_i = SIZE_MAX;
+    if (run->use_host) {
+        limit_i = count;
+        series[count++] = (cr_series){.ctx = &run->host.meas, .fn = limit_rep};
+    }
+    stream_geometry host_geom = {0};
+    if (run->use_host && host_kernel) {
+        host_geom = run->host.be->default_geometry(n);
+        ctx[count] = (rep_ctx){.be = run->host.be, .k = k, .g = host_geom};
+        series[count] = (cr_series){.ctx = &run->host.meas, .fn = one_rep, .arg = &ctx[count]};
+        host_i = count++;
+    }
+    size_t dev_i = count;
+    ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = *dev_geom};
+    ctx[count].bad_events = run->fault && strcmp(run->fault, "events") == 0;
+    series[count] = (cr_series){.ctx = &run->dev.meas, .fn = one_rep, .arg = &ctx[count]};
+    ++count;
+
+    char err[CR_ERRLEN];
+    bool interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES;
+    cr_status st = interleave ? cr_measure_interleaved(series, count, err, sizeof err)
+                              : cr_measure_interleaved(&series[dev_i], 1, err, sizeof err);
+    if (st == CR_OK && !interleave && dev_i > 0)
+        st = cr_measure_interleaved(series, dev_i, err, sizeof err);
+    if (st != CR_OK)
+        return record_failure(run, &run->dev, k, t, n, dev_geom, sweep, err);
+
+    double limit_figure = NAN;
+    const char *limit_problem = NULL;
+    if (limit_i != SIZE_MAX) {
+        limit_figure = 3.0 * (double)n * (double)cr_dtype_size(t) / series[limit_i].out.stats.median * 1e-9;
+        if (stream_host_limit_check() != 0)
+            limit_problem = "the host limit's triad failed verification; no ratio can be trusted";
+    }
+    if (host_i != SIZE_MAX &&
+        record_series(run, &run->host, k, t, n, &host_geom, sweep, &series[host_i].out, ctx[host_i].dot, gold_dot,
+                      limit_figure, limit_problem) != 0)
+        return -1;
+    return record_series(run, &run->dev, k, t, n, dev_geom, sweep, &series[dev_i].out, ctx[dev_i].dot, gold_dot,
+                         limit_figure, limit_problem);
+}
+
+/* Fills the mirrors with fresh random data and uploads them everywhere. */
+static int load_arrays(stream_run *run, cr_dtype t, uint64_t n)
+{
+    char err[CR_ERRLEN];
+    uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + n;
+    for (int i = 0; i < 3; ++i)
+        stream_fill_random(t, run->mirror[i], n, &state);
+    if (run->use_host && stream_host_limit_prepare(t, n, state, err, sizeof err) != CR_OK) {
+        fprintf(stderr, "%s: error: host limit: %s\n", run->opt.program, err);
+        return -1;
+    }
+    endpoint *eps[2] = {&run->dev, run->use_host ? &run->host : NULL};
+    for (int e = 0; e < 2; ++e) {
+        if (eps[e] == NULL)
+            continue;
+        const stream_backend *be = eps[e]->be;
+        if (be->prepare(t, n, err, sizeof err) != CR_OK) {
+            fprintf(stderr, "%s: error: %s: %s\n", run->opt.program, be->name, err);
+            return -1;
+        }
+        for (int i = 0; i < 3; ++i) {
+            if (be->upload((stream_array)i, run->mirror[i], err, sizeof err) != CR_OK) {
+                fprintf(stderr, "%s: error: %s: %s\n", run->opt.program, be->name, err);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static long double advance_mirrors(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n)
+{
+    return stream_apply_gold(k, t, run->mirror[0], run->mirror[1], run->mirror[2], n, SCALAR);
+}
+
+/* Footprint and fixed sweeps: whole-array kernels with default geometry. */
+static int run_size(stream_run *run, cr_dtype t, uint64_t bytes, const char *sweep)
+{
+    uint64_t n = bytes / cr_dtype_size(t);
+    if (load_arrays(run, t, n) != 0)
+        return -1;
+    for (int k = 0; k < STREAM_NKERNELS; ++k) {
+        if (!(run->cfg.kernels & (1u << k)))
+            continue;
+        long double gold = advance_mirrors(run, (stream_kernel)k, t, n);
+        stream_geometry g = run->dev.be->default_geometry(n);
+        if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, true) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Concurrency values: 1, 2, 4, ... below the compute-unit count, then whole
+ * multiples of it, so that every compute unit holds the same number. */
+static size_t default_concurrency(const cr_device_info *d, bool quick, uint64_t *out, size_t cap)
+{
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    uint64_t per_cu_max = d->max_threads_per_cu ? d->max_threads_per_cu : 1;
+    if (quick && per_cu_max > 64)
+        per_cu_max = 64;
+    size_t n = 0;
+    for (uint64_t k = 1; k < cus && n < cap; k *= 2)
+        out[n++] = k;
+    for (uint64_t per = 1; per <= per_cu_max && n < cap; per *= 2)
+        out[n++] = per * cus;
+    return n;
+}
+
+static int run_concurrency(stream_run *run, cr_dtype t, uint64_t bytes)
+{
+    uint64_t n = bytes / cr_dtype_size(t);
+    uint64_t points[64];
+    size_t np;
+    if (run->cfg.concurrency_given) {
+        np = cr_range_count(&run->cfg.concurrency);
+        if (np > 64)
+            np = 64;
+        for (size_t i = 0; i < np; ++i)
+            points[i] = cr_range_value(&run->cfg.concurrency, i);
+    } else {
+        np = default_concurrency(&run->dev.info, run->opt.quick, points, 64);
+    }
+    if (load_arrays(run, t, n) != 0)
+        return -1;
+    for (int k = 0; k < STREAM_NKERNELS; ++k) {
+        if (!(run->cfg.kernels & (1u << k)))
+            continue;
+        long double gold = advance_mirrors(run, (stream_kernel)k, t, n);
+        for (size_t i = 0; i < np; ++i) {
+            stream_geometry g = {.work_items = points[i], .work_group = run->dev.be->work_group_for(points[i])};
+            if (g.work_items > n)
+                break; /* more work-items than elements would leave some idle */
+            if (measure_point(run, (stream_kernel)k, t, n, &g, "concurrency", gold, false) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- set-up and argument checks ---- */
+
+static int fail_usage(const stream_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail_usage(const stream_run *run, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", run->opt.program);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CR_EXIT_USAGE;
+}
+
+static uint64_t pow2_ceil(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p < v && p <= UINT64_MAX / 2)
+        p *= 2;
+    return p;
+}
+
+static uint64_t pow2_floor(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p <= v / 2)
+        p *= 2;
+    return p;
+}
+
+/* Checks every size against the device and host limits; fills defaults. */
+static int check_sizes(stream_run *run)
+{
+    const cr_device_info *d = &run->dev.info;
+    stream_config *c = &run->cfg;
+    uint64_t limit = d->max_alloc_bytes;
+    if (d->global_mem_bytes / 3 < limit)
+        limit = d->global_mem_bytes / 3; /* three arrays live at once */
+    char a[32], b[32];
+    if (c->size_given) {
+        if (c->size > limit) {
+            cr_format_bytes(c->size, a, sizeof a);
+            cr_format_bytes(limit, b, sizeof b);
+            return fail_usage(run, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
+        }
+    } else {
+        c->size = run->opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
+        if (c->size > limit) {
+            c->size = pow2_floor(limit);
+            cr_format_bytes(c->size, a, sizeof a);
+            fprintf(stderr, "note: default array size lowered to %s by the device's allocation limit\n", a);
+        }
+    }
+    if (c->footprint_given) {
+        uint64_t end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+        if (end > limit) {
+            cr_format_bytes(end, a, sizeof a);
+            cr_format_bytes(limit, b, sizeof b);
+            return fail_usage(run, "--footprint reaches %s, above the device limit of %s per array", a, b);
+        }
+    } else {
+        uint64_t llc = d->cache_bytes;
+        if (run->topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->topo) > llc)
+            llc = cr_topo_llc_bytes(run->topo);
+        uint64_t end = run->opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
+        if (end > limit) {
+            end = pow2_floor(limit);
+            cr_format_bytes(end, a, sizeof a);
+            fprintf(stderr, "note: working-set sweep capped at %s per array by the device's allocation limit\n", a);
+        }
+        c->footprint = (cr_range){UINT64_C(16) << 10, end, run->opt.quick ? 16 : 2};
+    }
+    /* Every size must hold whole elements of every selected type. */
+    uint64_t sizes[2] = {c->size, c->footprint.start};
+    for (int i = 0; i < 2; ++i)
+        if (sizes[i] % 8 != 0 && (c->dtypes & (1u << CR_DOUBLE)))
+            return fail_usage(run, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", sizes[i]);
+        else if (sizes[i] % 4 != 0)
+            return fail_usage(run, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", sizes[i]);
+    /* Host side: three mirrors, one scratch array and, with the reference,
+     * three more arrays. Refuse rather than swap. */
+    uint64_t biggest = c->size;
+    uint64_t fp_end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+    if (fp_end > biggest)
+        biggest = fp_end;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) {
+        uint64_t phys = (uint64_t)pages * (uint64_t)page;
+        uint64_t need = biggest * (run->use_host ? 7 : 4); /* biggest is below the device limit: no overflow */
+        if (need > phys / 10 * 9) {
+            cr_format_bytes(need, a, sizeof a);
+            cr_format_bytes(phys, b, sizeof b);
+            return fail_usage(run, "arrays of this size need %s of host memory, more than 90%% of the %s here", a, b);
+        }
+    }
+    run->mirror_bytes = biggest;
+    return 0;
+}
+
+static int open_host(stream_run *run)
+{
+    char err[CR_ERRLEN];
+    if (run->cfg.host_ref == HOST_REF_OFF)
+        return 0;
+    if (run->cfg.host_ref == HOST_REF_AUTO && !run->dev.info.is_cpu && !run->dev.info.unified_memory)
+        return 0;
+    if (stream_host_backend.open(NULL, &run->host.info, err, sizeof err) != CR_OK) {
+        fprintf(stderr, "%s: error: host reference: %s\n", run->opt.program, err);
+        return -1;
+    }
+    run->host.be = &stream_host_backend;
+    run->host.open = true;
+    run->host.label = run->host.info.name;
+    run->use_host = true;
+    return 0;
+}
+
+static void build_stop_rule(const cr_options *o, cr_stop_rule *rule)
+{
+    *rule = (cr_stop_rule){
+        .min_reps = o->reps_min,
+        .max_reps = o->reps_max,
+        .min_time_s = o->min_time_s,
+        .max_time_s = o->max_time_s,
+        .target_ci = o->target_ci,
+    };
+}
+
+static int write_metadata(stream_run *run, int argc, char **argv, const char *path, const char *bind_note)
+{
+    cr_meta meta;
+    char err[CR_ERRLEN];
+    cr_meta_init(&meta);
+    cr_meta_collect_host(&meta, run->topo, argc, argv);
+    cr_meta_add_device(&meta, &run->dev.info);
+    cr_meta_set(&meta, "benchmark", "stream");
+    cr_meta_set(&meta, "backend", "%s", run->dev.be->name);
+    cr_meta_set(&meta, "binding", "%s", bind_note);
+    cr_meta_set(&meta, "host_reference", "%s", run->use_host ? run->host.info.name : "off");
+    cr_meta_set(&meta, "host_reference_api", "%s", run->use_host ? run->host.info.api_version : "");
+    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    cr_meta_set(&meta, "stop_rule", "reps %" PRIu64 "..%" PRIu64 ", min-time %g s, max-time %g s, CI target %g, warm-up %" PRIu64,
+                run->opt.reps_min, run->opt.reps_max, run->opt.min_time_s, run->opt.max_time_s,
+                run->opt.target_ci, run->opt.warmup);
+    int rc = cr_meta_write(&meta, path, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
+    cr_meta_free(&meta);
+    return rc;
+}
+
+static int run_all_sweeps(stream_run *run)
+{
+    for (int t = 0; t < CR_NDTYPES; ++t) {
+        if (!(run->cfg.dtypes & (1u << t)))
+            continue;
+        if (t == CR_DOUBLE && !run->dev.info.has_fp64) {
+            fprintf(stderr, "note: %s has no double precision; double skipped\n", run->dev.info.name);
+            continue;
+        }
+        if (run->cfg.sweeps & SWEEP_FOOTPRINT) {
+            size_t count = cr_range_count(&run->cfg.footprint);
+            for (size_t i = 0; i < count; ++i)
+                if (run_size(run, (cr_dtype)t, cr_range_value(&run->cfg.footprint, i), "footprint") != 0)
+                    return -1;
+        }
+        if ((run->cfg.sweeps & SWEEP_FIXED) && run_size(run, (cr_dtype)t, run->cfg.size, "fixed") != 0)
+            return -1;
+        if ((run->cfg.sweeps & SWEEP_CONCURRENCY) && run_concurrency(run, (cr_dtype)t, run->cfg.size) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int stream_main(int argc, char **argv, const stream_backend *backend)
+{
+    cr_omp_quiet_waits(argv);
+    static stream_run run;
+    memset(&run, 0, sizeof run);
+    run.cfg = (stream_config){.dtypes = 3, .kernels = (1u << STREAM_NKERNELS) - 1, .sweeps = 7, .seed = 1};
+    if (cr_options_parse(argc, argv, stream_options, N_STREAM_OPTIONS, &run.cfg, &run.opt) != 0)
+        return CR_EXIT_USAGE;
+    if (run.opt.help) {
+        cr_options_usage(stdout, run.opt.program,
+                         "Stream bandwidth (copy, mul, add, triad, dot) against working set and concurrency.",
+                         stream_options, N_STREAM_OPTIONS);
+        return CR_EXIT_OK;
+    }
+    if (run.opt.version) {
+        printf("%s (crossroof) %s\n", run.opt.program, CR_VERSION);
+        return CR_EXIT_OK;
+    }
+    if (run.opt.list_devices)
+        return backend->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
+
+    char err[CR_ERRLEN];
+    run.dev.be = backend;
+    cr_status st = backend->open(run.opt.device, &run.dev.info, err, sizeof err);
+    if (st == CR_NO_DEVICE) {
+        fprintf(stderr, "%s: skipped: %s\n", run.opt.program, err);
+        return CR_EXIT_SKIPPED;
+    }
+    if (st != CR_OK) {
+        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
+        return CR_EXIT_FAILED;
+    }
+    run.dev.open = true;
+    run.dev.label = run.dev.info.name;
+    run.fault = getenv("CROSSROOF_FAULT");
+
+    int exit_code = CR_EXIT_FAILED;
+    run.topo = cr_topo_open();
+    char bind_note[256] = "binding disabled (--no-bind)";
+    if (run.opt.bind) {
+        if (run.dev.info.is_cpu)
+            snprintf(bind_note, sizeof bind_note, "not bound: the device is the host CPU and uses every core");
+        else if (run.topo)
+            cr_topo_bind_near_pci(run.topo, run.dev.info.pci_bus_id, bind_note, sizeof bind_note);
+        else
+            snprintf(bind_note, sizeof bind_note, "not bound: no hwloc topology");
+    }
+    if (open_host(&run) != 0)
+        goto out;
+    int rc = check_sizes(&run);
+    if (rc != 0) {
+        exit_code = rc;
+        goto out;
+    }
+
+    char base[4096], path[4200];
+    snprintf(base, sizeof base, "%s/stream-%s", run.opt.out_dir, backend->name);
+    if (cr_mkdirs(run.opt.out_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: --out: %s\n", run.opt.program, err);
+        exit_code = CR_EXIT_USAGE;
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s.meta.csv", base);
+    if (write_metadata(&run, argc, argv, path, bind_note) != 0)
+        goto out;
+    snprintf(path, sizeof path, "%s.csv", base);
+    cr_table_init(&run.table, path);
+    if (cr_table_flush(&run.table, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
+        goto out;
+    }
+
+    for (int i = 0; i < 3; ++i)
+        run.mirror[i] = cr_topo_alloc(run.topo, run.mirror_bytes);
+    run.scratch = cr_topo_alloc(run.topo, run.mirror_bytes);
+    if (!run.mirror[0] || !run.mirror[1] || !run.mirror[2] || !run.scratch) {
+        fprintf(stderr, "%s: error: cannot allocate host arrays\n", run.opt.program);
+        goto out;
+    }
+
+    cr_stop_rule rule;
+    build_stop_rule(&run.opt, &rule);
+    cr_measure_init(&run.dev.meas, &rule, (unsigned)run.opt.warmup, run.dev.info.timer_resolution_ns * 1e-9);
+    if (run.use_host)
+        cr_measure_init(&run.host.meas, &rule, (unsigned)run.opt.warmup, 0);
+    if (!run.opt.csv_stdout)
+        printf("# %s on %s (%s); results in %s.csv\n", run.opt.program, run.dev.info.name, run.dev.info.api_version,
+               base);
+    else
+        cr_result_write_header(stdout);
+
+    if (run_all_sweeps(&run) == 0)
+        exit_code = run.failures ? CR_EXIT_FAILED : CR_EXIT_OK;
+    if (run.failures)
+        fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", run.opt.program,
+                run.failures);
+
+out:
+    for (int i = 0; i < 3; ++i)
+        cr_topo_free(run.topo, run.mirror[i], run.mirror_bytes);
+    cr_topo_free(run.topo, run.scratch, run.mirror_bytes);
+    if (run.host.open)
+        run.host.be->close();
+    if (run.dev.open)
+        run.dev.be->close();
+    cr_table_free(&run.table);
+    cr_topo_close(run.topo);
+    return exit_code;
+}

@@ -1,0 +1,24 @@
+/* RFC 4180 CSV fields and atomic file replacement. */
+#ifndef CR_CSV_H
+#define CR_CSV_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Writes one field, quoted when it contains a comma, quote, CR or LF (or
+ * leading/trailing blanks), with embedded quotes doubled. */
+void cr_csv_field(FILE *f, const char *text);
+
+/* Writes a double with enough digits to round-trip; NaN as an empty field. */
+void cr_csv_double(FILE *f, double v);
+
+/* Replaces path atomically: writer() fills a temporary file in the same
+ * directory, which is flushed, fsync'ed and renamed over path. A crash at any
+ * point leaves either the old or the new complete file. Returns 0 or -1 with
+ * errno-based text in err. */
+int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen);
+
+/* mkdir -p. Returns 0 or -1 with err set. */
+int cr_mkdirs(const char *path, char *err, size_t errlen);
+
+#endif

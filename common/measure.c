@@ -1,0 +1,123 @@
+#include "measure.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void cr_measure_init(cr_measure_ctx *m, const cr_stop_rule *rule, unsigned warmup, double event_resolution_s)
+{
+    *m = (cr_measure_ctx){
+        .rule = *rule,
+        .warmup = warmup,
+        .event_resolution_s = event_resolution_s,
+        .host_resolution_s = (double)cr_host_granularity_ns() * 1e-9,
+    };
+    /* Device and host clocks tick differently; allow a few device ticks and
+     * a microsecond of host-side rounding before calling an event too long. */
+    m->timer.slack_ns = 1000 + (uint64_t)(4 * event_resolution_s * 1e9);
+}
+
+typedef struct {
+    double *samples;
+    size_t n;
+    double measured;
+    bool used_event, used_host;
+} series_state;
+
+/* Takes one sample of series s into st. */
+static cr_status take(cr_series *s, series_state *st, char *err, size_t errlen)
+{
+    cr_timing t;
+    if (s->fn(s->arg, &t, err, errlen) != CR_OK)
+        return CR_ERR;
+    cr_timer_kind kind;
+    bool switched;
+    double v = cr_timer_pick(&s->ctx->timer, &t, &kind, &switched);
+    if (switched) {
+        fprintf(stderr, "note: %s; timing with the host clock from now on\n",
+                cr_event_verdict_text(s->ctx->timer.why));
+        /* Never mix two clocks in one point: restart it on the host clock. */
+        st->n = 0;
+        st->measured = 0;
+        st->used_event = false;
+    }
+    st->used_event |= kind == CR_TIMER_EVENT;
+    st->used_host |= kind == CR_TIMER_HOST;
+    st->samples[st->n++] = v;
+    st->measured += v;
+    return CR_OK;
+}
+
+static void finish(cr_series *s, series_state *st, cr_stop_reason stop)
+{
+    cr_measurement *out = &s->out;
+    cr_summarize(st->samples, st->n, &out->stats);
+    out->stop = stop;
+    /* A backend without events times on the host by design; only a switch
+     * away from events that proved insane is a fallback. */
+    if (st->used_host && s->ctx->timer.fell_back && s->ctx->timer.why != CR_EVENT_MISSING)
+        out->timer = "host-fallback";
+    else
+        out->timer = st->used_event ? "event" : "host";
+    out->resolution_s = st->used_host ? s->ctx->host_resolution_s : s->ctx->event_resolution_s;
+    out->below_resolution = out->stats.median < 20 * out->resolution_s;
+}
+
+cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen)
+{
+    const cr_stop_rule *rule = &series[0].ctx->rule;
+    series_state *st = calloc(count, sizeof *st);
+    if (st == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return CR_ERR;
+    }
+    cr_status rc = CR_OK;
+    for (size_t i = 0; i < count && rc == CR_OK; ++i) {
+        st[i].samples = malloc((size_t)rule->max_reps * sizeof *st[i].samples);
+        if (st[i].samples == NULL) {
+            snprintf(err, errlen, "out of memory for %llu samples", (unsigned long long)rule->max_reps);
+            rc = CR_ERR;
+        }
+    }
+    for (size_t i = 0; i < count && rc == CR_OK; ++i) {
+        for (unsigned w = 0; w < series[i].ctx->warmup && rc == CR_OK; ++w) {
+            cr_timing t;
+            rc = series[i].fn(series[i].arg, &t, err, errlen);
+        }
+    }
+    uint64_t begin = cr_now_ns();
+    cr_stop_reason stop = CR_CONTINUE;
+    while (rc == CR_OK && stop == CR_CONTINUE) {
+        for (size_t i = 0; i < count && rc == CR_OK; ++i)
+            rc = take(&series[i], &st[i], err, errlen);
+        if (rc != CR_OK)
+            break;
+        double elapsed = (double)(cr_now_ns() - begin) * 1e-9;
+        /* The slowest series decides: stop only when all are done. */
+        stop = CR_STOP_STABLE;
+        for (size_t i = 0; i < count; ++i) {
+            cr_stop_reason r = cr_stop_check(rule, st[i].samples, st[i].n, st[i].measured, elapsed);
+            if (r == CR_CONTINUE) {
+                stop = CR_CONTINUE;
+                break;
+            }
+            if (r != CR_STOP_STABLE)
+                stop = r;
+        }
+    }
+    for (size_t i = 0; i < count; ++i) {
+        if (rc == CR_OK)
+            finish(&series[i], &st[i], stop);
+        free(st[i].samples);
+    }
+    free(st);
+    return rc;
+}
+
+cr_status cr_measure(cr_measure_ctx *m, cr_rep_fn fn, void *arg, cr_measurement *out, char *err, size_t errlen)
+{
+    cr_series s = {.ctx = m, .fn = fn, .arg = arg};
+    cr_status rc = cr_measure_interleaved(&s, 1, err, errlen);
+    if (rc == CR_OK)
+        *out = s.out;
+    return rc;
+}

@@ -1,0 +1,51 @@
+/* The measurement loop every benchmark uses: warm-up repetitions are
+ * discarded, then repetitions continue until the stop rule is satisfied.
+ * Several series can be measured interleaved (one repetition of each in
+ * turn), so that a device and the host reference it is compared with see
+ * the same machine conditions, even where memory bandwidth drifts over
+ * seconds as it does on shared machines. */
+#ifndef CR_MEASURE_H
+#define CR_MEASURE_H
+
+#include "cr.h"
+#include "stats.h"
+#include "timer.h"
+
+/* Runs one repetition and reports its timing. */
+typedef cr_status (*cr_rep_fn)(void *ctx, cr_timing *t, char *err, size_t errlen);
+
+typedef struct {
+    cr_summary stats;      /* seconds per repetition */
+    cr_stop_reason stop;
+    const char *timer;     /* "event", "host" or "host-fallback" */
+    double resolution_s;   /* resolution of the timer that produced the samples */
+    bool below_resolution; /* median under 20 timer ticks (STREAM's rule) */
+} cr_measurement;
+
+/* Per timed endpoint (device, host): stop rule and timer policy. */
+typedef struct {
+    cr_stop_rule rule;
+    unsigned warmup;
+    cr_timer_state timer;
+    double event_resolution_s; /* device timer resolution */
+    double host_resolution_s;  /* measured host clock granularity */
+} cr_measure_ctx;
+
+void cr_measure_init(cr_measure_ctx *m, const cr_stop_rule *rule, unsigned warmup, double event_resolution_s);
+
+/* One series of an interleaved measurement. */
+typedef struct {
+    cr_measure_ctx *ctx;
+    cr_rep_fn fn;
+    void *arg;
+    cr_measurement out;
+} cr_series;
+
+/* Measures count series interleaved; stops when every series satisfies the
+ * stop rule of the first (or a cap is reached). On CR_ERR err says why. */
+cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen);
+
+/* One series on its own. */
+cr_status cr_measure(cr_measure_ctx *m, cr_rep_fn fn, void *arg, cr_measurement *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,396 @@
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* strtoull accepts a leading '-' and wraps it around; reject signs and blanks
+ * before it ever sees them. */
+static int parse_u64_prefix(const char *text, uint64_t *value, const char **rest)
+{
+    if (!isdigit((unsigned char)text[0]))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno == ERANGE)
+        return -2;
+    *value = v;
+    *rest = end;
+    return 0;
+}
+
+static int suffix_shift(const char *s, unsigned *shift)
+{
+    static const struct { const char *name; unsigned shift; } table[] = {
+        {"", 0},     {"B", 0},     {"K", 10},    {"KB", 10},   {"KiB", 10}, {"k", 10},
+        {"M", 20},   {"MB", 20},   {"MiB", 20},  {"G", 30},    {"GB", 30},  {"GiB", 30},
+        {"T", 40},   {"TB", 40},   {"TiB", 40},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
+        if (strcmp(s, table[i].name) == 0) {
+            *shift = table[i].shift;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int cr_parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return fail(err, errlen, "empty size");
+    if (text[0] == '-')
+        return fail(err, errlen, "size '%s' is negative", text);
+    uint64_t v;
+    const char *rest;
+    int rc = parse_u64_prefix(text, &v, &rest);
+    if (rc == -2)
+        return fail(err, errlen, "size '%s' does not fit in 64 bits", text);
+    if (rc != 0)
+        return fail(err, errlen, "size '%s' is not a number", text);
+    unsigned shift;
+    if (suffix_shift(rest, &shift) != 0)
+        return fail(err, errlen, "size '%s' has an unknown suffix (use K, M, G or T)", text);
+    if (v == 0)
+        return fail(err, errlen, "size '%s' must be positive", text);
+    if (shift > 0 && v > (UINT64_MAX >> shift))
+        return fail(err, errlen, "size '%s' does not fit in 64 bits", text);
+    *out = v << shift;
+    return 0;
+}
+
+int cr_parse_range(const char *text, cr_range *out, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return fail(err, errlen, "empty range");
+    char buf[128];
+    if (strlen(text) >= sizeof buf)
+        return fail(err, errlen, "range '%s' is too long", text);
+    strcpy(buf, text);
+
+    char *first = strchr(buf, ':');
+    if (first == NULL) {
+        uint64_t v;
+        if (cr_parse_size(buf, &v, err, errlen) != 0)
+            return -1;
+        *out = (cr_range){v, v, 2};
+        return 0;
+    }
+    *first = '\0';
+    char *second = strchr(first + 1, ':');
+    if (second == NULL)
+        return fail(err, errlen, "range '%s' must be START:END:xFACTOR", text);
+    *second = '\0';
+    const char *step = second + 1;
+
+    cr_range r;
+    char sub[CR_ERRLEN];
+    if (cr_parse_size(buf, &r.start, sub, sizeof sub) != 0)
+        return fail(err, errlen, "range '%s': start: %s", text, sub);
+    if (cr_parse_size(first + 1, &r.end, sub, sizeof sub) != 0)
+        return fail(err, errlen, "range '%s': end: %s", text, sub);
+    if (step[0] != 'x')
+        return fail(err, errlen, "range '%s': step must be xFACTOR, e.g. x2", text);
+    const char *rest;
+    int rc = parse_u64_prefix(step + 1, &r.factor, &rest);
+    if (rc != 0 || *rest != '\0')
+        return fail(err, errlen, "range '%s': step '%s' is not xN with N an integer", text, step);
+    if (r.factor < 2)
+        return fail(err, errlen, "range '%s': factor must be at least 2", text);
+    if (r.start > r.end)
+        return fail(err, errlen, "range '%s': start is larger than end", text);
+    *out = r;
+    return 0;
+}
+
+size_t cr_range_count(const cr_range *r)
+{
+    size_t n = 0;
+    uint64_t v = r->start;
+    for (;;) {
+        ++n;
+        if (v > r->end / r->factor)
+            break; /* next value would exceed end (or overflow) */
+        v *= r->factor;
+    }
+    return n;
+}
+
+uint64_t cr_range_value(const cr_range *r, size_t i)
+{
+    uint64_t v = r->start;
+    while (i-- > 0)
+        v *= r->factor;
+    return v;
+}
+
+int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return fail(err, errlen, "empty count");
+    if (text[0] == '-')
+        return fail(err, errlen, "count '%s' is negative", text);
+    uint64_t v;
+    const char *rest;
+    int rc = parse_u64_prefix(text, &v, &rest);
+    if (rc == -2)
+        return fail(err, errlen, "count '%s' does not fit in 64 bits", text);
+    if (rc != 0 || *rest != '\0')
+        return fail(err, errlen, "count '%s' is not a whole number", text);
+    if (v == 0)
+        return fail(err, errlen, "count '%s' must be positive", text);
+    *out = v;
+    return 0;
+}
+
+int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return fail(err, errlen, "empty time");
+    if (text[0] == '-')
+        return fail(err, errlen, "time '%s' is negative", text);
+    if (!isdigit((unsigned char)text[0]) && text[0] != '.')
+        return fail(err, errlen, "time '%s' is not a number of seconds", text);
+    errno = 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (*end != '\0')
+        return fail(err, errlen, "time '%s' is not a number of seconds", text);
+    if (errno == ERANGE || !isfinite(v))
+        return fail(err, errlen, "time '%s' is out of range", text);
+    if (v <= 0)
+        return fail(err, errlen, "time '%s' must be positive", text);
+    if (v > 86400)
+        return fail(err, errlen, "time '%s' is more than a day", text);
+    *out = v;
+    return 0;
+}
+
+void cr_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    unsigned u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && bytes >= (UINT64_C(1) << (10 * (u + 1))))
+        ++u;
+    uint64_t whole = bytes >> (10 * u);
+    if (u == 0 || (bytes & ((UINT64_C(1) << (10 * u)) - 1)) == 0)
+        snprintf(buf, len, "%" PRIu64 " %s", whole, units[u]);
+    else
+        snprintf(buf, len, "%.1f %s", (double)bytes / (double)(UINT64_C(1) << (10 * u)), units[u]);
+}
+
+/* ---- argv parsing ---- */
+
+enum {
+    OPT_HELP = 1000, OPT_VERSION, OPT_LIST, OPT_DEVICE, OPT_QUICK, OPT_REPS, OPT_MIN_TIME, OPT_MAX_TIME,
+    OPT_SPREAD, OPT_WARMUP, OPT_OUT, OPT_CSV, OPT_NO_BIND, OPT_EXTRA_BASE = 2000,
+};
+
+static const struct {
+    const char *name;
+    const char *metavar;
+    int id;
+    const char *help;
+} common_options[] = {
+    {"help", NULL, OPT_HELP, "print this help and exit"},
+    {"version", NULL, OPT_VERSION, "print the version and exit"},
+    {"list-devices", NULL, OPT_LIST, "list the devices this backend sees and exit"},
+    {"device", "SPEC", OPT_DEVICE, "device by index (\"1\", or \"P:D\" platform:device) or name substring"},
+    {"quick", NULL, OPT_QUICK, "a small sweep that takes seconds"},
+    {"reps", "MIN[:MAX]", OPT_REPS, "repetitions per point (default 10:200, quick 5:20)"},
+    {"min-time", "SEC", OPT_MIN_TIME, "measured time to accumulate per point before stopping (default 0.05)"},
+    {"max-time", "SEC", OPT_MAX_TIME, "time budget per point; stop even if unstable (default 2)"},
+    {"spread", "PCT", OPT_SPREAD, "stop when the median's 95% CI half-width is below PCT percent (default 1)"},
+    {"warmup", "N", OPT_WARMUP, "discarded warm-up repetitions per point (default 2)"},
+    {"out", "DIR", OPT_OUT, "directory for the CSV and metadata files (default results)"},
+    {"csv", NULL, OPT_CSV, "write CSV rows to stdout instead of the readable table"},
+    {"no-bind", NULL, OPT_NO_BIND, "do not bind the host thread or host memory near the device"},
+};
+#define N_COMMON (sizeof common_options / sizeof common_options[0])
+
+void cr_options_usage(FILE *f, const char *program, const char *summary, const cr_extra_option *extra,
+                      size_t n_extra)
+{
+    fprintf(f, "usage: %s [options]\n%s\n\ncommon options:\n", program, summary);
+    for (size_t i = 0; i < N_COMMON; ++i) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", common_options[i].name, common_options[i].metavar ? " " : "",
+                 common_options[i].metavar ? common_options[i].metavar : "");
+        fprintf(f, "  %-24s %s\n", left, common_options[i].help);
+    }
+    if (n_extra > 0)
+        fprintf(f, "\nbenchmark options:\n");
+    for (size_t i = 0; i < n_extra; ++i) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", extra[i].name, extra[i].metavar ? " " : "",
+                 extra[i].metavar ? extra[i].metavar : "");
+        fprintf(f, "  %-24s %s\n", left, extra[i].help);
+    }
+    fprintf(f, "\nexit status: 0 ok, 1 run or verification failed, 2 bad usage, 77 no device (skipped)\n");
+}
+
+static int parse_reps(const char *arg, cr_options *o, char *err, size_t errlen)
+{
+    char buf[64];
+    if (strlen(arg) >= sizeof buf)
+        return fail(err, errlen, "'%s' is too long", arg);
+    strcpy(buf, arg);
+    char *colon = strchr(buf, ':');
+    if (colon)
+        *colon = '\0';
+    if (cr_parse_count(buf, &o->reps_min, err, errlen) != 0)
+        return -1;
+    o->reps_max = o->reps_min > 200 ? o->reps_min : 200;
+    if (colon) {
+        if (cr_parse_count(colon + 1, &o->reps_max, err, errlen) != 0)
+            return -1;
+        if (o->reps_max < o->reps_min)
+            return fail(err, errlen, "'%s': MAX is smaller than MIN", arg);
+    }
+    if (o->reps_max > 1000000)
+        return fail(err, errlen, "'%s': more than 1000000 repetitions", arg);
+    o->reps_given = true;
+    return 0;
+}
+
+static int apply_common(int id, const char *arg, cr_options *o, char *err, size_t errlen)
+{
+    switch (id) {
+    case OPT_HELP: o->help = true; return 0;
+    case OPT_VERSION: o->version = true; return 0;
+    case OPT_LIST: o->list_devices = true; return 0;
+    case OPT_DEVICE:
+        if (arg[0] == '\0')
+            return fail(err, errlen, "empty device");
+        o->device = arg;
+        return 0;
+    case OPT_QUICK: o->quick = true; return 0;
+    case OPT_REPS: return parse_reps(arg, o, err, errlen);
+    case OPT_MIN_TIME: return cr_parse_seconds(arg, &o->min_time_s, err, errlen);
+    case OPT_MAX_TIME: return cr_parse_seconds(arg, &o->max_time_s, err, errlen);
+    case OPT_SPREAD: {
+        double pct;
+        if (cr_parse_seconds(arg, &pct, err, errlen) != 0)
+            return fail(err, errlen, "'%s' is not a positive percentage", arg);
+        if (pct >= 100)
+            return fail(err, errlen, "'%s' must be below 100 percent", arg);
+        o->target_ci = pct / 100.0;
+        return 0;
+    }
+    case OPT_WARMUP: {
+        if (strcmp(arg, "0") == 0) {
+            o->warmup = 0;
+            return 0;
+        }
+        if (cr_parse_count(arg, &o->warmup, err, errlen) != 0)
+            return -1;
+        if (o->warmup > 1000)
+            return fail(err, errlen, "'%s': more than 1000 warm-up repetitions", arg);
+        return 0;
+    }
+    case OPT_OUT:
+        if (arg[0] == '\0')
+            return fail(err, errlen, "empty directory");
+        o->out_dir = arg;
+        return 0;
+    case OPT_CSV: o->csv_stdout = true; return 0;
+    case OPT_NO_BIND: o->bind = false; return 0;
+    default: return fail(err, errlen, "internal: unknown option id %d", id);
+    }
+}
+
+int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t n_extra, void *ctx,
+                     cr_options *out)
+{
+    const char *slash = strrchr(argv[0], '/');
+    *out = (cr_options){
+        .program = slash ? slash + 1 : argv[0],
+        .out_dir = "results",
+        .bind = true,
+        .reps_min = 10,
+        .reps_max = 200,
+        .min_time_s = 0.05,
+        .max_time_s = 2.0,
+        .target_ci = 0.01,
+        .warmup = 2,
+    };
+
+    size_t total = N_COMMON + n_extra;
+    struct option *longopts = calloc(total + 1, sizeof *longopts);
+    if (longopts == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", out->program);
+        return -1;
+    }
+    for (size_t i = 0; i < N_COMMON; ++i)
+        longopts[i] = (struct option){common_options[i].name,
+                                      common_options[i].metavar ? required_argument : no_argument, NULL,
+                                      common_options[i].id};
+    for (size_t i = 0; i < n_extra; ++i)
+        longopts[N_COMMON + i] = (struct option){extra[i].name,
+                                                 extra[i].metavar ? required_argument : no_argument, NULL,
+                                                 OPT_EXTRA_BASE + (int)i};
+
+    int rc = 0;
+    opterr = 0;
+    optind = 1;
+    char err[CR_ERRLEN];
+    for (;;) {
+        int longindex = -1;
+        int c = getopt_long(argc, argv, "+h", longopts, &longindex);
+        if (c == -1)
+            break;
+        if (c == 'h') {
+            out->help = true;
+            continue;
+        }
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            if (optopt != 0 && optopt < OPT_HELP)
+                fprintf(stderr, "%s: error: unknown option '-%c' (see --help)\n", out->program, optopt);
+            else if (optopt >= OPT_HELP)
+                fprintf(stderr, "%s: error: option '%s' needs a value (see --help)\n", out->program, bad);
+            else
+                fprintf(stderr, "%s: error: unknown or ambiguous option '%s' (see --help)\n", out->program, bad);
+            rc = -1;
+            break;
+        }
+        const char *name = longindex >= 0 ? longopts[longindex].name : "?";
+        int status;
+        if (c >= OPT_EXTRA_BASE)
+            status = extra[c - OPT_EXTRA_BASE].apply(ctx, optarg, err, sizeof err);
+        else
+            status = apply_common(c, optarg, out, err, sizeof err);
+        if (status != 0) {
+            fprintf(stderr, "%s: error: --%s: %s\n", out->program, name, err);
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && optind < argc) {
+        fprintf(stderr, "%s: error: unexpected argument '%s' (see --help)\n", out->program, argv[optind]);
+        rc = -1;
+    }
+    if (rc == 0 && out->quick && !out->reps_given) {
+        out->reps_min = 5;
+        out->reps_max = 20;
+        out->max_time_s = 1.0;
+    }
+    free(longopts);
+    return rc;
+}

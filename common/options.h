@@ -1,0 +1,75 @@
+/* Command-line parsing shared by every benchmark executable: the common
+ * options, benchmark-specific extensions, sizes with binary suffixes and
+ * geometric sweep ranges. Every malformed input is reported as one line. */
+#ifndef CR_OPTIONS_H
+#define CR_OPTIONS_H
+
+#include "cr.h"
+
+#include <stdio.h>
+
+/* A geometric sweep "start:end:xF": start, start*F, ... up to end inclusive. */
+typedef struct {
+    uint64_t start;
+    uint64_t end;
+    uint64_t factor;
+} cr_range;
+
+/* Parses "4096", "64K", "256M", "1G", "2T" (binary multiples; "KiB"/"MiB"
+ * spellings accepted). Rejects empty text, signs, garbage, zero and values
+ * that overflow 64 bits. Returns 0 on success, -1 with err filled. */
+int cr_parse_size(const char *text, uint64_t *out, char *err, size_t errlen);
+
+/* Parses "START:END:xF" (F >= 2) or a single size "S" meaning S:S:x2.
+ * START <= END is required. */
+int cr_parse_range(const char *text, cr_range *out, char *err, size_t errlen);
+
+/* Number of points in a range; values are start*factor^i <= end. */
+size_t cr_range_count(const cr_range *r);
+/* The i-th value (i < cr_range_count). */
+uint64_t cr_range_value(const cr_range *r, size_t i);
+
+/* Parses a positive decimal count with no suffix ("10"). */
+int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen);
+/* Parses a positive finite decimal number of seconds ("0.5"). */
+int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen);
+
+/* Formats a byte count as "256 MiB" / "1.5 KiB" / "17 B". */
+void cr_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+typedef struct {
+    const char *program;    /* basename of argv[0] */
+    const char *device;     /* --device SPEC, NULL = default device */
+    const char *out_dir;    /* --out DIR */
+    bool list_devices;
+    bool quick;
+    bool csv_stdout;
+    bool bind;              /* hwloc binding near the device */
+    bool help;
+    bool version;
+    uint64_t reps_min;      /* --reps MIN[:MAX] */
+    uint64_t reps_max;
+    bool reps_given;
+    double min_time_s;      /* --min-time: measured time to accumulate per point */
+    double max_time_s;      /* --max-time: budget per point */
+    double target_ci;       /* --spread: relative half-width of the median's 95% CI */
+    uint64_t warmup;        /* --warmup N */
+} cr_options;
+
+/* A benchmark-specific option. apply() returns 0 or -1 with err set. */
+typedef struct {
+    const char *name;     /* long name without dashes */
+    const char *metavar;  /* NULL for a flag */
+    const char *help;
+    int (*apply)(void *ctx, const char *arg, char *err, size_t errlen);
+} cr_extra_option;
+
+/* Parses argv. Returns 0 on success, -1 after printing one error line
+ * "<program>: error: ..." to stderr. Defaults are filled first. */
+int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t n_extra, void *ctx,
+                     cr_options *out);
+
+void cr_options_usage(FILE *f, const char *program, const char *summary, const cr_extra_option *extra,
+                      size_t n_extra);
+
+#endif

@@ -1,0 +1,59 @@
+/* The one result schema every benchmark writes: one row per measured point.
+ * The table is rewritten atomically after every row, so an interrupted run
+ * keeps every point it completed. */
+#ifndef CR_RESULTS_H
+#define CR_RESULTS_H
+
+#include "stats.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    char benchmark[32];  /* "stream" */
+    char backend[24];    /* "opencl", "cuda", "host-openmp" */
+    char device[160];
+    char variant[48];    /* kernel or path: "triad", "h2d-pinned" */
+    char dtype[16];      /* "float", "double", "" */
+    char sweep[24];      /* "footprint", "concurrency", "fixed" */
+    uint64_t size_bytes; /* per-array footprint or transfer size */
+    uint64_t work_items; /* launched work-items / threads, 0 = n/a */
+    uint64_t work_group; /* work-group / block size, 0 = n/a */
+    char params[128];    /* benchmark-specific knobs, "key=value;key=value" */
+    double bytes_per_rep;
+    double ops_per_rep;
+    cr_summary stats;    /* seconds per repetition */
+    char timer[16];      /* "event", "host", "host-fallback" */
+    char stop[16];       /* why repetition stopped: stable, max-reps, time-budget */
+    double figure;       /* derived from the median */
+    double figure_best;  /* derived from the minimum (STREAM's best-of-N) */
+    char unit[16];       /* "GB/s" (1e9 bytes), "Gop/s", "us" */
+    double ref_ratio;    /* figure / host reference figure; NaN if none */
+    bool valid;          /* verification passed */
+    char note[320];
+} cr_result;
+
+/* Column names in order; the README documents each. */
+extern const char *const cr_result_columns[];
+extern const size_t cr_result_ncolumns;
+
+void cr_result_write_header(FILE *f);
+void cr_result_write_row(FILE *f, const cr_result *r);
+
+typedef struct {
+    char path[4096]; /* empty: keep in memory only */
+    cr_result *rows;
+    size_t n, cap;
+} cr_result_table;
+
+/* Starts a table bound to path (created/replaced on the first add). */
+void cr_table_init(cr_result_table *t, const char *path);
+/* Appends and rewrites the file atomically. Returns 0, or -1 with err set. */
+int cr_table_add(cr_result_table *t, const cr_result *r, char *err, size_t errlen);
+/* Writes the (possibly empty) table so that a run with no rows leaves a
+ * header-only file rather than nothing. */
+int cr_table_flush(cr_result_table *t, char *err, size_t errlen);
+void cr_table_free(cr_result_table *t);
+
+#endif

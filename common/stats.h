@@ -1,0 +1,46 @@
+/* Summary statistics of repeated measurements and the rule that decides when
+ * enough repetitions have been taken. */
+#ifndef CR_STATS_H
+#define CR_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    size_t n;
+    double min, median, mean, max, stddev; /* stddev: sample (n-1) standard deviation */
+    double ci_rel; /* half-width of a distribution-free 95% CI of the median, relative to it */
+} cr_summary;
+
+/* Summarises n samples (n >= 1); the input is not modified. */
+void cr_summarize(const double *samples, size_t n, cr_summary *out);
+
+/* Relative half-width of the 95% confidence interval of the median, from
+ * order statistics of the sorted samples (no normality assumed). Returns
+ * +inf when n is too small for such an interval (n < 6). */
+double cr_median_ci_rel(const double *sorted, size_t n);
+
+typedef struct {
+    uint64_t min_reps;
+    uint64_t max_reps;
+    double min_time_s;  /* keep going until this much has been measured... */
+    double max_time_s;  /* ...but never past this budget */
+    double target_ci;   /* relative CI half-width that counts as stable */
+} cr_stop_rule;
+
+typedef enum {
+    CR_CONTINUE = 0,
+    CR_STOP_STABLE,     /* the median is stable */
+    CR_STOP_MAX_REPS,   /* repetition cap reached before stability */
+    CR_STOP_BUDGET,     /* time budget spent before stability */
+} cr_stop_reason;
+
+/* Decides after n samples (measured_s = their sum, elapsed_s = wall time
+ * spent on the point so far) whether to take another one. */
+cr_stop_reason cr_stop_check(const cr_stop_rule *rule, const double *samples, size_t n, double measured_s,
+                             double elapsed_s);
+
+const char *cr_stop_reason_name(cr_stop_reason r);
+
+#endif

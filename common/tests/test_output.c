@@ -1,0 +1,288 @@
+/* CSV quoting, atomic files, the result schema and metadata. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cr.h"
+#include "csv.h"
+#include "metadata.h"
+#include "results.h"
+#include "tests/csv_reader.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *field_text(const char *in)
+{
+    static char buf[256];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    cr_csv_field(f, in);
+    fclose(f);
+    return buf;
+}
+
+static void test_quoting(void **state)
+{
+    (void)state;
+    assert_string_equal(field_text("plain"), "plain");
+    assert_string_equal(field_text(""), "");
+    assert_string_equal(field_text(NULL), "");
+    assert_string_equal(field_text("a,b"), "\"a,b\"");
+    assert_string_equal(field_text("say \"hi\""), "\"say \"\"hi\"\"\"");
+    assert_string_equal(field_text("two\nlines"), "\"two\nlines\"");
+    assert_string_equal(field_text("cr\r"), "\"cr\r\"");
+    assert_string_equal(field_text(" padded "), "\" padded \"");
+}
+
+static char *double_text(double v)
+{
+    static char buf[64];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    cr_csv_double(f, v);
+    fclose(f);
+    return buf;
+}
+
+static void test_doubles(void **state)
+{
+    (void)state;
+    assert_string_equal(double_text(NAN), "");
+    assert_string_equal(double_text(0.5), "0.5");
+    assert_true(fabs(strtod(double_text(1.0 / 3.0), NULL) - 1.0 / 3.0) < 1e-9);
+    assert_string_equal(double_text(2.5e-9), "2.5e-09");
+}
+
+static char *slurp(const char *path)
+{
+    static char *last;
+    free(last);
+    last = csv_slurp(path);
+    assert_non_null(last);
+    return last;
+}
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/crossroof-test-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int files_in_tmpdir(void)
+{
+    DIR *d = opendir(tmpdir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static cr_result sample_row(void)
+{
+    cr_result r = {.valid = true, .ref_ratio = NAN};
+    snprintf(r.benchmark, sizeof r.benchmark, "stream");
+    snprintf(r.backend, sizeof r.backend, "opencl");
+    snprintf(r.device, sizeof r.device, "Device, with \"quotes\"");
+    snprintf(r.variant, sizeof r.variant, "triad");
+    snprintf(r.dtype, sizeof r.dtype, "double");
+    snprintf(r.sweep, sizeof r.sweep, "fixed");
+    r.size_bytes = UINT64_C(5) << 30; /* above 32 bits */
+    r.work_items = 16;
+    r.work_group = 1;
+    r.bytes_per_rep = 3.0 * (double)r.size_bytes;
+    r.stats = (cr_summary){.n = 12, .min = 0.5, .median = 0.6, .mean = 0.61, .max = 0.9, .stddev = 0.01, .ci_rel = INFINITY};
+    snprintf(r.timer, sizeof r.timer, "event");
+    snprintf(r.stop, sizeof r.stop, "stable");
+    r.figure = r.bytes_per_rep / 0.6 * 1e-9;
+    r.figure_best = r.bytes_per_rep / 0.5 * 1e-9;
+    snprintf(r.unit, sizeof r.unit, "GB/s");
+    snprintf(r.note, sizeof r.note, "line one\nline two");
+    return r;
+}
+
+static void test_result_table_round_trip(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/t.csv", tmpdir);
+    cr_result_table t;
+    cr_table_init(&t, path);
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_table_flush(&t, err, sizeof err), 0);
+    const char *text = slurp(path);
+    csv_record fields;
+    assert_int_equal(csv_next(&text, fields), (int)cr_result_ncolumns);
+    assert_string_equal(fields[0], "benchmark");
+    assert_string_equal(fields[cr_result_ncolumns - 1], "note");
+    assert_string_equal(text, ""); /* header only */
+
+    cr_result r = sample_row();
+    assert_int_equal(cr_table_add(&t, &r, err, sizeof err), 0);
+    r.valid = false;
+    r.ref_ratio = 0.97;
+    assert_int_equal(cr_table_add(&t, &r, err, sizeof err), 0);
+    text = slurp(path);
+    csv_record header;
+    assert_int_equal(csv_next(&text, header), (int)cr_result_ncolumns);
+    for (int row = 0; row < 2; ++row) {
+        assert_int_equal(csv_next(&text, fields), (int)cr_result_ncolumns);
+        for (size_t c = 0; c < cr_result_ncolumns; ++c) {
+            const char *name = header[c];
+            if (!strcmp(name, "device"))
+                assert_string_equal(fields[c], "Device, with \"quotes\"");
+            if (!strcmp(name, "size_bytes"))
+                assert_string_equal(fields[c], "5368709120");
+            if (!strcmp(name, "ci_rel"))
+                assert_string_equal(fields[c], ""); /* infinite interval: unknown */
+            if (!strcmp(name, "valid"))
+                assert_string_equal(fields[c], row == 0 ? "1" : "0");
+            if (!strcmp(name, "ref_ratio"))
+                assert_string_equal(fields[c], row == 0 ? "" : "0.97");
+            if (!strcmp(name, "note"))
+                assert_string_equal(fields[c], "line one\nline two");
+            if (!strcmp(name, "n"))
+                assert_string_equal(fields[c], "12");
+        }
+    }
+    assert_string_equal(text, "");
+    assert_int_equal(files_in_tmpdir(), 1); /* no temporary files left */
+    cr_table_free(&t);
+}
+
+static int failing_writer(FILE *f, void *ctx)
+{
+    (void)ctx;
+    fputs("partial", f);
+    return -1;
+}
+
+static int good_writer(FILE *f, void *ctx)
+{
+    fputs(ctx, f);
+    return 0;
+}
+
+static void test_atomic_write_keeps_old_file_on_failure(void **state)
+{
+    (void)state;
+    char path[128], err[CR_ERRLEN];
+    snprintf(path, sizeof path, "%s/a.txt", tmpdir);
+    assert_int_equal(cr_write_atomic(path, good_writer, "complete\n", err, sizeof err), 0);
+    assert_int_equal(cr_write_atomic(path, failing_writer, NULL, err, sizeof err), -1);
+    assert_string_equal(slurp(path), "complete\n");
+    snprintf(path, sizeof path, "%s/missing-dir/a.txt", tmpdir);
+    assert_int_equal(cr_write_atomic(path, good_writer, "x", err, sizeof err), -1);
+    assert_non_null(strstr(err, "missing-dir"));
+}
+
+static void test_mkdirs(void **state)
+{
+    (void)state;
+    char path[128], err[CR_ERRLEN];
+    snprintf(path, sizeof path, "%s/x/y/z", tmpdir);
+    assert_int_equal(cr_mkdirs(path, err, sizeof err), 0);
+    assert_int_equal(cr_mkdirs(path, err, sizeof err), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    snprintf(path, sizeof path, "%s/file", tmpdir);
+    assert_int_equal(cr_write_atomic(path, good_writer, "x", err, sizeof err), 0);
+    char below[160];
+    snprintf(below, sizeof below, "%s/sub", path);
+    assert_int_equal(cr_mkdirs(below, err, sizeof err), -1);
+}
+
+static void test_metadata(void **state)
+{
+    (void)state;
+    cr_meta m;
+    cr_meta_init(&m);
+    char *argv[] = {"prog", "--size", "1G"};
+    cr_topology *topo = cr_topo_open();
+    assert_non_null(topo);
+    cr_meta_collect_host(&m, topo, 3, argv);
+    cr_device_info d = {.compute_units = 4, .global_mem_bytes = UINT64_C(8) << 30};
+    snprintf(d.name, sizeof d.name, "Test device");
+    cr_meta_add_device(&m, &d);
+    cr_meta_set(&m, "device.name", "renamed, twice");
+    assert_string_equal(cr_meta_get(&m, "command_line"), "prog --size 1G");
+    assert_string_equal(cr_meta_get(&m, "device.name"), "renamed, twice");
+    assert_string_equal(cr_meta_get(&m, "device.global_mem_bytes"), "8589934592");
+    assert_non_null(strstr(cr_meta_get(&m, "topology"), "NUMA"));
+    assert_non_null(strstr(cr_meta_get(&m, "topology"), "cores"));
+    assert_true(strtoull(cr_meta_get(&m, "llc_bytes"), NULL, 10) > 0);
+    assert_true(strlen(cr_meta_get(&m, "git_revision")) > 0);
+    assert_null(cr_meta_get(&m, "no-such-key"));
+    char path[128], err[CR_ERRLEN];
+    snprintf(path, sizeof path, "%s/m.csv", tmpdir);
+    assert_int_equal(cr_meta_write(&m, path, err, sizeof err), 0);
+    const char *text = slurp(path);
+    csv_record fields;
+    assert_int_equal(csv_next(&text, fields), 2);
+    assert_string_equal(fields[0], "key");
+    int found = 0;
+    while (*text) {
+        assert_int_equal(csv_next(&text, fields), 2);
+        found += !strcmp(fields[0], "device.name") && !strcmp(fields[1], "renamed, twice");
+    }
+    assert_int_equal(found, 1);
+    cr_meta_free(&m);
+    cr_topo_close(topo);
+}
+
+static void test_topology_allocation(void **state)
+{
+    (void)state;
+    cr_topology *topo = cr_topo_open();
+    assert_non_null(topo);
+    assert_true(cr_topo_cores(topo) >= 1);
+    assert_true(cr_topo_numa_nodes(topo) >= 1);
+    char note[256];
+    assert_false(cr_topo_bind_near_pci(topo, "", note, sizeof note));
+    assert_non_null(strstr(note, "no PCI location"));
+    assert_false(cr_topo_bind_near_pci(topo, "ffff:ff:1f.7", note, sizeof note));
+    char *p = cr_topo_alloc(topo, 1 << 20);
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % 4096, 0);
+    memset(p, 1, 1 << 20);
+    cr_topo_free(topo, p, 1 << 20);
+    p = cr_topo_alloc(NULL, 100);
+    assert_non_null(p);
+    cr_topo_free(NULL, p, 100);
+    cr_topo_close(topo);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quoting),
+        cmocka_unit_test(test_doubles),
+        cmocka_unit_test(test_result_table_round_trip),
+        cmocka_unit_test(test_atomic_write_keeps_old_file_on_failure),
+        cmocka_unit_test(test_mkdirs),
+        cmocka_unit_test(test_metadata),
+        cmocka_unit_test(test_topology_allocation),
+    };
+    return cmocka_run_group_tests_name("output", tests, make_tmpdir, remove_tmpdir);
+}

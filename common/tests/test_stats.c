@@ -1,0 +1,208 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "measure.h"
+#include "stats.h"
+
+#include <math.h>
+
+static void test_summary_of_known_values(void **state)
+{
+    (void)state;
+    const double x[] = {4, 1, 3, 2};
+    cr_summary s;
+    cr_summarize(x, 4, &s);
+    assert_int_equal(s.n, 4);
+    assert_true(s.min == 1 && s.max == 4);
+    assert_true(s.median == 2.5);
+    assert_true(s.mean == 2.5);
+    assert_true(fabs(s.stddev - sqrt(5.0 / 3.0)) < 1e-12);
+    assert_true(isinf(s.ci_rel)); /* too few samples for an interval */
+    assert_true(x[0] == 4);      /* input untouched */
+
+    const double odd[] = {9, 1, 5};
+    cr_summarize(odd, 3, &s);
+    assert_true(s.median == 5);
+
+    const double one[] = {7};
+    cr_summarize(one, 1, &s);
+    assert_true(s.median == 7 && s.stddev == 0);
+}
+
+static void test_mean_is_stable_for_large_offsets(void **state)
+{
+    (void)state;
+    /* Naive sum-of-squares variance loses everything here. */
+    double x[1000];
+    for (int i = 0; i < 1000; ++i)
+        x[i] = 1e9 + (i % 2 ? 1.0 : -1.0);
+    cr_summary s;
+    cr_summarize(x, 1000, &s);
+    assert_true(fabs(s.mean - 1e9) < 1e-6);
+    assert_true(fabs(s.stddev - 1.0) < 1e-3);
+}
+
+static void test_median_confidence_interval(void **state)
+{
+    (void)state;
+    double x[100];
+    for (int i = 0; i < 100; ++i)
+        x[i] = 1.0;
+    assert_true(cr_median_ci_rel(x, 100) == 0.0);
+    /* Sorted 1..100: ranks 50 -/+ 9.8 -> x[40] = 41 and x[60] = 61,
+     * half-width 10 relative to the median 50.5. */
+    for (int i = 0; i < 100; ++i)
+        x[i] = i + 1;
+    assert_true(fabs(cr_median_ci_rel(x, 100) - 10.0 / 50.5) < 1e-12);
+    /* More samples of the same spread give a tighter interval. */
+    double y[400];
+    for (int i = 0; i < 400; ++i)
+        y[i] = 1.0 + (i % 100) / 100.0;
+    double z[400];
+    for (int i = 0; i < 400; ++i)
+        z[i] = y[i];
+    /* sort z */
+    for (int i = 1; i < 400; ++i)
+        for (int j = i; j > 0 && z[j - 1] > z[j]; --j) {
+            double t = z[j];
+            z[j] = z[j - 1];
+            z[j - 1] = t;
+        }
+    double w[100];
+    for (int i = 0; i < 100; ++i)
+        w[i] = 1.0 + i / 100.0;
+    assert_true(cr_median_ci_rel(z, 400) < cr_median_ci_rel(w, 100));
+}
+
+static const cr_stop_rule rule = {.min_reps = 10, .max_reps = 50, .min_time_s = 0.0, .max_time_s = 10, .target_ci = 0.01};
+
+static void test_stop_rule(void **state)
+{
+    (void)state;
+    double same[60];
+    for (int i = 0; i < 60; ++i)
+        same[i] = 1e-3;
+    assert_int_equal(cr_stop_check(&rule, same, 9, 0.009, 0.1), CR_CONTINUE); /* below min reps */
+    assert_int_equal(cr_stop_check(&rule, same, 10, 0.01, 0.1), CR_STOP_STABLE);
+    cr_stop_rule timed = rule;
+    timed.min_time_s = 1.0;
+    assert_int_equal(cr_stop_check(&timed, same, 10, 0.01, 0.1), CR_CONTINUE); /* not enough measured time */
+
+    double noisy[60];
+    for (int i = 0; i < 60; ++i)
+        noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
+    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 0.1), CR_CONTINUE);
+    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 11.0), CR_STOP_BUDGET);
+    assert_int_equal(cr_stop_check(&rule, noisy, 50, 0.05, 0.1), CR_STOP_MAX_REPS);
+    /* The budget never cuts a point short of its minimum repetitions. */
+    assert_int_equal(cr_stop_check(&rule, noisy, 5, 0.005, 11.0), CR_CONTINUE);
+    assert_string_equal(cr_stop_reason_name(CR_STOP_BUDGET), "time-budget");
+}
+
+/* ---- the measurement loop, with scripted repetitions ---- */
+
+typedef struct {
+    int calls;
+    uint64_t ns;          /* duration reported */
+    bool events;
+    bool bad_event_at;    /* report end-before-start from call bad_from on */
+    int bad_from;
+} script;
+
+static cr_status scripted(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    script *s = arg;
+    s->calls++;
+    t->host_ns = s->ns + 500; /* the host interval contains the device one */
+    t->has_event = s->events;
+    t->ev_start_ns = 1000;
+    t->ev_end_ns = 1000 + s->ns;
+    if (s->bad_event_at && s->calls >= s->bad_from) {
+        t->ev_start_ns = 5000;
+        t->ev_end_ns = 4000;
+    }
+    return CR_OK;
+}
+
+static void test_measure_uses_events_and_discards_warmup(void **state)
+{
+    (void)state;
+    cr_measure_ctx m;
+    cr_measure_init(&m, &rule, 3, 1e-9);
+    script s = {.ns = 2000000, .events = true};
+    cr_measurement out;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure(&m, scripted, &s, &out, err, sizeof err), CR_OK);
+    assert_int_equal(out.stats.n, 10);
+    assert_int_equal(s.calls, 13); /* 3 warm-up repetitions not counted */
+    assert_string_equal(out.timer, "event");
+    assert_true(fabs(out.stats.median - 2e-3) < 1e-15);
+    assert_int_equal(out.stop, CR_STOP_STABLE);
+    assert_false(out.below_resolution);
+}
+
+static void test_measure_falls_back_on_insane_events(void **state)
+{
+    (void)state;
+    cr_measure_ctx m;
+    cr_measure_init(&m, &rule, 0, 1e-9);
+    script s = {.ns = 1000000, .events = true, .bad_event_at = true, .bad_from = 4};
+    cr_measurement out;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure(&m, scripted, &s, &out, err, sizeof err), CR_OK);
+    assert_string_equal(out.timer, "host-fallback");
+    /* Restarted on the host clock: only host samples, all of them 1.0005 ms. */
+    assert_int_equal(out.stats.n, 10);
+    assert_true(fabs(out.stats.median - 1.0005e-3) < 1e-15);
+    assert_true(m.timer.fell_back);
+    assert_int_equal(m.timer.why, CR_EVENT_END_BEFORE_START);
+}
+
+static void test_interleaved_series_share_the_stop(void **state)
+{
+    (void)state;
+    cr_measure_ctx a, b;
+    cr_measure_init(&a, &rule, 1, 1e-9);
+    cr_measure_init(&b, &rule, 2, 1e-9);
+    script sa = {.ns = 3000000, .events = false}, sb = {.ns = 1000000, .events = true};
+    cr_series series[2] = {{.ctx = &a, .fn = scripted, .arg = &sa}, {.ctx = &b, .fn = scripted, .arg = &sb}};
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure_interleaved(series, 2, err, sizeof err), CR_OK);
+    assert_int_equal(series[0].out.stats.n, series[1].out.stats.n);
+    assert_int_equal(sa.calls, 1 + (int)series[0].out.stats.n);
+    assert_int_equal(sb.calls, 2 + (int)series[1].out.stats.n);
+    assert_string_equal(series[0].out.timer, "host");
+    assert_string_equal(series[1].out.timer, "event");
+    assert_true(fabs(series[0].out.stats.median - 3.0005e-3) < 1e-15);
+}
+
+static void test_below_resolution_flag(void **state)
+{
+    (void)state;
+    cr_measure_ctx m;
+    cr_measure_init(&m, &rule, 0, 1e-6); /* 1 us device timer */
+    script s = {.ns = 10000, .events = true}; /* 10 us: only 10 ticks */
+    cr_measurement out;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure(&m, scripted, &s, &out, err, sizeof err), CR_OK);
+    assert_true(out.below_resolution);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary_of_known_values),
+        cmocka_unit_test(test_mean_is_stable_for_large_offsets),
+        cmocka_unit_test(test_median_confidence_interval),
+        cmocka_unit_test(test_stop_rule),
+        cmocka_unit_test(test_measure_uses_events_and_discards_warmup),
+        cmocka_unit_test(test_measure_falls_back_on_insane_events),
+        cmocka_unit_test(test_interleaved_series_share_the_stop),
+        cmocka_unit_test(test_below_resolution_flag),
+    };
+    return cmocka_run_group_tests_name("stats and measurement", tests, NULL, NULL);
+}

@@ -1,0 +1,90 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "timer.h"
+
+#include <math.h>
+
+static bool near(double x, double want) { return fabs(x - want) <= 1e-6 * want; }
+
+static cr_timing ev(uint64_t start, uint64_t end, uint64_t host)
+{
+    return (cr_timing){.has_event = true, .ev_start_ns = start, .ev_end_ns = end, .host_ns = host};
+}
+
+static void test_event_verdicts(void **state)
+{
+    (void)state;
+    cr_timing t = ev(100, 600, 1000);
+    assert_int_equal(cr_check_event(&t, 0), CR_EVENT_OK);
+    t = ev(600, 100, 1000);
+    assert_int_equal(cr_check_event(&t, 0), CR_EVENT_END_BEFORE_START);
+    t = ev(600, 600, 1000);
+    assert_int_equal(cr_check_event(&t, 0), CR_EVENT_ZERO);
+    t = ev(0, 2000, 1000); /* longer than the host interval around it */
+    assert_int_equal(cr_check_event(&t, 0), CR_EVENT_LONGER_THAN_HOST);
+    assert_int_equal(cr_check_event(&t, 1000), CR_EVENT_OK); /* within slack */
+    assert_int_equal(cr_check_event(&t, 999), CR_EVENT_LONGER_THAN_HOST);
+    t.has_event = false;
+    assert_int_equal(cr_check_event(&t, 0), CR_EVENT_MISSING);
+    /* Timestamps near the top of 64 bits must not wrap. */
+    t = ev(UINT64_MAX - 10, UINT64_MAX, 100);
+    assert_int_equal(cr_check_event(&t, 0), CR_EVENT_OK);
+    assert_string_equal(cr_event_verdict_text(CR_EVENT_END_BEFORE_START), "event end before start");
+}
+
+static void test_fallback_is_sticky(void **state)
+{
+    (void)state;
+    cr_timer_state st = {0};
+    cr_timer_kind kind;
+    bool first;
+    cr_timing good = ev(0, 500, 800), bad = ev(500, 0, 900);
+    assert_true(near(cr_timer_pick(&st, &good, &kind, &first), 500e-9));
+    assert_int_equal(kind, CR_TIMER_EVENT);
+    assert_false(first);
+    assert_true(near(cr_timer_pick(&st, &bad, &kind, &first), 900e-9));
+    assert_int_equal(kind, CR_TIMER_HOST);
+    assert_true(first);
+    assert_int_equal(st.why, CR_EVENT_END_BEFORE_START);
+    /* A good event later does not restore trust in the driver. */
+    assert_true(near(cr_timer_pick(&st, &good, &kind, &first), 800e-9));
+    assert_int_equal(kind, CR_TIMER_HOST);
+    assert_false(first);
+    assert_string_equal(cr_timer_kind_name(kind), "host");
+}
+
+static void test_missing_events_are_not_news(void **state)
+{
+    (void)state;
+    cr_timer_state st = {0};
+    cr_timer_kind kind;
+    bool first = true;
+    cr_timing host_only = {.has_event = false, .host_ns = 1234};
+    assert_true(near(cr_timer_pick(&st, &host_only, &kind, &first), 1234e-9));
+    assert_int_equal(kind, CR_TIMER_HOST);
+    assert_false(first);
+}
+
+static void test_host_clock(void **state)
+{
+    (void)state;
+    uint64_t g = cr_host_granularity_ns();
+    assert_true(g > 0 && g < 1000000);
+    uint64_t a = cr_now_ns(), b = cr_now_ns();
+    assert_true(b >= a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_event_verdicts),
+        cmocka_unit_test(test_fallback_is_sticky),
+        cmocka_unit_test(test_missing_events_are_not_news),
+        cmocka_unit_test(test_host_clock),
+    };
+    return cmocka_run_group_tests_name("timer", tests, NULL, NULL);
+}

@@ -1,0 +1,55 @@
+/* Clocks and the sanity rules applied to device timestamps. Device work is
+ * timed by API events; when events are absent or insane the host monotonic
+ * clock around a synchronising call is used instead, and the row says so. */
+#ifndef CR_TIMER_H
+#define CR_TIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t cr_now_ns(void);
+
+/* Smallest observable step of the host clock, measured (not the advertised
+ * resolution): the minimum non-zero difference of back-to-back reads. */
+uint64_t cr_host_granularity_ns(void);
+
+/* One timed repetition as a backend reports it. */
+typedef struct {
+    bool has_event;       /* event timestamps are present */
+    uint64_t ev_start_ns; /* device clock */
+    uint64_t ev_end_ns;
+    uint64_t host_ns;     /* host monotonic time from before submit to after completion */
+} cr_timing;
+
+typedef enum {
+    CR_EVENT_OK = 0,
+    CR_EVENT_MISSING,
+    CR_EVENT_END_BEFORE_START,
+    CR_EVENT_ZERO,
+    CR_EVENT_LONGER_THAN_HOST, /* device interval exceeds the host interval that contains it */
+} cr_event_verdict;
+
+/* Judges one event interval against the host interval that brackets it.
+ * slack_ns absorbs clock-domain rounding (a few device timer ticks). */
+cr_event_verdict cr_check_event(const cr_timing *t, uint64_t slack_ns);
+
+const char *cr_event_verdict_text(cr_event_verdict v);
+
+/* Per-benchmark timer policy: events until the first insane one, host clock
+ * from then on (a driver that produced one bad event is not trusted again). */
+typedef struct {
+    bool fell_back;
+    cr_event_verdict why;
+    uint64_t slack_ns;
+} cr_timer_state;
+
+typedef enum { CR_TIMER_EVENT, CR_TIMER_HOST } cr_timer_kind;
+
+/* Returns the duration in seconds to record and the timer that produced it.
+ * *first_fallback is set true on the call that switches to the host clock. */
+double cr_timer_pick(cr_timer_state *st, const cr_timing *t, cr_timer_kind *kind, bool *first_fallback);
+
+const char *cr_timer_kind_name(cr_timer_kind k);
+
+#endif

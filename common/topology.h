@@ -1,0 +1,34 @@
+/* Host topology through hwloc: a summary for the metadata, the last-level
+ * cache size that sizes working-set sweeps, and placement of the host thread
+ * and host buffers near the device under test. */
+#ifndef CR_TOPOLOGY_H
+#define CR_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cr_topology cr_topology;
+
+/* Loads the topology (with PCI devices, for locality). NULL on failure. */
+cr_topology *cr_topo_open(void);
+void cr_topo_close(cr_topology *t);
+
+/* "1 package, 2 cores, 2 PUs; NUMA: 1 node (23.4 GiB); L1d 2x48 KiB; L2 2x1 MiB; L3 1x32 MiB" */
+void cr_topo_summary(cr_topology *t, char *buf, size_t len);
+uint64_t cr_topo_llc_bytes(cr_topology *t);
+unsigned cr_topo_numa_nodes(cr_topology *t);
+unsigned cr_topo_cores(cr_topology *t);
+
+/* Binds the calling thread to the CPUs nearest the PCI device
+ * ("0000:17:00.0") and remembers their NUMA nodes for cr_topo_alloc.
+ * Writes what was done (or why not) into note. Returns true if bound. */
+bool cr_topo_bind_near_pci(cr_topology *t, const char *pci_bus_id, char *note, size_t len);
+
+/* Page-aligned host allocation, on the NUMA nodes near the device when a
+ * binding is active. Free with cr_topo_free, the same topology and size;
+ * the topology may be NULL (plain aligned memory). */
+void *cr_topo_alloc(cr_topology *t, size_t bytes);
+void cr_topo_free(cr_topology *t, void *p, size_t bytes);
+
+#endif

@@ -1,0 +1,195 @@
+#include "cuda_device.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+/* Counts devices; a missing driver and an empty machine both mean "nothing
+ * to run on", which the caller turns into a skip rather than a failure. */
+static cr_status count_devices(int *n, char *err, size_t errlen)
+{
+    *n = 0;
+    cudaError_t e = cudaGetDeviceCount(n);
+    if (e == cudaSuccess && *n > 0)
+        return CR_OK;
+    cudaGetLastError(); /* clear it, or the next launch check would report it */
+    int drv = 0;
+    if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&drv) == cudaSuccess && drv == 0)
+        snprintf(err, errlen, "no CUDA device: CUDA driver not found (libcuda.so missing or not loadable)");
+    else
+        snprintf(err, errlen, "no CUDA device: %s",
+                 e == cudaSuccess ? "the driver reports none" : cudaGetErrorString(e));
+    return CR_NO_DEVICE;
+}
+
+static void version_text(const char *prefix, int v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %d.%d", prefix, v / 1000, v % 1000 / 10);
+}
+
+/* hwloc matches "0000:17:00.0": lowercase, 4-digit domain whatever the
+ * runtime prints. Unknown stays empty rather than failing the open. */
+static void fill_pci(int dev, cr_device_info *info)
+{
+    char raw[64];
+    unsigned dom, bus, slot, fn;
+    info->pci_bus_id[0] = '\0';
+    if (cudaDeviceGetPCIBusId(raw, sizeof raw, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    if (sscanf(raw, "%x:%x:%x.%x", &dom, &bus, &slot, &fn) == 4)
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", dom, bus, slot, fn);
+}
+
+static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errlen)
+{
+    cudaDeviceProp p;
+    int drv = 0, rt = 0, khz = 0;
+    CR_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties", err, errlen);
+    CR_CUDA_CHECK(cudaDriverGetVersion(&drv), "cudaDriverGetVersion", err, errlen);
+    CR_CUDA_CHECK(cudaRuntimeGetVersion(&rt), "cudaRuntimeGetVersion", err, errlen);
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess) {
+        khz = 0; /* no longer reported by every CUDA 13 driver; 0 means unknown */
+        cudaGetLastError();
+    }
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
+    version_text("CUDA driver", drv, info->driver, sizeof info->driver);
+    version_text("CUDA runtime", rt, info->api_version, sizeof info->api_version);
+    snprintf(info->platform, sizeof info->platform, "CUDA");
+    info->unified_memory = p.integrated != 0;
+    info->has_fp64 = true;
+    info->compute_units = (unsigned)p.multiProcessorCount;
+    info->clock_mhz = (unsigned)(khz / 1000);
+    info->warp_size = (unsigned)p.warpSize;
+    info->global_mem_bytes = p.totalGlobalMem;
+    info->max_alloc_bytes = p.totalGlobalMem; /* CUDA has no per-allocation cap below the total */
+    info->local_mem_bytes = p.sharedMemPerBlock;
+    info->cache_bytes = (uint64_t)p.l2CacheSize;
+    info->max_work_group = (uint64_t)p.maxThreadsPerBlock;
+    info->max_threads_per_cu = (uint64_t)p.maxThreadsPerMultiProcessor;
+    info->timer_resolution_ns = 500; /* documented resolution of cudaEventElapsedTime */
+    fill_pci(dev, info);
+    return CR_OK;
+}
+
+cr_status cr_cuda_list(FILE *f)
+{
+    char err[CR_ERRLEN];
+    int n;
+    if (count_devices(&n, err, sizeof err) != CR_OK) {
+        fprintf(stderr, "%s\n", err);
+        return CR_NO_DEVICE;
+    }
+    for (int i = 0; i < n; ++i) {
+        cr_device_info info;
+        if (fill_info(i, &info, err, sizeof err) != CR_OK) {
+            fprintf(stderr, "device %d: %s\n", i, err);
+            return CR_ERR;
+        }
+        fprintf(f, "%d  %s  [%u SMs; %.1f GiB; %s]\n", i, info.name, info.compute_units,
+                (double)info.global_mem_bytes / (1u << 30), info.pci_bus_id[0] ? info.pci_bus_id : "no PCI id");
+    }
+    return CR_OK;
+}
+
+static bool icase_contains(const char *hay, const char *needle)
+{
+    size_t nl = strlen(needle);
+    for (; *hay; ++hay) {
+        size_t i = 0;
+        while (i < nl && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            ++i;
+        if (i == nl)
+            return true;
+    }
+    return nl == 0;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; ++s)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errlen)
+{
+    *dev = 0;
+    if (spec == NULL)
+        return CR_OK;
+    if (all_digits(spec)) {
+        unsigned long i = strtoul(spec, NULL, 10);
+        if (i < (unsigned long)n) {
+            *dev = (int)i;
+            return CR_OK;
+        }
+    } else {
+        for (int i = 0; i < n; ++i) {
+            cudaDeviceProp p;
+            CR_CUDA_CHECK(cudaGetDeviceProperties(&p, i), "cudaGetDeviceProperties", err, errlen);
+            if (icase_contains(p.name, spec)) {
+                *dev = i;
+                return CR_OK;
+            }
+        }
+    }
+    snprintf(err, errlen, "no CUDA device matches '%s' (%d found; see --list-devices)", spec, n);
+    return CR_ERR;
+}
+
+cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *err, size_t errlen)
+{
+    int n;
+    cr_status st = count_devices(&n, err, errlen);
+    if (st == CR_OK)
+        st = pick(n, spec, dev, err, errlen);
+    if (st != CR_OK)
+        return st;
+    /* Creates the primary context here, so that no timed run pays for it. */
+    CR_CUDA_CHECK(cudaSetDevice(*dev), "cudaSetDevice", err, errlen);
+    return fill_info(*dev, info, err, errlen);
+}
+
+cr_status cr_cuda_timer_create(cr_cuda_timer *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    CR_CUDA_CHECK(cudaEventCreate(&t->start), "cudaEventCreate", err, errlen);
+    CR_CUDA_CHECK(cudaEventCreate(&t->stop), "cudaEventCreate", err, errlen);
+    return CR_OK;
+}
+
+void cr_cuda_timer_destroy(cr_cuda_timer *t)
+{
+    if (t->start)
+        cudaEventDestroy(t->start);
+    if (t->stop)
+        cudaEventDestroy(t->stop);
+    memset(t, 0, sizeof *t);
+}
+
+cr_status cr_cuda_timer_start(cr_cuda_timer *t, cudaStream_t s, char *err, size_t errlen)
+{
+    t->host_start = cr_now_ns();
+    CR_CUDA_CHECK(cudaEventRecord(t->start, s), "cudaEventRecord", err, errlen);
+    return CR_OK;
+}
+
+cr_status cr_cuda_timer_stop(cr_cuda_timer *t, cudaStream_t s, cr_timing *out, char *err, size_t errlen)
+{
+    float ms = 0;
+    CR_CUDA_CHECK(cudaEventRecord(t->stop, s), "cudaEventRecord", err, errlen);
+    CR_CUDA_CHECK(cudaEventSynchronize(t->stop), "cudaEventSynchronize", err, errlen);
+    out->host_ns = cr_now_ns() - t->host_start;
+    CR_CUDA_CHECK(cudaEventElapsedTime(&ms, t->start, t->stop), "cudaEventElapsedTime", err, errlen);
+    out->has_event = true;
+    out->ev_start_ns = 0;
+    out->ev_end_ns = (uint64_t)llround((double)ms * 1e6);
+    return CR_OK;
+}

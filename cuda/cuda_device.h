@@ -1,0 +1,52 @@
+/* CUDA discovery, selection and the small helpers every CUDA backend shares:
+ * one-line errors and event timing. C linkage, so host C code may call them. */
+#ifndef CR_CUDA_DEVICE_H
+#define CR_CUDA_DEVICE_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "cr.h"
+#include "device.h"
+#include "timer.h"
+
+#include <stdio.h>
+
+/* Prints "index  name  [SMs; memory; PCI id]" for every device. CR_NO_DEVICE
+ * (reason on stderr, nothing on f) when there is none. */
+cr_status cr_cuda_list(FILE *f);
+
+/* Opens the device named by spec: NULL (device 0), a decimal index or a
+ * case-insensitive name substring; makes it current and fills info.
+ * CR_NO_DEVICE when there is no device at all, CR_ERR when spec matches none. */
+cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *err, size_t errlen);
+
+/* Brackets device work with events and the host clock. */
+typedef struct {
+    cudaEvent_t start, stop;
+    uint64_t host_start;
+} cr_cuda_timer;
+
+cr_status cr_cuda_timer_create(cr_cuda_timer *t, char *err, size_t errlen);
+void cr_cuda_timer_destroy(cr_cuda_timer *t);
+cr_status cr_cuda_timer_start(cr_cuda_timer *t, cudaStream_t s, char *err, size_t errlen);
+/* Records the end, waits for it and fills out (events relative to start). */
+cr_status cr_cuda_timer_stop(cr_cuda_timer *t, cudaStream_t s, cr_timing *out, char *err, size_t errlen);
+
+#define CR_CUDA_CHECK(call, what, err, errlen)                                                     \
+    do {                                                                                           \
+        cudaError_t cr_rc_ = (call);                                                               \
+        if (cr_rc_ != cudaSuccess) {                                                               \
+            snprintf((err), (errlen), "%s: %s", (what), cudaGetErrorString(cr_rc_));               \
+            return CR_ERR;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,315 @@
+#define _GNU_SOURCE
+#include "cl_device.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+#ifndef CL_DEVICE_PCI_BUS_INFO_KHR
+#define CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+typedef struct {
+    cl_uint pci_domain, pci_bus, pci_device, pci_function;
+} cl_device_pci_bus_info_khr;
+#endif
+#define CR_CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define CR_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define CR_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+
+const char *cr_cl_strerror(cl_int code)
+{
+    switch (code) {
+#define E(x) case x: return #x;
+        E(CL_SUCCESS) E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
+        E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+        E(CL_PROFILING_INFO_NOT_AVAILABLE) E(CL_MEM_COPY_OVERLAP) E(CL_BUILD_PROGRAM_FAILURE) E(CL_MAP_FAILURE)
+        E(CL_MISALIGNED_SUB_BUFFER_OFFSET) E(CL_INVALID_VALUE) E(CL_INVALID_DEVICE_TYPE) E(CL_INVALID_PLATFORM)
+        E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT) E(CL_INVALID_QUEUE_PROPERTIES) E(CL_INVALID_COMMAND_QUEUE)
+        E(CL_INVALID_HOST_PTR) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_PROGRAM)
+        E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX)
+        E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS) E(CL_INVALID_WORK_DIMENSION)
+        E(CL_INVALID_WORK_GROUP_SIZE) E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET)
+        E(CL_INVALID_EVENT_WAIT_LIST) E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION) E(CL_INVALID_BUILD_OPTIONS)
+        E(CL_INVALID_GLOBAL_WORK_SIZE) E(CL_INVALID_PROPERTY) E(CL_PLATFORM_NOT_FOUND_KHR)
+#undef E
+    default: return "unknown OpenCL error";
+    }
+}
+
+/* Every device of every platform, in listing order. */
+typedef struct {
+    cl_platform_id platform;
+    cl_device_id device;
+    unsigned p, d;
+} dev_ref;
+
+static cl_int enumerate(dev_ref **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    cl_uint np = 0;
+    cl_int rc = clGetPlatformIDs(0, NULL, &np);
+    if (rc != CL_SUCCESS || np == 0)
+        return rc == CL_SUCCESS ? CL_PLATFORM_NOT_FOUND_KHR : rc;
+    cl_platform_id *plats = calloc(np, sizeof *plats);
+    if (plats == NULL)
+        return CL_OUT_OF_HOST_MEMORY;
+    clGetPlatformIDs(np, plats, NULL);
+    size_t cap = 0;
+    for (cl_uint p = 0; p < np; ++p) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+            continue;
+        cl_device_id *devs = calloc(nd, sizeof *devs);
+        if (devs == NULL)
+            break;
+        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
+        for (cl_uint d = 0; d < nd; ++d) {
+            if (*count == cap) {
+                cap = cap ? 2 * cap : 8;
+                dev_ref *grown = realloc(*out, cap * sizeof **out);
+                if (grown == NULL)
+                    break;
+                *out = grown;
+            }
+            (*out)[(*count)++] = (dev_ref){plats[p], devs[d], p, d};
+        }
+        free(devs);
+    }
+    free(plats);
+    return *count ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
+}
+
+static void str_info(cl_device_id d, cl_device_info what, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (clGetDeviceInfo(d, what, len, buf, NULL) != CL_SUCCESS)
+        snprintf(buf, len, "unknown");
+    buf[len - 1] = '\0';
+}
+
+static uint64_t u64_info(cl_device_id d, cl_device_info what, size_t size)
+{
+    uint64_t v = 0; /* little-endian hosts: smaller integers land in the low bytes */
+    if (clGetDeviceInfo(d, what, size, &v, NULL) != CL_SUCCESS)
+        return 0;
+    return v;
+}
+
+static void fill_pci(cl_device_id d, const char *extensions, cr_device_info *info)
+{
+    info->pci_bus_id[0] = '\0';
+    if (strstr(extensions, "cl_khr_pci_bus_info")) {
+        cl_device_pci_bus_info_khr pci;
+        if (clGetDeviceInfo(d, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS)
+            snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", pci.pci_domain,
+                     pci.pci_bus, pci.pci_device, pci.pci_function);
+    } else if (strstr(extensions, "cl_nv_device_attribute_query")) {
+        cl_uint bus = 0, slot = 0, domain = 0;
+        if (clGetDeviceInfo(d, CR_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(d, CR_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
+            clGetDeviceInfo(d, CR_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL);
+            snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", domain, bus, slot >> 3,
+                     slot & 7);
+        }
+    }
+}
+
+static void fill_info(const dev_ref *r, cr_device_info *info)
+{
+    cl_device_id d = r->device;
+    memset(info, 0, sizeof *info);
+    str_info(d, CL_DEVICE_NAME, info->name, sizeof info->name);
+    str_info(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    str_info(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    str_info(d, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
+    if (clGetPlatformInfo(r->platform, CL_PLATFORM_NAME, sizeof info->platform, info->platform, NULL) != CL_SUCCESS)
+        snprintf(info->platform, sizeof info->platform, "unknown");
+    cl_device_type type = u64_info(d, CL_DEVICE_TYPE, sizeof(cl_device_type));
+    info->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    info->unified_memory = info->is_cpu || u64_info(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof(cl_bool)) != 0;
+    info->has_fp64 = u64_info(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(cl_device_fp_config)) != 0;
+    info->compute_units = (unsigned)u64_info(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint));
+    info->clock_mhz = (unsigned)u64_info(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof(cl_uint));
+    info->global_mem_bytes = u64_info(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(cl_ulong));
+    info->max_alloc_bytes = u64_info(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cl_ulong));
+    info->local_mem_bytes = u64_info(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong));
+    info->cache_bytes = u64_info(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cl_ulong));
+    info->max_work_group = u64_info(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t));
+    info->timer_resolution_ns = (double)u64_info(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof(size_t));
+    info->warp_size = 1;
+    /* OpenCL does not report resident work-items per compute unit. A CPU
+     * compute unit is one thread; sixteen per unit are enough to show the
+     * plateau. GPUs of every vendor hold up to 2048 per unit. */
+    info->max_threads_per_cu = info->is_cpu ? 16 : 2048;
+    char ext[8192];
+    str_info(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+    fill_pci(d, ext, info);
+}
+
+cr_status cr_cl_list(FILE *f)
+{
+    dev_ref *devs;
+    size_t n;
+    cl_int rc = enumerate(&devs, &n);
+    if (rc != CL_SUCCESS) {
+        fprintf(stderr, "no OpenCL device: %s\n", cr_cl_strerror(rc));
+        return CR_NO_DEVICE;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        cr_device_info info;
+        fill_info(&devs[i], &info);
+        char mem[32];
+        snprintf(mem, sizeof mem, "%.1f GiB", (double)info.global_mem_bytes / (1u << 30));
+        fprintf(f, "%zu  (%u:%u)  %s  [%s; %s; %u CUs; %s]\n", i, devs[i].p, devs[i].d, info.name, info.platform,
+                info.is_cpu ? "CPU" : "GPU/accelerator", info.compute_units, mem);
+    }
+    free(devs);
+    return CR_OK;
+}
+
+static bool icase_contains(const char *hay, const char *needle)
+{
+    size_t nl = strlen(needle);
+    for (; *hay; ++hay) {
+        size_t i = 0;
+        while (i < nl && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            ++i;
+        if (i == nl)
+            return true;
+    }
+    return nl == 0;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; ++s)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+static int pick(const dev_ref *devs, size_t n, const char *spec, char *err, size_t errlen)
+{
+    if (spec == NULL)
+        return 0;
+    const char *colon = strchr(spec, ':');
+    if (all_digits(spec)) {
+        unsigned long i = strtoul(spec, NULL, 10);
+        if (i < n)
+            return (int)i;
+        snprintf(err, errlen, "no OpenCL device with index %s (%zu found; see --list-devices)", spec, n);
+        return -1;
+    }
+    if (colon && colon != spec && all_digits(colon + 1)) {
+        char pbuf[16];
+        size_t plen = (size_t)(colon - spec);
+        if (plen < sizeof pbuf) {
+            memcpy(pbuf, spec, plen);
+            pbuf[plen] = '\0';
+            if (all_digits(pbuf)) {
+                unsigned long p = strtoul(pbuf, NULL, 10), d = strtoul(colon + 1, NULL, 10);
+                for (size_t i = 0; i < n; ++i)
+                    if (devs[i].p == p && devs[i].d == d)
+                        return (int)i;
+                snprintf(err, errlen, "no OpenCL device %s (platform:device; see --list-devices)", spec);
+                return -1;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        cr_device_info info;
+        fill_info(&devs[i], &info);
+        if (icase_contains(info.name, spec) || icase_contains(info.platform, spec))
+            return (int)i;
+    }
+    snprintf(err, errlen, "no OpenCL device matches '%s' (see --list-devices)", spec);
+    return -1;
+}
+
+cr_status cr_cl_open(const char *spec, cr_cl *cl, char *err, size_t errlen)
+{
+    memset(cl, 0, sizeof *cl);
+    dev_ref *devs;
+    size_t n;
+    cl_int rc = enumerate(&devs, &n);
+    if (rc != CL_SUCCESS) {
+        snprintf(err, errlen, "no OpenCL device: %s", cr_cl_strerror(rc));
+        return CR_NO_DEVICE;
+    }
+    int i = pick(devs, n, spec, err, errlen);
+    if (i < 0) {
+        free(devs);
+        return CR_ERR; /* devices exist; the request names none of them */
+    }
+    cl->platform = devs[i].platform;
+    cl->device = devs[i].device;
+    fill_info(&devs[i], &cl->info);
+    free(devs);
+
+    cl->context = clCreateContext(NULL, 1, &cl->device, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS) {
+        snprintf(err, errlen, "clCreateContext: %s", cr_cl_strerror(rc));
+        return CR_ERR;
+    }
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl->queue = clCreateCommandQueueWithProperties(cl->context, cl->device, props, &rc);
+    if (rc != CL_SUCCESS) {
+        snprintf(err, errlen, "clCreateCommandQueueWithProperties: %s", cr_cl_strerror(rc));
+        clReleaseContext(cl->context);
+        cl->context = NULL;
+        return CR_ERR;
+    }
+    return CR_OK;
+}
+
+void cr_cl_close(cr_cl *cl)
+{
+    if (cl->queue)
+        clReleaseCommandQueue(cl->queue);
+    if (cl->context)
+        clReleaseContext(cl->context);
+    cl->queue = NULL;
+    cl->context = NULL;
+}
+
+cr_status cr_cl_build(cr_cl *cl, const char *source, const char *options, cl_program *out, char *err,
+                      size_t errlen)
+{
+    cl_int rc;
+    cl_program p = clCreateProgramWithSource(cl->context, 1, &source, NULL, &rc);
+    if (rc != CL_SUCCESS) {
+        snprintf(err, errlen, "clCreateProgramWithSource: %s", cr_cl_strerror(rc));
+        return CR_ERR;
+    }
+    rc = clBuildProgram(p, 1, &cl->device, options, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        char log[4096] = "";
+        clGetProgramBuildInfo(p, cl->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        log[sizeof log - 1] = '\0';
+        /* The first error line names the problem; the rest is noise for a one-line report. */
+        char *line = strstr(log, "error");
+        if (line == NULL)
+            line = log;
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(err, errlen, "clBuildProgram: %s: %s", cr_cl_strerror(rc), line);
+        clReleaseProgram(p);
+        return CR_ERR;
+    }
+    *out = p;
+    return CR_OK;
+}
+
+void cr_cl_event_times(cl_event ev, cr_timing *t)
+{
+    cl_ulong start = 0, end = 0;
+    t->has_event = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
+                   clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS;
+    t->ev_start_ns = start;
+    t->ev_end_ns = end;
+}

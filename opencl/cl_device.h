@@ -1,0 +1,54 @@
+/* OpenCL discovery, selection and the small helpers every OpenCL backend
+ * shares: one-line errors, program builds with their log, event timing. */
+#ifndef CR_CL_DEVICE_H
+#define CR_CL_DEVICE_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include "cr.h"
+#include "device.h"
+#include "timer.h"
+
+#include <stdio.h>
+
+typedef struct {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue; /* in-order, profiling enabled */
+    cr_device_info info;
+} cr_cl;
+
+const char *cr_cl_strerror(cl_int code);
+
+/* Prints "P:D  name  (platform, type, CUs, memory)" for every device.
+ * CR_NO_DEVICE when there is no platform or device. */
+cr_status cr_cl_list(FILE *f);
+
+/* Opens the device named by spec: NULL (first device of the first platform
+ * that has one), "D" (index over all devices in listing order), "P:D", or a
+ * case-insensitive name substring. Creates context and profiling queue.
+ * CR_NO_DEVICE when there is no device at all, CR_ERR when spec names none. */
+cr_status cr_cl_open(const char *spec, cr_cl *cl, char *err, size_t errlen);
+void cr_cl_close(cr_cl *cl);
+
+/* Builds source with options; on failure err holds the first log line. */
+cr_status cr_cl_build(cr_cl *cl, const char *source, const char *options, cl_program *out, char *err,
+                      size_t errlen);
+
+/* Waits for ev and fills the event part of t (start/end on the device clock).
+ * Missing profiling info leaves has_event false rather than failing. */
+void cr_cl_event_times(cl_event ev, cr_timing *t);
+
+#define CR_CL_CHECK(call, what, err, errlen)                                                       \
+    do {                                                                                           \
+        cl_int cr_rc_ = (call);                                                                    \
+        if (cr_rc_ != CL_SUCCESS) {                                                                \
+            snprintf((err), (errlen), "%s: %s", (what), cr_cl_strerror(cr_rc_));                   \
+            return CR_ERR;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+#endif

@@ -1,0 +1,88 @@
+/* Stream kernels. Built with -DIS_DOUBLE=0|1, -DCONTIGUOUS=0|1 and
+ * -DDOT_BLOCK=N. CONTIGUOUS=1 gives each work-item one contiguous slice (CPU
+ * devices: one hardware thread streams through memory); CONTIGUOUS=0 makes
+ * neighbouring work-items touch neighbouring elements (GPUs: coalescing).
+ * Either way exactly get_global_size(0) work-items cover all n elements. */
+#if IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double T;
+#else
+typedef float T;
+#endif
+
+#if CONTIGUOUS
+#define FOR_EACH(i, n)                                                                  \
+    const ulong per_ = ((n) + get_global_size(0) - 1) / get_global_size(0);             \
+    const ulong beg_ = min((ulong)get_global_id(0) * per_, (ulong)(n));                 \
+    const ulong end_ = min(beg_ + per_, (ulong)(n));                                    \
+    for (ulong i = beg_; i < end_; ++i)
+#else
+#define FOR_EACH(i, n) for (ulong i = get_global_id(0); i < (n); i += get_global_size(0))
+#endif
+
+kernel void stream_copy(global const T *restrict a, global T *restrict c, ulong n)
+{
+    FOR_EACH(i, n) c[i] = a[i];
+}
+
+kernel void stream_mul(global T *restrict b, global const T *restrict c, T s, ulong n)
+{
+    FOR_EACH(i, n) b[i] = s * c[i];
+}
+
+kernel void stream_add(global const T *restrict a, global const T *restrict b, global T *restrict c, ulong n)
+{
+    FOR_EACH(i, n) c[i] = a[i] + b[i];
+}
+
+kernel void stream_triad(global T *restrict a, global const T *restrict b, global const T *restrict c, T s, ulong n)
+{
+    FOR_EACH(i, n) a[i] = b[i] + s * c[i];
+}
+
+/* Sum of a[i]*b[i] over the elements first + j*step, j < count, in blocks of
+ * DOT_BLOCK products with four independent accumulators (latency hiding on
+ * CPUs, more loads in flight on GPUs). */
+static T dot_range(global const T *restrict a, global const T *restrict b, ulong first, ulong step, ulong count)
+{
+    T total = 0;
+    for (ulong j0 = 0; j0 < count; j0 += DOT_BLOCK) {
+        const ulong stop = min(j0 + DOT_BLOCK, count);
+        T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        ulong j = j0;
+        for (; j + 4 <= stop; j += 4) {
+            const ulong i = first + j * step;
+            s0 += a[i] * b[i];
+            s1 += a[i + step] * b[i + step];
+            s2 += a[i + 2 * step] * b[i + 2 * step];
+            s3 += a[i + 3 * step] * b[i + 3 * step];
+        }
+        for (; j < stop; ++j)
+            s0 += a[first + j * step] * b[first + j * step];
+        total += (s0 + s1) + (s2 + s3);
+    }
+    return total;
+}
+
+kernel void stream_dot(global const T *restrict a, global const T *restrict b, global T *restrict partial,
+                       local T *scratch, ulong n)
+{
+    const ulong g = get_global_id(0), size = get_global_size(0);
+#if CONTIGUOUS
+    const ulong per = (n + size - 1) / size;
+    const ulong beg = min(g * per, n);
+    const T mine = dot_range(a, b, beg, 1, min(beg + per, n) - beg);
+#else
+    const T mine = g < n ? dot_range(a, b, g, size, (n - g + size - 1) / size) : 0;
+#endif
+    const uint lid = get_local_id(0), lsize = get_local_size(0);
+    scratch[lid] = mine;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint stride = 1; stride < lsize; stride *= 2) {
+        if (lid % (2 * stride) == 0 && lid + stride < lsize)
+            scratch[lid] += scratch[lid + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = scratch[0];
+}
