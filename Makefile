@@ -29,7 +29,7 @@ STREAM_OBJ := $(addprefix $(BUILD)/obj/bench/,stream.o stream_kernels.o stream_v
 OPENCL_BINS := $(BUILD)/bin/stream-opencl
 CUDA_BINS   := $(BUILD)/bin/stream-cuda
 
-.PHONY: all opencl cuda check unit-tests unit-tests-san integration deps clean FORCE
+.PHONY: all opencl cuda check unit-tests unit-tests-san integration integration-san deps clean FORCE
 all: opencl cuda
 
 opencl: $(OPENCL_BINS)
@@ -89,9 +89,29 @@ $(BUILD)/tests/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
-$(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC) $(BUILD)/gen/git_rev.h
+# The same host code built with AddressSanitizer and UBSan.
+$(BUILD)/san/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN) -include $(BUILD)/gen/git_rev.h -o $@ $< $(TESTED_SRC) -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
+$(BUILD)/san/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
+$(BUILD)/san/obj/common/metadata.o: $(BUILD)/gen/git_rev.h
+$(BUILD)/san/obj/common/metadata.o: CFLAGS += -include $(BUILD)/gen/git_rev.h
+$(BUILD)/san/obj/bench/stream_host.o: CFLAGS += $(HOST_OPT)
+
+$(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/san/obj/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ -lcmocka $(LDLIBS)
+
+# The OpenCL executables under the sanitizers, for the end-to-end tests; the
+# CUDA ones are linked in unchanged so that the tests find them.
+SAN_BIN := $(BUILD)/san/bin
+$(SAN_BIN)/stream-opencl: $(addprefix $(BUILD)/san/obj/,opencl/stream_opencl.o opencl/cl_device.o \
+                          gen/stream_kernels_cl.o) $(STREAM_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%) \
+                          $(COMMON_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
 deps:
 	@common/deps.sh
@@ -111,9 +131,15 @@ integration: all $(BUILD)/tests/test_stream_cli
 	@echo "== $(BUILD)/tests/test_stream_cli"
 	@CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/test_stream_cli
 
+integration-san: all $(BUILD)/tests/test_stream_cli $(SAN_BIN)/stream-opencl
+	@for b in $(CUDA_BINS); do [ ! -e $$b ] || ln -sf $(abspath $$b) $(SAN_BIN)/; done
+	@echo "== $(BUILD)/tests/test_stream_cli on the executables built with ASan+UBSan"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    CROSSROOF_BIN=$(SAN_BIN) $(BUILD)/tests/test_stream_cli
+
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory unit-tests unit-tests-san integration
+	@$(MAKE) --no-print-directory unit-tests unit-tests-san integration integration-san
 
 clean:
 	rm -rf $(BUILD)

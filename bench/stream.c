@@ -560,8 +560,9 @@ static int check_sizes(stream_run *run)
             return fail_usage(run, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", sizes[i]);
         else if (sizes[i] % 4 != 0)
             return fail_usage(run, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", sizes[i]);
-    /* Host side: three mirrors, one scratch array and, with the reference,
-     * three more arrays. Refuse rather than swap. */
+    /* Host memory: three mirrors and one scratch array; with the reference
+     * three host arrays and three for its limit; a CPU or APU device's own
+     * three arrays live there too. Refuse rather than swap. */
     uint64_t biggest = c->size;
     uint64_t fp_end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
     if (fp_end > biggest)
@@ -569,7 +570,8 @@ static int check_sizes(stream_run *run)
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     if (pages > 0 && page > 0) {
         uint64_t phys = (uint64_t)pages * (uint64_t)page;
-        uint64_t need = biggest * (run->use_host ? 7 : 4); /* biggest is below the device limit: no overflow */
+        unsigned arrays = 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0);
+        uint64_t need = biggest * arrays; /* biggest is below the device limit: no overflow */
         if (need > phys / 10 * 9) {
             cr_format_bytes(need, a, sizeof a);
             cr_format_bytes(phys, b, sizeof b);

@@ -1,6 +1,9 @@
 #include "cuda_device.h"
 
-#include <cctype>
+extern "C" {
+#include "device_spec.h"
+}
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -96,35 +99,12 @@ cr_status cr_cuda_list(FILE *f)
     return CR_OK;
 }
 
-static bool icase_contains(const char *hay, const char *needle)
-{
-    size_t nl = strlen(needle);
-    for (; *hay; ++hay) {
-        size_t i = 0;
-        while (i < nl && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            ++i;
-        if (i == nl)
-            return true;
-    }
-    return nl == 0;
-}
-
-static bool all_digits(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; ++s)
-        if (!isdigit((unsigned char)*s))
-            return false;
-    return true;
-}
-
 static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errlen)
 {
     *dev = 0;
     if (spec == NULL)
         return CR_OK;
-    if (all_digits(spec)) {
+    if (cr_spec_is_index(spec)) {
         unsigned long i = strtoul(spec, NULL, 10);
         if (i < (unsigned long)n) {
             *dev = (int)i;
@@ -134,7 +114,7 @@ static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errle
         for (int i = 0; i < n; ++i) {
             cudaDeviceProp p;
             CR_CUDA_CHECK(cudaGetDeviceProperties(&p, i), "cudaGetDeviceProperties", err, errlen);
-            if (icase_contains(p.name, spec)) {
+            if (cr_spec_matches(p.name, spec)) {
                 *dev = i;
                 return CR_OK;
             }

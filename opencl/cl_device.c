@@ -1,7 +1,8 @@
 #define _GNU_SOURCE
 #include "cl_device.h"
 
-#include <ctype.h>
+#include "device_spec.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,48 +172,25 @@ cr_status cr_cl_list(FILE *f)
     return CR_OK;
 }
 
-static bool icase_contains(const char *hay, const char *needle)
-{
-    size_t nl = strlen(needle);
-    for (; *hay; ++hay) {
-        size_t i = 0;
-        while (i < nl && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            ++i;
-        if (i == nl)
-            return true;
-    }
-    return nl == 0;
-}
-
-static bool all_digits(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; ++s)
-        if (!isdigit((unsigned char)*s))
-            return false;
-    return true;
-}
-
 static int pick(const dev_ref *devs, size_t n, const char *spec, char *err, size_t errlen)
 {
     if (spec == NULL)
         return 0;
     const char *colon = strchr(spec, ':');
-    if (all_digits(spec)) {
+    if (cr_spec_is_index(spec)) {
         unsigned long i = strtoul(spec, NULL, 10);
         if (i < n)
             return (int)i;
         snprintf(err, errlen, "no OpenCL device with index %s (%zu found; see --list-devices)", spec, n);
         return -1;
     }
-    if (colon && colon != spec && all_digits(colon + 1)) {
+    if (colon && colon != spec && cr_spec_is_index(colon + 1)) {
         char pbuf[16];
         size_t plen = (size_t)(colon - spec);
         if (plen < sizeof pbuf) {
             memcpy(pbuf, spec, plen);
             pbuf[plen] = '\0';
-            if (all_digits(pbuf)) {
+            if (cr_spec_is_index(pbuf)) {
                 unsigned long p = strtoul(pbuf, NULL, 10), d = strtoul(colon + 1, NULL, 10);
                 for (size_t i = 0; i < n; ++i)
                     if (devs[i].p == p && devs[i].d == d)
@@ -225,7 +203,7 @@ static int pick(const dev_ref *devs, size_t n, const char *spec, char *err, size
     for (size_t i = 0; i < n; ++i) {
         cr_device_info info;
         fill_info(&devs[i], &info);
-        if (icase_contains(info.name, spec) || icase_contains(info.platform, spec))
+        if (cr_spec_matches(info.name, spec) || cr_spec_matches(info.platform, spec))
             return (int)i;
     }
     snprintf(err, errlen, "no OpenCL device matches '%s' (see --list-devices)", spec);
