@@ -417,19 +417,29 @@ static long double advance_mirrors(stream_run *run, stream_kernel k, cr_dtype t,
     return stream_apply_gold(k, t, run->mirror[0], run->mirror[1], run->mirror[2], n, SCALAR);
 }
 
-/* Footprint and fixed sweeps: whole-array kernels with default geometry. */
-static int run_size(stream_run *run, cr_dtype t, uint64_t bytes, const char *sweep)
+/* Loads fresh arrays of n elements and measures every selected kernel on
+ * them: with the backend's default geometry when no concurrency values are
+ * given (footprint and fixed sweeps, host kernel beside), else once per
+ * number of work-items. */
+static int run_points(stream_run *run, cr_dtype t, uint64_t n, const char *sweep, const uint64_t *work_items,
+                      size_t count)
 {
-    uint64_t n = bytes / cr_dtype_size(t);
     if (load_arrays(run, t, n) != 0)
         return -1;
     for (int k = 0; k < STREAM_NKERNELS; ++k) {
         if (!(run->cfg.kernels & (1u << k)))
             continue;
         long double gold = advance_mirrors(run, (stream_kernel)k, t, n);
-        stream_geometry g = run->dev.be->default_geometry(n);
-        if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, true) != 0)
-            return -1;
+        if (count == 0) {
+            stream_geometry g = run->dev.be->default_geometry(n);
+            if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, true) != 0)
+                return -1;
+        }
+        for (size_t i = 0; i < count && work_items[i] <= n; ++i) { /* never more work-items than elements */
+            stream_geometry g = {work_items[i], run->dev.be->work_group_for(work_items[i])};
+            if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, false) != 0)
+                return -1;
+        }
     }
     return 0;
 }
@@ -452,33 +462,16 @@ static size_t default_concurrency(const cr_device_info *d, bool quick, uint64_t 
 
 static int run_concurrency(stream_run *run, cr_dtype t, uint64_t bytes)
 {
-    uint64_t n = bytes / cr_dtype_size(t);
-    uint64_t points[64];
+    uint64_t points[64]; /* a geometric range over 64-bit values has at most 64 */
     size_t np;
     if (run->cfg.concurrency_given) {
         np = cr_range_count(&run->cfg.concurrency);
-        if (np > 64)
-            np = 64;
         for (size_t i = 0; i < np; ++i)
             points[i] = cr_range_value(&run->cfg.concurrency, i);
     } else {
         np = default_concurrency(&run->dev.info, run->opt.quick, points, 64);
     }
-    if (load_arrays(run, t, n) != 0)
-        return -1;
-    for (int k = 0; k < STREAM_NKERNELS; ++k) {
-        if (!(run->cfg.kernels & (1u << k)))
-            continue;
-        long double gold = advance_mirrors(run, (stream_kernel)k, t, n);
-        for (size_t i = 0; i < np; ++i) {
-            stream_geometry g = {.work_items = points[i], .work_group = run->dev.be->work_group_for(points[i])};
-            if (g.work_items > n)
-                break; /* more work-items than elements would leave some idle */
-            if (measure_point(run, (stream_kernel)k, t, n, &g, "concurrency", gold, false) != 0)
-                return -1;
-        }
-    }
-    return 0;
+    return run_points(run, t, bytes / cr_dtype_size(t), "concurrency", points, np);
 }
 
 /* ---- set-up and argument checks ---- */
@@ -646,10 +639,12 @@ static int run_all_sweeps(stream_run *run)
         if (run->cfg.sweeps & SWEEP_FOOTPRINT) {
             size_t count = cr_range_count(&run->cfg.footprint);
             for (size_t i = 0; i < count; ++i)
-                if (run_size(run, (cr_dtype)t, cr_range_value(&run->cfg.footprint, i), "footprint") != 0)
+                if (run_points(run, (cr_dtype)t, cr_range_value(&run->cfg.footprint, i) / cr_dtype_size((cr_dtype)t),
+                               "footprint", NULL, 0) != 0)
                     return -1;
         }
-        if ((run->cfg.sweeps & SWEEP_FIXED) && run_size(run, (cr_dtype)t, run->cfg.size, "fixed") != 0)
+        if ((run->cfg.sweeps & SWEEP_FIXED) &&
+            run_points(run, (cr_dtype)t, run->cfg.size / cr_dtype_size((cr_dtype)t), "fixed", NULL, 0) != 0)
             return -1;
         if ((run->cfg.sweeps & SWEEP_CONCURRENCY) && run_concurrency(run, (cr_dtype)t, run->cfg.size) != 0)
             return -1;

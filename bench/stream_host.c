@@ -2,6 +2,7 @@
  * with -O3 -march=native, so that a CPU or APU device can be compared with
  * what its own cores reach. */
 #define _GNU_SOURCE
+#include "metadata.h"
 #include "stream.h"
 #include "stream_verify.h"
 
@@ -25,31 +26,13 @@ static cr_status host_list(FILE *f)
     return CR_OK;
 }
 
-static void cpu_name(char *buf, size_t len)
-{
-    snprintf(buf, len, "host CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f == NULL)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            colon[1 + strcspn(colon + 1, "\n")] = '\0';
-            snprintf(buf, len, "%s", colon + 2);
-            break;
-        }
-    }
-    fclose(f);
-}
-
 static cr_status host_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
     (void)spec, (void)err, (void)errlen;
     memset(&H, 0, sizeof H);
     threads = omp_get_max_threads();
     memset(info, 0, sizeof *info);
-    cpu_name(info->name, sizeof info->name);
+    cr_cpu_model(info->name, sizeof info->name);
     snprintf(info->vendor, sizeof info->vendor, "host");
     snprintf(info->api_version, sizeof info->api_version, "OpenMP %d, %d threads", _OPENMP, threads);
     info->is_cpu = info->unified_memory = info->has_fp64 = true;

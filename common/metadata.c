@@ -63,7 +63,7 @@ const char *cr_meta_get(const cr_meta *m, const char *key)
     return NULL;
 }
 
-static void cpu_model(char *buf, size_t len)
+void cr_cpu_model(char *buf, size_t len)
 {
     snprintf(buf, len, "unknown");
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -99,7 +99,7 @@ void cr_meta_collect_host(cr_meta *m, cr_topology *topo, int argc, char **argv)
     struct utsname u;
     if (uname(&u) == 0)
         cr_meta_set(m, "os", "%s %s %s", u.sysname, u.release, u.machine);
-    cpu_model(buf, sizeof buf);
+    cr_cpu_model(buf, sizeof buf);
     cr_meta_set(m, "cpu", "%s", buf);
     cr_meta_set(m, "online_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
     if (topo) {

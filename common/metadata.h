@@ -19,6 +19,9 @@ void cr_meta_free(cr_meta *m);
 void cr_meta_set(cr_meta *m, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *cr_meta_get(const cr_meta *m, const char *key);
 
+/* The host CPU's model name ("unknown" when the system does not say). */
+void cr_cpu_model(char *buf, size_t len);
+
 /* Host, CPU, topology, date, command line, build and version. */
 void cr_meta_collect_host(cr_meta *m, cr_topology *topo, int argc, char **argv);
 /* Device fields under "device.*". */
