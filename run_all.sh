@@ -80,6 +80,12 @@ for bin in build/bin/*; do
     done
 done
 
+# A CUDA benchmark that make could not build (no nvcc) is skipped, not silent.
+for main in cuda/*_cuda_main.c; do
+    name=$(basename "$main" _cuda_main.c)-cuda
+    [ -e "build/bin/$name" ] || skipped+=("$name: not built (nvcc not found; see README, Building)")
+done
+
 for d in "$out"/*/; do plot/plot.sh "$d" >/dev/null || failed+=("figures in $d"); done
 
 echo
