@@ -87,7 +87,7 @@ TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c
 
 $(BUILD)/tests/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka $(LDLIBS)
 
 # The same host code built with AddressSanitizer and UBSan.
 $(BUILD)/san/obj/%.o: %.c
@@ -102,7 +102,7 @@ $(BUILD)/san/obj/bench/stream_host.o: CFLAGS += $(HOST_OPT)
 
 $(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/san/obj/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(filter %.c %.o,$^) -lcmocka $(LDLIBS)
 
 # The OpenCL executables under the sanitizers, for the end-to-end tests; the
 # CUDA ones are linked in unchanged so that the tests find them.
@@ -125,7 +125,7 @@ unit-tests-san: $(SAN_BINS)
 
 $(BUILD)/tests/test_stream_cli: bench/tests/test_stream_cli.c $(BUILD)/obj/common/results.o $(BUILD)/obj/common/csv.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka $(LDLIBS)
 
 integration: all $(BUILD)/tests/test_stream_cli
 	@echo "== $(BUILD)/tests/test_stream_cli"

@@ -172,7 +172,8 @@ typedef struct {
     void *scratch;   /* downloaded output */
     uint64_t mirror_bytes;
     int failures;
-    const char *fault; /* CROSSROOF_FAULT test hook */
+    double *samples[3]; /* per-repetition times of the series of one point */
+    const char *fault;  /* CROSSROOF_FAULT test hook */
     bool fault_used;
 } stream_run;
 
@@ -286,7 +287,7 @@ static void init_row(cr_result *r, const endpoint *ep, stream_kernel k, cr_dtype
 /* Turns one measured series into a verified row. */
 static int record_series(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n,
                          const stream_geometry *g, const char *sweep, const cr_measurement *m, double dot,
-                         long double gold_dot, double limit_figure, const char *limit_problem)
+                         long double gold_dot, double limit_figure, double ratio, const char *limit_problem)
 {
     cr_result r;
     init_row(&r, ep, k, t, n, g, sweep);
@@ -296,7 +297,7 @@ static int record_series(stream_run *run, endpoint *ep, stream_kernel k, cr_dtyp
     r.figure = r.bytes_per_rep / m->stats.median * 1e-9;
     r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
     if (!isnan(limit_figure)) {
-        r.ref_ratio = r.figure / limit_figure;
+        r.ref_ratio = ratio;
         snprintf(r.params, sizeof r.params, "host_limit_GBps=%.4g", limit_figure);
     }
     r.valid = verify(run, ep, k, t, n, dot, gold_dot, g->work_items, r.note, sizeof r.note);
@@ -328,6 +329,18 @@ static cr_status limit_rep(void *arg, cr_timing *t, char *err, size_t errlen)
     return stream_host_limit_run(t);
 }
 
+/* Bandwidth of series x relative to the host limit. Interleaved series are
+ * compared repetition by repetition (the median of the paired ratios), so
+ * that drift moving both sides cancels; otherwise the medians are compared. */
+static double limit_ratio(const cr_series *limit, const cr_series *x, double limit_bytes, double x_bytes,
+                           bool paired)
+{
+    double scale = x_bytes / limit_bytes;
+    if (paired && limit->out.stats.n == x->out.stats.n)
+        return scale * cr_median_of_ratios(limit->samples, x->samples, x->out.stats.n);
+    return scale * limit->out.stats.median / x->out.stats.median;
+}
+
 /* Measures kernel k on the device and, with the host reference, the host's
  * limit and (unless host_kernel is false) the same kernel on the host; then
  * verifies every output and records the rows. Large arrays are measured
@@ -343,19 +356,21 @@ static int measure_point(stream_run *run, stream_kernel k, cr_dtype t, uint64_t 
     size_t count = 0, limit_i = SIZE_MAX, host_i = SIZE_MAX;
     if (run->use_host) {
         limit_i = count;
-        series[count++] = (cr_series){.ctx = &run->host.meas, .fn = limit_rep};
+        series[count++] = (cr_series){.ctx = &run->host.meas, .fn = limit_rep, .samples = run->samples[0]};
     }
     stream_geometry host_geom = {0};
     if (run->use_host && host_kernel) {
         host_geom = run->host.be->default_geometry(n);
         ctx[count] = (rep_ctx){.be = run->host.be, .k = k, .g = host_geom};
-        series[count] = (cr_series){.ctx = &run->host.meas, .fn = one_rep, .arg = &ctx[count]};
+        series[count] = (cr_series){.ctx = &run->host.meas, .fn = one_rep, .arg = &ctx[count],
+                                    .samples = run->samples[1]};
         host_i = count++;
     }
     size_t dev_i = count;
     ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = *dev_geom};
     ctx[count].bad_events = run->fault && strcmp(run->fault, "events") == 0;
-    series[count] = (cr_series){.ctx = &run->dev.meas, .fn = one_rep, .arg = &ctx[count]};
+    series[count] = (cr_series){.ctx = &run->dev.meas, .fn = one_rep, .arg = &ctx[count],
+                                .samples = run->samples[2]};
     ++count;
 
     char err[CR_ERRLEN];
@@ -367,19 +382,24 @@ static int measure_point(stream_run *run, stream_kernel k, cr_dtype t, uint64_t 
     if (st != CR_OK)
         return record_failure(run, &run->dev, k, t, n, dev_geom, sweep, err);
 
-    double limit_figure = NAN;
+    double limit_figure = NAN, host_ratio = NAN, dev_ratio = NAN;
     const char *limit_problem = NULL;
     if (limit_i != SIZE_MAX) {
-        limit_figure = 3.0 * (double)n * (double)cr_dtype_size(t) / series[limit_i].out.stats.median * 1e-9;
+        double limit_bytes = 3.0 * (double)n * (double)cr_dtype_size(t);
+        limit_figure = limit_bytes / series[limit_i].out.stats.median * 1e-9;
         if (stream_host_limit_check() != 0)
             limit_problem = "the host limit's triad failed verification; no ratio can be trusted";
+        double bytes = (double)stream_kernels[k].arrays_moved * (double)n * (double)cr_dtype_size(t);
+        if (host_i != SIZE_MAX)
+            host_ratio = limit_ratio(&series[limit_i], &series[host_i], limit_bytes, bytes, interleave);
+        dev_ratio = limit_ratio(&series[limit_i], &series[dev_i], limit_bytes, bytes, interleave);
     }
     if (host_i != SIZE_MAX &&
         record_series(run, &run->host, k, t, n, &host_geom, sweep, &series[host_i].out, ctx[host_i].dot, gold_dot,
-                      limit_figure, limit_problem) != 0)
+                      limit_figure, host_ratio, limit_problem) != 0)
         return -1;
     return record_series(run, &run->dev, k, t, n, dev_geom, sweep, &series[dev_i].out, ctx[dev_i].dot, gold_dot,
-                         limit_figure, limit_problem);
+                         limit_figure, dev_ratio, limit_problem);
 }
 
 /* Fills the mirrors with fresh random data and uploads them everywhere. */
@@ -727,7 +747,10 @@ int stream_main(int argc, char **argv, const stream_backend *backend)
     for (int i = 0; i < 3; ++i)
         run.mirror[i] = cr_topo_alloc(run.topo, run.mirror_bytes);
     run.scratch = cr_topo_alloc(run.topo, run.mirror_bytes);
-    if (!run.mirror[0] || !run.mirror[1] || !run.mirror[2] || !run.scratch) {
+    for (int i = 0; i < 3; ++i)
+        run.samples[i] = malloc((size_t)run.opt.reps_max * sizeof *run.samples[i]);
+    if (!run.mirror[0] || !run.mirror[1] || !run.mirror[2] || !run.scratch || !run.samples[0] || !run.samples[1] ||
+        !run.samples[2]) {
         fprintf(stderr, "%s: error: cannot allocate host arrays\n", run.opt.program);
         goto out;
     }
@@ -753,6 +776,8 @@ out:
     for (int i = 0; i < 3; ++i)
         cr_topo_free(run.topo, run.mirror[i], run.mirror_bytes);
     cr_topo_free(run.topo, run.scratch, run.mirror_bytes);
+    for (int i = 0; i < 3; ++i)
+        free(run.samples[i]);
     if (run.host.open)
         run.host.be->close();
     if (run.dev.open)

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void cr_measure_init(cr_measure_ctx *m, const cr_stop_rule *rule, unsigned warmup, double event_resolution_s)
 {
@@ -51,6 +52,8 @@ static void finish(cr_series *s, series_state *st, cr_stop_reason stop)
 {
     cr_measurement *out = &s->out;
     cr_summarize(st->samples, st->n, &out->stats);
+    if (s->samples)
+        memcpy(s->samples, st->samples, st->n * sizeof *st->samples);
     out->stop = stop;
     /* A backend without events times on the host by design; only a switch
      * away from events that proved insane is a fallback. */

@@ -39,6 +39,7 @@ typedef struct {
     cr_rep_fn fn;
     void *arg;
     cr_measurement out;
+    double *samples; /* optional: room for max_reps samples, filled in order */
 } cr_series;
 
 /* Measures count series interleaved; stops when every series satisfies the

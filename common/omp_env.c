@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define SPINCOUNT "1000"
+#define SPINCOUNT "30000"
 
 void cr_omp_quiet_waits(char **argv)
 {

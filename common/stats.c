@@ -60,6 +60,21 @@ void cr_summarize(const double *samples, size_t n, cr_summary *out)
     free(sorted);
 }
 
+double cr_median_of_ratios(const double *a, const double *b, size_t n)
+{
+    double *r = malloc(n * sizeof *r);
+    if (r == NULL || n == 0) {
+        free(r);
+        return NAN;
+    }
+    for (size_t i = 0; i < n; ++i)
+        r[i] = a[i] / b[i];
+    cr_summary s;
+    cr_summarize(r, n, &s);
+    free(r);
+    return s.median;
+}
+
 cr_stop_reason cr_stop_check(const cr_stop_rule *rule, const double *samples, size_t n, double measured_s,
                              double elapsed_s)
 {

@@ -21,6 +21,10 @@ void cr_summarize(const double *samples, size_t n, cr_summary *out);
  * +inf when n is too small for such an interval (n < 6). */
 double cr_median_ci_rel(const double *sorted, size_t n);
 
+/* Median of a[i] / b[i] over n pairs (n >= 1): the ratio of two series
+ * measured interleaved, robust to drift that moves both. */
+double cr_median_of_ratios(const double *a, const double *b, size_t n);
+
 typedef struct {
     uint64_t min_reps;
     uint64_t max_reps;

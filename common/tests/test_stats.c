@@ -77,6 +77,22 @@ static void test_median_confidence_interval(void **state)
     assert_true(cr_median_ci_rel(z, 400) < cr_median_ci_rel(w, 100));
 }
 
+static void test_median_of_paired_ratios(void **state)
+{
+    (void)state;
+    /* Both series drift by the same factor per pair: the paired ratio sees
+     * through it, the ratio of medians does not. */
+    const double drift[] = {1.0, 1.6, 1.2, 2.0, 1.1};
+    double a[5], b[5];
+    for (int i = 0; i < 5; ++i) {
+        a[i] = 3.0 * drift[i];
+        b[i] = 2.0 * drift[i];
+    }
+    b[4] = 100.0; /* one outlier pair does not move the median */
+    assert_true(fabs(cr_median_of_ratios(a, b, 5) - 1.5) < 1e-12);
+    assert_true(isnan(cr_median_of_ratios(a, b, 0)));
+}
+
 static const cr_stop_rule rule = {.min_reps = 10, .max_reps = 50, .min_time_s = 0.0, .max_time_s = 10, .target_ci = 0.01};
 
 static void test_stop_rule(void **state)
@@ -198,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_summary_of_known_values),
         cmocka_unit_test(test_mean_is_stable_for_large_offsets),
         cmocka_unit_test(test_median_confidence_interval),
+        cmocka_unit_test(test_median_of_paired_ratios),
         cmocka_unit_test(test_stop_rule),
         cmocka_unit_test(test_measure_uses_events_and_discards_warmup),
         cmocka_unit_test(test_measure_falls_back_on_insane_events),
