@@ -455,7 +455,12 @@ static int run_points(stream_run *run, cr_dtype t, uint64_t n, const char *sweep
             if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, true) != 0)
                 return -1;
         }
-        for (size_t i = 0; i < count && work_items[i] <= n; ++i) { /* never more work-items than elements */
+        for (size_t i = 0; i < count; ++i) {
+            if (work_items[i] > n) { /* idle work-items would not be concurrency */
+                fprintf(stderr, "note: concurrency %" PRIu64 " and above skipped: more work-items than the %" PRIu64
+                                " elements\n", work_items[i], n);
+                break;
+            }
             stream_geometry g = {work_items[i], run->dev.be->work_group_for(work_items[i])};
             if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, false) != 0)
                 return -1;
