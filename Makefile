@@ -26,7 +26,9 @@ COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 STREAM_OBJ := $(addprefix $(BUILD)/obj/bench/,stream.o stream_kernels.o stream_verify.o stream_host.o)
 
-OPENCL_BINS := $(BUILD)/bin/stream-opencl
+BW_OBJ     := $(addprefix $(BUILD)/obj/bench/,bandwidth.o bandwidth_host.o transfer_model.o)
+
+OPENCL_BINS := $(BUILD)/bin/stream-opencl $(BUILD)/bin/bandwidth-opencl
 CUDA_BINS   := $(BUILD)/bin/stream-cuda
 
 .PHONY: all opencl cuda check unit-tests unit-tests-san integration integration-san deps clean FORCE
@@ -53,8 +55,8 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The host reference is compiled for this machine, as STREAM is.
-$(BUILD)/obj/bench/stream_host.o: CFLAGS += $(HOST_OPT)
+# The host references are compiled for this machine, as STREAM is.
+$(BUILD)/obj/bench/stream_host.o $(BUILD)/obj/bench/bandwidth_host.o: CFLAGS += $(HOST_OPT)
 
 # OpenCL C sources are embedded as strings so binaries need no data files.
 $(BUILD)/gen/%_cl.c: opencl/%.cl opencl/embed.sh
@@ -65,7 +67,14 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/bin/stream-opencl: $(BUILD)/obj/opencl/stream_opencl.o $(BUILD)/obj/opencl/cl_device.o \
-                            $(BUILD)/obj/gen/stream_kernels_cl.o $(STREAM_OBJ) $(COMMON_OBJ)
+                            $(BUILD)/obj/gen/stream_kernels_cl.o $(BUILD)/obj/gen/layout_cl.o $(STREAM_OBJ) \
+                            $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
+
+$(BUILD)/bin/bandwidth-opencl: $(BUILD)/obj/opencl/bandwidth_opencl.o $(BUILD)/obj/opencl/cl_device.o \
+                               $(BUILD)/obj/gen/bandwidth_kernels_cl.o $(BUILD)/obj/gen/layout_cl.o $(BW_OBJ) \
+                               $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
@@ -108,7 +117,7 @@ $(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/san/obj/%.o)
 # CUDA ones are linked in unchanged so that the tests find them.
 SAN_BIN := $(BUILD)/san/bin
 $(SAN_BIN)/stream-opencl: $(addprefix $(BUILD)/san/obj/,opencl/stream_opencl.o opencl/cl_device.o \
-                          gen/stream_kernels_cl.o) $(STREAM_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%) \
+                          gen/stream_kernels_cl.o gen/layout_cl.o) $(STREAM_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%) \
                           $(COMMON_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)

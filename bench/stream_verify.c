@@ -1,29 +1,23 @@
 #include "stream_verify.h"
 
+#include "random.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 void stream_fill_random(cr_dtype t, void *dst, uint64_t n, uint64_t *state)
 {
     if (t == CR_DOUBLE) {
         double *d = dst;
         for (uint64_t i = 0; i < n; ++i) {
-            uint64_t bits = UINT64_C(0x3FF0000000000000) | (splitmix64(state) >> 12);
+            uint64_t bits = UINT64_C(0x3FF0000000000000) | (cr_splitmix64(state) >> 12);
             memcpy(&d[i], &bits, sizeof bits);
         }
     } else {
         float *f = dst;
         for (uint64_t i = 0; i < n; i += 2) {
-            uint64_t r = splitmix64(state);
+            uint64_t r = cr_splitmix64(state);
             uint32_t lo = UINT32_C(0x3F800000) | (uint32_t)(r & 0x7FFFFF);
             memcpy(&f[i], &lo, sizeof lo);
             if (i + 1 < n) {

@@ -81,8 +81,15 @@ cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, siz
             rc = CR_ERR;
         }
     }
-    for (size_t i = 0; i < count && rc == CR_OK; ++i) {
-        for (unsigned w = 0; w < series[i].ctx->warmup && rc == CR_OK; ++w) {
+    /* Warm-up in the same round-robin order as the measurement: series may
+     * be the phases of one operation (map, access, unmap) that only make
+     * sense in turn. */
+    unsigned warmup = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (series[i].ctx->warmup > warmup)
+            warmup = series[i].ctx->warmup;
+    for (unsigned w = 0; w < warmup && rc == CR_OK; ++w) {
+        for (size_t i = 0; i < count && rc == CR_OK; ++i) {
             cr_timing t;
             rc = series[i].fn(series[i].arg, &t, err, errlen);
         }

@@ -42,8 +42,10 @@ typedef struct {
     double *samples; /* optional: room for max_reps samples, filled in order */
 } cr_series;
 
-/* Measures count series interleaved; stops when every series satisfies the
- * stop rule of the first (or a cap is reached). On CR_ERR err says why. */
+/* Measures count series interleaved: warm-up rounds (the most any series
+ * asks for) and then measured rounds, each running every series once in
+ * order; stops when every series satisfies the stop rule of the first (or a
+ * cap is reached). On CR_ERR err says why. */
 cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen);
 
 /* One series on its own. */

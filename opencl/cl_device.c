@@ -256,11 +256,11 @@ void cr_cl_close(cr_cl *cl)
     cl->context = NULL;
 }
 
-cr_status cr_cl_build(cr_cl *cl, const char *source, const char *options, cl_program *out, char *err,
-                      size_t errlen)
+cr_status cr_cl_build(cr_cl *cl, const char *const *sources, unsigned count, const char *options, cl_program *out,
+                      char *err, size_t errlen)
 {
     cl_int rc;
-    cl_program p = clCreateProgramWithSource(cl->context, 1, &source, NULL, &rc);
+    cl_program p = clCreateProgramWithSource(cl->context, count, (const char **)sources, NULL, &rc);
     if (rc != CL_SUCCESS) {
         snprintf(err, errlen, "clCreateProgramWithSource: %s", cr_cl_strerror(rc));
         return CR_ERR;
@@ -290,4 +290,25 @@ void cr_cl_event_times(cl_event ev, cr_timing *t)
                    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS;
     t->ev_start_ns = start;
     t->ev_end_ns = end;
+}
+
+void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, uint64_t *work_group)
+{
+    const cr_device_info *d = &cl->info;
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    if (cr_cl_contiguous(cl)) {
+        /* A few slices per thread balance the load without tiny slices. */
+        uint64_t items = cus * 8;
+        if (items > n / 1024)
+            items = n / 1024 ? n / 1024 : 1;
+        *work_items = items;
+        *work_group = 1;
+        return;
+    }
+    uint64_t wg = d->max_work_group >= 256 ? 256 : d->max_work_group;
+    uint64_t items = (n + wg - 1) / wg * wg;
+    if (items > cus * d->max_threads_per_cu)
+        items = cus * d->max_threads_per_cu / wg * wg;
+    *work_items = items;
+    *work_group = wg;
 }

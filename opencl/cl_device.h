@@ -34,13 +34,23 @@ cr_status cr_cl_list(FILE *f);
 cr_status cr_cl_open(const char *spec, cr_cl *cl, char *err, size_t errlen);
 void cr_cl_close(cr_cl *cl);
 
-/* Builds source with options; on failure err holds the first log line. */
-cr_status cr_cl_build(cr_cl *cl, const char *source, const char *options, cl_program *out, char *err,
-                      size_t errlen);
+/* Builds the concatenation of count sources with options; on failure err
+ * holds the first error line of the build log. */
+cr_status cr_cl_build(cr_cl *cl, const char *const *sources, unsigned count, const char *options, cl_program *out,
+                      char *err, size_t errlen);
 
 /* Waits for ev and fills the event part of t (start/end on the device clock).
  * Missing profiling info leaves has_event false rather than failing. */
 void cr_cl_event_times(cl_event ev, cr_timing *t);
+
+/* Kernels lay elements out per layout.cl: contiguous slices per work-item on
+ * CPU devices, interleaved on GPUs. */
+static inline int cr_cl_contiguous(const cr_cl *cl) { return cl->info.is_cpu; }
+
+/* The launch that covers n elements with every compute unit busy: on a CPU
+ * a few slices per core (local size 1), on a GPU up to 2048 work-items per
+ * compute unit in groups of 256. */
+void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, uint64_t *work_group);
 
 #define CR_CL_CHECK(call, what, err, errlen)                                                       \
     do {                                                                                           \

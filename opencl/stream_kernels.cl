@@ -1,23 +1,10 @@
-/* Stream kernels. Built with -DIS_DOUBLE=0|1, -DCONTIGUOUS=0|1 and
- * -DDOT_BLOCK=N. CONTIGUOUS=1 gives each work-item one contiguous slice (CPU
- * devices: one hardware thread streams through memory); CONTIGUOUS=0 makes
- * neighbouring work-items touch neighbouring elements (GPUs: coalescing).
- * Either way exactly get_global_size(0) work-items cover all n elements. */
+/* Stream kernels, after layout.cl. Built with -DIS_DOUBLE=0|1 and
+ * -DDOT_BLOCK=N. */
 #if IS_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double T;
 #else
 typedef float T;
-#endif
-
-#if CONTIGUOUS
-#define FOR_EACH(i, n)                                                                  \
-    const ulong per_ = ((n) + get_global_size(0) - 1) / get_global_size(0);             \
-    const ulong beg_ = min((ulong)get_global_id(0) * per_, (ulong)(n));                 \
-    const ulong end_ = min(beg_ + per_, (ulong)(n));                                    \
-    for (ulong i = beg_; i < end_; ++i)
-#else
-#define FOR_EACH(i, n) for (ulong i = get_global_id(0); i < (n); i += get_global_size(0))
 #endif
 
 kernel void stream_copy(global const T *restrict a, global T *restrict c, ulong n)

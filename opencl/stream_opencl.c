@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char stream_kernels_cl[]; /* opencl/stream_kernels.cl, embedded at build time */
+/* opencl/layout.cl and opencl/stream_kernels.cl, embedded at build time */
+extern const char layout_cl[], stream_kernels_cl[];
 
 static const char *const kernel_names[STREAM_NKERNELS] = {
     "stream_copy", "stream_mul", "stream_add", "stream_triad", "stream_dot",
@@ -13,7 +14,6 @@ static const char *const kernel_names[STREAM_NKERNELS] = {
 
 static struct {
     cr_cl cl;
-    bool contiguous;
     cl_program program[CR_NDTYPES];
     cl_kernel kernel[CR_NDTYPES][STREAM_NKERNELS];
     cl_mem array[3];
@@ -33,8 +33,9 @@ static cr_status build_programs(char *err, size_t errlen)
             continue;
         char options[128];
         snprintf(options, sizeof options, "-cl-std=CL1.2 -DIS_DOUBLE=%d -DCONTIGUOUS=%d -DDOT_BLOCK=%u",
-                 t == CR_DOUBLE, S.contiguous, STREAM_DOT_BLOCK);
-        if (cr_cl_build(&S.cl, stream_kernels_cl, options, &S.program[t], err, errlen) != CR_OK)
+                 t == CR_DOUBLE, cr_cl_contiguous(&S.cl), STREAM_DOT_BLOCK);
+        const char *const sources[] = {layout_cl, stream_kernels_cl};
+        if (cr_cl_build(&S.cl, sources, 2, options, &S.program[t], err, errlen) != CR_OK)
             return CR_ERR;
         for (int k = 0; k < STREAM_NKERNELS; ++k) {
             cl_int rc;
@@ -77,7 +78,6 @@ static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size
     cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
     if (st != CR_OK)
         return st;
-    S.contiguous = S.cl.info.is_cpu;
     if (build_programs(err, errlen) != CR_OK) {
         cl_close();
         return CR_ERR;
@@ -226,25 +226,14 @@ static cr_status cl_run(stream_kernel k, const stream_geometry *g, double scalar
 
 static stream_geometry cl_default_geometry(uint64_t n)
 {
-    const cr_device_info *d = &S.cl.info;
-    uint64_t cus = d->compute_units ? d->compute_units : 1;
-    if (S.contiguous) {
-        /* A few slices per thread balance the load without tiny slices. */
-        uint64_t items = cus * 8;
-        if (items > n / 1024)
-            items = n / 1024 ? n / 1024 : 1;
-        return (stream_geometry){items, 1};
-    }
-    uint64_t wg = d->max_work_group >= 256 ? 256 : d->max_work_group;
-    uint64_t items = (n + wg - 1) / wg * wg;
-    if (items > cus * d->max_threads_per_cu)
-        items = cus * d->max_threads_per_cu / wg * wg;
-    return (stream_geometry){items, wg};
+    stream_geometry g;
+    cr_cl_default_geometry(&S.cl, n, &g.work_items, &g.work_group);
+    return g;
 }
 
 static uint64_t cl_work_group_for(uint64_t work_items)
 {
-    if (S.contiguous)
+    if (cr_cl_contiguous(&S.cl))
         return 1;
     const cr_device_info *d = &S.cl.info;
     uint64_t cus = d->compute_units ? d->compute_units : 1;

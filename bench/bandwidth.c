@@ -1,0 +1,686 @@
+/* Experiment design of the bandwidth benchmark: every memory path a backend
+ * offers, over a transfer-size sweep, each point verified, compared with the
+ * host's own bandwidth at the same size, and every path fitted with Lee's
+ * transfer model. Backends are reached only through bw_backend. */
+#define _GNU_SOURCE
+#include "bandwidth.h"
+
+#include "bandwidth_host.h"
+#include "csv.h"
+#include "measure.h"
+#include "metadata.h"
+#include "omp_env.h"
+#include "options.h"
+#include "random.h"
+#include "results.h"
+#include "topology.h"
+#include "transfer_model.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Transfers at least this large run interleaved with their host reference,
+ * so that drift on a shared machine cancels in the ratio. */
+#define INTERLEAVE_BYTES (UINT64_C(16) << 20)
+#define MAX_SIZES 64
+
+enum { REF_MEMCPY, REF_READ, REF_WRITE, N_REFS };
+static const char *const ref_names[N_REFS] = {"host-memcpy-1thread", "host-read-openmp", "host-write-openmp"};
+
+typedef struct {
+    cr_range sizes;
+    bool sizes_given;
+    const char *paths; /* comma list of keys, NULL = all */
+    bool list_paths;
+    uint64_t seed;
+} bw_config;
+
+typedef struct {
+    cr_options opt;
+    bw_config cfg;
+    const bw_backend *be;
+    cr_device_info info;
+    cr_topology *topo;
+    cr_result_table table;
+    cr_measure_ctx dev_meas, host_meas;
+    uint64_t max_bytes;
+    void *src, *check; /* the pattern of the current size, and a buffer to verify into */
+    double *samples[4]; /* per-repetition times of the series of one point */
+    double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
+    int failures;
+    const char *fault;
+    bool fault_used;
+} bw_run;
+
+/* ---- options ---- */
+
+static int opt_sizes(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    bw_config *c = ctx;
+    c->sizes_given = true;
+    return cr_parse_range(arg, &c->sizes, err, errlen);
+}
+
+static int opt_paths(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    if (arg[0] == '\0') {
+        snprintf(err, errlen, "empty list");
+        return -1;
+    }
+    ((bw_config *)ctx)->paths = arg;
+    return 0;
+}
+
+static int opt_list_paths(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    (void)arg, (void)err, (void)errlen;
+    ((bw_config *)ctx)->list_paths = true;
+    return 0;
+}
+
+static int opt_seed(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    return cr_parse_count(arg, &((bw_config *)ctx)->seed, err, errlen);
+}
+
+static const cr_extra_option bw_options[] = {
+    {"sizes", "RANGE", "transfer sizes (default 1K:1G:x2, capped by the device; quick 4K:16M:x4)", opt_sizes},
+    {"paths", "LIST", "comma list of path keys to run (default all; see --list-paths)", opt_paths},
+    {"list-paths", NULL, "list this backend's paths and exit", opt_list_paths},
+    {"seed", "N", "seed of the random buffer contents (default 1)", opt_seed},
+};
+#define N_BW_OPTIONS (sizeof bw_options / sizeof bw_options[0])
+
+static bool path_selected(const bw_run *run, const bw_path *p)
+{
+    if (run->cfg.paths == NULL)
+        return true;
+    size_t len = strlen(p->key);
+    for (const char *s = run->cfg.paths; *s;) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (n == len && strncmp(s, p->key, n) == 0)
+            return true;
+        s += n + (end != NULL);
+    }
+    return false;
+}
+
+/* Every name in --paths must be a path of this backend. */
+static int check_paths(const bw_run *run, const bw_path *paths, size_t count)
+{
+    if (run->cfg.paths == NULL)
+        return 0;
+    for (const char *s = run->cfg.paths; *s;) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        bool known = false;
+        for (size_t i = 0; i < count && !known; ++i)
+            known = strlen(paths[i].key) == n && strncmp(s, paths[i].key, n) == 0;
+        if (!known) {
+            fprintf(stderr, "%s: error: --paths: unknown path '%.*s' (see --list-paths)\n", run->opt.program, (int)n, s);
+            return -1;
+        }
+        s += n + (end != NULL);
+    }
+    return 0;
+}
+
+/* ---- rows ---- */
+
+static void init_row(cr_result *r, const bw_run *run, const char *backend, const char *device, const char *variant,
+                     const char *sweep, uint64_t bytes)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN, .size_bytes = bytes,
+                     .bytes_per_rep = (double)bytes};
+    (void)run;
+    snprintf(r->benchmark, sizeof r->benchmark, "bandwidth");
+    snprintf(r->backend, sizeof r->backend, "%s", backend);
+    snprintf(r->device, sizeof r->device, "%s", device);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    snprintf(r->unit, sizeof r->unit, "GB/s");
+}
+
+static void set_stats(cr_result *r, const cr_measurement *m)
+{
+    r->stats = m->stats;
+    snprintf(r->timer, sizeof r->timer, "%s", m->timer);
+    snprintf(r->stop, sizeof r->stop, "%s", cr_stop_reason_name(m->stop));
+    r->figure = r->bytes_per_rep / m->stats.median * 1e-9;
+    r->figure_best = r->bytes_per_rep / m->stats.min * 1e-9;
+}
+
+static int record(bw_run *run, const cr_result *r)
+{
+    char err[CR_ERRLEN];
+    if (run->opt.csv_stdout) {
+        cr_result_write_row(stdout, r);
+    } else {
+        char size[32];
+        cr_format_bytes(r->size_bytes, size, sizeof size);
+        printf("%-8s %-32s %10s n=%-3zu %10.3f %-4s", r->backend, r->variant, r->size_bytes ? size : "", r->stats.n,
+               r->figure, r->unit);
+        if (!isnan(r->ref_ratio))
+            printf("  %.3f x host", r->ref_ratio);
+        printf("  %s%s%s%s%s\n", r->valid ? "ok" : "INVALID", r->params[0] ? "  " : "", r->params,
+               r->note[0] ? "  " : "", r->note);
+    }
+    fflush(stdout);
+    if (!r->valid)
+        run->failures++;
+    if (cr_table_add(&run->table, r, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- host references ---- */
+
+typedef struct {
+    bw_run *run;
+    int which;
+    uint64_t bytes;
+    uint64_t sum;
+} ref_ctx;
+
+static cr_status ref_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ref_ctx *c = arg;
+    uint64_t t0 = cr_now_ns();
+    switch (c->which) {
+    case REF_MEMCPY: bw_host_memcpy(c->run->check, c->run->src, c->bytes); break;
+    case REF_READ: c->sum = bw_host_read(c->run->src, c->bytes); break;
+    default: bw_host_write(c->run->check, c->bytes, (uint32_t)c->bytes); break;
+    }
+    t->host_ns = cr_now_ns() - t0;
+    t->has_event = false;
+    return CR_OK;
+}
+
+static uint64_t word_sum(const void *p, uint64_t bytes)
+{
+    const uint32_t *w = p;
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < bytes / 4; ++i)
+        sum += w[i];
+    return sum;
+}
+
+/* Index of the first 32-bit word that is not bw_pattern_word(i, seed), or
+ * UINT64_MAX when all are. */
+static uint64_t first_pattern_mismatch(const void *p, uint64_t bytes, uint32_t seed)
+{
+    const uint32_t *w = p;
+    for (uint64_t i = 0; i < bytes / 4; ++i)
+        if (w[i] != bw_pattern_word(i, seed))
+            return i;
+    return UINT64_MAX;
+}
+
+static uint64_t first_byte_mismatch(const void *a, const void *b, uint64_t bytes)
+{
+    const unsigned char *x = a, *y = b;
+    for (uint64_t i = 0; i < bytes; ++i)
+        if (x[i] != y[i])
+            return i;
+    return UINT64_MAX;
+}
+
+static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum)
+{
+    char err[CR_ERRLEN];
+    for (int i = 0; i < N_REFS; ++i) {
+        ref_ctx c = {run, i, bytes, 0};
+        cr_measurement m;
+        cr_result r;
+        init_row(&r, run, "host", run->host_meas.warmup ? "host CPU" : "host CPU", ref_names[i], "size", bytes);
+        cr_cpu_model(r.device, sizeof r.device);
+        r.work_items = i == REF_MEMCPY ? 1 : (uint64_t)bw_host_threads();
+        if (cr_measure(&run->host_meas, ref_rep, &c, &m, err, sizeof err) != CR_OK)
+            return -1;
+        set_stats(&r, &m);
+        run->ref_figure[i] = r.figure;
+        uint64_t bad = i == REF_MEMCPY ? first_byte_mismatch(run->check, run->src, bytes)
+                     : i == REF_WRITE  ? first_pattern_mismatch(run->check, bytes, (uint32_t)bytes)
+                     : (c.sum == expected_sum ? UINT64_MAX : 0);
+        if (bad != UINT64_MAX) {
+            r.valid = false;
+            snprintf(r.note, sizeof r.note, "host reference produced wrong data (first at %" PRIu64 ")", bad);
+        }
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- device paths ---- */
+
+typedef struct {
+    bw_run *run;
+    const bw_path *path;
+    unsigned phase;
+    bool bad_events;
+} phase_ctx;
+
+static cr_status phase_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    phase_ctx *c = arg;
+    cr_status st = c->run->be->run(c->path, c->phase, t, err, errlen);
+    if (st == CR_OK && c->bad_events && t->has_event) {
+        uint64_t tmp = t->ev_start_ns;
+        t->ev_start_ns = t->ev_end_ns;
+        t->ev_end_ns = tmp;
+    }
+    return st;
+}
+
+/* The phase whose time is the path's transfer: the memcpy of a CPU access. */
+static unsigned transfer_phase(const bw_path *p) { return p->kind == BW_CPU_ACCESS ? 1 : 0; }
+
+static int reference_of(const bw_path *p)
+{
+    return p->kind == BW_KERNEL_READ ? REF_READ : p->kind == BW_KERNEL_WRITE ? REF_WRITE : REF_MEMCPY;
+}
+
+/* Checks what the repetitions left behind; fills note on failure. */
+static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, char *note,
+                        size_t len)
+{
+    char err[CR_ERRLEN];
+    uint64_t sum = 0;
+    if (run->be->result(p, run->check, &sum, err, sizeof err) != CR_OK) {
+        snprintf(note, len, "reading the result failed: %s", err);
+        return false;
+    }
+    if (run->fault && strcmp(run->fault, "verify") == 0 && !run->fault_used) {
+        run->fault_used = true;
+        ((unsigned char *)run->check)[bytes / 2] ^= 0x5a;
+        sum += 1;
+    }
+    uint64_t bad;
+    switch (p->kind) {
+    case BW_KERNEL_READ:
+        if (sum != expected_sum) {
+            snprintf(note, len, "kernel read sum %" PRIu64 " differs from %" PRIu64, sum, expected_sum);
+            return false;
+        }
+        return true;
+    case BW_KERNEL_WRITE:
+        bad = first_pattern_mismatch(run->check, bytes, (uint32_t)bytes);
+        break;
+    default:
+        bad = first_byte_mismatch(run->check, run->src, bytes);
+        break;
+    }
+    if (bad != UINT64_MAX) {
+        snprintf(note, len, "destination differs from the source, first at %s %" PRIu64,
+                 p->kind == BW_KERNEL_WRITE ? "word" : "byte", bad);
+        return false;
+    }
+    return true;
+}
+
+static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
+{
+    cr_result r;
+    init_row(&r, run, run->be->name, run->info.name, p->key, "size", 0);
+    r.bytes_per_rep = NAN;
+    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+    snprintf(r.timer, sizeof r.timer, "none");
+    snprintf(r.stop, sizeof r.stop, "unsupported");
+    snprintf(r.note, sizeof r.note, "not supported: %s", why);
+    return record(run, &r);
+}
+
+static int record_failure(bw_run *run, const bw_path *p, uint64_t bytes, const char *err)
+{
+    cr_result r;
+    init_row(&r, run, run->be->name, run->info.name, p->key, "size", bytes);
+    r.valid = false;
+    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+    snprintf(r.timer, sizeof r.timer, "none");
+    snprintf(r.note, sizeof r.note, "run failed: %s", err);
+    fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", run->opt.program, p->key, bytes, err);
+    return record(run, &r);
+}
+
+/* Measures one path at one size; returns its total seconds per repetition
+ * (all phases) through *seconds, NaN if it did not run. */
+static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, double *seconds)
+{
+    char err[CR_ERRLEN];
+    *seconds = NAN;
+    if (run->be->prepare(p, bytes, run->src, err, sizeof err) != CR_OK) {
+        run->be->release(p);
+        return record_failure(run, p, bytes, err);
+    }
+    cr_series series[4];
+    phase_ctx ctx[3];
+    for (unsigned i = 0; i < p->phases; ++i) {
+        ctx[i] = (phase_ctx){run, p, i, run->fault && strcmp(run->fault, "events") == 0};
+        series[i] = (cr_series){.ctx = &run->dev_meas, .fn = phase_rep, .arg = &ctx[i], .samples = run->samples[i]};
+    }
+    size_t count = p->phases;
+    bool paired = bytes >= INTERLEAVE_BYTES;
+    ref_ctx rc = {run, reference_of(p), bytes, 0};
+    if (paired)
+        series[count++] = (cr_series){.ctx = &run->host_meas, .fn = ref_rep, .arg = &rc, .samples = run->samples[3]};
+    cr_status st = cr_measure_interleaved(series, count, err, sizeof err);
+    if (st != CR_OK) {
+        run->be->release(p);
+        return record_failure(run, p, bytes, err);
+    }
+    char note[CR_ERRLEN * 2] = "";
+    bool ok = verify_path(run, p, bytes, expected_sum, note, sizeof note);
+    run->be->release(p);
+
+    unsigned main_phase = transfer_phase(p);
+    const cr_measurement *m = &series[main_phase].out;
+    cr_result r;
+    init_row(&r, run, run->be->name, run->info.name, p->key, "size", bytes);
+    set_stats(&r, m);
+    double ref = run->ref_figure[reference_of(p)];
+    if (paired && series[count - 1].out.stats.n == m->stats.n)
+        r.ref_ratio = cr_median_of_ratios(run->samples[3], run->samples[main_phase], m->stats.n);
+    else
+        r.ref_ratio = r.figure / ref;
+    snprintf(r.params, sizeof r.params, "ref=%s;ref_GBps=%.4g;paired=%d", ref_names[reference_of(p)],
+             paired ? (double)bytes / series[count - 1].out.stats.median * 1e-9 : ref, paired);
+    r.valid = ok;
+    snprintf(r.note, sizeof r.note, "%s", note);
+    if (ok && m->below_resolution)
+        snprintf(r.note, sizeof r.note, "median below 20 timer ticks");
+    if (record(run, &r) != 0)
+        return -1;
+
+    double total = 0;
+    for (unsigned i = 0; i < p->phases; ++i)
+        total += series[i].out.stats.median;
+    *seconds = total;
+
+    /* Map and unmap: latencies, never bandwidths. A map that would have had
+     * to beat twice the host's copy bandwidth cannot have moved the data. */
+    for (unsigned i = 0; i < p->phases; ++i) {
+        if (i == main_phase)
+            continue;
+        char variant[64];
+        snprintf(variant, sizeof variant, "%s:%s", p->key, i == 0 ? "map" : "unmap");
+        init_row(&r, run, run->be->name, run->info.name, variant, "size", bytes);
+        set_stats(&r, &series[i].out);
+        r.bytes_per_rep = NAN;
+        r.figure = series[i].out.stats.median * 1e6;
+        r.figure_best = series[i].out.stats.min * 1e6;
+        snprintf(r.unit, sizeof r.unit, "us");
+        bool none = bw_moved_no_data((double)bytes, series[i].out.stats.median,
+                                     run->ref_figure[REF_MEMCPY] * 1e9);
+        snprintf(r.params, sizeof r.params, "data_moved=%s", none ? "no (zero-copy)" : "possibly");
+        r.valid = ok;
+        if (!ok)
+            snprintf(r.note, sizeof r.note, "the access through this map failed verification");
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the transfer model ---- */
+
+static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, size_t n)
+{
+    double b[MAX_SIZES], t[MAX_SIZES];
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!isnan(seconds[i])) {
+            b[m] = (double)sizes[i];
+            t[m++] = seconds[i];
+        }
+    cr_result r;
+    init_row(&r, run, run->be->name, run->info.name, p->key, "fit", 0);
+    r.bytes_per_rep = NAN;
+    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+    r.stats.n = m;
+    snprintf(r.timer, sizeof r.timer, "none");
+    bw_fit f;
+    if (m < 2 || bw_fit_transfer(b, t, m, &f) != 0) {
+        r.valid = false;
+        snprintf(r.note, sizeof r.note, "no fit: %zu usable sizes", m);
+        return record(run, &r);
+    }
+    r.figure = f.b_Bps * 1e-9;
+    snprintf(r.params, sizeof r.params, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g%s", f.c_s * 1e6,
+             f.b_Bps * 1e-9, f.max_rel_err, f.rms_rel_err, f.intercept_clamped ? ";c_clamped_to_0=1" : "");
+    snprintf(r.note, sizeof r.note, "B(S) = S/(c + S/b) over %zu sizes%s", m,
+             p->kind == BW_CPU_ACCESS ? "; time = map + access + unmap" : "");
+    if (record(run, &r) != 0)
+        return -1;
+    for (size_t i = 0; i < m; ++i) {
+        init_row(&r, run, run->be->name, run->info.name, p->key, "fit-error", (uint64_t)b[i]);
+        r.bytes_per_rep = NAN;
+        r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+        snprintf(r.timer, sizeof r.timer, "none");
+        r.figure = 100.0 * bw_fit_rel_err(&f, b[i], t[i]);
+        snprintf(r.unit, sizeof r.unit, "%%");
+        snprintf(r.params, sizeof r.params, "fit_GBps=%.4g;measured_GBps=%.4g",
+                 b[i] / bw_fit_seconds(&f, b[i]) * 1e-9, b[i] / t[i] * 1e-9);
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- set-up ---- */
+
+static int fail_usage(const bw_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail_usage(const bw_run *run, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", run->opt.program);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CR_EXIT_USAGE;
+}
+
+static int check_sizes(bw_run *run)
+{
+    bw_config *c = &run->cfg;
+    uint64_t limit = run->info.max_alloc_bytes;
+    char a[32], b[32];
+    if (!c->sizes_given) {
+        c->sizes = run->opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 4}
+                                  : (cr_range){UINT64_C(1) << 10, UINT64_C(1) << 30, 2};
+        while (c->sizes.end > limit && c->sizes.end > c->sizes.start)
+            c->sizes.end /= c->sizes.factor;
+        if (c->sizes.end < (run->opt.quick ? UINT64_C(16) << 20 : UINT64_C(1) << 30)) {
+            cr_format_bytes(c->sizes.end, a, sizeof a);
+            fprintf(stderr, "note: sizes capped at %s by the device's allocation limit\n", a);
+        }
+    }
+    size_t n = cr_range_count(&c->sizes);
+    uint64_t last = cr_range_value(&c->sizes, n - 1);
+    if (last > limit) {
+        cr_format_bytes(last, a, sizeof a);
+        cr_format_bytes(limit, b, sizeof b);
+        return fail_usage(run, "--sizes reaches %s, above the device's allocation limit of %s", a, b);
+    }
+    if (c->sizes.start % 16 != 0)
+        return fail_usage(run, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", c->sizes.start);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    /* pattern, check, and a path's own host and device copies */
+    if (pages > 0 && page > 0 && last > (uint64_t)pages * (uint64_t)page / 10 * 9 / 5) {
+        cr_format_bytes(last * 5, a, sizeof a);
+        return fail_usage(run, "transfers of this size need about %s of host memory, more than is here", a);
+    }
+    run->max_bytes = last;
+    return 0;
+}
+
+static int write_metadata(bw_run *run, int argc, char **argv, const char *path)
+{
+    cr_meta meta;
+    char err[CR_ERRLEN];
+    cr_meta_init(&meta);
+    cr_meta_collect_host(&meta, run->topo, argc, argv);
+    cr_meta_add_device(&meta, &run->info);
+    cr_meta_set(&meta, "benchmark", "bandwidth");
+    cr_meta_set(&meta, "backend", "%s", run->be->name);
+    cr_meta_set(&meta, "host_reference_threads", "%d", bw_host_threads());
+    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    cr_meta_set(&meta, "stop_rule", "reps %" PRIu64 "..%" PRIu64 ", min-time %g s, max-time %g s, CI target %g, warm-up %" PRIu64,
+                run->opt.reps_min, run->opt.reps_max, run->opt.min_time_s, run->opt.max_time_s, run->opt.target_ci,
+                run->opt.warmup);
+    int rc = cr_meta_write(&meta, path, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
+    cr_meta_free(&meta);
+    return rc;
+}
+
+static int run_sweep(bw_run *run, const bw_path *paths, size_t npaths)
+{
+    size_t nsizes = cr_range_count(&run->cfg.sizes);
+    if (nsizes > MAX_SIZES)
+        nsizes = MAX_SIZES; /* a geometric range over 64-bit sizes has at most 64 values */
+    uint64_t sizes[MAX_SIZES];
+    for (size_t i = 0; i < nsizes; ++i)
+        sizes[i] = cr_range_value(&run->cfg.sizes, i);
+    double (*seconds)[MAX_SIZES] = malloc(npaths * sizeof *seconds);
+    bool *runnable = calloc(npaths, sizeof *runnable);
+    int rc = seconds && runnable ? 0 : -1;
+    for (size_t p = 0; p < npaths && rc == 0; ++p) {
+        char why[CR_ERRLEN];
+        if (!path_selected(run, &paths[p]))
+            continue;
+        if (run->be->supported(&paths[p], why, sizeof why) != CR_OK)
+            rc = record_unsupported(run, &paths[p], why);
+        else
+            runnable[p] = true;
+    }
+    for (size_t s = 0; s < nsizes && rc == 0; ++s) {
+        uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + sizes[s];
+        cr_fill_random_bytes(run->src, sizes[s], &state);
+        uint64_t expected_sum = word_sum(run->src, sizes[s]);
+        rc = measure_references(run, sizes[s], expected_sum);
+        for (size_t p = 0; p < npaths && rc == 0; ++p)
+            if (runnable[p])
+                rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s]);
+    }
+    if (nsizes < 2)
+        fprintf(stderr, "note: a single size: no transfer-model fit\n");
+    for (size_t p = 0; p < npaths && rc == 0 && nsizes >= 2; ++p)
+        if (runnable[p])
+            rc = record_fit(run, &paths[p], sizes, seconds[p], nsizes);
+    free(seconds);
+    free(runnable);
+    return rc;
+}
+
+int bandwidth_main(int argc, char **argv, const bw_backend *backend)
+{
+    cr_omp_quiet_waits(argv);
+    static bw_run run;
+    memset(&run, 0, sizeof run);
+    run.cfg.seed = 1;
+    run.be = backend;
+    if (cr_options_parse(argc, argv, bw_options, N_BW_OPTIONS, &run.cfg, &run.opt) != 0)
+        return CR_EXIT_USAGE;
+    if (run.opt.help) {
+        cr_options_usage(stdout, run.opt.program,
+                         "Bandwidth of every host/device path against transfer size, with Lee's transfer model.",
+                         bw_options, N_BW_OPTIONS);
+        return CR_EXIT_OK;
+    }
+    if (run.opt.version) {
+        printf("%s (crossroof) %s\n", run.opt.program, CR_VERSION);
+        return CR_EXIT_OK;
+    }
+    const bw_path *paths;
+    size_t npaths = backend->paths(&paths);
+    if (run.cfg.list_paths) {
+        for (size_t i = 0; i < npaths; ++i)
+            printf("%-30s %s\n", paths[i].key, paths[i].desc);
+        return CR_EXIT_OK;
+    }
+    if (check_paths(&run, paths, npaths) != 0)
+        return CR_EXIT_USAGE;
+    if (run.opt.list_devices)
+        return backend->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
+
+    char err[CR_ERRLEN];
+    cr_status st = backend->open(run.opt.device, &run.info, err, sizeof err);
+    if (st == CR_NO_DEVICE) {
+        fprintf(stderr, "%s: skipped: %s\n", run.opt.program, err);
+        return CR_EXIT_SKIPPED;
+    }
+    if (st != CR_OK) {
+        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
+        return CR_EXIT_FAILED;
+    }
+    run.fault = getenv("CROSSROOF_FAULT");
+    int exit_code = CR_EXIT_FAILED;
+    run.topo = cr_topo_open();
+    char bind_note[256] = "binding disabled (--no-bind)";
+    if (run.opt.bind) {
+        if (run.info.is_cpu)
+            snprintf(bind_note, sizeof bind_note, "not bound: the device is the host CPU and uses every core");
+        else if (run.topo)
+            cr_topo_bind_near_pci(run.topo, run.info.pci_bus_id, bind_note, sizeof bind_note);
+    }
+    int rc = check_sizes(&run);
+    if (rc != 0) {
+        exit_code = rc;
+        goto out;
+    }
+    char base[4096], path[4200];
+    snprintf(base, sizeof base, "%s/bandwidth-%s", run.opt.out_dir, backend->name);
+    if (cr_mkdirs(run.opt.out_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: --out: %s\n", run.opt.program, err);
+        exit_code = CR_EXIT_USAGE;
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s.meta.csv", base);
+    if (write_metadata(&run, argc, argv, path) != 0)
+        goto out;
+    snprintf(path, sizeof path, "%s.csv", base);
+    cr_table_init(&run.table, path);
+    if (cr_table_flush(&run.table, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
+        goto out;
+    }
+    run.src = cr_topo_alloc(run.topo, run.max_bytes);
+    run.check = cr_topo_alloc(run.topo, run.max_bytes);
+    for (int i = 0; i < 4; ++i)
+        run.samples[i] = malloc((size_t)run.opt.reps_max * sizeof *run.samples[i]);
+    if (!run.src || !run.check || !run.samples[0] || !run.samples[1] || !run.samples[2] || !run.samples[3]) {
+        fprintf(stderr, "%s: error: cannot allocate host buffers\n", run.opt.program);
+        goto out;
+    }
+    cr_stop_rule rule = {run.opt.reps_min, run.opt.reps_max, run.opt.min_time_s, run.opt.max_time_s, run.opt.target_ci};
+    cr_measure_init(&run.dev_meas, &rule, (unsigned)run.opt.warmup, run.info.timer_resolution_ns * 1e-9);
+    cr_measure_init(&run.host_meas, &rule, (unsigned)run.opt.warmup, 0);
+    if (run.opt.csv_stdout)
+        cr_result_write_header(stdout);
+    else
+        printf("# %s on %s (%s); results in %s.csv\n", run.opt.program, run.info.name, run.info.api_version, base);
+    if (run_sweep(&run, paths, npaths) == 0)
+        exit_code = run.failures ? CR_EXIT_FAILED : CR_EXIT_OK;
+    if (run.failures)
+        fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", run.opt.program, run.failures);
+out:
+    cr_topo_free(run.topo, run.src, run.max_bytes);
+    cr_topo_free(run.topo, run.check, run.max_bytes);
+    for (int i = 0; i < 4; ++i)
+        free(run.samples[i]);
+    backend->close();
+    cr_table_free(&run.table);
+    cr_topo_close(run.topo);
+    return exit_code;
+}

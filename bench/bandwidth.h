@@ -1,0 +1,67 @@
+/* The bandwidth benchmark's backend contract: every memory path between
+ * host and device (API copies, CPU access through a map, kernels reading and
+ * writing device, host-resident and shared memory). The experiment design
+ * (bench/bandwidth.c) owns the size sweep, verification, zero-copy
+ * classification, the transfer-model fit and the CSV; a backend lists its
+ * paths and, per path, allocates, moves data and times it.
+ *
+ * A path has one to three phases that always run in order within one
+ * repetition; CPU access through a map is map, access, unmap, each timed. */
+#ifndef CR_BANDWIDTH_H
+#define CR_BANDWIDTH_H
+
+#include "cr.h"
+#include "device.h"
+#include "timer.h"
+
+#include <stdio.h>
+
+typedef enum {
+    BW_COPY,         /* an API transfer: src bytes end up in dst */
+    BW_CPU_ACCESS,   /* phases map / memcpy / unmap; the memcpy moves the bytes */
+    BW_KERNEL_READ,  /* a kernel reads the buffer; result: sum of its 32-bit words */
+    BW_KERNEL_WRITE, /* a kernel writes bw_pattern_word(i) into every 32-bit word i */
+} bw_kind;
+
+typedef struct {
+    const char *key;  /* CSV variant, e.g. "h2d-write-pinned" */
+    const char *desc; /* one line for --list-paths */
+    bw_kind kind;
+    unsigned phases;  /* 1, or 3 for BW_CPU_ACCESS */
+    int id;           /* backend-private */
+} bw_path;
+
+/* The word a write kernel stores at 32-bit index i, with seed the low 32
+ * bits of the transfer size: a multiplicative hash with a shift, so that
+ * neighbouring words share no simple pattern a memory system could
+ * compress, yet cheap enough (32-bit multiply) not to bound a write kernel. */
+static inline uint32_t bw_pattern_word(uint64_t i, uint32_t seed)
+{
+    uint32_t x = (uint32_t)i * UINT32_C(0x9E3779B1);
+    return (x ^ (x >> 15)) ^ seed;
+}
+
+typedef struct {
+    const char *name;
+    cr_status (*list_devices)(FILE *f);
+    cr_status (*open)(const char *spec, cr_device_info *info, char *err, size_t errlen);
+    /* The backend's paths, in the order they should run. */
+    size_t (*paths)(const bw_path **out);
+    /* CR_OK, or CR_UNSUPPORTED with why (the device lacks the feature). */
+    cr_status (*supported)(const bw_path *p, char *why, size_t len);
+    /* Allocates the path's buffers for bytes (a multiple of 4) and fills its
+     * source with src (host memory of bytes). */
+    cr_status (*prepare)(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen);
+    /* Runs one phase of one repetition. */
+    cr_status (*run)(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen);
+    /* After the repetitions: copies and kernel writes deliver the destination
+     * bytes into dst (bytes long); kernel reads deliver their 64-bit word sum
+     * into *sum. */
+    cr_status (*result)(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen);
+    void (*release)(const bw_path *p);
+    void (*close)(void);
+} bw_backend;
+
+int bandwidth_main(int argc, char **argv, const bw_backend *backend);
+
+#endif

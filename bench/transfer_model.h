@@ -1,0 +1,35 @@
+/* Lee's transfer model (2012, §3.4): a transfer of S bytes takes
+ * T(S) = c + S/b, so its effective bandwidth is B(S) = S / (c + S/b), with c
+ * a fixed cost and b the asymptotic bandwidth. Also the guard that keeps a
+ * map that moves no data from being reported as a bandwidth. */
+#ifndef CR_TRANSFER_MODEL_H
+#define CR_TRANSFER_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    double c_s;            /* fixed cost, seconds (>= 0) */
+    double b_Bps;          /* asymptotic bandwidth, bytes per second */
+    double max_rel_err;    /* largest |B_fit/B_measured - 1| over the points */
+    double rms_rel_err;
+    bool intercept_clamped; /* the free fit gave c < 0; refitted through the origin */
+    size_t n;
+} bw_fit;
+
+/* Least squares on relative time errors (weights 1/T^2, so that small and
+ * large transfers count alike). Needs n >= 2 distinct sizes. Returns 0, or -1
+ * when the data determine no positive bandwidth. */
+int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit *out);
+
+/* Predicted time and bandwidth of the fitted path at a size. */
+double bw_fit_seconds(const bw_fit *f, double bytes);
+/* Relative error of the fit at one measured point: B_fit / B_measured - 1. */
+double bw_fit_rel_err(const bw_fit *f, double bytes, double seconds);
+
+/* True when moving bytes in seconds would be faster than twice the host's
+ * own copy bandwidth: the operation cannot have moved the data (a zero-copy
+ * map), and its time is a latency, not a transfer. */
+bool bw_moved_no_data(double bytes, double seconds, double host_copy_Bps);
+
+#endif
