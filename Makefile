@@ -29,7 +29,7 @@ STREAM_OBJ := $(addprefix $(BUILD)/obj/bench/,stream.o stream_kernels.o stream_v
 BW_OBJ     := $(addprefix $(BUILD)/obj/bench/,bandwidth.o bandwidth_host.o transfer_model.o)
 
 OPENCL_BINS := $(BUILD)/bin/stream-opencl $(BUILD)/bin/bandwidth-opencl
-CUDA_BINS   := $(BUILD)/bin/stream-cuda
+CUDA_BINS   := $(BUILD)/bin/stream-cuda $(BUILD)/bin/bandwidth-cuda
 
 .PHONY: all opencl cuda check unit-tests unit-tests-san integration integration-san deps clean FORCE
 all: opencl cuda
@@ -87,12 +87,17 @@ $(BUILD)/bin/stream-cuda: $(BUILD)/obj/cuda/stream_cuda.o $(BUILD)/obj/cuda/cuda
 	@mkdir -p $(@D)
 	$(NVCC) -o $@ $^ -Xcompiler -fopenmp $(LDLIBS)
 
+$(BUILD)/bin/bandwidth-cuda: $(BUILD)/obj/cuda/bandwidth_cuda.o $(BUILD)/obj/cuda/cuda_device.o \
+                             $(BUILD)/obj/cuda/bandwidth_cuda_main.o $(BW_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(NVCC) -o $@ $^ -Xcompiler -fopenmp $(LDLIBS)
+
 # ---- tests ----
 TEST_SRC  := $(wildcard common/tests/test_*.c)
 TEST_BINS := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests/%)
 SAN_BINS  := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests-san/%)
 # Host code under test: everything in common/ and the backend-free parts of bench/.
-TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c
+TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c bench/transfer_model.c
 
 $(BUILD)/tests/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
@@ -107,7 +112,7 @@ $(BUILD)/san/obj/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
 $(BUILD)/san/obj/common/metadata.o: $(BUILD)/gen/git_rev.h
 $(BUILD)/san/obj/common/metadata.o: CFLAGS += -include $(BUILD)/gen/git_rev.h
-$(BUILD)/san/obj/bench/stream_host.o: CFLAGS += $(HOST_OPT)
+$(BUILD)/san/obj/bench/stream_host.o $(BUILD)/san/obj/bench/bandwidth_host.o: CFLAGS += $(HOST_OPT)
 
 $(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/san/obj/%.o)
 	@mkdir -p $(@D)
@@ -121,6 +126,11 @@ $(SAN_BIN)/stream-opencl: $(addprefix $(BUILD)/san/obj/,opencl/stream_opencl.o o
                           $(COMMON_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
+$(SAN_BIN)/bandwidth-opencl: $(addprefix $(BUILD)/san/obj/,opencl/bandwidth_opencl.o opencl/cl_device.o \
+                             gen/bandwidth_kernels_cl.o gen/layout_cl.o) $(BW_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%) \
+                             $(COMMON_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
 deps:
 	@common/deps.sh
@@ -132,19 +142,19 @@ unit-tests-san: $(SAN_BINS)
 	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $$t; done
 
-$(BUILD)/tests/test_stream_cli: bench/tests/test_stream_cli.c $(BUILD)/obj/common/results.o $(BUILD)/obj/common/csv.o
+CLI_TESTS := $(patsubst bench/tests/%.c,$(BUILD)/tests/%,$(wildcard bench/tests/test_*_cli.c))
+$(BUILD)/tests/test_%_cli: bench/tests/test_%_cli.c bench/tests/cli_harness.h $(BUILD)/obj/common/results.o \
+                           $(BUILD)/obj/common/csv.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) -Ibench/tests -o $@ $(filter %.c %.o,$^) -lcmocka $(LDLIBS)
 
-integration: all $(BUILD)/tests/test_stream_cli
-	@echo "== $(BUILD)/tests/test_stream_cli"
-	@CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/test_stream_cli
+integration: all $(CLI_TESTS)
+	@set -e; for t in $(CLI_TESTS); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done
 
-integration-san: all $(BUILD)/tests/test_stream_cli $(SAN_BIN)/stream-opencl
+integration-san: all $(CLI_TESTS) $(SAN_BIN)/stream-opencl $(SAN_BIN)/bandwidth-opencl
 	@for b in $(CUDA_BINS); do [ ! -e $$b ] || ln -sf $(abspath $$b) $(SAN_BIN)/; done
-	@echo "== $(BUILD)/tests/test_stream_cli on the executables built with ASan+UBSan"
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    CROSSROOF_BIN=$(SAN_BIN) $(BUILD)/tests/test_stream_cli
+	@set -e; for t in $(CLI_TESTS); do echo "== $$t on the executables built with ASan+UBSan"; \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 CROSSROOF_BIN=$(SAN_BIN) $$t; done
 
 check: deps
 	@$(MAKE) --no-print-directory all

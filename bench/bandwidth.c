@@ -88,46 +88,59 @@ static int opt_seed(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static const cr_extra_option bw_options[] = {
-    {"sizes", "RANGE", "transfer sizes (default 1K:1G:x2, capped by the device; quick 4K:16M:x4)", opt_sizes},
+    {"sizes", "RANGE", "transfer sizes (default 1K:1G:x2, capped by the device; quick 4K:16M:x16)", opt_sizes},
     {"paths", "LIST", "comma list of path keys to run (default all; see --list-paths)", opt_paths},
     {"list-paths", NULL, "list this backend's paths and exit", opt_list_paths},
     {"seed", "N", "seed of the random buffer contents (default 1)", opt_seed},
 };
 #define N_BW_OPTIONS (sizeof bw_options / sizeof bw_options[0])
 
-static bool path_selected(const bw_run *run, const bw_path *p)
+/* Calls visit(token, length) for every comma-separated token of list,
+ * empty ones included, until it returns false. */
+static bool each_token(const char *list, bool (*visit)(const char *tok, size_t len, void *ctx), void *ctx)
 {
-    if (run->cfg.paths == NULL)
-        return true;
-    size_t len = strlen(p->key);
-    for (const char *s = run->cfg.paths; *s;) {
+    for (const char *s = list;;) {
         const char *end = strchr(s, ',');
         size_t n = end ? (size_t)(end - s) : strlen(s);
-        if (n == len && strncmp(s, p->key, n) == 0)
+        if (!visit(s, n, ctx))
+            return false;
+        if (end == NULL)
             return true;
-        s += n + (end != NULL);
+        s = end + 1;
     }
+}
+
+static bool differs_from(const char *tok, size_t len, void *key)
+{
+    return !(strlen(key) == len && strncmp(tok, key, len) == 0);
+}
+
+static bool path_selected(const bw_run *run, const bw_path *p)
+{
+    return run->cfg.paths == NULL || !each_token(run->cfg.paths, differs_from, (void *)p->key);
+}
+
+typedef struct {
+    const bw_path *paths;
+    size_t count;
+    const char *program;
+} path_table;
+
+static bool is_known_path(const char *tok, size_t len, void *ctx)
+{
+    const path_table *t = ctx;
+    for (size_t i = 0; i < t->count; ++i)
+        if (!differs_from(tok, len, (void *)t->paths[i].key))
+            return true;
+    fprintf(stderr, "%s: error: --paths: unknown path '%.*s' (see --list-paths)\n", t->program, (int)len, tok);
     return false;
 }
 
 /* Every name in --paths must be a path of this backend. */
 static int check_paths(const bw_run *run, const bw_path *paths, size_t count)
 {
-    if (run->cfg.paths == NULL)
-        return 0;
-    for (const char *s = run->cfg.paths; *s;) {
-        const char *end = strchr(s, ',');
-        size_t n = end ? (size_t)(end - s) : strlen(s);
-        bool known = false;
-        for (size_t i = 0; i < count && !known; ++i)
-            known = strlen(paths[i].key) == n && strncmp(s, paths[i].key, n) == 0;
-        if (!known) {
-            fprintf(stderr, "%s: error: --paths: unknown path '%.*s' (see --list-paths)\n", run->opt.program, (int)n, s);
-            return -1;
-        }
-        s += n + (end != NULL);
-    }
-    return 0;
+    path_table t = {paths, count, run->opt.program};
+    return run->cfg.paths == NULL || each_token(run->cfg.paths, is_known_path, &t) ? 0 : -1;
 }
 
 /* ---- rows ---- */
@@ -495,7 +508,7 @@ static int check_sizes(bw_run *run)
     uint64_t limit = run->info.max_alloc_bytes;
     char a[32], b[32];
     if (!c->sizes_given) {
-        c->sizes = run->opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 4}
+        c->sizes = run->opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
                                   : (cr_range){UINT64_C(1) << 10, UINT64_C(1) << 30, 2};
         while (c->sizes.end > limit && c->sizes.end > c->sizes.start)
             c->sizes.end /= c->sizes.factor;

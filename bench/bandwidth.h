@@ -49,8 +49,10 @@ typedef struct {
     size_t (*paths)(const bw_path **out);
     /* CR_OK, or CR_UNSUPPORTED with why (the device lacks the feature). */
     cr_status (*supported)(const bw_path *p, char *why, size_t len);
-    /* Allocates the path's buffers for bytes (a multiple of 4) and fills its
-     * source with src (host memory of bytes). */
+    /* Allocates the path's buffers for bytes (a multiple of 16) and fills its
+     * source with src (host memory of bytes). Destinations start zeroed, so
+     * that a transfer that did nothing cannot pass verification on memory
+     * that still holds an earlier path's data. */
     cr_status (*prepare)(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen);
     /* Runs one phase of one repetition. */
     cr_status (*run)(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen);

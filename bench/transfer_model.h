@@ -13,13 +13,14 @@ typedef struct {
     double b_Bps;          /* asymptotic bandwidth, bytes per second */
     double max_rel_err;    /* largest |B_fit/B_measured - 1| over the points */
     double rms_rel_err;
-    bool intercept_clamped; /* the free fit gave c < 0; refitted through the origin */
+    bool intercept_clamped; /* the best fit has no fixed cost (c = 0) */
     size_t n;
 } bw_fit;
 
-/* Least squares on relative time errors (weights 1/T^2, so that small and
- * large transfers count alike). Needs n >= 2 distinct sizes. Returns 0, or -1
- * when the data determine no positive bandwidth. */
+/* Least squares on log time (relative errors, so that small and large
+ * transfers count alike) with Huber's loss beyond 25% deviation, by a
+ * zooming grid search over c and b. Needs n >= 2 distinct sizes. Returns 0,
+ * or -1 when the data determine no finite bandwidth. */
 int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit *out);
 
 /* Predicted time and bandwidth of the fitted path at a size. */

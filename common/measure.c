@@ -21,7 +21,7 @@ typedef struct {
     double *samples;
     size_t n;
     double measured;
-    bool used_event, used_host;
+    bool used[3]; /* by cr_timer_kind */
 } series_state;
 
 /* Takes one sample of series s into st. */
@@ -39,10 +39,9 @@ static cr_status take(cr_series *s, series_state *st, char *err, size_t errlen)
         /* Never mix two clocks in one point: restart it on the host clock. */
         st->n = 0;
         st->measured = 0;
-        st->used_event = false;
+        st->used[CR_TIMER_EVENT] = false;
     }
-    st->used_event |= kind == CR_TIMER_EVENT;
-    st->used_host |= kind == CR_TIMER_HOST;
+    st->used[kind] = true;
     st->samples[st->n++] = v;
     st->measured += v;
     return CR_OK;
@@ -55,13 +54,11 @@ static void finish(cr_series *s, series_state *st, cr_stop_reason stop)
     if (s->samples)
         memcpy(s->samples, st->samples, st->n * sizeof *st->samples);
     out->stop = stop;
-    /* A backend without events times on the host by design; only a switch
-     * away from events that proved insane is a fallback. */
-    if (st->used_host && s->ctx->timer.fell_back && s->ctx->timer.why != CR_EVENT_MISSING)
-        out->timer = "host-fallback";
-    else
-        out->timer = st->used_event ? "event" : "host";
-    out->resolution_s = st->used_host ? s->ctx->host_resolution_s : s->ctx->event_resolution_s;
+    cr_timer_kind kind = st->used[CR_TIMER_HOST_FALLBACK] ? CR_TIMER_HOST_FALLBACK
+                         : st->used[CR_TIMER_EVENT]       ? CR_TIMER_EVENT
+                                                           : CR_TIMER_HOST;
+    out->timer = cr_timer_kind_name(kind);
+    out->resolution_s = kind == CR_TIMER_EVENT ? s->ctx->event_resolution_s : s->ctx->host_resolution_s;
     out->below_resolution = out->stats.median < 20 * out->resolution_s;
 }
 

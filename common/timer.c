@@ -52,6 +52,10 @@ const char *cr_event_verdict_text(cr_event_verdict v)
 double cr_timer_pick(cr_timer_state *st, const cr_timing *t, cr_timer_kind *kind, bool *first_fallback)
 {
     *first_fallback = false;
+    if (!t->has_event) {
+        *kind = CR_TIMER_HOST;
+        return (double)t->host_ns * 1e-9;
+    }
     if (!st->fell_back) {
         cr_event_verdict v = cr_check_event(t, st->slack_ns);
         if (v == CR_EVENT_OK) {
@@ -60,13 +64,18 @@ double cr_timer_pick(cr_timer_state *st, const cr_timing *t, cr_timer_kind *kind
         }
         st->fell_back = true;
         st->why = v;
-        *first_fallback = t->has_event; /* missing events are expected, not news */
+        *first_fallback = true;
     }
-    *kind = CR_TIMER_HOST;
+    *kind = CR_TIMER_HOST_FALLBACK;
     return (double)t->host_ns * 1e-9;
 }
 
 const char *cr_timer_kind_name(cr_timer_kind k)
 {
-    return k == CR_TIMER_EVENT ? "event" : "host";
+    switch (k) {
+    case CR_TIMER_EVENT: return "event";
+    case CR_TIMER_HOST: return "host";
+    case CR_TIMER_HOST_FALLBACK: return "host-fallback";
+    }
+    return "?";
 }

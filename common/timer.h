@@ -36,18 +36,23 @@ cr_event_verdict cr_check_event(const cr_timing *t, uint64_t slack_ns);
 
 const char *cr_event_verdict_text(cr_event_verdict v);
 
-/* Per-benchmark timer policy: events until the first insane one, host clock
- * from then on (a driver that produced one bad event is not trusted again). */
+/* Per-device timer policy: events until the first insane one, host clock
+ * from then on (a driver that produced one bad event is not trusted again).
+ * A repetition without events (host work, by design) changes nothing. */
 typedef struct {
     bool fell_back;
     cr_event_verdict why;
     uint64_t slack_ns;
 } cr_timer_state;
 
-typedef enum { CR_TIMER_EVENT, CR_TIMER_HOST } cr_timer_kind;
+typedef enum {
+    CR_TIMER_EVENT,         /* device events */
+    CR_TIMER_HOST,          /* host clock: the repetition had no events */
+    CR_TIMER_HOST_FALLBACK, /* host clock: events were there but are not trusted */
+} cr_timer_kind;
 
 /* Returns the duration in seconds to record and the timer that produced it.
- * *first_fallback is set true on the call that switches to the host clock. */
+ * *first_fallback is set true on the call that stops trusting events. */
 double cr_timer_pick(cr_timer_state *st, const cr_timing *t, cr_timer_kind *kind, bool *first_fallback);
 
 const char *cr_timer_kind_name(cr_timer_kind k);

@@ -177,6 +177,15 @@ static cr_status make_buffer(cl_mem *out, cl_mem_flags flags, void *host_ptr, ch
     return CR_OK;
 }
 
+static cr_status zero(cl_mem m, char *err, size_t errlen)
+{
+    const cl_uint nothing = 0;
+    CR_CL_CHECK(clEnqueueFillBuffer(S.cl.queue, m, &nothing, sizeof nothing, 0, (size_t)S.bytes, 0, NULL, NULL),
+                "clEnqueueFillBuffer", err, errlen);
+    CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+    return CR_OK;
+}
+
 static cr_status fill(cl_mem m, const void *src, char *err, size_t errlen)
 {
     CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, m, CL_TRUE, 0, (size_t)S.bytes, src, 0, NULL, NULL),
@@ -241,6 +250,18 @@ static cr_status alloc_svm(bool fine, const void *src, char *err, size_t errlen)
     return CR_OK;
 }
 
+/* The target of a kernel write starts zeroed, whatever memory it is. */
+static cr_status zero_target(char *err, size_t errlen)
+{
+    if (S.svm_ptr == NULL)
+        return zero(S.dst, err, errlen);
+    CR_CL_CHECK(clEnqueueSVMMemFill(S.cl.queue, S.svm_ptr, &(cl_uint){0}, sizeof(cl_uint), (size_t)S.bytes, 0, NULL,
+                                    NULL),
+                "clEnqueueSVMMemFill", err, errlen);
+    CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+    return CR_OK;
+}
+
 static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen)
 {
     bw_release(p);
@@ -255,26 +276,29 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
         if (alloc_host(&S.host, err, errlen) != CR_OK)
             return CR_ERR;
         memcpy(S.host, src, (size_t)bytes);
-        return make_buffer(&S.dst, rw, NULL, err, errlen);
+        return make_buffer(&S.dst, rw, NULL, err, errlen) == CR_OK ? zero(S.dst, err, errlen) : CR_ERR;
     case P_H2D_PINNED:
     case P_H2D_PINNED_ASYNC:
         if (alloc_pinned(err, errlen) != CR_OK)
             return CR_ERR;
         memcpy(S.pinned_ptr, src, (size_t)bytes);
-        return make_buffer(&S.dst, rw, NULL, err, errlen);
+        return make_buffer(&S.dst, rw, NULL, err, errlen) == CR_OK ? zero(S.dst, err, errlen) : CR_ERR;
     case P_D2H_PAGEABLE:
     case P_D2H_PAGEABLE_ASYNC:
         if (alloc_host(&S.host, err, errlen) != CR_OK || make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK)
             return CR_ERR;
+        memset(S.host, 0, (size_t)bytes);
         return fill(S.src, src, err, errlen);
     case P_D2H_PINNED:
     case P_D2H_PINNED_ASYNC:
         if (alloc_pinned(err, errlen) != CR_OK || make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK)
             return CR_ERR;
+        memset(S.pinned_ptr, 0, (size_t)bytes);
         return fill(S.src, src, err, errlen);
     case P_D2D_COPY:
     case P_D2D_KERNEL:
-        if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK)
+        if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK ||
+            zero(S.dst, err, errlen) != CR_OK)
             return CR_ERR;
         return fill(S.src, src, err, errlen);
     case P_CPU_WRITE_HOST:
@@ -287,8 +311,9 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
             return CR_ERR;
         if (p->id == P_CPU_WRITE_HOST || p->id == P_CPU_WRITE_DEVICE) {
             memcpy(S.host, src, (size_t)bytes); /* the CPU copies from here into the map */
-            return CR_OK;
+            return zero(S.dst, err, errlen);
         }
+        memset(S.host, 0, (size_t)bytes);
         return fill(S.dst, src, err, errlen);
     }
     case P_KR_DEVICE:
@@ -334,6 +359,8 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
     }
     if (read && S.dst)
         return fill(S.dst, src, err, errlen);
+    if (p->kind == BW_KERNEL_WRITE)
+        return zero_target(err, errlen);
     return CR_OK;
 }
 

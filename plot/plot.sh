@@ -6,14 +6,25 @@ dir=${1:?usage: plot/plot.sh RESULTS_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 1; }
 drawn=0
-for csv in "$dir"/stream-*.csv; do
+for csv in "$dir"/*.csv; do
     [ -e "$csv" ] || continue
     case "$csv" in *.meta.csv) continue ;; esac
     base=${csv%.csv}
+    case "$(basename "$base")" in
+        stream-*) figures="stream_footprint stream_concurrency" ;;
+        bandwidth-*) figures="bandwidth_size bandwidth_paths" ;;
+        *) continue ;;
+    esac
     name=$(awk -F, '$1 == "device.name" { sub(/^[^,]*,/, ""); gsub(/"/, ""); print; exit }' "$base.meta.csv" 2>/dev/null || true)
     name=${name//\'/}
-    for fig in stream_footprint stream_concurrency; do
-        gnuplot -e "csv='$csv'; out='${base}-${fig#stream_}'; name='$name'" "$here/$fig.gp"
+    for fig in $figures; do
+        # Panels without data for a backend are normal; other messages show.
+        if ! log=$(gnuplot -e "csv='$csv'; out='${base}-${fig#*_}'; name='$name'" "$here/$fig.gp" 2>&1); then
+            echo "$log" >&2
+            echo "plot.sh: $fig failed on $csv" >&2
+            exit 1
+        fi
+        grep -v "Skipping data file with no valid points" <<<"$log" >&2 || true
         drawn=$((drawn + 1))
     done
 done

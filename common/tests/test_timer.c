@@ -47,14 +47,14 @@ static void test_fallback_is_sticky(void **state)
     assert_int_equal(kind, CR_TIMER_EVENT);
     assert_false(first);
     assert_true(near(cr_timer_pick(&st, &bad, &kind, &first), 900e-9));
-    assert_int_equal(kind, CR_TIMER_HOST);
+    assert_int_equal(kind, CR_TIMER_HOST_FALLBACK);
     assert_true(first);
     assert_int_equal(st.why, CR_EVENT_END_BEFORE_START);
     /* A good event later does not restore trust in the driver. */
     assert_true(near(cr_timer_pick(&st, &good, &kind, &first), 800e-9));
-    assert_int_equal(kind, CR_TIMER_HOST);
+    assert_int_equal(kind, CR_TIMER_HOST_FALLBACK);
     assert_false(first);
-    assert_string_equal(cr_timer_kind_name(kind), "host");
+    assert_string_equal(cr_timer_kind_name(kind), "host-fallback");
 }
 
 static void test_missing_events_are_not_news(void **state)
@@ -67,6 +67,12 @@ static void test_missing_events_are_not_news(void **state)
     assert_true(near(cr_timer_pick(&st, &host_only, &kind, &first), 1234e-9));
     assert_int_equal(kind, CR_TIMER_HOST);
     assert_false(first);
+    /* Host-timed work beside device work leaves the events trusted. */
+    assert_false(st.fell_back);
+    cr_timing good = ev(0, 500, 800);
+    assert_true(near(cr_timer_pick(&st, &good, &kind, &first), 500e-9));
+    assert_int_equal(kind, CR_TIMER_EVENT);
+    assert_string_equal(cr_timer_kind_name(CR_TIMER_HOST), "host");
 }
 
 static void test_host_clock(void **state)

@@ -1,0 +1,519 @@
+/* CUDA backend of the bandwidth benchmark: API copies from pageable, pinned
+ * and write-combined memory, kernels on device, mapped (zero-copy) and
+ * managed memory, and CPU access to mapped and managed memory. Allocates,
+ * moves and times; the design verifies. Kernels use grid-stride loops over
+ * uint4, like the OpenCL twin (opencl/bandwidth_kernels.cl). */
+#include "cuda_device.h"
+
+extern "C" {
+#include "bandwidth.h"
+}
+
+#include <cstdlib>
+#include <cstring>
+
+#define BLOCK 256u
+
+/* Enough blocks of BLOCK per SM for 2048 threads (sm_80, sm_90) caps
+ * registers at 32 per thread, so the full-occupancy default grid stays
+ * resident in one wave. */
+#define RESIDENT __launch_bounds__(BLOCK, 2048 / BLOCK)
+
+/* bw_pattern_word() of bench/bandwidth.h, for the device. */
+__device__ __forceinline__ uint32_t pattern(uint64_t i, uint32_t seed)
+{
+    const uint32_t x = (uint32_t)i * 0x9E3779B1u;
+    return (x ^ (x >> 15)) ^ seed;
+}
+
+/* The contract allows sizes in multiples of 4, the uint4 loops take 16: in
+ * every kernel the tail words (at most 3) go to the first threads. */
+
+/* Sums every 32-bit word mod 2^64, so the loads stay live and the host can
+ * check them; one partial per block. */
+__global__ void RESIDENT bw_read(const uint4 *__restrict__ in, uint64_t *__restrict__ partial, uint64_t n4,
+                                 unsigned tail)
+{
+    __shared__ uint64_t red[BLOCK];
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK, gid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    uint64_t sum = 0;
+    for (uint64_t i = gid; i < n4; i += stride) {
+        const uint4 v = in[i];
+        sum += (uint64_t)v.x + v.y + v.z + v.w;
+    }
+    if (gid < tail)
+        sum += reinterpret_cast<const uint32_t *>(in + n4)[gid];
+    red[threadIdx.x] = sum;
+    __syncthreads();
+    for (unsigned half = BLOCK / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            red[threadIdx.x] += red[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = red[0];
+}
+
+__global__ void RESIDENT bw_write(uint4 *__restrict__ out, uint64_t n4, unsigned tail, uint32_t seed)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK, gid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    for (uint64_t i = gid; i < n4; i += stride) {
+        const uint64_t w = 4 * i;
+        out[i] = make_uint4(pattern(w, seed), pattern(w + 1, seed), pattern(w + 2, seed), pattern(w + 3, seed));
+    }
+    if (gid < tail)
+        reinterpret_cast<uint32_t *>(out + n4)[gid] = pattern(4 * n4 + gid, seed);
+}
+
+__global__ void RESIDENT bw_copy(const uint4 *__restrict__ in, uint4 *__restrict__ out, uint64_t n4, unsigned tail)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK, gid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    for (uint64_t i = gid; i < n4; i += stride)
+        out[i] = in[i];
+    if (gid < tail)
+        reinterpret_cast<uint32_t *>(out + n4)[gid] = reinterpret_cast<const uint32_t *>(in + n4)[gid];
+}
+
+enum path_id {
+    P_H2D_PAGEABLE, P_H2D_PAGEABLE_ASYNC, P_H2D_PINNED, P_H2D_PINNED_ASYNC, P_H2D_PINNED_WC,
+    P_D2H_PAGEABLE, P_D2H_PAGEABLE_ASYNC, P_D2H_PINNED, P_D2H_PINNED_ASYNC,
+    P_D2D_MEMCPY, P_D2D_KERNEL,
+    P_KR_DEVICE, P_KW_DEVICE, P_KR_MAPPED, P_KW_MAPPED,
+    P_KR_MANAGED, P_KW_MANAGED, P_KR_MANAGED_PREFETCH, P_KW_MANAGED_PREFETCH,
+    P_CPU_WRITE_MANAGED, P_CPU_READ_MANAGED, P_CPU_WRITE_MAPPED, P_CPU_READ_MAPPED,
+};
+
+static const bw_path paths[] = {
+    {"h2d-memcpy-pageable", "cudaMemcpy from pageable host memory (posix_memalign)", BW_COPY, 1, P_H2D_PAGEABLE},
+    {"h2d-memcpy-pageable-async", "cudaMemcpyAsync + synchronize from pageable host memory (staged by the driver)", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC},
+    {"h2d-memcpy-pinned", "cudaMemcpy from pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_H2D_PINNED},
+    {"h2d-memcpy-pinned-async", "cudaMemcpyAsync + synchronize from pinned host memory", BW_COPY, 1, P_H2D_PINNED_ASYNC},
+    {"h2d-memcpy-pinned-wc", "cudaMemcpy from pinned write-combined host memory (cudaHostAllocWriteCombined)", BW_COPY, 1, P_H2D_PINNED_WC},
+    {"d2h-memcpy-pageable", "cudaMemcpy into pageable host memory (posix_memalign)", BW_COPY, 1, P_D2H_PAGEABLE},
+    {"d2h-memcpy-pageable-async", "cudaMemcpyAsync + synchronize into pageable host memory (staged by the driver)", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC},
+    {"d2h-memcpy-pinned", "cudaMemcpy into pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_D2H_PINNED},
+    {"d2h-memcpy-pinned-async", "cudaMemcpyAsync + synchronize into pinned host memory", BW_COPY, 1, P_D2H_PINNED_ASYNC},
+    {"d2d-memcpy", "cudaMemcpy between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_MEMCPY},
+    {"d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL},
+    {"kernel-read-device", "kernel reads a device buffer (cudaMalloc)", BW_KERNEL_READ, 1, P_KR_DEVICE},
+    {"kernel-write-device", "kernel writes a device buffer (cudaMalloc)", BW_KERNEL_WRITE, 1, P_KW_DEVICE},
+    {"kernel-read-mapped", "kernel reads pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_READ, 1, P_KR_MAPPED},
+    {"kernel-write-mapped", "kernel writes pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_WRITE, 1, P_KW_MAPPED},
+    {"kernel-read-managed", "kernel reads managed memory filled by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_READ, 1, P_KR_MANAGED},
+    {"kernel-write-managed", "kernel writes managed memory cleared by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_WRITE, 1, P_KW_MANAGED},
+    {"kernel-read-managed-prefetch", "cudaMemPrefetchAsync to the device, then a kernel reads managed memory; both timed", BW_KERNEL_READ, 1, P_KR_MANAGED_PREFETCH},
+    {"kernel-write-managed-prefetch", "cudaMemPrefetchAsync to the device, then a kernel writes managed memory; both timed", BW_KERNEL_WRITE, 1, P_KW_MANAGED_PREFETCH},
+    {"cpu-write-managed", "CPU memcpy into managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_WRITE_MANAGED},
+    {"cpu-read-managed", "CPU memcpy out of managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_READ_MANAGED},
+    {"cpu-write-mapped", "CPU memcpy into cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_WRITE_MAPPED},
+    {"cpu-read-mapped", "CPU memcpy out of cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_READ_MAPPED},
+};
+#define N_PATHS (sizeof paths / sizeof paths[0])
+
+static struct {
+    int dev;
+    bool has_managed, concurrent, can_map; /* device attributes */
+    uint64_t full_threads;                 /* SMs * max threads per SM */
+    cudaStream_t stream;                   /* async copies, prefetches and kernels */
+    cr_cuda_timer timer;
+    /* the prepared path */
+    uint64_t bytes;
+    unsigned blocks;
+    void *host;              /* pageable, posix_memalign */
+    void *pinned;            /* cudaHostAlloc: default, write-combined or mapped */
+    void *dev_src, *dev_dst; /* cudaMalloc */
+    void *managed;           /* cudaMallocManaged */
+    uint64_t *partial;       /* kernel reads: one sum per block */
+    /* the roles those buffers play for the path */
+    void *from, *to;    /* source and destination; kernels: to is the buffer */
+    void *kernel_ptr;   /* a kernel's view of to (differs for mapped memory) */
+    cudaMemcpyKind dir; /* API copies */
+} st;
+
+static bool is_async(int id)
+{
+    return id == P_H2D_PAGEABLE_ASYNC || id == P_H2D_PINNED_ASYNC || id == P_D2H_PAGEABLE_ASYNC ||
+           id == P_D2H_PINNED_ASYNC;
+}
+
+/* CUDA 13 takes a cudaMemLocation where CUDA 12 took a device ordinal. */
+static cudaError_t prefetch(const void *p, bool to_host)
+{
+#if CUDART_VERSION >= 13000
+    cudaMemLocation loc = {to_host ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice, to_host ? 0 : st.dev};
+    return cudaMemPrefetchAsync(p, (size_t)st.bytes, loc, 0, st.stream);
+#else
+    return cudaMemPrefetchAsync(p, (size_t)st.bytes, to_host ? cudaCpuDeviceId : st.dev, st.stream);
+#endif
+}
+
+static void cuda_release(const bw_path *p)
+{
+    (void)p;
+    if (st.stream)
+        cudaDeviceSynchronize(); /* an interrupted repetition may still use the buffers */
+    free(st.host);
+    if (st.pinned)
+        cudaFreeHost(st.pinned);
+    void *dev[] = {st.dev_src, st.dev_dst, st.managed, st.partial};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
+        if (dev[i])
+            cudaFree(dev[i]);
+    if (st.stream)
+        cudaGetLastError(); /* nothing to report from here; keep it off the next check */
+    st.host = st.pinned = st.dev_src = st.dev_dst = st.managed = NULL;
+    st.partial = NULL;
+    st.from = st.to = st.kernel_ptr = NULL;
+    st.bytes = 0;
+}
+
+static void cuda_close(void)
+{
+    cuda_release(NULL);
+    cr_cuda_timer_destroy(&st.timer);
+    if (st.stream)
+        cudaStreamDestroy(st.stream);
+    st.stream = NULL;
+}
+
+static cr_status cuda_list(FILE *f) { return cr_cuda_list(f); }
+
+static cr_status device_attrs(const cr_device_info *info, char *err, size_t errlen)
+{
+    int managed = 0, concurrent = 0, can_map = 0;
+    CR_CUDA_CHECK(cudaDeviceGetAttribute(&managed, cudaDevAttrManagedMemory, st.dev), "cudaDeviceGetAttribute", err,
+                  errlen);
+    CR_CUDA_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, st.dev),
+                  "cudaDeviceGetAttribute", err, errlen);
+    CR_CUDA_CHECK(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, st.dev), "cudaDeviceGetAttribute",
+                  err, errlen);
+    st.has_managed = managed != 0;
+    st.concurrent = concurrent != 0;
+    st.can_map = can_map != 0;
+    st.full_threads = (uint64_t)info->compute_units * info->max_threads_per_cu;
+    CR_CUDA_CHECK(cudaStreamCreate(&st.stream), "cudaStreamCreate", err, errlen);
+    return cr_cuda_timer_create(&st.timer, err, errlen);
+}
+
+static cr_status cuda_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
+{
+    memset(&st, 0, sizeof st);
+    cr_status s = cr_cuda_open(spec, &st.dev, info, err, errlen);
+    if (s != CR_OK)
+        return s;
+    s = device_attrs(info, err, errlen);
+    if (s != CR_OK)
+        cuda_close();
+    return s;
+}
+
+static size_t cuda_paths(const bw_path **out)
+{
+    *out = paths;
+    return N_PATHS;
+}
+
+static cr_status cuda_supported(const bw_path *p, char *why, size_t len)
+{
+    const char *no = NULL;
+    switch ((path_id)p->id) {
+    case P_KR_MAPPED:
+    case P_KW_MAPPED:
+    case P_CPU_WRITE_MAPPED:
+    case P_CPU_READ_MAPPED:
+        if (!st.can_map)
+            no = "the device cannot map host memory (cudaDevAttrCanMapHostMemory is 0)";
+        break;
+    case P_KR_MANAGED:
+    case P_KW_MANAGED:
+        if (!st.has_managed)
+            no = "the device has no managed memory (cudaDevAttrManagedMemory is 0)";
+        break;
+    case P_KR_MANAGED_PREFETCH:
+    case P_KW_MANAGED_PREFETCH:
+    case P_CPU_WRITE_MANAGED:
+    case P_CPU_READ_MANAGED:
+        if (!st.has_managed)
+            no = "the device has no managed memory (cudaDevAttrManagedMemory is 0)";
+        else if (!st.concurrent)
+            no = "cudaMemPrefetchAsync needs concurrent managed access (cudaDevAttrConcurrentManagedAccess is 0)";
+        break;
+    default:
+        break;
+    }
+    if (no == NULL)
+        return CR_OK;
+    snprintf(why, len, "%s", no);
+    return CR_UNSUPPORTED;
+}
+
+/* ---- preparation ---- */
+
+static cr_status alloc_host(void **p, char *err, size_t errlen)
+{
+    if (posix_memalign(p, 4096, (size_t)st.bytes) != 0) {
+        *p = NULL;
+        snprintf(err, errlen, "posix_memalign: cannot allocate %llu bytes", (unsigned long long)st.bytes);
+        return CR_ERR;
+    }
+    return CR_OK;
+}
+
+static cr_status alloc_pinned(void **p, unsigned flags, char *err, size_t errlen)
+{
+    CR_CUDA_CHECK(cudaHostAlloc(p, (size_t)st.bytes, flags), "cudaHostAlloc", err, errlen);
+    return CR_OK;
+}
+
+static cr_status alloc_device(void **p, char *err, size_t errlen)
+{
+    CR_CUDA_CHECK(cudaMalloc(p, (size_t)st.bytes), "cudaMalloc", err, errlen);
+    return CR_OK;
+}
+
+static cr_status alloc_managed(void **p, char *err, size_t errlen)
+{
+    CR_CUDA_CHECK(cudaMallocManaged(p, (size_t)st.bytes, cudaMemAttachGlobal), "cudaMallocManaged", err, errlen);
+    return CR_OK;
+}
+
+static bool on_device(const void *p) { return p != NULL && (p == st.dev_src || p == st.dev_dst); }
+
+/* Allocates the path's buffers and assigns their roles. */
+static cr_status allocate(const bw_path *p, char *err, size_t errlen)
+{
+    cr_status s = CR_OK;
+    switch ((path_id)p->id) {
+    case P_H2D_PAGEABLE:
+    case P_H2D_PAGEABLE_ASYNC:
+        s = alloc_host(&st.host, err, errlen);
+        st.from = st.host;
+        break;
+    case P_H2D_PINNED:
+    case P_H2D_PINNED_ASYNC:
+        s = alloc_pinned(&st.pinned, cudaHostAllocDefault, err, errlen);
+        st.from = st.pinned;
+        break;
+    case P_H2D_PINNED_WC:
+        s = alloc_pinned(&st.pinned, cudaHostAllocWriteCombined, err, errlen);
+        st.from = st.pinned;
+        break;
+    case P_D2H_PAGEABLE:
+    case P_D2H_PAGEABLE_ASYNC:
+        s = alloc_host(&st.host, err, errlen);
+        st.to = st.host;
+        break;
+    case P_D2H_PINNED:
+    case P_D2H_PINNED_ASYNC:
+        s = alloc_pinned(&st.pinned, cudaHostAllocDefault, err, errlen);
+        st.to = st.pinned;
+        break;
+    case P_D2D_MEMCPY:
+    case P_D2D_KERNEL:
+    case P_KR_DEVICE:
+    case P_KW_DEVICE:
+        break;
+    case P_KR_MAPPED:
+    case P_KW_MAPPED:
+        if (alloc_pinned(&st.pinned, cudaHostAllocMapped, err, errlen) != CR_OK)
+            return CR_ERR;
+        st.to = st.pinned;
+        CR_CUDA_CHECK(cudaHostGetDevicePointer(&st.kernel_ptr, st.pinned, 0), "cudaHostGetDevicePointer", err,
+                      errlen);
+        return CR_OK;
+    case P_KR_MANAGED:
+    case P_KW_MANAGED:
+    case P_KR_MANAGED_PREFETCH:
+    case P_KW_MANAGED_PREFETCH:
+        s = alloc_managed(&st.managed, err, errlen);
+        st.to = st.kernel_ptr = st.managed;
+        return s;
+    case P_CPU_WRITE_MANAGED:
+    case P_CPU_READ_MANAGED:
+        if (alloc_host(&st.host, err, errlen) != CR_OK || alloc_managed(&st.managed, err, errlen) != CR_OK)
+            return CR_ERR;
+        st.from = p->id == P_CPU_WRITE_MANAGED ? st.host : st.managed;
+        st.to = p->id == P_CPU_WRITE_MANAGED ? st.managed : st.host;
+        return CR_OK;
+    case P_CPU_WRITE_MAPPED:
+    case P_CPU_READ_MAPPED:
+        if (alloc_host(&st.host, err, errlen) != CR_OK ||
+            alloc_pinned(&st.pinned, cudaHostAllocMapped, err, errlen) != CR_OK)
+            return CR_ERR;
+        st.from = p->id == P_CPU_WRITE_MAPPED ? st.host : st.pinned;
+        st.to = p->id == P_CPU_WRITE_MAPPED ? st.pinned : st.host;
+        return CR_OK;
+    }
+    if (s != CR_OK)
+        return CR_ERR;
+    /* API copies and device kernels: the device side of the transfer */
+    if (st.from == NULL && p->kind == BW_COPY && alloc_device(&st.dev_src, err, errlen) != CR_OK)
+        return CR_ERR;
+    if (st.to == NULL && alloc_device(&st.dev_dst, err, errlen) != CR_OK)
+        return CR_ERR;
+    if (st.from == NULL && p->kind == BW_COPY)
+        st.from = st.dev_src;
+    if (st.to == NULL)
+        st.to = st.kernel_ptr = st.dev_dst;
+    st.dir = on_device(st.from) ? (on_device(st.to) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                                : cudaMemcpyHostToDevice;
+    return CR_OK;
+}
+
+/* Kernel geometry: one thread per uint4 up to a full-occupancy wave. */
+static unsigned blocks_for(uint64_t bytes)
+{
+    uint64_t n4 = bytes / 16 ? bytes / 16 : 1;
+    uint64_t threads = (n4 + BLOCK - 1) / BLOCK * BLOCK;
+    if (threads > st.full_threads)
+        threads = st.full_threads;
+    return (unsigned)(threads / BLOCK ? threads / BLOCK : 1);
+}
+
+static cr_status cuda_prepare(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen)
+{
+    cuda_release(p);
+    st.bytes = bytes;
+    st.blocks = blocks_for(bytes);
+    if (allocate(p, err, errlen) != CR_OK)
+        return CR_ERR;
+    const size_t n = (size_t)bytes;
+    /* The CPU stores into host-side buffers, so managed pages start on the
+     * host: the "no prefetch" paths' starting point. */
+    void *data = p->kind == BW_KERNEL_READ ? st.to : st.from; /* NULL for kernel writes */
+    if (on_device(data))
+        CR_CUDA_CHECK(cudaMemcpy(data, src, n, cudaMemcpyHostToDevice), "cudaMemcpy", err, errlen);
+    else if (data != NULL)
+        memcpy(data, src, n);
+    /* Destinations start zeroed: a freed buffer of an earlier path may come
+     * back holding the very bytes this one should produce, and would hide a
+     * transfer that did nothing. */
+    if (p->kind != BW_KERNEL_READ) {
+        if (on_device(st.to))
+            CR_CUDA_CHECK(cudaMemset(st.to, 0, n), "cudaMemset", err, errlen);
+        else
+            memset(st.to, 0, n);
+    }
+    if (p->kind == BW_KERNEL_READ)
+        CR_CUDA_CHECK(cudaMalloc(&st.partial, st.blocks * sizeof *st.partial), "cudaMalloc", err, errlen);
+    /* CPU access to managed memory starts each cycle on the GPU, where the
+     * previous cycle's unmap left it; the first one too. */
+    if (p->id == P_CPU_WRITE_MANAGED || p->id == P_CPU_READ_MANAGED) {
+        CR_CUDA_CHECK(prefetch(st.managed, false), "cudaMemPrefetchAsync", err, errlen);
+        CR_CUDA_CHECK(cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", err, errlen);
+    }
+    return CR_OK;
+}
+
+/* ---- repetitions ---- */
+
+static void host_timed(cr_timing *t, uint64_t t0)
+{
+    t->host_ns = cr_now_ns() - t0;
+    t->has_event = false;
+    t->ev_start_ns = t->ev_end_ns = 0;
+}
+
+static cr_status launch(const bw_path *p, char *err, size_t errlen)
+{
+    const uint64_t n4 = st.bytes / 16;
+    const unsigned tail = (unsigned)(st.bytes % 16 / 4);
+    if (p->id == P_D2D_KERNEL)
+        bw_copy<<<st.blocks, BLOCK, 0, st.stream>>>((const uint4 *)st.from, (uint4 *)st.to, n4, tail);
+    else if (p->kind == BW_KERNEL_READ)
+        bw_read<<<st.blocks, BLOCK, 0, st.stream>>>((const uint4 *)st.kernel_ptr, st.partial, n4, tail);
+    else
+        bw_write<<<st.blocks, BLOCK, 0, st.stream>>>((uint4 *)st.kernel_ptr, n4, tail, (uint32_t)st.bytes);
+    CR_CUDA_CHECK(cudaGetLastError(), "cudaLaunchKernel", err, errlen);
+    return CR_OK;
+}
+
+/* Async work is bracketed on st.stream and the timer's stop is the
+ * synchronisation; a blocking cudaMemcpy runs on the legacy stream 0, so its
+ * events go there. */
+static cr_status run_device(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    const bool sync_copy = p->kind == BW_COPY && p->id != P_D2D_KERNEL && !is_async(p->id);
+    cudaStream_t s = sync_copy ? 0 : st.stream;
+    const size_t n = (size_t)st.bytes;
+    if (cr_cuda_timer_start(&st.timer, s, err, errlen) != CR_OK)
+        return CR_ERR;
+    if (sync_copy)
+        CR_CUDA_CHECK(cudaMemcpy(st.to, st.from, n, st.dir), "cudaMemcpy", err, errlen);
+    else if (is_async(p->id))
+        CR_CUDA_CHECK(cudaMemcpyAsync(st.to, st.from, n, st.dir, st.stream), "cudaMemcpyAsync", err, errlen);
+    else {
+        if (p->id == P_KR_MANAGED_PREFETCH || p->id == P_KW_MANAGED_PREFETCH)
+            CR_CUDA_CHECK(prefetch(st.managed, false), "cudaMemPrefetchAsync", err, errlen);
+        if (launch(p, err, errlen) != CR_OK)
+            return CR_ERR;
+    }
+    return cr_cuda_timer_stop(&st.timer, s, t, err, errlen);
+}
+
+/* Map and unmap of managed memory are migrations on the stream. Mapped
+ * memory needs none: its phases are a bare cudaDeviceSynchronize, a host call
+ * with no device work to bracket, so host-timed (events around nothing would
+ * read zero and throw the design off events). */
+static cr_status run_cpu_access(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
+{
+    const bool managed = p->id == P_CPU_WRITE_MANAGED || p->id == P_CPU_READ_MANAGED;
+    uint64_t t0 = cr_now_ns();
+    if (phase == 1) {
+        memcpy(st.to, st.from, (size_t)st.bytes);
+        host_timed(t, t0);
+        return CR_OK;
+    }
+    if (!managed) {
+        CR_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize", err, errlen);
+        host_timed(t, t0);
+        return CR_OK;
+    }
+    if (cr_cuda_timer_start(&st.timer, st.stream, err, errlen) != CR_OK)
+        return CR_ERR;
+    CR_CUDA_CHECK(prefetch(st.managed, phase == 0), "cudaMemPrefetchAsync", err, errlen);
+    return cr_cuda_timer_stop(&st.timer, st.stream, t, err, errlen);
+}
+
+static cr_status cuda_run(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
+{
+    if (p->kind == BW_CPU_ACCESS)
+        return run_cpu_access(p, phase, t, err, errlen);
+    return run_device(p, t, err, errlen);
+}
+
+/* ---- results ---- */
+
+static cr_status cuda_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)
+{
+    CR_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize", err, errlen);
+    if (p->kind != BW_KERNEL_READ) {
+        /* Device and managed memory through the runtime; host memory, mapped
+         * included, as the CPU sees it. */
+        if (on_device(st.to) || st.to == st.managed)
+            CR_CUDA_CHECK(cudaMemcpy(dst, st.to, (size_t)st.bytes, cudaMemcpyDefault), "cudaMemcpy", err, errlen);
+        else
+            memcpy(dst, st.to, (size_t)st.bytes);
+        return CR_OK;
+    }
+    uint64_t *partial = (uint64_t *)malloc(st.blocks * sizeof *partial);
+    if (partial == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return CR_ERR;
+    }
+    cudaError_t rc = cudaMemcpy(partial, st.partial, st.blocks * sizeof *partial, cudaMemcpyDeviceToHost);
+    *sum = 0;
+    for (unsigned i = 0; rc == cudaSuccess && i < st.blocks; ++i)
+        *sum += partial[i];
+    free(partial);
+    CR_CUDA_CHECK(rc, "cudaMemcpy", err, errlen);
+    return CR_OK;
+}
+
+extern "C" {
+extern const bw_backend bandwidth_cuda_backend;
+const bw_backend bandwidth_cuda_backend = {
+    "cuda", cuda_list, cuda_open, cuda_paths, cuda_supported, cuda_prepare, cuda_run, cuda_result, cuda_release,
+    cuda_close,
+};
+}
