@@ -16,6 +16,7 @@
 #include "topology.h"
 #include "transfer_model.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +50,7 @@ typedef struct {
     cr_measure_ctx dev_meas, host_meas;
     uint64_t max_bytes;
     void *src, *check; /* the pattern of the current size, and a buffer to verify into */
+    float *floats;     /* the techniques' inputs at the current size: floats in [1, 2) */
     double *samples[4]; /* per-repetition times of the series of one point */
     double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
     int failures;
@@ -302,6 +304,34 @@ static int reference_of(const bw_path *p)
     return p->kind == BW_KERNEL_READ ? REF_READ : p->kind == BW_KERNEL_WRITE ? REF_WRITE : REF_MEMCPY;
 }
 
+/* Vector add must be exact (one float addition per element); the reduce's
+ * double sum of n floats within n rounding steps of the exact sum. */
+static bool verify_technique(bw_run *run, const bw_path *p, uint64_t bytes, char *note, size_t len)
+{
+    if (p->workload == BW_VECTOR_ADD) {
+        uint64_t n = bytes / 8;
+        const float *a = run->floats, *b = run->floats + n, *c = run->check;
+        for (uint64_t i = 0; i < n; ++i)
+            if (c[i] != a[i] + b[i]) {
+                snprintf(note, len, "vector add wrong at element %" PRIu64 ": %g instead of %g", i, c[i], a[i] + b[i]);
+                return false;
+            }
+        return true;
+    }
+    uint64_t n = bytes / 4;
+    long double exact = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        exact += run->floats[i];
+    double got;
+    memcpy(&got, run->check, sizeof got);
+    double rel = fabs((double)((long double)got - exact)) / (double)exact, tol = DBL_EPSILON * (double)(n + 16);
+    if (!(rel <= tol)) {
+        snprintf(note, len, "reduce off by %.3g relative (tolerance %.3g)", rel, tol);
+        return false;
+    }
+    return true;
+}
+
 /* Checks what the repetitions left behind; fills note on failure. */
 static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, char *note,
                         size_t len)
@@ -319,6 +349,8 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     }
     uint64_t bad;
     switch (p->kind) {
+    case BW_TECHNIQUE:
+        return verify_technique(run, p, bytes, note, len);
     case BW_KERNEL_READ:
         if (sum != expected_sum) {
             snprintf(note, len, "kernel read sum %" PRIu64 " differs from %" PRIu64, sum, expected_sum);
@@ -370,7 +402,8 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 {
     char err[CR_ERRLEN];
     *seconds = NAN;
-    if (run->be->prepare(p, bytes, run->src, err, sizeof err) != CR_OK) {
+    if (run->be->prepare(p, bytes, p->kind == BW_TECHNIQUE ? (const void *)run->floats : run->src, err, sizeof err) !=
+        CR_OK) {
         run->be->release(p);
         return record_failure(run, p, bytes, err);
     }
@@ -381,7 +414,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         series[i] = (cr_series){.ctx = &run->dev_meas, .fn = phase_rep, .arg = &ctx[i], .samples = run->samples[i]};
     }
     size_t count = p->phases;
-    bool paired = bytes >= INTERLEAVE_BYTES;
+    bool paired = bytes >= INTERLEAVE_BYTES && p->kind != BW_TECHNIQUE; /* a technique has no host reference */
     ref_ctx rc = {run, reference_of(p), bytes, 0};
     if (paired)
         series[count++] = (cr_series){.ctx = &run->host_meas, .fn = ref_rep, .arg = &rc, .samples = run->samples[3]};
@@ -399,6 +432,17 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     cr_result r;
     init_row(&r, run, run->be->name, run->info.name, p->key, "size", bytes);
     set_stats(&r, m);
+    if (p->kind == BW_TECHNIQUE) {
+        /* A technique's figure is its time, from host input to host output. */
+        r.figure = m->stats.median * 1e3;
+        r.figure_best = m->stats.min * 1e3;
+        snprintf(r.unit, sizeof r.unit, "ms");
+        snprintf(r.params, sizeof r.params, "workload=%s", p->workload == BW_VECTOR_ADD ? "vectoradd" : "reduce");
+        r.valid = ok;
+        snprintf(r.note, sizeof r.note, "%s", note);
+        *seconds = ok ? m->stats.median : NAN;
+        return record(run, &r);
+    }
     double ref = run->ref_figure[reference_of(p)];
     if (paired && series[count - 1].out.stats.n == m->stats.n)
         r.ref_ratio = cr_median_of_ratios(run->samples[3], run->samples[main_phase], m->stats.n);
@@ -445,7 +489,8 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 
 /* ---- the transfer model ---- */
 
-static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, size_t n)
+static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, size_t n,
+                      bw_fit *fit, bool *fitted)
 {
     double b[MAX_SIZES], t[MAX_SIZES];
     size_t m = 0;
@@ -466,6 +511,8 @@ static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, cons
         snprintf(r.note, sizeof r.note, "no fit: %zu usable sizes", m);
         return record(run, &r);
     }
+    *fit = f;
+    *fitted = true;
     r.figure = f.b_Bps * 1e-9;
     snprintf(r.params, sizeof r.params, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g%s", f.c_s * 1e6,
              f.b_Bps * 1e-9, f.max_rel_err, f.rms_rel_err, f.intercept_clamped ? ";c_clamped_to_0=1" : "");
@@ -482,6 +529,137 @@ static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, cons
         snprintf(r.unit, sizeof r.unit, "%%");
         snprintf(r.params, sizeof r.params, "fit_GBps=%.4g;measured_GBps=%.4g",
                  b[i] / bw_fit_seconds(&f, b[i]) * 1e-9, b[i] / t[i] * 1e-9);
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the techniques against the model (Lee 2012, Eq. 3.1-3.5) ---- */
+
+static const char *const technique_names[BW_NTECHNIQUES] = {"default", "cpu-resident", "gpu-resident", "mixed"};
+
+/* Predicted seconds of technique path p on bytes of input, from the fitted
+ * paths that model its stages; NaN when one of them has no fit. Vector add
+ * moves two inputs of S/2 and one output of S/2, its kernel reads S and
+ * writes S/2; reduce moves S in, reads S and returns a few bytes, costed as
+ * the output path's fixed cost. The kernel terms use the kernel paths' B(S),
+ * whose fixed cost stands for Lee's C. */
+static double predict(const bw_path *p, uint64_t bytes, const bw_path *paths, size_t npaths, const bw_fit *fits,
+                      const bool *fitted)
+{
+    const bw_fit *stage[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < 4; ++k)
+        for (size_t i = 0; i < npaths; ++i)
+            if (p->model[k] && fitted[i] && strcmp(paths[i].key, p->model[k]) == 0)
+                stage[k] = &fits[i];
+    for (int k = 0; k < 4; ++k)
+        if (stage[k] == NULL)
+            return NAN;
+    double S = (double)bytes;
+    if (p->workload == BW_VECTOR_ADD)
+        return 2 * bw_fit_seconds(stage[0], S / 2) + bw_fit_seconds(stage[1], S) + bw_fit_seconds(stage[2], S / 2) +
+               bw_fit_seconds(stage[3], S / 2);
+    return bw_fit_seconds(stage[0], S) + bw_fit_seconds(stage[1], S) + stage[3]->c_s;
+}
+
+/* "a<b<c<d" by ascending time. */
+static void rank_text(const double *t, char *buf, size_t len)
+{
+    int order[BW_NTECHNIQUES] = {0, 1, 2, 3};
+    for (int i = 1; i < BW_NTECHNIQUES; ++i)
+        for (int j = i; j > 0 && t[order[j]] < t[order[j - 1]]; --j) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    buf[0] = '\0';
+    for (int i = 0; i < BW_NTECHNIQUES; ++i) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", i ? "<" : "", technique_names[order[i]]);
+    }
+}
+
+/* Where the rankings differ: each pair the model orders the other way,
+ * with how far apart they measured and how wrong the model was on each. */
+static void explain_ranking(const double *meas, const double *pred, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int a = 0; a < BW_NTECHNIQUES; ++a)
+        for (int b = a + 1; b < BW_NTECHNIQUES; ++b) {
+            if ((meas[a] < meas[b]) == (pred[a] < pred[b]))
+                continue;
+            size_t used = strlen(buf);
+            snprintf(buf + used, len - used, "%s%s vs %s: measured %.1f%% apart, model off by %+.0f%%/%+.0f%%",
+                     used ? "; " : "", technique_names[a], technique_names[b],
+                     100.0 * fabs(meas[a] - meas[b]) / fmin(meas[a], meas[b]), 100.0 * (pred[a] / meas[a] - 1),
+                     100.0 * (pred[b] / meas[b] - 1));
+        }
+}
+
+static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, const uint64_t *sizes, size_t nsizes,
+                             double (*seconds)[MAX_SIZES], const bw_fit *fits, const bool *fitted)
+{
+    for (int w = BW_VECTOR_ADD; w <= BW_REDUCE; ++w) {
+        const char *wname = w == BW_VECTOR_ADD ? "vectoradd" : "reduce";
+        double meas[BW_NTECHNIQUES], pred[BW_NTECHNIQUES];
+        uint64_t ranked_at = 0;
+        for (size_t s = 0; s < nsizes; ++s) {
+            int complete = 0;
+            for (size_t i = 0; i < npaths; ++i) {
+                const bw_path *p = &paths[i];
+                if (p->kind != BW_TECHNIQUE || (int)p->workload != w || isnan(seconds[i][s]))
+                    continue;
+                double t = seconds[i][s], pt = predict(p, sizes[s], paths, npaths, fits, fitted);
+                cr_result r;
+                init_row(&r, run, run->be->name, run->info.name, p->key, "technique", sizes[s]);
+                r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+                snprintf(r.timer, sizeof r.timer, "host");
+                snprintf(r.unit, sizeof r.unit, "ms");
+                r.figure = t * 1e3;
+                if (isnan(pt))
+                    snprintf(r.note, sizeof r.note, "no prediction: a path of its model has no fit");
+                else
+                    snprintf(r.params, sizeof r.params, "predicted_ms=%.4g;model_error_pct=%+.1f;model=%s+%s+%s+%s",
+                             pt * 1e3, 100 * (pt / t - 1), p->model[0], p->model[1], p->model[2], p->model[3]);
+                if (record(run, &r) != 0)
+                    return -1;
+                meas[p->technique] = t;
+                pred[p->technique] = pt;
+                complete += !isnan(pt);
+            }
+            if (complete == BW_NTECHNIQUES)
+                ranked_at = sizes[s];
+        }
+        if (ranked_at == 0)
+            continue;
+        /* The ranking at the largest size where all four ran and were predicted. */
+        for (size_t i = 0; i < npaths; ++i) {
+            const bw_path *p = &paths[i];
+            if (p->kind != BW_TECHNIQUE || (int)p->workload != w)
+                continue;
+            size_t s = 0;
+            while (sizes[s] != ranked_at)
+                ++s;
+            meas[p->technique] = seconds[i][s];
+            pred[p->technique] = predict(p, ranked_at, paths, npaths, fits, fitted);
+        }
+        cr_result r;
+        init_row(&r, run, run->be->name, run->info.name, wname, "ranking", ranked_at);
+        r.bytes_per_rep = NAN;
+        r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+        snprintf(r.timer, sizeof r.timer, "none");
+        r.unit[0] = '\0';
+        char m[48], p[48]; /* "default<cpu-resident<gpu-resident<mixed" is 39 */
+        rank_text(meas, m, sizeof m);
+        rank_text(pred, p, sizeof p);
+        bool match = strcmp(m, p) == 0;
+        snprintf(r.params, sizeof r.params, "measured=%s;predicted=%s;match=%d", m, p, match);
+        if (match)
+            snprintf(r.note, sizeof r.note, "the model ranks the techniques as measured: use %.*s", (int)strcspn(m, "<"),
+                     m);
+        else
+            explain_ranking(meas, pred, r.note, sizeof r.note);
         if (record(run, &r) != 0)
             return -1;
     }
@@ -568,6 +746,9 @@ static int run_sweep(bw_run *run, const bw_path *paths, size_t npaths)
     double (*seconds)[MAX_SIZES] = malloc(npaths * sizeof *seconds);
     bool *runnable = calloc(npaths, sizeof *runnable);
     int rc = seconds && runnable ? 0 : -1;
+    for (size_t p = 0; p < npaths && rc == 0; ++p)
+        for (size_t i = 0; i < MAX_SIZES; ++i)
+            seconds[p][i] = NAN;
     for (size_t p = 0; p < npaths && rc == 0; ++p) {
         char why[CR_ERRLEN];
         if (!path_selected(run, &paths[p]))
@@ -580,6 +761,10 @@ static int run_sweep(bw_run *run, const bw_path *paths, size_t npaths)
     for (size_t s = 0; s < nsizes && rc == 0; ++s) {
         uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + sizes[s];
         cr_fill_random_bytes(run->src, sizes[s], &state);
+        for (uint64_t i = 0; i < sizes[s] / 4; ++i) { /* [1, 2): sums stay exact enough to verify */
+            uint32_t bits = UINT32_C(0x3F800000) | (uint32_t)(cr_splitmix64(&state) >> 41);
+            memcpy(&run->floats[i], &bits, sizeof bits);
+        }
         uint64_t expected_sum = word_sum(run->src, sizes[s]);
         rc = measure_references(run, sizes[s], expected_sum);
         for (size_t p = 0; p < npaths && rc == 0; ++p)
@@ -588,9 +773,17 @@ static int run_sweep(bw_run *run, const bw_path *paths, size_t npaths)
     }
     if (nsizes < 2)
         fprintf(stderr, "note: a single size: no transfer-model fit\n");
+    bw_fit *fits = calloc(npaths, sizeof *fits);
+    bool *fitted = calloc(npaths, sizeof *fitted);
+    if (fits == NULL || fitted == NULL)
+        rc = -1;
     for (size_t p = 0; p < npaths && rc == 0 && nsizes >= 2; ++p)
-        if (runnable[p])
-            rc = record_fit(run, &paths[p], sizes, seconds[p], nsizes);
+        if (runnable[p] && paths[p].kind != BW_TECHNIQUE)
+            rc = record_fit(run, &paths[p], sizes, seconds[p], nsizes, &fits[p], &fitted[p]);
+    if (rc == 0)
+        rc = record_techniques(run, paths, npaths, sizes, nsizes, seconds, fits, fitted);
+    free(fits);
+    free(fitted);
     free(seconds);
     free(runnable);
     return rc;
@@ -670,9 +863,10 @@ int bandwidth_main(int argc, char **argv, const bw_backend *backend)
     }
     run.src = cr_topo_alloc(run.topo, run.max_bytes);
     run.check = cr_topo_alloc(run.topo, run.max_bytes);
+    run.floats = cr_topo_alloc(run.topo, run.max_bytes);
     for (int i = 0; i < 4; ++i)
         run.samples[i] = malloc((size_t)run.opt.reps_max * sizeof *run.samples[i]);
-    if (!run.src || !run.check || !run.samples[0] || !run.samples[1] || !run.samples[2] || !run.samples[3]) {
+    if (!run.src || !run.check || !run.floats || !run.samples[0] || !run.samples[1] || !run.samples[2] || !run.samples[3]) {
         fprintf(stderr, "%s: error: cannot allocate host buffers\n", run.opt.program);
         goto out;
     }
@@ -690,6 +884,7 @@ int bandwidth_main(int argc, char **argv, const bw_backend *backend)
 out:
     cr_topo_free(run.topo, run.src, run.max_bytes);
     cr_topo_free(run.topo, run.check, run.max_bytes);
+    cr_topo_free(run.topo, run.floats, run.max_bytes);
     for (int i = 0; i < 4; ++i)
         free(run.samples[i]);
     backend->close();

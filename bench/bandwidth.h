@@ -21,7 +21,17 @@ typedef enum {
     BW_CPU_ACCESS,   /* phases map / memcpy / unmap; the memcpy moves the bytes */
     BW_KERNEL_READ,  /* a kernel reads the buffer; result: sum of its 32-bit words */
     BW_KERNEL_WRITE, /* a kernel writes bw_pattern_word(i) into every 32-bit word i */
+    BW_TECHNIQUE,    /* a memory-movement technique runs a workload end to end */
 } bw_kind;
+
+/* The workloads of Lee's techniques (2012, §3.2.3), on floats:
+ * vector add reads a and b (src: a then b, n floats each, bytes = 8n) and
+ * delivers c = a + b (n floats); reduce reads n floats (bytes = 4n) and
+ * delivers their sum, accumulated in double, as one double. */
+typedef enum { BW_VECTOR_ADD, BW_REDUCE } bw_workload;
+
+/* Lee's memory-movement techniques, in his order. */
+enum { BW_DEFAULT, BW_CPU_RESIDENT, BW_GPU_RESIDENT, BW_MIXED, BW_NTECHNIQUES };
 
 typedef struct {
     const char *key;  /* CSV variant, e.g. "h2d-write-pinned" */
@@ -29,6 +39,11 @@ typedef struct {
     bw_kind kind;
     unsigned phases;  /* 1, or 3 for BW_CPU_ACCESS */
     int id;           /* backend-private */
+    /* BW_TECHNIQUE only: */
+    bw_workload workload;
+    int technique;          /* BW_DEFAULT .. BW_MIXED */
+    const char *model[4];   /* keys of the paths that model its input transfer, kernel reads,
+                               kernel writes and output transfer (Lee's Eq. 3.1-3.4) */
 } bw_path;
 
 /* The word a write kernel stores at 32-bit index i, with seed the low 32
@@ -58,7 +73,7 @@ typedef struct {
     cr_status (*run)(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen);
     /* After the repetitions: copies and kernel writes deliver the destination
      * bytes into dst (bytes long); kernel reads deliver their 64-bit word sum
-     * into *sum. */
+     * into *sum; techniques deliver their workload's output into dst. */
     cr_status (*result)(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen);
     void (*release)(const bw_path *p);
     void (*close)(void);

@@ -1,8 +1,10 @@
 /* CUDA backend of the bandwidth benchmark: API copies from pageable, pinned
  * and write-combined memory, kernels on device, mapped (zero-copy) and
- * managed memory, and CPU access to mapped and managed memory. Allocates,
- * moves and times; the design verifies. Kernels use grid-stride loops over
- * uint4, like the OpenCL twin (opencl/bandwidth_kernels.cl). */
+ * managed memory, CPU access to mapped and managed memory, and Lee's four
+ * memory-movement techniques running vector add and reduce end to end.
+ * Allocates, moves and times; the design verifies. Kernels use grid-stride
+ * loops over uint4 (float4 for the workloads), like the OpenCL twin
+ * (opencl/bandwidth_kernels.cl). */
 #include "cuda_device.h"
 
 extern "C" {
@@ -74,6 +76,46 @@ __global__ void RESIDENT bw_copy(const uint4 *__restrict__ in, uint4 *__restrict
         reinterpret_cast<uint32_t *>(out + n4)[gid] = reinterpret_cast<const uint32_t *>(in + n4)[gid];
 }
 
+/* The workloads of the memory-movement techniques, over float4 with the tail
+ * floats (at most 3) to the first threads. c = a + b, one float addition per
+ * element. */
+__global__ void RESIDENT bw_vector_add(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                                       float4 *__restrict__ c, uint64_t n4, unsigned tail)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK, gid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    for (uint64_t i = gid; i < n4; i += stride) {
+        const float4 x = a[i], y = b[i];
+        c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+    if (gid < tail)
+        reinterpret_cast<float *>(c + n4)[gid] =
+            reinterpret_cast<const float *>(a + n4)[gid] + reinterpret_cast<const float *>(b + n4)[gid];
+}
+
+/* Sums the floats in double; one double partial per block. */
+__global__ void RESIDENT bw_reduce(const float4 *__restrict__ in, double *__restrict__ partial, uint64_t n4,
+                                   unsigned tail)
+{
+    __shared__ double red[BLOCK];
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK, gid = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    double sum = 0;
+    for (uint64_t i = gid; i < n4; i += stride) {
+        const float4 v = in[i];
+        sum += (double)v.x + (double)v.y + (double)v.z + (double)v.w;
+    }
+    if (gid < tail)
+        sum += reinterpret_cast<const float *>(in + n4)[gid];
+    red[threadIdx.x] = sum;
+    __syncthreads();
+    for (unsigned half = BLOCK / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            red[threadIdx.x] += red[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        partial[blockIdx.x] = red[0];
+}
+
 enum path_id {
     P_H2D_PAGEABLE, P_H2D_PAGEABLE_ASYNC, P_H2D_PINNED, P_H2D_PINNED_ASYNC, P_H2D_PINNED_WC,
     P_D2H_PAGEABLE, P_D2H_PAGEABLE_ASYNC, P_D2H_PINNED, P_D2H_PINNED_ASYNC,
@@ -81,32 +123,55 @@ enum path_id {
     P_KR_DEVICE, P_KW_DEVICE, P_KR_MAPPED, P_KW_MAPPED,
     P_KR_MANAGED, P_KW_MANAGED, P_KR_MANAGED_PREFETCH, P_KW_MANAGED_PREFETCH,
     P_CPU_WRITE_MANAGED, P_CPU_READ_MANAGED, P_CPU_WRITE_MAPPED, P_CPU_READ_MAPPED,
+    P_TECHNIQUE, /* every technique path: which one is in its workload/technique fields */
 };
 
+/* The technique fields of the paths that are not techniques (-Wextra wants
+ * every member of the aggregate initialised). */
+#define NOT_A_TECHNIQUE BW_VECTOR_ADD, 0, {NULL, NULL, NULL, NULL}
+
+/* The paths that model each technique's stages on CUDA: input transfer,
+ * kernel reads, kernel writes, output transfer (Lee's Eq. 3.1-3.4). */
+#define DEFAULT_MODEL {"h2d-memcpy-pageable", "kernel-read-device", "kernel-write-device", "d2h-memcpy-pageable"}
+#define CPU_RESIDENT_MODEL {"cpu-write-mapped", "kernel-read-mapped", "kernel-write-mapped", "cpu-read-mapped"}
+#define GPU_RESIDENT_MODEL {"cpu-write-managed", "kernel-read-managed", "kernel-write-managed", "cpu-read-managed"}
+#define MIXED_MODEL {"cpu-write-managed", "kernel-read-managed", "kernel-write-device", "d2h-memcpy-pageable"}
+
+#define TECHNIQUE(key, desc, workload, technique, model) \
+    {key, desc, BW_TECHNIQUE, 1, P_TECHNIQUE, workload, technique, model}
+
 static const bw_path paths[] = {
-    {"h2d-memcpy-pageable", "cudaMemcpy from pageable host memory (posix_memalign)", BW_COPY, 1, P_H2D_PAGEABLE},
-    {"h2d-memcpy-pageable-async", "cudaMemcpyAsync + synchronize from pageable host memory (staged by the driver)", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC},
-    {"h2d-memcpy-pinned", "cudaMemcpy from pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_H2D_PINNED},
-    {"h2d-memcpy-pinned-async", "cudaMemcpyAsync + synchronize from pinned host memory", BW_COPY, 1, P_H2D_PINNED_ASYNC},
-    {"h2d-memcpy-pinned-wc", "cudaMemcpy from pinned write-combined host memory (cudaHostAllocWriteCombined)", BW_COPY, 1, P_H2D_PINNED_WC},
-    {"d2h-memcpy-pageable", "cudaMemcpy into pageable host memory (posix_memalign)", BW_COPY, 1, P_D2H_PAGEABLE},
-    {"d2h-memcpy-pageable-async", "cudaMemcpyAsync + synchronize into pageable host memory (staged by the driver)", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC},
-    {"d2h-memcpy-pinned", "cudaMemcpy into pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_D2H_PINNED},
-    {"d2h-memcpy-pinned-async", "cudaMemcpyAsync + synchronize into pinned host memory", BW_COPY, 1, P_D2H_PINNED_ASYNC},
-    {"d2d-memcpy", "cudaMemcpy between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_MEMCPY},
-    {"d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL},
-    {"kernel-read-device", "kernel reads a device buffer (cudaMalloc)", BW_KERNEL_READ, 1, P_KR_DEVICE},
-    {"kernel-write-device", "kernel writes a device buffer (cudaMalloc)", BW_KERNEL_WRITE, 1, P_KW_DEVICE},
-    {"kernel-read-mapped", "kernel reads pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_READ, 1, P_KR_MAPPED},
-    {"kernel-write-mapped", "kernel writes pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_WRITE, 1, P_KW_MAPPED},
-    {"kernel-read-managed", "kernel reads managed memory filled by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_READ, 1, P_KR_MANAGED},
-    {"kernel-write-managed", "kernel writes managed memory cleared by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_WRITE, 1, P_KW_MANAGED},
-    {"kernel-read-managed-prefetch", "cudaMemPrefetchAsync to the device, then a kernel reads managed memory; both timed", BW_KERNEL_READ, 1, P_KR_MANAGED_PREFETCH},
-    {"kernel-write-managed-prefetch", "cudaMemPrefetchAsync to the device, then a kernel writes managed memory; both timed", BW_KERNEL_WRITE, 1, P_KW_MANAGED_PREFETCH},
-    {"cpu-write-managed", "CPU memcpy into managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_WRITE_MANAGED},
-    {"cpu-read-managed", "CPU memcpy out of managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_READ_MANAGED},
-    {"cpu-write-mapped", "CPU memcpy into cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_WRITE_MAPPED},
-    {"cpu-read-mapped", "CPU memcpy out of cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_READ_MAPPED},
+    {"h2d-memcpy-pageable", "cudaMemcpy from pageable host memory (posix_memalign)", BW_COPY, 1, P_H2D_PAGEABLE, NOT_A_TECHNIQUE},
+    {"h2d-memcpy-pageable-async", "cudaMemcpyAsync + synchronize from pageable host memory (staged by the driver)", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC, NOT_A_TECHNIQUE},
+    {"h2d-memcpy-pinned", "cudaMemcpy from pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_H2D_PINNED, NOT_A_TECHNIQUE},
+    {"h2d-memcpy-pinned-async", "cudaMemcpyAsync + synchronize from pinned host memory", BW_COPY, 1, P_H2D_PINNED_ASYNC, NOT_A_TECHNIQUE},
+    {"h2d-memcpy-pinned-wc", "cudaMemcpy from pinned write-combined host memory (cudaHostAllocWriteCombined)", BW_COPY, 1, P_H2D_PINNED_WC, NOT_A_TECHNIQUE},
+    {"d2h-memcpy-pageable", "cudaMemcpy into pageable host memory (posix_memalign)", BW_COPY, 1, P_D2H_PAGEABLE, NOT_A_TECHNIQUE},
+    {"d2h-memcpy-pageable-async", "cudaMemcpyAsync + synchronize into pageable host memory (staged by the driver)", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC, NOT_A_TECHNIQUE},
+    {"d2h-memcpy-pinned", "cudaMemcpy into pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_D2H_PINNED, NOT_A_TECHNIQUE},
+    {"d2h-memcpy-pinned-async", "cudaMemcpyAsync + synchronize into pinned host memory", BW_COPY, 1, P_D2H_PINNED_ASYNC, NOT_A_TECHNIQUE},
+    {"d2d-memcpy", "cudaMemcpy between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_MEMCPY, NOT_A_TECHNIQUE},
+    {"d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL, NOT_A_TECHNIQUE},
+    {"kernel-read-device", "kernel reads a device buffer (cudaMalloc)", BW_KERNEL_READ, 1, P_KR_DEVICE, NOT_A_TECHNIQUE},
+    {"kernel-write-device", "kernel writes a device buffer (cudaMalloc)", BW_KERNEL_WRITE, 1, P_KW_DEVICE, NOT_A_TECHNIQUE},
+    {"kernel-read-mapped", "kernel reads pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_READ, 1, P_KR_MAPPED, NOT_A_TECHNIQUE},
+    {"kernel-write-mapped", "kernel writes pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_WRITE, 1, P_KW_MAPPED, NOT_A_TECHNIQUE},
+    {"kernel-read-managed", "kernel reads managed memory filled by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_READ, 1, P_KR_MANAGED, NOT_A_TECHNIQUE},
+    {"kernel-write-managed", "kernel writes managed memory cleared by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_WRITE, 1, P_KW_MANAGED, NOT_A_TECHNIQUE},
+    {"kernel-read-managed-prefetch", "cudaMemPrefetchAsync to the device, then a kernel reads managed memory; both timed", BW_KERNEL_READ, 1, P_KR_MANAGED_PREFETCH, NOT_A_TECHNIQUE},
+    {"kernel-write-managed-prefetch", "cudaMemPrefetchAsync to the device, then a kernel writes managed memory; both timed", BW_KERNEL_WRITE, 1, P_KW_MANAGED_PREFETCH, NOT_A_TECHNIQUE},
+    {"cpu-write-managed", "CPU memcpy into managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_WRITE_MANAGED, NOT_A_TECHNIQUE},
+    {"cpu-read-managed", "CPU memcpy out of managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_READ_MANAGED, NOT_A_TECHNIQUE},
+    {"cpu-write-mapped", "CPU memcpy into cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_WRITE_MAPPED, NOT_A_TECHNIQUE},
+    {"cpu-read-mapped", "CPU memcpy out of cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_READ_MAPPED, NOT_A_TECHNIQUE},
+    TECHNIQUE("vectoradd-default", "vector add: cudaMemcpy in from pageable memory, kernel on device buffers, cudaMemcpy out", BW_VECTOR_ADD, BW_DEFAULT, DEFAULT_MODEL),
+    TECHNIQUE("vectoradd-cpu-resident", "vector add: CPU memcpy into and out of cudaHostAllocMapped memory, kernel on it in place", BW_VECTOR_ADD, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
+    TECHNIQUE("vectoradd-gpu-resident", "vector add: CPU memcpy into and out of managed memory, no prefetch (pages migrate on demand)", BW_VECTOR_ADD, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
+    TECHNIQUE("vectoradd-mixed", "vector add: CPU memcpy into managed memory, kernel writes a device buffer, cudaMemcpy out", BW_VECTOR_ADD, BW_MIXED, MIXED_MODEL),
+    TECHNIQUE("reduce-default", "reduce: cudaMemcpy in from pageable memory, kernel on a device buffer, cudaMemcpy partial sums out", BW_REDUCE, BW_DEFAULT, DEFAULT_MODEL),
+    TECHNIQUE("reduce-cpu-resident", "reduce: CPU memcpy into cudaHostAllocMapped memory, kernel writes partial sums there, CPU memcpy out", BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
+    TECHNIQUE("reduce-gpu-resident", "reduce: CPU memcpy into and partial sums out of managed memory, no prefetch", BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
+    TECHNIQUE("reduce-mixed", "reduce: CPU memcpy into managed memory, kernel writes partial sums to a device buffer, cudaMemcpy out", BW_REDUCE, BW_MIXED, MIXED_MODEL),
 };
 #define N_PATHS (sizeof paths / sizeof paths[0])
 
@@ -128,6 +193,13 @@ static struct {
     void *from, *to;    /* source and destination; kernels: to is the buffer */
     void *kernel_ptr;   /* a kernel's view of to (differs for mapped memory) */
     cudaMemcpyKind dir; /* API copies */
+    /* a prepared technique (the inputs in host memory are st.host) */
+    void *tin[2], *tout;   /* where the kernel reads its inputs and writes its output */
+    void *kin[2], *kout;   /* the kernel's views of them (differ for mapped memory) */
+    bool tpinned;          /* tin and tout are cudaHostAlloc'd, else cudaMalloc'd or managed */
+    void *tdst;            /* the output in host memory */
+    uint64_t tin_bytes, tout_bytes;
+    unsigned tblocks;
 } st;
 
 static bool is_async(int id)
@@ -159,12 +231,23 @@ static void cuda_release(const bw_path *p)
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
         if (dev[i])
             cudaFree(dev[i]);
+    void *tech[] = {st.tin[0], st.tin[1], st.tout};
+    for (size_t i = 0; i < sizeof tech / sizeof tech[0]; ++i)
+        if (tech[i]) {
+            if (st.tpinned)
+                cudaFreeHost(tech[i]);
+            else
+                cudaFree(tech[i]);
+        }
+    free(st.tdst);
     if (st.stream)
         cudaGetLastError(); /* nothing to report from here; keep it off the next check */
     st.host = st.pinned = st.dev_src = st.dev_dst = st.managed = NULL;
     st.partial = NULL;
     st.from = st.to = st.kernel_ptr = NULL;
-    st.bytes = 0;
+    st.tin[0] = st.tin[1] = st.tout = st.kin[0] = st.kin[1] = st.kout = st.tdst = NULL;
+    st.tpinned = false;
+    st.bytes = st.tin_bytes = st.tout_bytes = 0;
 }
 
 static void cuda_close(void)
@@ -217,6 +300,15 @@ static cr_status cuda_supported(const bw_path *p, char *why, size_t len)
 {
     const char *no = NULL;
     switch ((path_id)p->id) {
+    case P_TECHNIQUE:
+        if (p->technique == BW_CPU_RESIDENT && !st.can_map)
+            no = "the device cannot map host memory (cudaDevAttrCanMapHostMemory is 0)";
+        else if ((p->technique == BW_GPU_RESIDENT || p->technique == BW_MIXED) && !st.has_managed)
+            no = "the device has no managed memory (cudaDevAttrManagedMemory is 0)";
+        else if ((p->technique == BW_GPU_RESIDENT || p->technique == BW_MIXED) && !st.concurrent)
+            no = "its model's cpu-*-managed paths need concurrent managed access "
+                 "(cudaDevAttrConcurrentManagedAccess is 0)";
+        break;
     case P_KR_MAPPED:
     case P_KW_MAPPED:
     case P_CPU_WRITE_MAPPED:
@@ -343,6 +435,8 @@ static cr_status allocate(const bw_path *p, char *err, size_t errlen)
         st.from = p->id == P_CPU_WRITE_MAPPED ? st.host : st.pinned;
         st.to = p->id == P_CPU_WRITE_MAPPED ? st.pinned : st.host;
         return CR_OK;
+    case P_TECHNIQUE: /* prepare_technique() */
+        return CR_OK;
     }
     if (s != CR_OK)
         return CR_ERR;
@@ -360,7 +454,7 @@ static cr_status allocate(const bw_path *p, char *err, size_t errlen)
     return CR_OK;
 }
 
-/* Kernel geometry: one thread per uint4 up to a full-occupancy wave. */
+/* Kernel geometry: one thread per uint4 (float4) up to a full-occupancy wave. */
 static unsigned blocks_for(uint64_t bytes)
 {
     uint64_t n4 = bytes / 16 ? bytes / 16 : 1;
@@ -370,10 +464,77 @@ static unsigned blocks_for(uint64_t bytes)
     return (unsigned)(threads / BLOCK ? threads / BLOCK : 1);
 }
 
+/* ---- memory-movement techniques (Lee 2012, §3.1.2) ---- */
+
+enum mem_kind { MEM_DEVICE, MEM_MAPPED, MEM_MANAGED };
+
+/* One technique buffer of size bytes and the kernel's view of it. */
+static cr_status alloc_technique(void **p, void **kp, mem_kind mem, size_t size, char *err, size_t errlen)
+{
+    switch (mem) {
+    case MEM_DEVICE:
+        CR_CUDA_CHECK(cudaMalloc(p, size), "cudaMalloc", err, errlen);
+        CR_CUDA_CHECK(cudaMemset(*p, 0, size), "cudaMemset", err, errlen);
+        break;
+    case MEM_MAPPED:
+        CR_CUDA_CHECK(cudaHostAlloc(p, size, cudaHostAllocMapped), "cudaHostAlloc", err, errlen);
+        memset(*p, 0, size);
+        break;
+    case MEM_MANAGED: /* zeroed by the CPU, so its pages start on the host */
+        CR_CUDA_CHECK(cudaMallocManaged(p, size, cudaMemAttachGlobal), "cudaMallocManaged", err, errlen);
+        memset(*p, 0, size);
+        break;
+    }
+    *kp = *p;
+    if (mem == MEM_MAPPED)
+        CR_CUDA_CHECK(cudaHostGetDevicePointer(kp, *p, 0), "cudaHostGetDevicePointer", err, errlen);
+    return CR_OK;
+}
+
+/* Default: device buffers, cudaMemcpy in and out. CPU-Resident: mapped
+ * pinned memory, the CPU memcpy's in and out, the kernel works in place.
+ * GPU-Resident: managed memory, the CPU memcpy's in and out, pages migrate on
+ * demand. Mixed: managed inputs written by the CPU, a device output copied
+ * out. The inputs in host memory are st.host (pageable, holding src); the
+ * output in host memory st.tdst (pageable). */
+static cr_status prepare_technique(const bw_path *p, const void *src, char *err, size_t errlen)
+{
+    const bool vadd = p->workload == BW_VECTOR_ADD;
+    const uint64_t n = st.bytes / (vadd ? 8 : 4);
+    st.tin_bytes = 4 * n;
+    st.tblocks = blocks_for(st.tin_bytes);
+    st.tout_bytes = vadd ? 4 * n : st.tblocks * sizeof(double);
+    const mem_kind in = p->technique == BW_DEFAULT        ? MEM_DEVICE
+                        : p->technique == BW_CPU_RESIDENT ? MEM_MAPPED
+                                                          : MEM_MANAGED;
+    const mem_kind out = p->technique == BW_DEFAULT || p->technique == BW_MIXED ? MEM_DEVICE
+                         : p->technique == BW_CPU_RESIDENT                      ? MEM_MAPPED
+                                                                                : MEM_MANAGED;
+    st.tpinned = p->technique == BW_CPU_RESIDENT; /* how cuda_release frees tin and tout */
+    if (alloc_host(&st.host, err, errlen) != CR_OK)
+        return CR_ERR;
+    memcpy(st.host, src, (size_t)st.bytes);
+    if (posix_memalign(&st.tdst, 4096, (size_t)st.tout_bytes) != 0) {
+        st.tdst = NULL;
+        snprintf(err, errlen, "posix_memalign: cannot allocate %llu bytes", (unsigned long long)st.tout_bytes);
+        return CR_ERR;
+    }
+    memset(st.tdst, 0, (size_t)st.tout_bytes);
+    for (int i = 0; i < (vadd ? 2 : 1); ++i)
+        if (alloc_technique(&st.tin[i], &st.kin[i], in, (size_t)st.tin_bytes, err, errlen) != CR_OK)
+            return CR_ERR;
+    if (alloc_technique(&st.tout, &st.kout, out, (size_t)st.tout_bytes, err, errlen) != CR_OK)
+        return CR_ERR;
+    CR_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize", err, errlen);
+    return CR_OK;
+}
+
 static cr_status cuda_prepare(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen)
 {
     cuda_release(p);
     st.bytes = bytes;
+    if (p->kind == BW_TECHNIQUE)
+        return prepare_technique(p, src, err, errlen);
     st.blocks = blocks_for(bytes);
     if (allocate(p, err, errlen) != CR_OK)
         return CR_ERR;
@@ -475,18 +636,74 @@ static cr_status run_cpu_access(const bw_path *p, unsigned phase, cr_timing *t, 
     return cr_cuda_timer_stop(&st.timer, st.stream, t, err, errlen);
 }
 
+/* One repetition, host-timed: a technique is several commands and host work.
+ * Everything runs on stream 0, where the blocking cudaMemcpy calls run too, so
+ * they order with the kernel. cudaMemcpy into pageable memory returns once
+ * the copy is done; the CPU reads its output only after a synchronisation. */
+static cr_status run_technique(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    const bool vadd = p->workload == BW_VECTOR_ADD;
+    const bool copy_in = p->technique == BW_DEFAULT, copy_out = p->technique == BW_DEFAULT || p->technique == BW_MIXED;
+    const size_t in = (size_t)st.tin_bytes, out = (size_t)st.tout_bytes;
+    const uint64_t n4 = st.tin_bytes / 16;
+    const unsigned tail = (unsigned)(st.tin_bytes % 16 / 4);
+    const uint64_t t0 = cr_now_ns();
+    for (int i = 0; i < (vadd ? 2 : 1); ++i) {
+        const char *from = (const char *)st.host + i * in;
+        if (copy_in)
+            CR_CUDA_CHECK(cudaMemcpy(st.tin[i], from, in, cudaMemcpyHostToDevice), "cudaMemcpy(technique input)", err,
+                          errlen);
+        else
+            memcpy(st.tin[i], from, in);
+    }
+    if (vadd)
+        bw_vector_add<<<st.tblocks, BLOCK, 0, 0>>>((const float4 *)st.kin[0], (const float4 *)st.kin[1],
+                                                   (float4 *)st.kout, n4, tail);
+    else
+        bw_reduce<<<st.tblocks, BLOCK, 0, 0>>>((const float4 *)st.kin[0], (double *)st.kout, n4, tail);
+    CR_CUDA_CHECK(cudaGetLastError(), "cudaLaunchKernel", err, errlen);
+    if (copy_out)
+        CR_CUDA_CHECK(cudaMemcpy(st.tdst, st.tout, out, cudaMemcpyDeviceToHost), "cudaMemcpy(technique output)", err,
+                      errlen);
+    else {
+        CR_CUDA_CHECK(cudaStreamSynchronize(0), "cudaStreamSynchronize", err, errlen);
+        memcpy(st.tdst, st.tout, out);
+    }
+    host_timed(t, t0);
+    return CR_OK;
+}
+
 static cr_status cuda_run(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
 {
     if (p->kind == BW_CPU_ACCESS)
         return run_cpu_access(p, phase, t, err, errlen);
+    if (p->kind == BW_TECHNIQUE)
+        return run_technique(p, t, err, errlen);
     return run_device(p, t, err, errlen);
 }
 
 /* ---- results ---- */
 
+/* Vector add: c as it is; reduce: the sum of the partials. */
+static void technique_result(const bw_path *p, void *dst)
+{
+    if (p->workload == BW_VECTOR_ADD) {
+        memcpy(dst, st.tdst, (size_t)st.tout_bytes);
+        return;
+    }
+    double sum = 0;
+    for (unsigned i = 0; i < st.tblocks; ++i)
+        sum += ((const double *)st.tdst)[i];
+    memcpy(dst, &sum, sizeof sum);
+}
+
 static cr_status cuda_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)
 {
     CR_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize", err, errlen);
+    if (p->kind == BW_TECHNIQUE) {
+        technique_result(p, dst);
+        return CR_OK;
+    }
     if (p->kind != BW_KERNEL_READ) {
         /* Device and managed memory through the runtime; host memory, mapped
          * included, as the CPU sees it. */

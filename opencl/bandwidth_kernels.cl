@@ -43,3 +43,27 @@ kernel void bw_copy(global const uint4 *restrict in, global uint4 *restrict out,
 {
     FOR_EACH(i, n4) out[i] = in[i];
 }
+
+/* The workloads of the memory-movement techniques. */
+kernel void bw_vector_add(global const float *restrict a, global const float *restrict b, global float *restrict c,
+                          ulong n)
+{
+    FOR_EACH(i, n) c[i] = a[i] + b[i];
+}
+
+/* One double partial sum per work-group. */
+kernel void bw_reduce(global const float *restrict in, global double *restrict partial, local double *scratch, ulong n)
+{
+    double sum = 0;
+    FOR_EACH(i, n) sum += in[i];
+    const uint lid = get_local_id(0), lsize = get_local_size(0);
+    scratch[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint stride = 1; stride < lsize; stride *= 2) {
+        if (lid % (2 * stride) == 0 && lid + stride < lsize)
+            scratch[lid] += scratch[lid + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        partial[get_group_id(0)] = scratch[0];
+}

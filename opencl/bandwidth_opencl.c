@@ -20,46 +20,68 @@ enum path_id {
     P_KR_HOST_RO, P_KR_HOST_RW, P_KW_HOST_WO, P_KW_HOST_RW,
     P_KR_USE_RO, P_KR_USE_RW, P_KW_USE_WO, P_KW_USE_RW, P_KR_USE_MISALIGNED, P_KW_USE_MISALIGNED,
     P_KR_SVM_COARSE, P_KW_SVM_COARSE, P_KR_SVM_FINE, P_KW_SVM_FINE,
+    P_TECHNIQUE, /* every technique path: which one is in its workload/technique fields */
 };
 
+/* The paths that model each technique's stages on OpenCL (Lee's mapping,
+ * §3.4): input transfer, kernel reads, kernel writes, output transfer. */
+#define DEFAULT_MODEL {"h2d-write-pageable", "kernel-read-device", "kernel-write-device", "d2h-read-pageable"}
+#define CPU_RESIDENT_MODEL {"cpu-write-host", "kernel-read-host-ro", "kernel-write-host-wo", "cpu-read-host"}
+#define GPU_RESIDENT_MODEL {"cpu-write-device", "kernel-read-device", "kernel-write-device", "cpu-read-device"}
+#define MIXED_MODEL {"cpu-write-device", "kernel-read-device", "kernel-write-device", "d2h-read-pageable"}
+
+#define PATH(k, d, kind_, phases_, id_) {.key = k, .desc = d, .kind = kind_, .phases = phases_, .id = id_}
+#define TECHNIQUE(k, d, workload_, technique_, model_)                                                           \
+    {.key = k, .desc = d, .kind = BW_TECHNIQUE, .phases = 1, .id = P_TECHNIQUE, .workload = workload_,            \
+     .technique = technique_, .model = model_}
 static const bw_path paths[] = {
-    {"h2d-write-pageable", "clEnqueueWriteBuffer, blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE},
-    {"h2d-write-pageable-async", "clEnqueueWriteBuffer, non-blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC},
-    {"h2d-write-pinned", "clEnqueueWriteBuffer, blocking, from pinned memory (ALLOC_HOST_PTR mapped once)", BW_COPY, 1, P_H2D_PINNED},
-    {"h2d-write-pinned-async", "clEnqueueWriteBuffer, non-blocking, from pinned memory", BW_COPY, 1, P_H2D_PINNED_ASYNC},
-    {"d2h-read-pageable", "clEnqueueReadBuffer, blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE},
-    {"d2h-read-pageable-async", "clEnqueueReadBuffer, non-blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC},
-    {"d2h-read-pinned", "clEnqueueReadBuffer, blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED},
-    {"d2h-read-pinned-async", "clEnqueueReadBuffer, non-blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED_ASYNC},
-    {"d2d-copy", "clEnqueueCopyBuffer between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_COPY},
-    {"d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL},
-    {"cpu-write-host", "CPU memcpy into a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_WRITE_HOST},
-    {"cpu-read-host", "CPU memcpy out of a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_READ_HOST},
-    {"cpu-write-device", "CPU memcpy into a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_WRITE_DEVICE},
-    {"cpu-read-device", "CPU memcpy out of a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_READ_DEVICE},
-    {"kernel-read-device", "kernel reads a device buffer", BW_KERNEL_READ, 1, P_KR_DEVICE},
-    {"kernel-write-device", "kernel writes a device buffer", BW_KERNEL_WRITE, 1, P_KW_DEVICE},
-    {"kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", BW_KERNEL_READ, 1, P_KR_HOST_RO},
-    {"kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_READ, 1, P_KR_HOST_RW},
-    {"kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", BW_KERNEL_WRITE, 1, P_KW_HOST_WO},
-    {"kernel-write-host-rw", "kernel writes ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_WRITE, 1, P_KW_HOST_RW},
-    {"kernel-read-use-ro", "kernel reads USE_HOST_PTR|READ_ONLY, pointer aligned for the device", BW_KERNEL_READ, 1, P_KR_USE_RO},
-    {"kernel-read-use-rw", "kernel reads USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_READ, 1, P_KR_USE_RW},
-    {"kernel-write-use-wo", "kernel writes USE_HOST_PTR|WRITE_ONLY, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_WO},
-    {"kernel-write-use-rw", "kernel writes USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_RW},
-    {"kernel-read-use-misaligned", "kernel reads USE_HOST_PTR|READ_WRITE, pointer 16 bytes off the device's alignment", BW_KERNEL_READ, 1, P_KR_USE_MISALIGNED},
-    {"kernel-write-use-misaligned", "kernel writes USE_HOST_PTR|READ_WRITE, pointer 16 bytes off alignment", BW_KERNEL_WRITE, 1, P_KW_USE_MISALIGNED},
-    {"kernel-read-svm-coarse", "kernel reads coarse-grained shared virtual memory", BW_KERNEL_READ, 1, P_KR_SVM_COARSE},
-    {"kernel-write-svm-coarse", "kernel writes coarse-grained shared virtual memory", BW_KERNEL_WRITE, 1, P_KW_SVM_COARSE},
-    {"kernel-read-svm-fine", "kernel reads fine-grained shared virtual memory (buffer)", BW_KERNEL_READ, 1, P_KR_SVM_FINE},
-    {"kernel-write-svm-fine", "kernel writes fine-grained shared virtual memory (buffer)", BW_KERNEL_WRITE, 1, P_KW_SVM_FINE},
+    PATH("h2d-write-pageable", "clEnqueueWriteBuffer, blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE),
+    PATH("h2d-write-pageable-async", "clEnqueueWriteBuffer, non-blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC),
+    PATH("h2d-write-pinned", "clEnqueueWriteBuffer, blocking, from pinned memory (ALLOC_HOST_PTR mapped once)", BW_COPY, 1, P_H2D_PINNED),
+    PATH("h2d-write-pinned-async", "clEnqueueWriteBuffer, non-blocking, from pinned memory", BW_COPY, 1, P_H2D_PINNED_ASYNC),
+    PATH("d2h-read-pageable", "clEnqueueReadBuffer, blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE),
+    PATH("d2h-read-pageable-async", "clEnqueueReadBuffer, non-blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC),
+    PATH("d2h-read-pinned", "clEnqueueReadBuffer, blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED),
+    PATH("d2h-read-pinned-async", "clEnqueueReadBuffer, non-blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED_ASYNC),
+    PATH("d2d-copy", "clEnqueueCopyBuffer between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_COPY),
+    PATH("d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL),
+    PATH("cpu-write-host", "CPU memcpy into a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_WRITE_HOST),
+    PATH("cpu-read-host", "CPU memcpy out of a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_READ_HOST),
+    PATH("cpu-write-device", "CPU memcpy into a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_WRITE_DEVICE),
+    PATH("cpu-read-device", "CPU memcpy out of a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_READ_DEVICE),
+    PATH("kernel-read-device", "kernel reads a device buffer", BW_KERNEL_READ, 1, P_KR_DEVICE),
+    PATH("kernel-write-device", "kernel writes a device buffer", BW_KERNEL_WRITE, 1, P_KW_DEVICE),
+    PATH("kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", BW_KERNEL_READ, 1, P_KR_HOST_RO),
+    PATH("kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_READ, 1, P_KR_HOST_RW),
+    PATH("kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", BW_KERNEL_WRITE, 1, P_KW_HOST_WO),
+    PATH("kernel-write-host-rw", "kernel writes ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_WRITE, 1, P_KW_HOST_RW),
+    PATH("kernel-read-use-ro", "kernel reads USE_HOST_PTR|READ_ONLY, pointer aligned for the device", BW_KERNEL_READ, 1, P_KR_USE_RO),
+    PATH("kernel-read-use-rw", "kernel reads USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_READ, 1, P_KR_USE_RW),
+    PATH("kernel-write-use-wo", "kernel writes USE_HOST_PTR|WRITE_ONLY, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_WO),
+    PATH("kernel-write-use-rw", "kernel writes USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_RW),
+    PATH("kernel-read-use-misaligned", "kernel reads USE_HOST_PTR|READ_WRITE, pointer 16 bytes off the device's alignment", BW_KERNEL_READ, 1, P_KR_USE_MISALIGNED),
+    PATH("kernel-write-use-misaligned", "kernel writes USE_HOST_PTR|READ_WRITE, pointer 16 bytes off alignment", BW_KERNEL_WRITE, 1, P_KW_USE_MISALIGNED),
+    PATH("kernel-read-svm-coarse", "kernel reads coarse-grained shared virtual memory", BW_KERNEL_READ, 1, P_KR_SVM_COARSE),
+    PATH("kernel-write-svm-coarse", "kernel writes coarse-grained shared virtual memory", BW_KERNEL_WRITE, 1, P_KW_SVM_COARSE),
+    PATH("kernel-read-svm-fine", "kernel reads fine-grained shared virtual memory (buffer)", BW_KERNEL_READ, 1, P_KR_SVM_FINE),
+    PATH("kernel-write-svm-fine", "kernel writes fine-grained shared virtual memory (buffer)", BW_KERNEL_WRITE, 1, P_KW_SVM_FINE),
+    TECHNIQUE("vectoradd-default", "vector add: write buffers in, kernel, read buffer out", BW_VECTOR_ADD, BW_DEFAULT, DEFAULT_MODEL),
+    TECHNIQUE("vectoradd-cpu-resident", "vector add: kernel on host buffers (READ_ONLY/WRITE_ONLY), CPU maps them", BW_VECTOR_ADD, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
+    TECHNIQUE("vectoradd-gpu-resident", "vector add: CPU maps device buffers in and out", BW_VECTOR_ADD, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
+    TECHNIQUE("vectoradd-mixed", "vector add: CPU maps device buffers in, read buffer out", BW_VECTOR_ADD, BW_MIXED, MIXED_MODEL),
+    TECHNIQUE("reduce-default", "reduce: write buffer in, kernel, read partial sums out", BW_REDUCE, BW_DEFAULT, DEFAULT_MODEL),
+    {"reduce-cpu-resident", "reduce: kernel on a host buffer, CPU maps it and the partial sums", BW_TECHNIQUE, 1,
+     P_TECHNIQUE, BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL},
+    {"reduce-gpu-resident", "reduce: CPU maps the device buffer in and the partial sums out", BW_TECHNIQUE, 1,
+     P_TECHNIQUE, BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL},
+    TECHNIQUE("reduce-mixed", "reduce: CPU maps the device buffer in, read partial sums out", BW_REDUCE, BW_MIXED, MIXED_MODEL),
 };
 #define N_PATHS (sizeof paths / sizeof paths[0])
 
 static struct {
     cr_cl cl;
     cl_program program;
-    cl_kernel k_read, k_write, k_copy;
+    cl_kernel k_read, k_write, k_copy, k_vadd, k_reduce;
     cl_device_svm_capabilities svm;
     size_t base_align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
     /* per prepared path */
@@ -72,6 +94,10 @@ static struct {
     void *svm_ptr;
     void *mapped;            /* CPU access: the pointer of the current map */
     cl_mem partial;          /* kernel reads: one sum per work-group */
+    cl_mem tin[2], tout;     /* technique: inputs and output */
+    void *tsrc;              /* technique: the inputs in host memory */
+    void *tdst;              /* technique: the output in host memory */
+    uint64_t tin_bytes, tout_bytes;
     uint64_t groups;
     uint64_t work_items, work_group;
 } S;
@@ -87,7 +113,7 @@ static void bw_release(const bw_path *p)
         clEnqueueUnmapMemObject(S.cl.queue, S.dst ? S.dst : S.src, S.mapped, 0, NULL, NULL);
     if (S.cl.queue)
         clFinish(S.cl.queue);
-    cl_mem *mems[] = {&S.src, &S.dst, &S.pinned, &S.partial};
+    cl_mem *mems[] = {&S.src, &S.dst, &S.pinned, &S.partial, &S.tin[0], &S.tin[1], &S.tout};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; ++i) {
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
@@ -97,14 +123,16 @@ static void bw_release(const bw_path *p)
         clSVMFree(S.cl.context, S.svm_ptr);
     free(S.host);
     free(S.host_block);
-    S.svm_ptr = S.host = S.host_block = S.pinned_ptr = S.mapped = NULL;
+    free(S.tsrc);
+    free(S.tdst);
+    S.svm_ptr = S.host = S.host_block = S.pinned_ptr = S.mapped = S.tsrc = S.tdst = NULL;
 }
 
 static void bw_close(void)
 {
     bw_release(NULL);
-    cl_kernel *ks[] = {&S.k_read, &S.k_write, &S.k_copy};
-    for (size_t i = 0; i < 3; ++i)
+    cl_kernel *ks[] = {&S.k_read, &S.k_write, &S.k_copy, &S.k_vadd, &S.k_reduce};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i)
         if (*ks[i])
             clReleaseKernel(*ks[i]);
     if (S.program)
@@ -130,6 +158,10 @@ static cr_status bw_open(const char *spec, cr_device_info *info, char *err, size
         S.k_write = clCreateKernel(S.program, "bw_write", &rc);
     if (rc == CL_SUCCESS)
         S.k_copy = clCreateKernel(S.program, "bw_copy", &rc);
+    if (rc == CL_SUCCESS)
+        S.k_vadd = clCreateKernel(S.program, "bw_vector_add", &rc);
+    if (rc == CL_SUCCESS)
+        S.k_reduce = clCreateKernel(S.program, "bw_reduce", &rc);
     if (rc != CL_SUCCESS) {
         snprintf(err, errlen, "clCreateKernel: %s", cr_cl_strerror(rc));
         goto fail;
@@ -154,6 +186,10 @@ static size_t bw_paths(const bw_path **out)
 
 static cr_status bw_supported(const bw_path *p, char *why, size_t len)
 {
+    if (p->kind == BW_TECHNIQUE && !(S.cl.info.has_fp64)) {
+        snprintf(why, len, "the reduce kernel accumulates in double, which the device lacks");
+        return p->workload == BW_REDUCE ? CR_UNSUPPORTED : CR_OK;
+    }
     bool coarse = p->id == P_KR_SVM_COARSE || p->id == P_KW_SVM_COARSE;
     bool fine = p->id == P_KR_SVM_FINE || p->id == P_KW_SVM_FINE;
     if (coarse && !(S.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
@@ -250,6 +286,103 @@ static cr_status alloc_svm(bool fine, const void *src, char *err, size_t errlen)
     return CR_OK;
 }
 
+/* ---- memory-movement techniques (Lee 2012, §3.1.2) ---- */
+
+static bool host_resident(const bw_path *p) { return p->technique == BW_CPU_RESIDENT; }
+
+static cr_status prepare_technique(const bw_path *p, const void *src, char *err, size_t errlen)
+{
+    bool vadd = p->workload == BW_VECTOR_ADD;
+    uint64_t n = S.bytes / (vadd ? 8 : 4);
+    cr_cl_default_geometry(&S.cl, n, &S.work_items, &S.work_group);
+    S.groups = S.work_items / S.work_group;
+    S.tin_bytes = n * 4;
+    S.tout_bytes = vadd ? n * 4 : S.groups * sizeof(double);
+    /* CPU-Resident keeps everything in host buffers, with Lee's Garlic flags. */
+    cl_mem_flags in_flags = host_resident(p) ? CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+    cl_mem_flags out_flags = host_resident(p) ? CL_MEM_ALLOC_HOST_PTR | CL_MEM_WRITE_ONLY : CL_MEM_READ_WRITE;
+    cl_int rc = CL_SUCCESS;
+    for (int i = 0; i < (vadd ? 2 : 1) && rc == CL_SUCCESS; ++i)
+        S.tin[i] = clCreateBuffer(S.cl.context, in_flags, (size_t)S.tin_bytes, NULL, &rc);
+    if (rc == CL_SUCCESS)
+        S.tout = clCreateBuffer(S.cl.context, out_flags, (size_t)S.tout_bytes, NULL, &rc);
+    CR_CL_CHECK(rc, "clCreateBuffer", err, errlen);
+    S.tsrc = malloc((size_t)S.bytes);
+    S.tdst = calloc(1, (size_t)S.tout_bytes);
+    if (S.tsrc == NULL || S.tdst == NULL) {
+        snprintf(err, errlen, "out of host memory");
+        return CR_ERR;
+    }
+    memcpy(S.tsrc, src, (size_t)S.bytes);
+    return CR_OK;
+}
+
+/* The CPU writes or reads a buffer through a map: Lee's direct access. */
+static cl_int through_map(cl_mem m, bool write, void *host, size_t bytes)
+{
+    cl_int rc;
+    void *p = clEnqueueMapBuffer(S.cl.queue, m, CL_TRUE, write ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ, 0,
+                                 bytes, 0, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    if (write)
+        memcpy(p, host, bytes);
+    else
+        memcpy(host, p, bytes);
+    return clEnqueueUnmapMemObject(S.cl.queue, m, p, 0, NULL, NULL);
+}
+
+static cr_status run_technique(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    bool vadd = p->workload == BW_VECTOR_ADD;
+    bool map_in = p->technique != BW_DEFAULT, map_out = p->technique == BW_CPU_RESIDENT || p->technique == BW_GPU_RESIDENT;
+    cl_ulong n = S.tin_bytes / 4;
+    uint64_t t0 = cr_now_ns();
+    cl_int rc = CL_SUCCESS;
+    for (int i = 0; i < (vadd ? 2 : 1) && rc == CL_SUCCESS; ++i) {
+        char *in = (char *)S.tsrc + i * S.tin_bytes;
+        rc = map_in ? through_map(S.tin[i], true, in, (size_t)S.tin_bytes)
+                    : clEnqueueWriteBuffer(S.cl.queue, S.tin[i], CL_TRUE, 0, (size_t)S.tin_bytes, in, 0, NULL, NULL);
+    }
+    CR_CL_CHECK(rc, "technique input", err, errlen);
+    cl_kernel k = vadd ? S.k_vadd : S.k_reduce;
+    if (vadd) {
+        rc |= clSetKernelArg(k, 0, sizeof(cl_mem), &S.tin[0]);
+        rc |= clSetKernelArg(k, 1, sizeof(cl_mem), &S.tin[1]);
+        rc |= clSetKernelArg(k, 2, sizeof(cl_mem), &S.tout);
+        rc |= clSetKernelArg(k, 3, sizeof n, &n);
+    } else {
+        rc |= clSetKernelArg(k, 0, sizeof(cl_mem), &S.tin[0]);
+        rc |= clSetKernelArg(k, 1, sizeof(cl_mem), &S.tout);
+        rc |= clSetKernelArg(k, 2, (size_t)S.work_group * sizeof(double), NULL);
+        rc |= clSetKernelArg(k, 3, sizeof n, &n);
+    }
+    CR_CL_CHECK(rc == CL_SUCCESS ? CL_SUCCESS : CL_INVALID_KERNEL_ARGS, "clSetKernelArg(technique)", err, errlen);
+    size_t global = (size_t)S.work_items, local = (size_t)S.work_group;
+    CR_CL_CHECK(clEnqueueNDRangeKernel(S.cl.queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                "clEnqueueNDRangeKernel", err, errlen);
+    rc = map_out ? through_map(S.tout, false, S.tdst, (size_t)S.tout_bytes)
+                 : clEnqueueReadBuffer(S.cl.queue, S.tout, CL_TRUE, 0, (size_t)S.tout_bytes, S.tdst, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(S.cl.queue);
+    t->host_ns = cr_now_ns() - t0;
+    t->has_event = false; /* a technique is several commands and host work: the host clock spans them */
+    CR_CL_CHECK(rc, "technique output", err, errlen);
+    return CR_OK;
+}
+
+static void technique_result(const bw_path *p, void *dst)
+{
+    if (p->workload == BW_VECTOR_ADD) {
+        memcpy(dst, S.tdst, (size_t)S.tout_bytes);
+        return;
+    }
+    double sum = 0;
+    for (uint64_t i = 0; i < S.groups; ++i)
+        sum += ((const double *)S.tdst)[i];
+    memcpy(dst, &sum, sizeof sum);
+}
+
 /* The target of a kernel write starts zeroed, whatever memory it is. */
 static cr_status zero_target(char *err, size_t errlen)
 {
@@ -343,6 +476,8 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
         read = false; /* already filled through the host pointer */
         break;
     }
+    case P_TECHNIQUE:
+        return prepare_technique(p, src, err, errlen);
     case P_KR_SVM_COARSE:
     case P_KW_SVM_COARSE:
     case P_KR_SVM_FINE:
@@ -478,6 +613,7 @@ static cr_status bw_run(const bw_path *p, unsigned phase, cr_timing *t, char *er
     switch (p->kind) {
     case BW_COPY: return run_copy(p, t, err, errlen);
     case BW_CPU_ACCESS: return run_cpu_access(p, phase, t, err, errlen);
+    case BW_TECHNIQUE: return run_technique(p, t, err, errlen);
     default: return run_kernel(p, t, err, errlen);
     }
 }
@@ -502,6 +638,9 @@ static cr_status read_target(void *dst, char *err, size_t errlen)
 static cr_status bw_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)
 {
     switch ((enum path_id)p->id) {
+    case P_TECHNIQUE:
+        technique_result(p, dst);
+        return CR_OK;
     case P_D2H_PAGEABLE:
     case P_D2H_PAGEABLE_ASYNC:
     case P_CPU_READ_HOST:

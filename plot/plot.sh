@@ -12,7 +12,7 @@ for csv in "$dir"/*.csv; do
     base=${csv%.csv}
     case "$(basename "$base")" in
         stream-*) figures="stream_footprint stream_concurrency" ;;
-        bandwidth-*) figures="bandwidth_size bandwidth_paths" ;;
+        bandwidth-*) figures="bandwidth_size bandwidth_paths bandwidth_techniques" ;;
         *) continue ;;
     esac
     name=$(awk -F, '$1 == "device.name" { sub(/^[^,]*,/, ""); gsub(/"/, ""); print; exit }' "$base.meta.csv" 2>/dev/null || true)

@@ -21,7 +21,7 @@ static void test_quick_run_covers_every_path(void **state)
     assert_int_equal(r.status, 0);
     snprintf(path, sizeof path, "%s/quick/bandwidth-opencl.csv", tmp);
     table t = read_table(path);
-    int refs = 0, maps = 0, fits = 0;
+    int refs = 0, maps = 0, fits = 0, techniques = 0, rankings = 0;
     for (int i = 0; i < t.nrows; ++i) {
         assert_string_equal(cell(&t, i, "benchmark"), "bandwidth");
         assert_string_equal(cell(&t, i, "valid"), "1");
@@ -34,7 +34,20 @@ static void test_quick_run_covers_every_path(void **state)
             refs++;
             continue;
         }
-        if (strcmp(sweep, "fit") == 0) {
+        if (strcmp(sweep, "ranking") == 0) {
+            rankings++;
+            assert_non_null(strstr(cell(&t, i, "params"), "measured="));
+            assert_non_null(strstr(cell(&t, i, "params"), ";predicted="));
+            /* Either the model agrees or the row says where and why not. */
+            if (strstr(cell(&t, i, "params"), "match=0"))
+                assert_non_null(strstr(cell(&t, i, "note"), " vs "));
+            else
+                assert_non_null(strstr(cell(&t, i, "note"), "ranks the techniques as measured"));
+        } else if (strcmp(sweep, "technique") == 0) {
+            techniques++;
+            assert_string_equal(cell(&t, i, "unit"), "ms");
+            assert_non_null(strstr(cell(&t, i, "params"), "predicted_ms="));
+        } else if (strcmp(sweep, "fit") == 0) {
             fits++;
             assert_non_null(strstr(cell(&t, i, "params"), "c_us="));
             assert_true(strtod(cell(&t, i, "figure"), NULL) > 0);
@@ -43,6 +56,8 @@ static void test_quick_run_covers_every_path(void **state)
             /* A map is a latency, never a bandwidth. */
             assert_string_equal(cell(&t, i, "unit"), "us");
             assert_non_null(strstr(cell(&t, i, "params"), "data_moved="));
+        } else if (strcmp(sweep, "size") == 0 && strstr(cell(&t, i, "params"), "workload=")) {
+            assert_string_equal(cell(&t, i, "unit"), "ms"); /* a technique's measured time */
         } else if (strcmp(sweep, "size") == 0) {
             assert_string_equal(cell(&t, i, "unit"), "GB/s");
             assert_true(strtod(cell(&t, i, "figure"), NULL) > 0);
@@ -68,6 +83,8 @@ static void test_quick_run_covers_every_path(void **state)
     assert_true(refs >= 3 * 4);  /* three host references per size */
     assert_true(maps >= 2 * 4 * 4);
     assert_true(fits >= 20);
+    assert_int_equal(techniques, 8 * 4); /* four techniques, two workloads, four sizes */
+    assert_int_equal(rankings, 2);
     free(t.rows);
     run_free(&r);
     run_free(&list);
