@@ -20,7 +20,7 @@ typedef struct {
     uint64_t size_bytes; /* per-array footprint or transfer size */
     uint64_t work_items; /* launched work-items / threads, 0 = n/a */
     uint64_t work_group; /* work-group / block size, 0 = n/a */
-    char params[128];    /* benchmark-specific knobs, "key=value;key=value" */
+    char params[192];    /* benchmark-specific knobs, "key=value;key=value" */
     double bytes_per_rep;
     double ops_per_rep;
     cr_summary stats;    /* seconds per repetition */
