@@ -13,6 +13,7 @@
 #include "options.h"
 #include "random.h"
 #include "results.h"
+#include "session.h"
 #include "topology.h"
 #include "transfer_model.h"
 
@@ -41,19 +42,15 @@ typedef struct {
 } bw_config;
 
 typedef struct {
-    cr_options opt;
+    cr_session ses;
     bw_config cfg;
     const bw_backend *be;
-    cr_device_info info;
-    cr_topology *topo;
-    cr_result_table table;
     cr_measure_ctx dev_meas, host_meas;
     uint64_t max_bytes;
     void *src, *check; /* the pattern of the current size, and a buffer to verify into */
     float *floats;     /* the techniques' inputs at the current size: floats in [1, 2) */
     double *samples[4]; /* per-repetition times of the series of one point */
     double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
-    int failures;
     const char *fault;
     bool fault_used;
 } bw_run;
@@ -141,7 +138,7 @@ static bool is_known_path(const char *tok, size_t len, void *ctx)
 /* Every name in --paths must be a path of this backend. */
 static int check_paths(const bw_run *run, const bw_path *paths, size_t count)
 {
-    path_table t = {paths, count, run->opt.program};
+    path_table t = {paths, count, run->ses.opt.program};
     return run->cfg.paths == NULL || each_token(run->cfg.paths, is_known_path, &t) ? 0 : -1;
 }
 
@@ -170,30 +167,7 @@ static void set_stats(cr_result *r, const cr_measurement *m)
     r->figure_best = r->bytes_per_rep / m->stats.min * 1e-9;
 }
 
-static int record(bw_run *run, const cr_result *r)
-{
-    char err[CR_ERRLEN];
-    if (run->opt.csv_stdout) {
-        cr_result_write_row(stdout, r);
-    } else {
-        char size[32];
-        cr_format_bytes(r->size_bytes, size, sizeof size);
-        printf("%-8s %-32s %10s n=%-3zu %10.3f %-4s", r->backend, r->variant, r->size_bytes ? size : "", r->stats.n,
-               r->figure, r->unit);
-        if (!isnan(r->ref_ratio))
-            printf("  %.3f x host", r->ref_ratio);
-        printf("  %s%s%s%s%s\n", r->valid ? "ok" : "INVALID", r->params[0] ? "  " : "", r->params,
-               r->note[0] ? "  " : "", r->note);
-    }
-    fflush(stdout);
-    if (!r->valid)
-        run->failures++;
-    if (cr_table_add(&run->table, r, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
-        return -1;
-    }
-    return 0;
-}
+static int record(bw_run *run, const cr_result *r) { return cr_session_record(&run->ses, r); }
 
 /* ---- host references ---- */
 
@@ -255,7 +229,7 @@ static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum
         ref_ctx c = {run, i, bytes, 0};
         cr_measurement m;
         cr_result r;
-        init_row(&r, run, "host", run->host_meas.warmup ? "host CPU" : "host CPU", ref_names[i], "size", bytes);
+        init_row(&r, run, "host", "", ref_names[i], "size", bytes);
         cr_cpu_model(r.device, sizeof r.device);
         r.work_items = i == REF_MEMCPY ? 1 : (uint64_t)bw_host_threads();
         if (cr_measure(&run->host_meas, ref_rep, &c, &m, err, sizeof err) != CR_OK)
@@ -375,7 +349,7 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
 {
     cr_result r;
-    init_row(&r, run, run->be->name, run->info.name, p->key, "size", 0);
+    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "size", 0);
     r.bytes_per_rep = NAN;
     r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
     snprintf(r.timer, sizeof r.timer, "none");
@@ -387,12 +361,12 @@ static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
 static int record_failure(bw_run *run, const bw_path *p, uint64_t bytes, const char *err)
 {
     cr_result r;
-    init_row(&r, run, run->be->name, run->info.name, p->key, "size", bytes);
+    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "size", bytes);
     r.valid = false;
     r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
     snprintf(r.timer, sizeof r.timer, "none");
     snprintf(r.note, sizeof r.note, "run failed: %s", err);
-    fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", run->opt.program, p->key, bytes, err);
+    fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", run->ses.opt.program, p->key, bytes, err);
     return record(run, &r);
 }
 
@@ -423,14 +397,14 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         run->be->release(p);
         return record_failure(run, p, bytes, err);
     }
-    char note[CR_ERRLEN * 2] = "";
+    char note[sizeof ((cr_result *)NULL)->note] = "";
     bool ok = verify_path(run, p, bytes, expected_sum, note, sizeof note);
     run->be->release(p);
 
     unsigned main_phase = transfer_phase(p);
     const cr_measurement *m = &series[main_phase].out;
     cr_result r;
-    init_row(&r, run, run->be->name, run->info.name, p->key, "size", bytes);
+    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "size", bytes);
     set_stats(&r, m);
     if (p->kind == BW_TECHNIQUE) {
         /* A technique's figure is its time, from host input to host output. */
@@ -469,7 +443,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
             continue;
         char variant[64];
         snprintf(variant, sizeof variant, "%s:%s", p->key, i == 0 ? "map" : "unmap");
-        init_row(&r, run, run->be->name, run->info.name, variant, "size", bytes);
+        init_row(&r, run, run->be->name, run->ses.info.name, variant, "size", bytes);
         set_stats(&r, &series[i].out);
         r.bytes_per_rep = NAN;
         r.figure = series[i].out.stats.median * 1e6;
@@ -500,7 +474,7 @@ static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, cons
             t[m++] = seconds[i];
         }
     cr_result r;
-    init_row(&r, run, run->be->name, run->info.name, p->key, "fit", 0);
+    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "fit", 0);
     r.bytes_per_rep = NAN;
     r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
     r.stats.n = m;
@@ -521,7 +495,7 @@ static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, cons
     if (record(run, &r) != 0)
         return -1;
     for (size_t i = 0; i < m; ++i) {
-        init_row(&r, run, run->be->name, run->info.name, p->key, "fit-error", (uint64_t)b[i]);
+        init_row(&r, run, run->be->name, run->ses.info.name, p->key, "fit-error", (uint64_t)b[i]);
         r.bytes_per_rep = NAN;
         r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
         snprintf(r.timer, sizeof r.timer, "none");
@@ -645,7 +619,7 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
                 double t = seconds[i][s], pt = predict(p, sizes[s], paths, npaths, fits, fitted);
                 double ct = compose_measured(p, sizes[s], paths, npaths, sizes, nsizes, seconds);
                 cr_result r;
-                init_row(&r, run, run->be->name, run->info.name, p->key, "technique", sizes[s]);
+                init_row(&r, run, run->be->name, run->ses.info.name, p->key, "technique", sizes[s]);
                 r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
                 snprintf(r.timer, sizeof r.timer, "host");
                 snprintf(r.unit, sizeof r.unit, "ms");
@@ -681,7 +655,7 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
             comp[p->technique] = compose_measured(p, ranked_at, paths, npaths, sizes, nsizes, seconds);
         }
         cr_result r;
-        init_row(&r, run, run->be->name, run->info.name, wname, "ranking", ranked_at);
+        init_row(&r, run, run->be->name, run->ses.info.name, wname, "ranking", ranked_at);
         r.bytes_per_rep = NAN;
         r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
         snprintf(r.timer, sizeof r.timer, "none");
@@ -713,29 +687,17 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
 
 /* ---- set-up ---- */
 
-static int fail_usage(const bw_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail_usage(const bw_run *run, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", run->opt.program);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return CR_EXIT_USAGE;
-}
-
 static int check_sizes(bw_run *run)
 {
     bw_config *c = &run->cfg;
-    uint64_t limit = run->info.max_alloc_bytes;
+    uint64_t limit = run->ses.info.max_alloc_bytes;
     char a[32], b[32];
     if (!c->sizes_given) {
-        c->sizes = run->opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
+        c->sizes = run->ses.opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
                                   : (cr_range){UINT64_C(1) << 10, UINT64_C(1) << 30, 2};
         while (c->sizes.end > limit && c->sizes.end > c->sizes.start)
             c->sizes.end /= c->sizes.factor;
-        if (c->sizes.end < (run->opt.quick ? UINT64_C(16) << 20 : UINT64_C(1) << 30)) {
+        if (c->sizes.end < (run->ses.opt.quick ? UINT64_C(16) << 20 : UINT64_C(1) << 30)) {
             cr_format_bytes(c->sizes.end, a, sizeof a);
             fprintf(stderr, "note: sizes capped at %s by the device's allocation limit\n", a);
         }
@@ -745,39 +707,18 @@ static int check_sizes(bw_run *run)
     if (last > limit) {
         cr_format_bytes(last, a, sizeof a);
         cr_format_bytes(limit, b, sizeof b);
-        return fail_usage(run, "--sizes reaches %s, above the device's allocation limit of %s", a, b);
+        return cr_fail_usage(&run->ses, "--sizes reaches %s, above the device's allocation limit of %s", a, b);
     }
     if (c->sizes.start % 16 != 0)
-        return fail_usage(run, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", c->sizes.start);
+        return cr_fail_usage(&run->ses, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", c->sizes.start);
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     /* pattern, check, and a path's own host and device copies */
     if (pages > 0 && page > 0 && last > (uint64_t)pages * (uint64_t)page / 10 * 9 / 5) {
         cr_format_bytes(last * 5, a, sizeof a);
-        return fail_usage(run, "transfers of this size need about %s of host memory, more than is here", a);
+        return cr_fail_usage(&run->ses, "transfers of this size need about %s of host memory, more than is here", a);
     }
     run->max_bytes = last;
     return 0;
-}
-
-static int write_metadata(bw_run *run, int argc, char **argv, const char *path)
-{
-    cr_meta meta;
-    char err[CR_ERRLEN];
-    cr_meta_init(&meta);
-    cr_meta_collect_host(&meta, run->topo, argc, argv);
-    cr_meta_add_device(&meta, &run->info);
-    cr_meta_set(&meta, "benchmark", "bandwidth");
-    cr_meta_set(&meta, "backend", "%s", run->be->name);
-    cr_meta_set(&meta, "host_reference_threads", "%d", bw_host_threads());
-    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
-    cr_meta_set(&meta, "stop_rule", "reps %" PRIu64 "..%" PRIu64 ", min-time %g s, max-time %g s, CI target %g, warm-up %" PRIu64,
-                run->opt.reps_min, run->opt.reps_max, run->opt.min_time_s, run->opt.max_time_s, run->opt.target_ci,
-                run->opt.warmup);
-    int rc = cr_meta_write(&meta, path, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
-    cr_meta_free(&meta);
-    return rc;
 }
 
 static int run_sweep(bw_run *run, const bw_path *paths, size_t npaths)
@@ -841,18 +782,12 @@ int bandwidth_main(int argc, char **argv, const bw_backend *backend)
     memset(&run, 0, sizeof run);
     run.cfg.seed = 1;
     run.be = backend;
-    if (cr_options_parse(argc, argv, bw_options, N_BW_OPTIONS, &run.cfg, &run.opt) != 0)
-        return CR_EXIT_USAGE;
-    if (run.opt.help) {
-        cr_options_usage(stdout, run.opt.program,
-                         "Bandwidth of every host/device path against transfer size, with Lee's transfer model.",
-                         bw_options, N_BW_OPTIONS);
-        return CR_EXIT_OK;
-    }
-    if (run.opt.version) {
-        printf("%s (crossroof) %s\n", run.opt.program, CR_VERSION);
-        return CR_EXIT_OK;
-    }
+    cr_session *ses = &run.ses;
+    int rc = cr_session_parse(ses, argc, argv,
+                              "Bandwidth of every host/device path against transfer size, with Lee's transfer model.",
+                              bw_options, N_BW_OPTIONS, &run.cfg);
+    if (rc >= 0)
+        return rc;
     const bw_path *paths;
     size_t npaths = backend->paths(&paths);
     if (run.cfg.list_paths) {
@@ -862,78 +797,50 @@ int bandwidth_main(int argc, char **argv, const bw_backend *backend)
     }
     if (check_paths(&run, paths, npaths) != 0)
         return CR_EXIT_USAGE;
-    if (run.opt.list_devices)
+    if (ses->opt.list_devices)
         return backend->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
 
     char err[CR_ERRLEN];
-    cr_status st = backend->open(run.opt.device, &run.info, err, sizeof err);
-    if (st == CR_NO_DEVICE) {
-        fprintf(stderr, "%s: skipped: %s\n", run.opt.program, err);
-        return CR_EXIT_SKIPPED;
-    }
-    if (st != CR_OK) {
-        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
-        return CR_EXIT_FAILED;
-    }
+    rc = cr_session_opened(ses, backend->open(ses->opt.device, &ses->info, err, sizeof err), err);
+    if (rc >= 0)
+        return rc;
     run.fault = getenv("CROSSROOF_FAULT");
+    cr_session_bind(ses);
     int exit_code = CR_EXIT_FAILED;
-    run.topo = cr_topo_open();
-    char bind_note[256] = "binding disabled (--no-bind)";
-    if (run.opt.bind) {
-        if (run.info.is_cpu)
-            snprintf(bind_note, sizeof bind_note, "not bound: the device is the host CPU and uses every core");
-        else if (run.topo)
-            cr_topo_bind_near_pci(run.topo, run.info.pci_bus_id, bind_note, sizeof bind_note);
-    }
-    int rc = check_sizes(&run);
-    if (rc != 0) {
+    cr_meta meta;
+    cr_meta_init(&meta);
+    if ((rc = check_sizes(&run)) != 0) {
         exit_code = rc;
         goto out;
     }
-    char base[4096], path[4200];
-    snprintf(base, sizeof base, "%s/bandwidth-%s", run.opt.out_dir, backend->name);
-    if (cr_mkdirs(run.opt.out_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: --out: %s\n", run.opt.program, err);
-        exit_code = CR_EXIT_USAGE;
+    cr_meta_set(&meta, "host_reference_threads", "%d", bw_host_threads());
+    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    if ((rc = cr_session_start(ses, "bandwidth", backend->name, argc, argv, &meta)) >= 0) {
+        exit_code = rc;
         goto out;
     }
-    snprintf(path, sizeof path, "%s.meta.csv", base);
-    if (write_metadata(&run, argc, argv, path) != 0)
-        goto out;
-    snprintf(path, sizeof path, "%s.csv", base);
-    cr_table_init(&run.table, path);
-    if (cr_table_flush(&run.table, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
-        goto out;
-    }
-    run.src = cr_topo_alloc(run.topo, run.max_bytes);
-    run.check = cr_topo_alloc(run.topo, run.max_bytes);
-    run.floats = cr_topo_alloc(run.topo, run.max_bytes);
+    run.src = cr_topo_alloc(ses->topo, run.max_bytes);
+    run.check = cr_topo_alloc(ses->topo, run.max_bytes);
+    run.floats = cr_topo_alloc(ses->topo, run.max_bytes);
     for (int i = 0; i < 4; ++i)
-        run.samples[i] = malloc((size_t)run.opt.reps_max * sizeof *run.samples[i]);
-    if (!run.src || !run.check || !run.floats || !run.samples[0] || !run.samples[1] || !run.samples[2] || !run.samples[3]) {
-        fprintf(stderr, "%s: error: cannot allocate host buffers\n", run.opt.program);
+        run.samples[i] = malloc((size_t)ses->opt.reps_max * sizeof *run.samples[i]);
+    if (!run.src || !run.check || !run.floats || !run.samples[0] || !run.samples[1] || !run.samples[2] ||
+        !run.samples[3]) {
+        fprintf(stderr, "%s: error: cannot allocate host buffers\n", ses->opt.program);
         goto out;
     }
-    cr_stop_rule rule = {run.opt.reps_min, run.opt.reps_max, run.opt.min_time_s, run.opt.max_time_s, run.opt.target_ci};
-    cr_measure_init(&run.dev_meas, &rule, (unsigned)run.opt.warmup, run.info.timer_resolution_ns * 1e-9);
-    cr_measure_init(&run.host_meas, &rule, (unsigned)run.opt.warmup, 0);
-    if (run.opt.csv_stdout)
-        cr_result_write_header(stdout);
-    else
-        printf("# %s on %s (%s); results in %s.csv\n", run.opt.program, run.info.name, run.info.api_version, base);
+    cr_measure_init(&run.dev_meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
+    cr_measure_init(&run.host_meas, &ses->rule, (unsigned)ses->opt.warmup, 0);
     if (run_sweep(&run, paths, npaths) == 0)
-        exit_code = run.failures ? CR_EXIT_FAILED : CR_EXIT_OK;
-    if (run.failures)
-        fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", run.opt.program, run.failures);
+        exit_code = cr_session_finish(ses);
 out:
-    cr_topo_free(run.topo, run.src, run.max_bytes);
-    cr_topo_free(run.topo, run.check, run.max_bytes);
-    cr_topo_free(run.topo, run.floats, run.max_bytes);
+    cr_meta_free(&meta);
+    cr_topo_free(ses->topo, run.src, run.max_bytes);
+    cr_topo_free(ses->topo, run.check, run.max_bytes);
+    cr_topo_free(ses->topo, run.floats, run.max_bytes);
     for (int i = 0; i < 4; ++i)
         free(run.samples[i]);
     backend->close();
-    cr_table_free(&run.table);
-    cr_topo_close(run.topo);
+    cr_session_close(ses);
     return exit_code;
 }

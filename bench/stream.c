@@ -10,6 +10,7 @@
 #include "omp_env.h"
 #include "options.h"
 #include "results.h"
+#include "session.h"
 #include "stream_verify.h"
 #include "topology.h"
 
@@ -162,10 +163,8 @@ typedef struct {
 } endpoint;
 
 typedef struct {
-    cr_options opt;
+    cr_session ses;
     stream_config cfg;
-    cr_topology *topo;
-    cr_result_table table;
     endpoint dev, host;
     bool use_host;
     void *mirror[3]; /* expected contents of a, b, c */
@@ -197,35 +196,7 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     return st;
 }
 
-static void print_row(const stream_run *run, const cr_result *r)
-{
-    if (run->opt.csv_stdout) {
-        cr_result_write_row(stdout, r);
-    } else {
-        char size[32];
-        cr_format_bytes(r->size_bytes, size, sizeof size);
-        printf("%-11s %-6s %-5s %-11s %10s wi=%-8" PRIu64 " n=%-3zu median %10.3f us  %8.2f %s (best %.2f)",
-               r->backend, r->dtype, r->variant, r->sweep, size, r->work_items, r->stats.n,
-               r->stats.median * 1e6, r->figure, r->unit, r->figure_best);
-        if (!isnan(r->ref_ratio))
-            printf("  %.3f x host limit", r->ref_ratio);
-        printf("  %s%s%s\n", r->valid ? "ok" : "INVALID", r->note[0] ? "  " : "", r->note);
-    }
-    fflush(stdout);
-}
-
-static int record(stream_run *run, const cr_result *r)
-{
-    char err[CR_ERRLEN];
-    print_row(run, r);
-    if (!r->valid)
-        run->failures++;
-    if (cr_table_add(&run->table, r, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
-        return -1;
-    }
-    return 0;
-}
+static int record(stream_run *run, const cr_result *r) { return cr_session_record(&run->ses, r); }
 
 /* Verifies the output of kernel k on endpoint ep against the mirrors. */
 static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n, double dot,
@@ -319,7 +290,7 @@ static int record_failure(stream_run *run, endpoint *ep, stream_kernel k, cr_dty
     r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
     snprintf(r.timer, sizeof r.timer, "none");
     snprintf(r.note, sizeof r.note, "run failed: %s", err);
-    fprintf(stderr, "%s: error: %s %s %s: %s\n", run->opt.program, ep->be->name, r.variant, r.dtype, err);
+    fprintf(stderr, "%s: error: %s %s %s: %s\n", run->ses.opt.program, ep->be->name, r.variant, r.dtype, err);
     return record(run, &r);
 }
 
@@ -410,7 +381,7 @@ static int load_arrays(stream_run *run, cr_dtype t, uint64_t n)
     for (int i = 0; i < 3; ++i)
         stream_fill_random(t, run->mirror[i], n, &state);
     if (run->use_host && stream_host_limit_prepare(t, n, state, err, sizeof err) != CR_OK) {
-        fprintf(stderr, "%s: error: host limit: %s\n", run->opt.program, err);
+        fprintf(stderr, "%s: error: host limit: %s\n", run->ses.opt.program, err);
         return -1;
     }
     endpoint *eps[2] = {&run->dev, run->use_host ? &run->host : NULL};
@@ -419,12 +390,12 @@ static int load_arrays(stream_run *run, cr_dtype t, uint64_t n)
             continue;
         const stream_backend *be = eps[e]->be;
         if (be->prepare(t, n, err, sizeof err) != CR_OK) {
-            fprintf(stderr, "%s: error: %s: %s\n", run->opt.program, be->name, err);
+            fprintf(stderr, "%s: error: %s: %s\n", run->ses.opt.program, be->name, err);
             return -1;
         }
         for (int i = 0; i < 3; ++i) {
             if (be->upload((stream_array)i, run->mirror[i], err, sizeof err) != CR_OK) {
-                fprintf(stderr, "%s: error: %s: %s\n", run->opt.program, be->name, err);
+                fprintf(stderr, "%s: error: %s: %s\n", run->ses.opt.program, be->name, err);
                 return -1;
             }
         }
@@ -494,24 +465,12 @@ static int run_concurrency(stream_run *run, cr_dtype t, uint64_t bytes)
         for (size_t i = 0; i < np; ++i)
             points[i] = cr_range_value(&run->cfg.concurrency, i);
     } else {
-        np = default_concurrency(&run->dev.info, run->opt.quick, points, 64);
+        np = default_concurrency(&run->ses.info, run->ses.opt.quick, points, 64);
     }
     return run_points(run, t, bytes / cr_dtype_size(t), "concurrency", points, np);
 }
 
 /* ---- set-up and argument checks ---- */
-
-static int fail_usage(const stream_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail_usage(const stream_run *run, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", run->opt.program);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return CR_EXIT_USAGE;
-}
 
 static uint64_t pow2_ceil(uint64_t v)
 {
@@ -532,7 +491,7 @@ static uint64_t pow2_floor(uint64_t v)
 /* Checks every size against the device and host limits; fills defaults. */
 static int check_sizes(stream_run *run)
 {
-    const cr_device_info *d = &run->dev.info;
+    const cr_device_info *d = &run->ses.info;
     stream_config *c = &run->cfg;
     uint64_t limit = d->max_alloc_bytes;
     if (d->global_mem_bytes / 3 < limit)
@@ -542,10 +501,10 @@ static int check_sizes(stream_run *run)
         if (c->size > limit) {
             cr_format_bytes(c->size, a, sizeof a);
             cr_format_bytes(limit, b, sizeof b);
-            return fail_usage(run, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
+            return cr_fail_usage(&run->ses, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
         }
     } else {
-        c->size = run->opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
+        c->size = run->ses.opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
         if (c->size > limit) {
             c->size = pow2_floor(limit);
             cr_format_bytes(c->size, a, sizeof a);
@@ -557,27 +516,27 @@ static int check_sizes(stream_run *run)
         if (end > limit) {
             cr_format_bytes(end, a, sizeof a);
             cr_format_bytes(limit, b, sizeof b);
-            return fail_usage(run, "--footprint reaches %s, above the device limit of %s per array", a, b);
+            return cr_fail_usage(&run->ses, "--footprint reaches %s, above the device limit of %s per array", a, b);
         }
     } else {
         uint64_t llc = d->cache_bytes;
-        if (run->topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->topo) > llc)
-            llc = cr_topo_llc_bytes(run->topo);
-        uint64_t end = run->opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
+        if (run->ses.topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->ses.topo) > llc)
+            llc = cr_topo_llc_bytes(run->ses.topo);
+        uint64_t end = run->ses.opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
         if (end > limit) {
             end = pow2_floor(limit);
             cr_format_bytes(end, a, sizeof a);
             fprintf(stderr, "note: working-set sweep capped at %s per array by the device's allocation limit\n", a);
         }
-        c->footprint = (cr_range){UINT64_C(16) << 10, end, run->opt.quick ? 16 : 2};
+        c->footprint = (cr_range){UINT64_C(16) << 10, end, run->ses.opt.quick ? 16 : 2};
     }
     /* Every size must hold whole elements of every selected type. */
     uint64_t sizes[2] = {c->size, c->footprint.start};
     for (int i = 0; i < 2; ++i)
         if (sizes[i] % 8 != 0 && (c->dtypes & (1u << CR_DOUBLE)))
-            return fail_usage(run, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", sizes[i]);
+            return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", sizes[i]);
         else if (sizes[i] % 4 != 0)
-            return fail_usage(run, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", sizes[i]);
+            return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", sizes[i]);
     /* Host memory: three mirrors and one scratch array; with the reference
      * three host arrays and three for its limit; a CPU or APU device's own
      * three arrays live there too. Refuse rather than swap. */
@@ -593,7 +552,7 @@ static int check_sizes(stream_run *run)
         if (need > phys / 10 * 9) {
             cr_format_bytes(need, a, sizeof a);
             cr_format_bytes(phys, b, sizeof b);
-            return fail_usage(run, "arrays of this size need %s of host memory, more than 90%% of the %s here", a, b);
+            return cr_fail_usage(&run->ses, "arrays of this size need %s of host memory, more than 90%% of the %s here", a, b);
         }
     }
     run->mirror_bytes = biggest;
@@ -605,10 +564,10 @@ static int open_host(stream_run *run)
     char err[CR_ERRLEN];
     if (run->cfg.host_ref == HOST_REF_OFF)
         return 0;
-    if (run->cfg.host_ref == HOST_REF_AUTO && !run->dev.info.is_cpu && !run->dev.info.unified_memory)
+    if (run->cfg.host_ref == HOST_REF_AUTO && !run->ses.info.is_cpu && !run->ses.info.unified_memory)
         return 0;
     if (stream_host_backend.open(NULL, &run->host.info, err, sizeof err) != CR_OK) {
-        fprintf(stderr, "%s: error: host reference: %s\n", run->opt.program, err);
+        fprintf(stderr, "%s: error: host reference: %s\n", run->ses.opt.program, err);
         return -1;
     }
     run->host.be = &stream_host_backend;
@@ -618,47 +577,13 @@ static int open_host(stream_run *run)
     return 0;
 }
 
-static void build_stop_rule(const cr_options *o, cr_stop_rule *rule)
-{
-    *rule = (cr_stop_rule){
-        .min_reps = o->reps_min,
-        .max_reps = o->reps_max,
-        .min_time_s = o->min_time_s,
-        .max_time_s = o->max_time_s,
-        .target_ci = o->target_ci,
-    };
-}
-
-static int write_metadata(stream_run *run, int argc, char **argv, const char *path, const char *bind_note)
-{
-    cr_meta meta;
-    char err[CR_ERRLEN];
-    cr_meta_init(&meta);
-    cr_meta_collect_host(&meta, run->topo, argc, argv);
-    cr_meta_add_device(&meta, &run->dev.info);
-    cr_meta_set(&meta, "benchmark", "stream");
-    cr_meta_set(&meta, "backend", "%s", run->dev.be->name);
-    cr_meta_set(&meta, "binding", "%s", bind_note);
-    cr_meta_set(&meta, "host_reference", "%s", run->use_host ? run->host.info.name : "off");
-    cr_meta_set(&meta, "host_reference_api", "%s", run->use_host ? run->host.info.api_version : "");
-    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
-    cr_meta_set(&meta, "stop_rule", "reps %" PRIu64 "..%" PRIu64 ", min-time %g s, max-time %g s, CI target %g, warm-up %" PRIu64,
-                run->opt.reps_min, run->opt.reps_max, run->opt.min_time_s, run->opt.max_time_s,
-                run->opt.target_ci, run->opt.warmup);
-    int rc = cr_meta_write(&meta, path, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "%s: error: %s\n", run->opt.program, err);
-    cr_meta_free(&meta);
-    return rc;
-}
-
 static int run_all_sweeps(stream_run *run)
 {
     for (int t = 0; t < CR_NDTYPES; ++t) {
         if (!(run->cfg.dtypes & (1u << t)))
             continue;
-        if (t == CR_DOUBLE && !run->dev.info.has_fp64) {
-            fprintf(stderr, "note: %s has no double precision; double skipped\n", run->dev.info.name);
+        if (t == CR_DOUBLE && !run->ses.info.has_fp64) {
+            fprintf(stderr, "note: %s has no double precision; double skipped\n", run->ses.info.name);
             continue;
         }
         if (run->cfg.sweeps & SWEEP_FOOTPRINT) {
@@ -683,111 +608,69 @@ int stream_main(int argc, char **argv, const stream_backend *backend)
     static stream_run run;
     memset(&run, 0, sizeof run);
     run.cfg = (stream_config){.dtypes = 3, .kernels = (1u << STREAM_NKERNELS) - 1, .sweeps = 7, .seed = 1};
-    if (cr_options_parse(argc, argv, stream_options, N_STREAM_OPTIONS, &run.cfg, &run.opt) != 0)
-        return CR_EXIT_USAGE;
-    if (run.opt.help) {
-        cr_options_usage(stdout, run.opt.program,
-                         "Stream bandwidth (copy, mul, add, triad, dot) against working set and concurrency.",
-                         stream_options, N_STREAM_OPTIONS);
-        return CR_EXIT_OK;
-    }
-    if (run.opt.version) {
-        printf("%s (crossroof) %s\n", run.opt.program, CR_VERSION);
-        return CR_EXIT_OK;
-    }
-    if (run.opt.list_devices)
+    cr_session *ses = &run.ses;
+    int rc = cr_session_parse(ses, argc, argv,
+                              "Stream bandwidth (copy, mul, add, triad, dot) against working set and concurrency.",
+                              stream_options, N_STREAM_OPTIONS, &run.cfg);
+    if (rc >= 0)
+        return rc;
+    if (ses->opt.list_devices)
         return backend->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
 
     char err[CR_ERRLEN];
     run.dev.be = backend;
-    cr_status st = backend->open(run.opt.device, &run.dev.info, err, sizeof err);
-    if (st == CR_NO_DEVICE) {
-        fprintf(stderr, "%s: skipped: %s\n", run.opt.program, err);
-        return CR_EXIT_SKIPPED;
-    }
-    if (st != CR_OK) {
-        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
-        return CR_EXIT_FAILED;
-    }
+    rc = cr_session_opened(ses, backend->open(ses->opt.device, &ses->info, err, sizeof err), err);
+    if (rc >= 0)
+        return rc;
+    run.dev.info = ses->info;
     run.dev.open = true;
-    run.dev.label = run.dev.info.name;
+    run.dev.label = ses->info.name;
     run.fault = getenv("CROSSROOF_FAULT");
+    cr_session_bind(ses);
 
     int exit_code = CR_EXIT_FAILED;
-    run.topo = cr_topo_open();
-    char bind_note[256] = "binding disabled (--no-bind)";
-    if (run.opt.bind) {
-        if (run.dev.info.is_cpu)
-            snprintf(bind_note, sizeof bind_note, "not bound: the device is the host CPU and uses every core");
-        else if (run.topo)
-            cr_topo_bind_near_pci(run.topo, run.dev.info.pci_bus_id, bind_note, sizeof bind_note);
-        else
-            snprintf(bind_note, sizeof bind_note, "not bound: no hwloc topology");
-    }
+    cr_meta meta;
+    cr_meta_init(&meta);
     if (open_host(&run) != 0)
         goto out;
-    int rc = check_sizes(&run);
-    if (rc != 0) {
+    if ((rc = check_sizes(&run)) != 0) {
         exit_code = rc;
         goto out;
     }
-
-    char base[4096], path[4200];
-    snprintf(base, sizeof base, "%s/stream-%s", run.opt.out_dir, backend->name);
-    if (cr_mkdirs(run.opt.out_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: --out: %s\n", run.opt.program, err);
-        exit_code = CR_EXIT_USAGE;
+    cr_meta_set(&meta, "host_reference", "%s", run.use_host ? run.host.info.name : "off");
+    cr_meta_set(&meta, "host_reference_api", "%s", run.use_host ? run.host.info.api_version : "");
+    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    if ((rc = cr_session_start(ses, "stream", backend->name, argc, argv, &meta)) >= 0) {
+        exit_code = rc;
         goto out;
     }
-    snprintf(path, sizeof path, "%s.meta.csv", base);
-    if (write_metadata(&run, argc, argv, path, bind_note) != 0)
-        goto out;
-    snprintf(path, sizeof path, "%s.csv", base);
-    cr_table_init(&run.table, path);
-    if (cr_table_flush(&run.table, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", run.opt.program, err);
-        goto out;
-    }
-
     for (int i = 0; i < 3; ++i)
-        run.mirror[i] = cr_topo_alloc(run.topo, run.mirror_bytes);
-    run.scratch = cr_topo_alloc(run.topo, run.mirror_bytes);
+        run.mirror[i] = cr_topo_alloc(ses->topo, run.mirror_bytes);
+    run.scratch = cr_topo_alloc(ses->topo, run.mirror_bytes);
     for (int i = 0; i < 3; ++i)
-        run.samples[i] = malloc((size_t)run.opt.reps_max * sizeof *run.samples[i]);
+        run.samples[i] = malloc((size_t)ses->opt.reps_max * sizeof *run.samples[i]);
     if (!run.mirror[0] || !run.mirror[1] || !run.mirror[2] || !run.scratch || !run.samples[0] || !run.samples[1] ||
         !run.samples[2]) {
-        fprintf(stderr, "%s: error: cannot allocate host arrays\n", run.opt.program);
+        fprintf(stderr, "%s: error: cannot allocate host arrays\n", ses->opt.program);
         goto out;
     }
-
-    cr_stop_rule rule;
-    build_stop_rule(&run.opt, &rule);
-    cr_measure_init(&run.dev.meas, &rule, (unsigned)run.opt.warmup, run.dev.info.timer_resolution_ns * 1e-9);
+    cr_measure_init(&run.dev.meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
     if (run.use_host)
-        cr_measure_init(&run.host.meas, &rule, (unsigned)run.opt.warmup, 0);
-    if (!run.opt.csv_stdout)
-        printf("# %s on %s (%s); results in %s.csv\n", run.opt.program, run.dev.info.name, run.dev.info.api_version,
-               base);
-    else
-        cr_result_write_header(stdout);
-
+        cr_measure_init(&run.host.meas, &ses->rule, (unsigned)ses->opt.warmup, 0);
     if (run_all_sweeps(&run) == 0)
-        exit_code = run.failures ? CR_EXIT_FAILED : CR_EXIT_OK;
-    if (run.failures)
-        fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", run.opt.program,
-                run.failures);
+        exit_code = cr_session_finish(ses);
 
 out:
+    cr_meta_free(&meta);
     for (int i = 0; i < 3; ++i)
-        cr_topo_free(run.topo, run.mirror[i], run.mirror_bytes);
-    cr_topo_free(run.topo, run.scratch, run.mirror_bytes);
+        cr_topo_free(ses->topo, run.mirror[i], run.mirror_bytes);
+    cr_topo_free(ses->topo, run.scratch, run.mirror_bytes);
     for (int i = 0; i < 3; ++i)
         free(run.samples[i]);
     if (run.host.open)
         run.host.be->close();
     if (run.dev.open)
         run.dev.be->close();
-    cr_table_free(&run.table);
-    cr_topo_close(run.topo);
+    cr_session_close(ses);
     return exit_code;
 }

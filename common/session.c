@@ -1,0 +1,146 @@
+#define _GNU_SOURCE
+#include "session.h"
+
+#include "csv.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int cr_session_parse(cr_session *s, int argc, char **argv, const char *summary, const cr_extra_option *extra,
+                     size_t n_extra, void *ctx)
+{
+    memset(s, 0, sizeof *s);
+    if (cr_options_parse(argc, argv, extra, n_extra, ctx, &s->opt) != 0)
+        return CR_EXIT_USAGE;
+    if (s->opt.help) {
+        cr_options_usage(stdout, s->opt.program, summary, extra, n_extra);
+        return CR_EXIT_OK;
+    }
+    if (s->opt.version) {
+        printf("%s (crossroof) %s\n", s->opt.program, CR_VERSION);
+        return CR_EXIT_OK;
+    }
+    s->rule = (cr_stop_rule){s->opt.reps_min, s->opt.reps_max, s->opt.min_time_s, s->opt.max_time_s,
+                             s->opt.target_ci};
+    return -1;
+}
+
+int cr_session_opened(cr_session *s, cr_status st, const char *err)
+{
+    if (st == CR_NO_DEVICE) {
+        fprintf(stderr, "%s: skipped: %s\n", s->opt.program, err);
+        return CR_EXIT_SKIPPED;
+    }
+    if (st != CR_OK) {
+        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        return CR_EXIT_FAILED;
+    }
+    return -1;
+}
+
+void cr_session_bind(cr_session *s)
+{
+    s->topo = cr_topo_open();
+    if (!s->opt.bind)
+        snprintf(s->bind_note, sizeof s->bind_note, "binding disabled (--no-bind)");
+    else if (s->info.is_cpu)
+        snprintf(s->bind_note, sizeof s->bind_note, "not bound: the device is the host CPU and uses every core");
+    else if (s->topo == NULL)
+        snprintf(s->bind_note, sizeof s->bind_note, "not bound: no hwloc topology");
+    else
+        cr_topo_bind_near_pci(s->topo, s->info.pci_bus_id, s->bind_note, sizeof s->bind_note);
+}
+
+int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta)
+{
+    char err[CR_ERRLEN], path[4200];
+    if (cr_mkdirs(s->opt.out_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: --out: %s\n", s->opt.program, err);
+        return CR_EXIT_USAGE;
+    }
+    snprintf(s->base, sizeof s->base, "%s/%s-%s", s->opt.out_dir, benchmark, backend);
+    cr_meta_collect_host(meta, s->topo, argc, argv);
+    cr_meta_add_device(meta, &s->info);
+    cr_meta_set(meta, "benchmark", "%s", benchmark);
+    cr_meta_set(meta, "backend", "%s", backend);
+    cr_meta_set(meta, "binding", "%s", s->bind_note);
+    cr_meta_set(meta, "stop_rule",
+                "reps %" PRIu64 "..%" PRIu64 ", min-time %g s, max-time %g s, CI target %g, warm-up %" PRIu64,
+                s->opt.reps_min, s->opt.reps_max, s->opt.min_time_s, s->opt.max_time_s, s->opt.target_ci,
+                s->opt.warmup);
+    snprintf(path, sizeof path, "%s.meta.csv", s->base);
+    if (cr_meta_write(meta, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        return CR_EXIT_FAILED;
+    }
+    snprintf(path, sizeof path, "%s.csv", s->base);
+    cr_table_init(&s->table, path);
+    if (cr_table_flush(&s->table, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        return CR_EXIT_FAILED;
+    }
+    if (s->opt.csv_stdout)
+        cr_result_write_header(stdout);
+    else
+        printf("# %s on %s (%s); results in %s.csv\n", s->opt.program, s->info.name, s->info.api_version, s->base);
+    return -1;
+}
+
+int cr_session_record(cr_session *s, const cr_result *r)
+{
+    if (s->opt.csv_stdout) {
+        cr_result_write_row(stdout, r);
+    } else {
+        char size[32] = "";
+        if (r->size_bytes)
+            cr_format_bytes(r->size_bytes, size, sizeof size);
+        printf("%-11s %-30s %-6s %-11s %9s", r->backend, r->variant, r->dtype, r->sweep, size);
+        if (r->work_items)
+            printf(" wi=%-7" PRIu64, r->work_items);
+        printf(" n=%-3zu %10.4g %-4s", r->stats.n, r->figure, r->unit);
+        if (!isnan(r->figure_best))
+            printf(" (best %.4g)", r->figure_best);
+        if (!isnan(r->ref_ratio))
+            printf("  %.3f x ref", r->ref_ratio);
+        printf("  %s%s%s%s%s\n", r->valid ? "ok" : "INVALID", r->params[0] ? "  " : "", r->params,
+               r->note[0] ? "  " : "", r->note);
+    }
+    fflush(stdout);
+    if (!r->valid)
+        s->failures++;
+    char err[CR_ERRLEN];
+    if (cr_table_add(&s->table, r, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        return -1;
+    }
+    return 0;
+}
+
+int cr_session_finish(cr_session *s)
+{
+    if (s->failures == 0)
+        return CR_EXIT_OK;
+    fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", s->opt.program, s->failures);
+    return CR_EXIT_FAILED;
+}
+
+void cr_session_close(cr_session *s)
+{
+    cr_table_free(&s->table);
+    cr_topo_close(s->topo);
+    s->topo = NULL;
+}
+
+int cr_fail_usage(const cr_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", s->opt.program);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CR_EXIT_USAGE;
+}

@@ -1,0 +1,56 @@
+/* What every benchmark executable does around its experiment: the command
+ * line, the device outcome (skipped, failed), topology and binding, the
+ * output directory with its metadata and CSV, and the rows as they come. */
+#ifndef CR_SESSION_H
+#define CR_SESSION_H
+
+#include "cr.h"
+#include "device.h"
+#include "metadata.h"
+#include "options.h"
+#include "results.h"
+#include "stats.h"
+#include "topology.h"
+
+typedef struct {
+    cr_options opt;
+    cr_device_info info; /* filled by the backend's open */
+    cr_topology *topo;
+    cr_result_table table;
+    cr_stop_rule rule;
+    char base[4096];     /* <out>/<benchmark>-<backend>: CSV and metadata share it */
+    char bind_note[256];
+    int failures;        /* rows recorded invalid */
+} cr_session;
+
+/* Parses argv. Returns -1 when the run goes on, else the exit status
+ * (--help and --version print and give 0; bad usage has printed its line). */
+int cr_session_parse(cr_session *s, int argc, char **argv, const char *summary, const cr_extra_option *extra,
+                     size_t n_extra, void *ctx);
+
+/* Turns the backend's open() outcome into -1 (go on) or an exit status:
+ * 77 with "skipped: why" when there is no device, 1 with the error. */
+int cr_session_opened(cr_session *s, cr_status st, const char *err);
+
+/* Loads the topology and binds the host thread near the device unless
+ * --no-bind or a CPU device (which uses every core). */
+void cr_session_bind(cr_session *s);
+
+/* Creates the output directory, writes the metadata (the host, the device,
+ * the binding and stop rule, plus the caller's keys in meta) and an empty
+ * CSV. Returns -1 to go on, else the exit status. */
+int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta);
+
+/* Prints the row (readable, or CSV with --csv) and adds it to the CSV file.
+ * Returns 0, or -1 when the file cannot be written. */
+int cr_session_record(cr_session *s, const cr_result *r);
+
+/* The exit status of a finished run, saying how many rows failed. */
+int cr_session_finish(cr_session *s);
+
+void cr_session_close(cr_session *s);
+
+/* "<program>: error: ..." on stderr; returns CR_EXIT_USAGE. */
+int cr_fail_usage(const cr_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
