@@ -11,16 +11,7 @@ kernel void bw_read(global const uint4 *restrict in, global ulong *restrict part
         const uint4 v = in[i];
         sum += (ulong)v.x + v.y + v.z + v.w;
     }
-    const uint lid = get_local_id(0), lsize = get_local_size(0);
-    scratch[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint stride = 1; stride < lsize; stride *= 2) {
-        if (lid % (2 * stride) == 0 && lid + stride < lsize)
-            scratch[lid] += scratch[lid + stride];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        partial[get_group_id(0)] = scratch[0];
+    GROUP_SUM_TO(scratch, sum, partial[get_group_id(0)]);
 }
 
 /* bw_pattern_word() of bench/bandwidth.h. */
@@ -56,14 +47,5 @@ kernel void bw_reduce(global const float *restrict in, global double *restrict p
 {
     double sum = 0;
     FOR_EACH(i, n) sum += in[i];
-    const uint lid = get_local_id(0), lsize = get_local_size(0);
-    scratch[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint stride = 1; stride < lsize; stride *= 2) {
-        if (lid % (2 * stride) == 0 && lid + stride < lsize)
-            scratch[lid] += scratch[lid + stride];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        partial[get_group_id(0)] = scratch[0];
+    GROUP_SUM_TO(scratch, sum, partial[get_group_id(0)]);
 }

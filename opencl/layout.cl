@@ -13,3 +13,20 @@
 #else
 #define FOR_EACH(i, n) for (ulong i = get_global_id(0); i < (n); i += get_global_size(0))
 #endif
+
+/* Sums value over the work-group through local scratch (one element per
+ * work-item; any group size, not only powers of two) and has work-item 0
+ * store the sum in out. Every work-item must reach it: it has barriers. */
+#define GROUP_SUM_TO(scratch, value, out)                                               \
+    do {                                                                                \
+        const uint lid_ = get_local_id(0), lsize_ = get_local_size(0);                  \
+        scratch[lid_] = (value);                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+        for (uint stride_ = 1; stride_ < lsize_; stride_ *= 2) {                        \
+            if (lid_ % (2 * stride_) == 0 && lid_ + stride_ < lsize_)                   \
+                scratch[lid_] += scratch[lid_ + stride_];                               \
+            barrier(CLK_LOCAL_MEM_FENCE);                                               \
+        }                                                                               \
+        if (lid_ == 0)                                                                  \
+            (out) = scratch[0];                                                         \
+    } while (0)

@@ -62,14 +62,5 @@ kernel void stream_dot(global const T *restrict a, global const T *restrict b, g
 #else
     const T mine = g < n ? dot_range(a, b, g, size, (n - g + size - 1) / size) : 0;
 #endif
-    const uint lid = get_local_id(0), lsize = get_local_size(0);
-    scratch[lid] = mine;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint stride = 1; stride < lsize; stride *= 2) {
-        if (lid % (2 * stride) == 0 && lid + stride < lsize)
-            scratch[lid] += scratch[lid + stride];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0)
-        partial[get_group_id(0)] = scratch[0];
+    GROUP_SUM_TO(scratch, mine, partial[get_group_id(0)]);
 }
