@@ -6,7 +6,6 @@
 #include "bandwidth.h"
 
 #include "bandwidth_host.h"
-#include "csv.h"
 #include "measure.h"
 #include "metadata.h"
 #include "omp_env.h"
@@ -144,12 +143,11 @@ static int check_paths(const bw_run *run, const bw_path *paths, size_t count)
 
 /* ---- rows ---- */
 
-static void init_row(cr_result *r, const bw_run *run, const char *backend, const char *device, const char *variant,
-                     const char *sweep, uint64_t bytes)
+static void init_row(cr_result *r, const char *backend, const char *device, const char *variant, const char *sweep,
+                     uint64_t bytes)
 {
     *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN, .size_bytes = bytes,
                      .bytes_per_rep = (double)bytes};
-    (void)run;
     snprintf(r->benchmark, sizeof r->benchmark, "bandwidth");
     snprintf(r->backend, sizeof r->backend, "%s", backend);
     snprintf(r->device, sizeof r->device, "%s", device);
@@ -229,7 +227,7 @@ static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum
         ref_ctx c = {run, i, bytes, 0};
         cr_measurement m;
         cr_result r;
-        init_row(&r, run, "host", "", ref_names[i], "size", bytes);
+        init_row(&r, "host", "", ref_names[i], "size", bytes);
         cr_cpu_model(r.device, sizeof r.device);
         r.work_items = i == REF_MEMCPY ? 1 : (uint64_t)bw_host_threads();
         if (cr_measure(&run->host_meas, ref_rep, &c, &m, err, sizeof err) != CR_OK)
@@ -349,10 +347,9 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
 {
     cr_result r;
-    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "size", 0);
+    init_row(&r, run->be->name, run->ses.info.name, p->key, "size", 0);
     r.bytes_per_rep = NAN;
-    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
-    snprintf(r.timer, sizeof r.timer, "none");
+    cr_result_unmeasured(&r);
     snprintf(r.stop, sizeof r.stop, "unsupported");
     snprintf(r.note, sizeof r.note, "not supported: %s", why);
     return record(run, &r);
@@ -361,10 +358,9 @@ static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
 static int record_failure(bw_run *run, const bw_path *p, uint64_t bytes, const char *err)
 {
     cr_result r;
-    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "size", bytes);
+    init_row(&r, run->be->name, run->ses.info.name, p->key, "size", bytes);
     r.valid = false;
-    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
-    snprintf(r.timer, sizeof r.timer, "none");
+    cr_result_unmeasured(&r);
     snprintf(r.note, sizeof r.note, "run failed: %s", err);
     fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", run->ses.opt.program, p->key, bytes, err);
     return record(run, &r);
@@ -404,7 +400,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     unsigned main_phase = transfer_phase(p);
     const cr_measurement *m = &series[main_phase].out;
     cr_result r;
-    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "size", bytes);
+    init_row(&r, run->be->name, run->ses.info.name, p->key, "size", bytes);
     set_stats(&r, m);
     if (p->kind == BW_TECHNIQUE) {
         /* A technique's figure is its time, from host input to host output. */
@@ -443,7 +439,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
             continue;
         char variant[64];
         snprintf(variant, sizeof variant, "%s:%s", p->key, i == 0 ? "map" : "unmap");
-        init_row(&r, run, run->be->name, run->ses.info.name, variant, "size", bytes);
+        init_row(&r, run->be->name, run->ses.info.name, variant, "size", bytes);
         set_stats(&r, &series[i].out);
         r.bytes_per_rep = NAN;
         r.figure = series[i].out.stats.median * 1e6;
@@ -474,11 +470,10 @@ static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, cons
             t[m++] = seconds[i];
         }
     cr_result r;
-    init_row(&r, run, run->be->name, run->ses.info.name, p->key, "fit", 0);
+    init_row(&r, run->be->name, run->ses.info.name, p->key, "fit", 0);
     r.bytes_per_rep = NAN;
-    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
     r.stats.n = m;
-    snprintf(r.timer, sizeof r.timer, "none");
+    cr_result_unmeasured(&r);
     bw_fit f;
     if (m < 2 || bw_fit_transfer(b, t, m, &f) != 0) {
         r.valid = false;
@@ -495,10 +490,9 @@ static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, cons
     if (record(run, &r) != 0)
         return -1;
     for (size_t i = 0; i < m; ++i) {
-        init_row(&r, run, run->be->name, run->ses.info.name, p->key, "fit-error", (uint64_t)b[i]);
+        init_row(&r, run->be->name, run->ses.info.name, p->key, "fit-error", (uint64_t)b[i]);
         r.bytes_per_rep = NAN;
-        r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
-        snprintf(r.timer, sizeof r.timer, "none");
+        cr_result_unmeasured(&r);
         r.figure = 100.0 * bw_fit_rel_err(&f, b[i], t[i]);
         snprintf(r.unit, sizeof r.unit, "%%");
         snprintf(r.params, sizeof r.params, "fit_GBps=%.4g;measured_GBps=%.4g",
@@ -619,8 +613,8 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
                 double t = seconds[i][s], pt = predict(p, sizes[s], paths, npaths, fits, fitted);
                 double ct = compose_measured(p, sizes[s], paths, npaths, sizes, nsizes, seconds);
                 cr_result r;
-                init_row(&r, run, run->be->name, run->ses.info.name, p->key, "technique", sizes[s]);
-                r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
+                init_row(&r, run->be->name, run->ses.info.name, p->key, "technique", sizes[s]);
+                cr_result_unmeasured(&r);
                 snprintf(r.timer, sizeof r.timer, "host");
                 snprintf(r.unit, sizeof r.unit, "ms");
                 r.figure = t * 1e3;
@@ -655,10 +649,9 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
             comp[p->technique] = compose_measured(p, ranked_at, paths, npaths, sizes, nsizes, seconds);
         }
         cr_result r;
-        init_row(&r, run, run->be->name, run->ses.info.name, wname, "ranking", ranked_at);
+        init_row(&r, run->be->name, run->ses.info.name, wname, "ranking", ranked_at);
         r.bytes_per_rep = NAN;
-        r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
-        snprintf(r.timer, sizeof r.timer, "none");
+        cr_result_unmeasured(&r);
         r.unit[0] = '\0';
         char m[48], p[48], c[48]; /* "default<cpu-resident<gpu-resident<mixed" is 39 */
         rank_text(meas, m, sizeof m);

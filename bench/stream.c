@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include "stream.h"
 
-#include "csv.h"
 #include "measure.h"
 #include "metadata.h"
 #include "omp_env.h"
@@ -287,8 +286,7 @@ static int record_failure(stream_run *run, endpoint *ep, stream_kernel k, cr_dty
     cr_result r;
     init_row(&r, ep, k, t, n, g, sweep);
     r.valid = false;
-    r.stats.min = r.stats.median = r.stats.mean = r.stats.max = r.stats.stddev = r.stats.ci_rel = NAN;
-    snprintf(r.timer, sizeof r.timer, "none");
+    cr_result_unmeasured(&r);
     snprintf(r.note, sizeof r.note, "run failed: %s", err);
     fprintf(stderr, "%s: error: %s %s %s: %s\n", run->ses.opt.program, ep->be->name, r.variant, r.dtype, err);
     return record(run, &r);

@@ -15,6 +15,13 @@ const char *const cr_result_columns[] = {
 };
 const size_t cr_result_ncolumns = sizeof cr_result_columns / sizeof cr_result_columns[0];
 
+void cr_result_unmeasured(cr_result *r)
+{
+    size_t n = r->stats.n;
+    r->stats = (cr_summary){.n = n, .min = NAN, .median = NAN, .mean = NAN, .max = NAN, .stddev = NAN, .ci_rel = NAN};
+    snprintf(r->timer, sizeof r->timer, "none");
+}
+
 void cr_result_write_header(FILE *f)
 {
     for (size_t i = 0; i < cr_result_ncolumns; ++i) {

@@ -34,6 +34,10 @@ typedef struct {
     char note[320];
 } cr_result;
 
+/* Marks a row that carries no measurement (a failed run, a fit, an
+ * unsupported path): statistics empty, timer "none". */
+void cr_result_unmeasured(cr_result *r);
+
 /* Column names in order; the README documents each. */
 extern const char *const cr_result_columns[];
 extern const size_t cr_result_ncolumns;
