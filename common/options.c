@@ -159,6 +159,60 @@ int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
     return 0;
 }
 
+int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return fail(err, errlen, "empty list");
+    size_t n = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        if (len == 0 || len >= sizeof item)
+            return fail(err, errlen, "list '%s' has an empty or overlong item", text);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (n == cap)
+            return fail(err, errlen, "list '%s' has more than %zu items", text, cap);
+        char sub[CR_ERRLEN];
+        if (cr_parse_count(item, &out[n], sub, sizeof sub) != 0)
+            return fail(err, errlen, "list '%s': %s", text, sub);
+        if (n > 0 && out[n] <= out[n - 1])
+            return fail(err, errlen, "list '%s' is not strictly increasing", text);
+        ++n;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    *count = n;
+    return 0;
+}
+
+int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return fail(err, errlen, "empty interval");
+    const char *colon = strchr(text, ':');
+    char a[32];
+    size_t alen = colon ? (size_t)(colon - text) : strlen(text);
+    if (alen >= sizeof a)
+        return fail(err, errlen, "interval '%s' is too long", text);
+    memcpy(a, text, alen);
+    a[alen] = '\0';
+    char sub[CR_ERRLEN];
+    if (cr_parse_count(a, lo, sub, sizeof sub) != 0)
+        return fail(err, errlen, "interval '%s': %s", text, sub);
+    if (colon == NULL) {
+        *hi = *lo;
+        return 0;
+    }
+    if (cr_parse_count(colon + 1, hi, sub, sizeof sub) != 0)
+        return fail(err, errlen, "interval '%s': %s", text, sub);
+    if (*lo > *hi)
+        return fail(err, errlen, "interval '%s': MIN is larger than MAX", text);
+    return 0;
+}
+
 int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')

@@ -31,6 +31,11 @@ uint64_t cr_range_value(const cr_range *r, size_t i);
 
 /* Parses a positive decimal count with no suffix ("10"). */
 int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen);
+/* Parses "4,8,16": positive counts, strictly increasing, at most cap of
+ * them. */
+int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen);
+/* Parses "MIN:MAX" (or "N" meaning N:N) of positive counts, MIN <= MAX. */
+int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t errlen);
 /* Parses a positive finite decimal number of seconds ("0.5"). */
 int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen);
 

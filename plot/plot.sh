@@ -13,6 +13,14 @@ for csv in "$dir"/*.csv; do
     case "$(basename "$base")" in
         stream-*) figures="stream_footprint stream_concurrency" ;;
         bandwidth-*) figures="bandwidth_size bandwidth_paths bandwidth_techniques" ;;
+        regspill-*)
+            # Each figure needs its rows: caps only where a toolchain takes
+            # them, the offline table only where a compiler exists.
+            figures=""
+            grep -q ',live-values,' "$csv" && figures+=" regspill_live"
+            grep -q ',reg-cap,' "$csv" && figures+=" regspill_caps"
+            grep -q ',offline-cap,' "$csv" && figures+=" regspill_spill"
+            ;;
         *) continue ;;
     esac
     name=$(awk -F, '$1 == "device.name" { sub(/^[^,]*,/, ""); gsub(/"/, ""); print; exit }' "$base.meta.csv" 2>/dev/null || true)

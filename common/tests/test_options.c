@@ -125,6 +125,36 @@ static void test_counts_and_seconds(void **state)
     assert_int_equal(cr_parse_seconds("100000", &s, err, sizeof err), -1);
 }
 
+static void test_count_lists_and_intervals(void **state)
+{
+    (void)state;
+    char err[CR_ERRLEN];
+    uint64_t v[4];
+    size_t n = 0;
+    assert_int_equal(cr_parse_count_list("4,8,16", v, 4, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(v[0], 4);
+    assert_int_equal(v[2], 16);
+    assert_int_equal(cr_parse_count_list("7", v, 4, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    const char *bad[] = {"", "4,,8", "4,8,", "8,4", "4,4", "0,4", "-4", "4,x", "1,2,3,4,5", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        err[0] = '\0';
+        assert_int_equal(cr_parse_count_list(bad[i], v, 4, &n, err, sizeof err), -1);
+        assert_true(err[0] != '\0');
+    }
+    uint64_t lo = 0, hi = 0;
+    assert_int_equal(cr_parse_interval("16:64", &lo, &hi, err, sizeof err), 0);
+    assert_int_equal(lo, 16);
+    assert_int_equal(hi, 64);
+    assert_int_equal(cr_parse_interval("32", &lo, &hi, err, sizeof err), 0);
+    assert_int_equal(lo, 32);
+    assert_int_equal(hi, 32);
+    const char *bad_iv[] = {"", "64:16", "0:4", "4:", ":4", "a:b", "-1:4", "4:5:6"};
+    for (size_t i = 0; i < sizeof bad_iv / sizeof bad_iv[0]; ++i)
+        assert_int_equal(cr_parse_interval(bad_iv[i], &lo, &hi, err, sizeof err), -1);
+}
+
 static void test_format_bytes(void **state)
 {
     (void)state;
@@ -226,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_bad_ranges),
         cmocka_unit_test(test_counts_and_seconds),
+        cmocka_unit_test(test_count_lists_and_intervals),
         cmocka_unit_test(test_format_bytes),
         cmocka_unit_test(test_defaults_and_common_options),
         cmocka_unit_test(test_bad_command_lines),

@@ -1,0 +1,44 @@
+# What the compiler does when registers are capped: spill traffic (bytes
+# of spill stores plus loads per thread, from ptxas -v) and the registers it
+# used, against the cap r, over the kernel's register effective region
+# [r_min, r_max] (Li Eq. 4.1; the static side of Li Fig. 4.5). One line per
+# architecture compiled offline; no GPU involved.
+#   gnuplot -e "csv='DIR/regspill-cuda.csv'; out='DIR/regspill-cuda-spill'; name='device'" plot/regspill_spill.gp
+if (!exists("csv")) csv = "results/regspill-cuda.csv"
+if (!exists("out")) out = "regspill_spill"
+if (!exists("name")) name = ""
+
+set datafile separator comma
+set datafile columnheaders
+num(s) = (e = strstrt(s, ";"), real(e ? s[1:e - 1] : s))
+param(p, key) = (pos = strstrt(";" . p, ";" . key . "="), pos ? num(p[pos + strlen(key) + 1:]) : NaN)
+archs = "sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_103 sm_120"
+spill(p) = param(p, "spill_store_bytes") + param(p, "spill_load_bytes")
+
+do for [a in archs] {
+    eval sprintf('set table $S_%s', a)
+    plot csv using (param(strcol("params"), "cap")):(spill(strcol("params"))):(param(strcol("params"), "registers")) \
+        with table if (strcol("variant") eq "offline-cap" && strcol("device") eq a && strcol("valid") eq "1")
+    unset table
+}
+
+set datafile separator whitespace
+set datafile nocolumnheaders
+set xlabel "register cap r (-maxrregcount)"
+set grid
+set key top right
+do for [fmt in "png svg"] {
+    if (fmt eq "png") { set terminal pngcairo size 1400,560 font ",10" } else { set terminal svg size 1400,560 dynamic }
+    set output out . "." . fmt
+    set multiplot layout 1,2 title "regspill: what a register cap costs, offline compile  " . name
+    set title "spill traffic per thread"
+    set ylabel "spill stores + loads (bytes per thread)"
+    set yrange [0:*]
+    plot for [i=1:words(archs)] sprintf('$S_%s', word(archs, i)) using 1:2 with linespoints pt 7 ps 0.5 \
+        title word(archs, i)
+    set title "registers used"
+    set ylabel "registers per thread"
+    plot for [i=1:words(archs)] sprintf('$S_%s', word(archs, i)) using 1:3 with linespoints pt 7 ps 0.5 \
+        title word(archs, i), x with lines lc black dt 2 title "r = cap"
+    unset multiplot
+}
