@@ -22,6 +22,12 @@ do for [a in archs] {
     unset table
 }
 
+# Only the architectures with rows (an empty table defines no datablock).
+present = ""
+do for [a in archs] {
+    eval sprintf('if (|$S_%s| > 0) { present = present . " %s" }', a, a)
+}
+
 set datafile separator whitespace
 set datafile nocolumnheaders
 set xlabel "register cap r (-maxrregcount)"
@@ -34,11 +40,11 @@ do for [fmt in "png svg"] {
     set title "spill traffic per thread"
     set ylabel "spill stores + loads (bytes per thread)"
     set yrange [0:*]
-    plot for [i=1:words(archs)] sprintf('$S_%s', word(archs, i)) using 1:2 with linespoints pt 7 ps 0.5 \
-        title word(archs, i)
+    plot for [i=1:words(present)] sprintf('$S_%s', word(present, i)) using 1:2 with linespoints pt 7 ps 0.5 \
+        title word(present, i) noenhanced
     set title "registers used"
     set ylabel "registers per thread"
-    plot for [i=1:words(archs)] sprintf('$S_%s', word(archs, i)) using 1:3 with linespoints pt 7 ps 0.5 \
-        title word(archs, i), x with lines lc black dt 2 title "r = cap"
+    plot for [i=1:words(present)] sprintf('$S_%s', word(present, i)) using 1:3 with linespoints pt 7 ps 0.5 \
+        title word(present, i) noenhanced, x with lines lc black dt 2 title "r = cap"
     unset multiplot
 }
