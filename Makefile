@@ -28,9 +28,12 @@ STREAM_OBJ := $(addprefix $(BUILD)/obj/bench/,stream.o stream_kernels.o stream_v
 
 BW_OBJ     := $(addprefix $(BUILD)/obj/bench/,bandwidth.o bandwidth_host.o transfer_model.o)
 RS_OBJ     := $(addprefix $(BUILD)/obj/bench/,regspill.o regspill_reference.o ptxas_log.o occupancy.o)
+AT_OBJ     := $(addprefix $(BUILD)/obj/bench/,atomics.o atomics_expect.o atomics_host.o)
 
-OPENCL_BINS := $(BUILD)/bin/stream-opencl $(BUILD)/bin/bandwidth-opencl $(BUILD)/bin/regspill-opencl
-CUDA_BINS   := $(BUILD)/bin/stream-cuda $(BUILD)/bin/bandwidth-cuda $(BUILD)/bin/regspill-cuda
+OPENCL_BINS := $(BUILD)/bin/stream-opencl $(BUILD)/bin/bandwidth-opencl $(BUILD)/bin/regspill-opencl \
+               $(BUILD)/bin/atomics-opencl
+CUDA_BINS   := $(BUILD)/bin/stream-cuda $(BUILD)/bin/bandwidth-cuda $(BUILD)/bin/regspill-cuda \
+               $(BUILD)/bin/atomics-cuda
 # Host tools that need no device; run_all.sh runs only build/bin.
 TOOLS       := $(BUILD)/tools/critical-points
 
@@ -63,15 +66,20 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj/bench/stream_host.o $(BUILD)/obj/bench/bandwidth_host.o: CFLAGS += $(HOST_OPT)
 # The register-spill reference checks every work-item, in parallel.
 $(BUILD)/obj/bench/regspill_reference.o: CFLAGS += -fopenmp
+# The host's C11 atomics run on OpenMP threads.
+$(BUILD)/obj/bench/atomics_host.o: CFLAGS += -fopenmp
 
 # OpenCL C sources are embedded as strings so binaries need no data files.
 $(BUILD)/gen/%_cl.c: opencl/%.cl opencl/embed.sh
 	@mkdir -p $(@D)
 	opencl/embed.sh $*_cl $< > $@
-# The kernel arithmetic the host also runs, for the OpenCL build.
+# Headers the host and the kernels share, for the OpenCL builds.
 $(BUILD)/gen/regspill_recurrence_h.c: bench/regspill_recurrence.h opencl/embed.sh
 	@mkdir -p $(@D)
 	opencl/embed.sh regspill_recurrence_h $< > $@
+$(BUILD)/gen/atomics_pattern_h.c: bench/atomics_pattern.h opencl/embed.sh
+	@mkdir -p $(@D)
+	opencl/embed.sh atomics_pattern_h $< > $@
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -91,6 +99,12 @@ $(BUILD)/bin/bandwidth-opencl: $(BUILD)/obj/opencl/bandwidth_opencl.o $(BUILD)/o
 $(BUILD)/bin/regspill-opencl: $(BUILD)/obj/opencl/regspill_opencl.o $(BUILD)/obj/opencl/cl_device.o \
                               $(BUILD)/obj/gen/regspill_kernels_cl.o $(BUILD)/obj/gen/regspill_recurrence_h.o \
                               $(RS_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
+
+$(BUILD)/bin/atomics-opencl: $(BUILD)/obj/opencl/atomics_opencl.o $(BUILD)/obj/opencl/cl_device.o \
+                             $(BUILD)/obj/gen/atomics_kernels_cl.o $(BUILD)/obj/gen/atomics_pattern_h.o $(AT_OBJ) \
+                             $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
@@ -120,6 +134,11 @@ $(BUILD)/bin/regspill-cuda: $(BUILD)/obj/cuda/regspill_cuda.o $(BUILD)/obj/cuda/
 	@mkdir -p $(@D)
 	$(NVCC) -o $@ $^ -Xcompiler -fopenmp $(LDLIBS)
 
+$(BUILD)/bin/atomics-cuda: $(BUILD)/obj/cuda/atomics_cuda.o $(BUILD)/obj/cuda/cuda_device.o \
+                           $(BUILD)/obj/cuda/atomics_cuda_main.o $(AT_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(NVCC) -o $@ $^ -Xcompiler -fopenmp $(LDLIBS)
+
 $(BUILD)/bin/stream-cuda: $(BUILD)/obj/cuda/stream_cuda.o $(BUILD)/obj/cuda/cuda_device.o \
                           $(BUILD)/obj/cuda/stream_cuda_main.o $(STREAM_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
@@ -141,7 +160,8 @@ TEST_BINS := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests/%)
 SAN_BINS  := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests-san/%)
 # Host code under test: everything in common/ and the backend-free parts of bench/.
 TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c bench/transfer_model.c \
-              bench/occupancy.c bench/ptxas_log.c bench/regspill_reference.c
+              bench/occupancy.c bench/ptxas_log.c bench/regspill_reference.c bench/atomics_expect.c \
+              bench/atomics_host.c
 
 $(BUILD)/tests/test_occupancy_nvidia $(BUILD)/tests-san/test_occupancy_nvidia: CFLAGS += -I$(CUDA_INC)
 $(BUILD)/tests/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/obj/%.o)
@@ -159,6 +179,7 @@ $(BUILD)/san/obj/common/metadata.o: $(BUILD)/gen/git_rev.h
 $(BUILD)/san/obj/common/metadata.o: CFLAGS += -include $(BUILD)/gen/git_rev.h
 $(BUILD)/san/obj/bench/stream_host.o $(BUILD)/san/obj/bench/bandwidth_host.o: CFLAGS += $(HOST_OPT)
 $(BUILD)/san/obj/bench/regspill_reference.o: CFLAGS += -fopenmp
+$(BUILD)/san/obj/bench/atomics_host.o: CFLAGS += -fopenmp
 
 $(BUILD)/tests-san/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/san/obj/%.o)
 	@mkdir -p $(@D)
@@ -203,11 +224,18 @@ $(SAN_BIN)/regspill-opencl: $(addprefix $(BUILD)/san/obj/,opencl/regspill_opencl
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
+$(SAN_BIN)/atomics-opencl: $(addprefix $(BUILD)/san/obj/,opencl/atomics_opencl.o opencl/cl_device.o \
+                           gen/atomics_kernels_cl.o gen/atomics_pattern_h.o) \
+                           $(AT_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%) $(COMMON_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
+
 $(BUILD)/san/tools/critical-points: $(BUILD)/san/obj/bench/critical_points_main.o $(BUILD)/san/obj/bench/occupancy.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
 integration-san: all $(CLI_TESTS) $(SAN_BIN)/stream-opencl $(SAN_BIN)/bandwidth-opencl $(SAN_BIN)/regspill-opencl \
+                 $(SAN_BIN)/atomics-opencl \
                  $(BUILD)/san/tools/critical-points
 	@for b in $(CUDA_BINS); do [ ! -e $$b ] || ln -sf $(abspath $$b) $(SAN_BIN)/; done
 	@set -e; for t in $(CLI_TESTS); do echo "== $$t on the executables built with ASan+UBSan"; \

@@ -1,0 +1,718 @@
+/* Experiment design of the atomics benchmark (Lee 2012 ch. 4, Samadi's
+ * conflicts per warp, Li ch. 7): what is swept, how every run's counters
+ * are verified, and what goes into the CSV.
+ *
+ *  - degree: work-items per counter, 1 (uncontended) .. all (one address),
+ *    for every operation, type and memory space; 1..32 is the
+ *    conflicts-per-warp curve. A `ratio` row per operation gives the
+ *    uncontended over the single-address throughput (Lee Fig. 4.3).
+ *  - stride: distance between neighbouring work-items' counters, 1..1024
+ *    elements (Lee Fig. 4.4), uncontended.
+ *  - groups: work-groups of the device's size, 1 .. filling the device,
+ *    contended and uncontended.
+ *  - host: the same patterns with C11 atomics on the host's threads, the
+ *    hardware limit a CPU or APU device is compared with.
+ *  - launch: an empty kernel's enqueue-to-start and round trip (Lee Table 4.1).
+ *  - locks: spin and ticket locks, one work-item per group (Lee Figs. 4.5). */
+#define _GNU_SOURCE
+#include "atomics.h"
+
+#include "atomics_expect.h"
+#include "measure.h"
+#include "omp_env.h"
+#include "session.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const at_op_names[AT_NOPS] = {"add", "inc", "xchg", "cas", "min", "max", "read"};
+const char *const at_type_names[AT_NTYPES] = {"uint32", "uint64", "float"};
+const char *const at_space_names[AT_NSPACES] = {"global", "local"};
+const char *const at_lock_names[AT_NLOCKS] = {"spin-lock", "ticket-lock"};
+
+enum { SW_DEGREE = 1, SW_STRIDE = 2, SW_GROUPS = 4, SW_HOST = 8, SW_LAUNCH = 16, SW_LOCKS = 32, SW_ALL = 63 };
+static const char *const sweep_names[] = {"degree", "stride", "groups", "host", "launch", "locks"};
+
+#define LAUNCH_SAMPLES 100
+/* Lee's stride sweep runs on reads and writes; add shows the same for updates. */
+static const at_op stride_ops[] = {AT_READ, AT_XCHG, AT_ADD};
+
+typedef struct {
+    unsigned ops, types, spaces, sweeps; /* bit sets */
+    cr_range strides;
+    bool strides_given;
+    uint64_t iters;
+    uint64_t max_bytes; /* largest counter buffer */
+} at_config;
+
+/* ---- options ---- */
+
+static int parse_names(const char *arg, const char *const *names, unsigned count, unsigned *bits, char *err,
+                       size_t errlen)
+{
+    char buf[256];
+    if (arg[0] == '\0' || strlen(arg) >= sizeof buf) {
+        snprintf(err, errlen, "'%s' is not a list of names", arg);
+        return -1;
+    }
+    strcpy(buf, arg);
+    *bits = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "all") == 0) {
+            *bits = (1u << count) - 1;
+            continue;
+        }
+        unsigned i = 0;
+        while (i < count && strcmp(tok, names[i]) != 0)
+            ++i;
+        if (i == count) {
+            snprintf(err, errlen, "unknown name '%s'", tok);
+            return -1;
+        }
+        *bits |= 1u << i;
+    }
+    if (*bits == 0) {
+        snprintf(err, errlen, "'%s' names nothing", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_ops(void *c, const char *a, char *e, size_t l)
+{
+    return parse_names(a, at_op_names, AT_NOPS, &((at_config *)c)->ops, e, l);
+}
+static int opt_types(void *c, const char *a, char *e, size_t l)
+{
+    return parse_names(a, at_type_names, AT_NTYPES, &((at_config *)c)->types, e, l);
+}
+static int opt_spaces(void *c, const char *a, char *e, size_t l)
+{
+    return parse_names(a, at_space_names, AT_NSPACES, &((at_config *)c)->spaces, e, l);
+}
+static int opt_sweeps(void *c, const char *a, char *e, size_t l)
+{
+    return parse_names(a, sweep_names, 6, &((at_config *)c)->sweeps, e, l);
+}
+static int opt_strides(void *c, const char *a, char *e, size_t l)
+{
+    at_config *cfg = c;
+    cfg->strides_given = true;
+    return cr_parse_range(a, &cfg->strides, e, l);
+}
+static int opt_iters(void *c, const char *a, char *e, size_t l)
+{
+    at_config *cfg = c;
+    if (cr_parse_count(a, &cfg->iters, e, l) != 0)
+        return -1;
+    if (cfg->iters > 1000000) {
+        snprintf(e, l, "%" PRIu64 " operations per work-item is above 1000000", cfg->iters);
+        return -1;
+    }
+    return 0;
+}
+
+static const cr_extra_option at_options[] = {
+    {"ops", "LIST", "add,inc,xchg,cas,min,max,read or all (default all)", opt_ops},
+    {"types", "LIST", "uint32,uint64,float or all (default all; float: add only)", opt_types},
+    {"spaces", "LIST", "global,local or all (default all)", opt_spaces},
+    {"sweeps", "LIST", "degree,stride,groups,host,launch,locks or all (default all)", opt_sweeps},
+    {"strides", "RANGE", "strides in elements of the stride sweep (default 1:1024:x2)", opt_strides},
+    {"iters", "N", "atomic operations per work-item (default calibrated: ~10 ms per uncontended run)", opt_iters},
+};
+#define N_AT_OPTIONS (sizeof at_options / sizeof at_options[0])
+
+/* ---- run state ---- */
+
+typedef struct {
+    const at_backend *be;
+    cr_device_info info;
+    bool open;
+    cr_measure_ctx meas;
+    uint64_t work_items, work_group, max_work_group;
+} endpoint;
+
+typedef struct {
+    cr_session ses;
+    at_config cfg;
+    endpoint dev, host;
+    bool use_host;
+    void *counters;        /* host copy: initial values, then results */
+    uint64_t *read_sums;
+    uint64_t counters_cap; /* elements of the largest type */
+    uint64_t outs_cap;
+    /* host reference (all threads, own cache line each) per op and type */
+    double host_uncontended[AT_NOPS][AT_NTYPES];
+    uint64_t host_iters;
+    const char *fault;     /* CROSSROOF_FAULT test hook */
+    bool fault_used;
+} at_state;
+
+typedef struct {
+    const at_backend *be;
+    const at_run *run;
+    void *init;
+    uint64_t n;
+} rep_ctx;
+
+/* Every repetition starts from the initial counters, so the result after
+ * the last one is the result of one run. */
+static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    rep_ctx *c = vctx;
+    if (c->run->space == AT_GLOBAL && c->be->upload(c->init, c->n, err, errlen) != CR_OK)
+        return CR_ERR;
+    return c->be->run(c->run, t, err, errlen);
+}
+
+static void add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_param(cr_result *r, const char *fmt, ...)
+{
+    size_t len = strlen(r->params);
+    if (len >= sizeof r->params - 1)
+        return;
+    if (len > 0)
+        r->params[len++] = ';';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->params + len, sizeof r->params - len, fmt, ap);
+    va_end(ap);
+}
+
+static void init_row(cr_result *r, const endpoint *ep, const char *variant, const char *dtype, const char *sweep)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
+    snprintf(r->benchmark, sizeof r->benchmark, "atomics");
+    snprintf(r->backend, sizeof r->backend, "%s", ep->be->name);
+    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, ep->info.name);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+}
+
+static void fill_init(void *buf, at_type t, uint64_t n, uint64_t value)
+{
+    if (t == AT_TYPE_U64) {
+        for (uint64_t i = 0; i < n; ++i)
+            ((uint64_t *)buf)[i] = value;
+    } else {
+        uint32_t v = (uint32_t)value;
+        if (t == AT_TYPE_F32) {
+            float f = (float)value;
+            memcpy(&v, &f, sizeof v);
+        }
+        for (uint64_t i = 0; i < n; ++i)
+            ((uint32_t *)buf)[i] = v;
+    }
+}
+
+/* Measures one configuration on ep and records its verified row. Returns
+ * the median ops/s (NaN when not measured), or -1 via *fatal. */
+static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *sweep, bool *fatal)
+{
+    char err[CR_ERRLEN];
+    const char *how = "native";
+    cr_result row;
+    init_row(&row, ep, at_op_names[r->op], at_type_names[r->type], sweep);
+    row.work_items = r->work_items;
+    row.work_group = r->work_group;
+    snprintf(row.unit, sizeof row.unit, "Mop/s");
+    if (r->type == AT_TYPE_F32)
+        r->iters = at_float_exact_iters(r->space == AT_LOCAL && r->degree > r->work_group ? r->work_group : r->degree,
+                                        r->iters);
+    add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64 ";iters=%" PRIu32, at_space_names[r->space],
+              r->degree, r->stride, r->iters);
+    uint64_t n = at_counter_elements(r);
+    row.size_bytes = n * at_type_size(r->type);
+    cr_status st = ep->be->supports(r->op, r->type, r->space, &how, err, sizeof err);
+    uint64_t limit = s->counters_cap * 8 < s->cfg.max_bytes ? s->counters_cap * 8 : s->cfg.max_bytes;
+    if (st == CR_OK && row.size_bytes > limit) {
+        snprintf(err, sizeof err, "needs %" PRIu64 " bytes of counters, above the %" PRIu64 " this run allows",
+                 row.size_bytes, limit);
+        st = CR_UNSUPPORTED;
+    }
+    if (st == CR_OK && (ep->be->prepare(r->type, n, r->work_items, err, sizeof err) != CR_OK))
+        st = CR_ERR;
+    if (st != CR_OK) {
+        cr_result_unmeasured(&row);
+        row.valid = st == CR_UNSUPPORTED;
+        snprintf(row.stop, sizeof row.stop, "%s", st == CR_UNSUPPORTED ? "unsupported" : "");
+        snprintf(row.note, sizeof row.note, "%s", err);
+        *fatal = cr_session_record(&s->ses, &row) != 0;
+        return NAN;
+    }
+    add_param(&row, "how=%s", how);
+    r->init = at_init_value(r->op, r->type);
+    fill_init(s->counters, r->type, n, r->init);
+    rep_ctx ctx = {ep->be, r, s->counters, n};
+    cr_series series = {.ctx = &ep->meas, .fn = one_rep, .arg = &ctx};
+    if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
+        if (strstr(err, "local memory") || strstr(err, "shared memory")) { /* the space is too small for it */
+            cr_result_unmeasured(&row);
+            snprintf(row.stop, sizeof row.stop, "unsupported");
+            snprintf(row.note, sizeof row.note, "%s", err);
+            *fatal = cr_session_record(&s->ses, &row) != 0;
+            return NAN;
+        }
+        cr_result_unmeasured(&row);
+        row.valid = false;
+        snprintf(row.note, sizeof row.note, "run failed: %s", err);
+        fprintf(stderr, "%s: error: %s %s %s: %s\n", s->ses.opt.program, ep->be->name, row.variant, row.dtype, err);
+        *fatal = cr_session_record(&s->ses, &row) != 0;
+        return NAN;
+    }
+    const cr_measurement *m = &series.out;
+    row.stats = m->stats;
+    snprintf(row.timer, sizeof row.timer, "%s", m->timer);
+    snprintf(row.stop, sizeof row.stop, "%s", cr_stop_reason_name(m->stop));
+    row.ops_per_rep = (double)r->work_items * r->iters;
+    row.figure = row.ops_per_rep / m->stats.median * 1e-6;
+    row.figure_best = row.ops_per_rep / m->stats.min * 1e-6;
+    add_param(&row, "ns_per_op=%.4g", m->stats.median / row.ops_per_rep * 1e9);
+
+    /* Verify the counters of the last repetition (and the read sums). */
+    if (ep->be->download(s->counters, n, err, sizeof err) != CR_OK ||
+        (r->op == AT_READ && ep->be->download_out(s->read_sums, r->work_items, err, sizeof err) != CR_OK)) {
+        row.valid = false;
+        snprintf(row.note, sizeof row.note, "download failed: %s", err);
+    } else {
+        if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev) {
+            ((uint32_t *)s->counters)[0] ^= 1u;
+            s->fault_used = true;
+        }
+        row.valid = at_verify(r, s->counters, r->op == AT_READ ? s->read_sums : NULL, row.note, sizeof row.note) == 0;
+    }
+    if (row.valid && m->below_resolution)
+        snprintf(row.note, sizeof row.note, "median below 20 timer ticks");
+    if (ep == &s->dev && r->degree == 1 && r->space == AT_GLOBAL && s->use_host) {
+        double ref = s->host_uncontended[r->op][r->type];
+        if (ref > 0) {
+            row.ref_ratio = row.figure / ref;
+            add_param(&row, "host_ref_Mops=%.4g", ref);
+        }
+    }
+    *fatal = cr_session_record(&s->ses, &row) != 0;
+    return row.valid ? row.figure : NAN;
+}
+
+static bool selected(unsigned bits, int i) { return (bits >> i) & 1u; }
+
+/* ---- sweeps ---- */
+
+static uint64_t line_elements(at_type t) { return 64 / at_type_size(t); }
+
+/* Degrees 1, 2, 4, ... up to n, and n itself. */
+static size_t degrees_up_to(uint64_t n, bool quick, uint64_t *out)
+{
+    size_t k = 0;
+    for (uint64_t d = 1; d < n; d *= 2)
+        if (!quick || d == 1 || d == 32)
+            out[k++] = d;
+    out[k++] = n;
+    return k;
+}
+
+static int sweep_degree(at_state *s)
+{
+    endpoint *ep = &s->dev;
+    for (int space = 0; space < AT_NSPACES; ++space) {
+        if (!selected(s->cfg.spaces, space))
+            continue;
+        for (int type = 0; type < AT_NTYPES; ++type) {
+            if (!selected(s->cfg.types, type))
+                continue;
+            for (int op = 0; op < AT_NOPS; ++op) {
+                if (!selected(s->cfg.ops, op) || (type == AT_TYPE_F32 && op != AT_ADD))
+                    continue;
+                uint64_t span = space == AT_LOCAL ? ep->work_group : ep->work_items;
+                uint64_t degrees[70];
+                size_t nd = degrees_up_to(span, s->ses.opt.quick, degrees);
+                double first = NAN, last = NAN;
+                for (size_t i = 0; i < nd; ++i) {
+                    at_run r = {(at_op)op, (at_type)type, (at_space)space, 1, degrees[i], (uint32_t)s->cfg.iters,
+                                ep->work_items, ep->work_group, 0};
+                    bool fatal = false;
+                    double f = measure_run(s, ep, &r, "degree", &fatal);
+                    if (fatal)
+                        return -1;
+                    if (i == 0)
+                        first = f;
+                    last = f;
+                }
+                /* Lee's contentious / non-contentious gap. */
+                cr_result row;
+                init_row(&row, ep, at_op_names[op], at_type_names[type], "ratio");
+                cr_result_unmeasured(&row);
+                snprintf(row.unit, sizeof row.unit, "x");
+                add_param(&row, "space=%s;uncontended_Mops=%.4g;one_address_Mops=%.4g;degree=%" PRIu64,
+                          at_space_names[space], first, last, span);
+                row.figure = first / last;
+                if (isnan(row.figure))
+                    snprintf(row.note, sizeof row.note, "a side was not measured");
+                else
+                    snprintf(row.note, sizeof row.note, "one address is %.3g times slower than one counter each",
+                             row.figure);
+                if (cr_session_record(&s->ses, &row) != 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int sweep_stride(at_state *s)
+{
+    endpoint *ep = &s->dev;
+    size_t ns = cr_range_count(&s->cfg.strides);
+    for (int space = 0; space < AT_NSPACES; ++space) {
+        if (!selected(s->cfg.spaces, space))
+            continue;
+        for (size_t o = 0; o < sizeof stride_ops / sizeof stride_ops[0]; ++o) {
+            if (!selected(s->cfg.ops, stride_ops[o]) || !selected(s->cfg.types, AT_TYPE_U32))
+                continue;
+            for (size_t i = 0; i < ns; ++i) {
+                at_run r = {stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(&s->cfg.strides, i), 1,
+                            (uint32_t)s->cfg.iters, ep->work_items, ep->work_group, 0};
+                bool fatal = false;
+                measure_run(s, ep, &r, "stride", &fatal);
+                if (fatal)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int sweep_groups(at_state *s)
+{
+    endpoint *ep = &s->dev;
+    if (!selected(s->cfg.ops, AT_ADD) || !selected(s->cfg.types, AT_TYPE_U32) || !selected(s->cfg.spaces, AT_GLOBAL))
+        return 0;
+    uint64_t max_groups = ep->work_items / ep->work_group;
+    for (int contended = 0; contended < 2; ++contended)
+        for (uint64_t groups = 1;; groups = groups * 2 > max_groups ? max_groups : groups * 2) {
+            uint64_t wi = groups * ep->work_group;
+            at_run r = {AT_ADD, AT_TYPE_U32, AT_GLOBAL, 1, contended ? wi : 1, (uint32_t)s->cfg.iters, wi,
+                        ep->work_group, 0};
+            bool fatal = false;
+            measure_run(s, ep, &r, contended ? "groups-one-address" : "groups", &fatal);
+            if (fatal)
+                return -1;
+            if (groups == max_groups)
+                break;
+        }
+    return 0;
+}
+
+/* The host's threads: uncontended (a cache line each, the hardware limit
+ * the device is compared with), the device's own stride-1 pattern, and one
+ * address; then every thread count. */
+static int sweep_host(at_state *s)
+{
+    endpoint *ep = &s->host;
+    uint64_t threads = ep->work_items;
+    uint64_t hiters = s->host_iters;
+    for (int type = 0; type < AT_NTYPES; ++type) {
+        if (!selected(s->cfg.types, type))
+            continue;
+        for (int op = 0; op < AT_NOPS; ++op) {
+            if (!selected(s->cfg.ops, op) || (type == AT_TYPE_F32 && op != AT_ADD))
+                continue;
+            for (uint64_t t = 1;; t = t * 2 > threads ? threads : t * 2) {
+                uint64_t strides[2] = {line_elements((at_type)type), 1};
+                for (int k = 0; k < 2; ++k) {
+                    at_run r = {(at_op)op, (at_type)type, AT_GLOBAL, strides[k], 1, (uint32_t)hiters, t, 1, 0};
+                    bool fatal = false;
+                    double f = measure_run(s, ep, &r, "host-threads", &fatal);
+                    if (fatal)
+                        return -1;
+                    if (t == threads && k == 0)
+                        s->host_uncontended[op][type] = isnan(f) ? 0 : f;
+                }
+                at_run one = {(at_op)op, (at_type)type, AT_GLOBAL, 1, t, (uint32_t)hiters, t, 1, 0};
+                bool fatal = false;
+                measure_run(s, ep, &one, "host-threads", &fatal);
+                if (fatal)
+                    return -1;
+                if (t == threads)
+                    break;
+            }
+        }
+    }
+    return 0;
+}
+
+static int sweep_launch(at_state *s)
+{
+    double a[LAUNCH_SAMPLES], b[LAUNCH_SAMPLES];
+    char err[CR_ERRLEN];
+    size_t na = 0, nb = 0;
+    for (int i = -(int)s->ses.opt.warmup; i < LAUNCH_SAMPLES; ++i) {
+        double q, rt;
+        cr_status st = s->dev.be->launch_empty(&q, &rt, err, sizeof err);
+        if (st != CR_OK) {
+            cr_result row;
+            init_row(&row, &s->dev, "empty-kernel", "", "launch");
+            cr_result_unmeasured(&row);
+            row.valid = st == CR_UNSUPPORTED;
+            snprintf(row.note, sizeof row.note, "%s", err);
+            return cr_session_record(&s->ses, &row);
+        }
+        if (i < 0)
+            continue;
+        if (!isnan(q))
+            a[na++] = q;
+        b[nb++] = rt;
+    }
+    const char *names[2] = {"enqueue-to-start", "round-trip"};
+    double *samples[2] = {a, b};
+    size_t counts[2] = {na, nb};
+    for (int k = 0; k < 2; ++k) {
+        cr_result row;
+        init_row(&row, &s->dev, names[k], "", "launch");
+        snprintf(row.unit, sizeof row.unit, "us");
+        row.work_items = row.work_group = 1;
+        if (counts[k] == 0) {
+            cr_result_unmeasured(&row);
+            snprintf(row.note, sizeof row.note, "the API gives no enqueue timestamp");
+        } else {
+            cr_summarize(samples[k], counts[k], &row.stats);
+            snprintf(row.timer, sizeof row.timer, "%s", k == 0 ? "event" : "host");
+            snprintf(row.stop, sizeof row.stop, "fixed");
+            row.figure = row.stats.median * 1e6;
+            row.figure_best = row.stats.min * 1e6;
+            add_param(&row, "%s", k == 0 ? "from CL_PROFILING_COMMAND_QUEUED to START" : "enqueue to completion, host clock");
+        }
+        if (cr_session_record(&s->ses, &row) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const at_backend *be;
+    at_lock kind;
+    uint64_t groups;
+    uint32_t iters;
+    uint64_t counter;
+} lock_ctx;
+
+static cr_status lock_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    lock_ctx *c = vctx;
+    return c->be->run_lock(c->kind, c->groups, c->iters, t, &c->counter, err, errlen);
+}
+
+static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
+{
+    for (int kind = 0; kind < AT_NLOCKS; ++kind)
+        for (uint64_t g = 1;; g = g * 2 > max_groups ? max_groups : g * 2) {
+            lock_ctx ctx = {ep->be, (at_lock)kind, g, (uint32_t)s->cfg.iters, 0};
+            cr_series series = {.ctx = &ep->meas, .fn = lock_rep, .arg = &ctx};
+            cr_result row;
+            init_row(&row, ep, at_lock_names[kind], "", "locks");
+            row.work_items = g;
+            row.work_group = 1;
+            snprintf(row.unit, sizeof row.unit, "Mop/s");
+            add_param(&row, "groups=%" PRIu64 ";iters=%" PRIu32, g, ctx.iters);
+            char err[CR_ERRLEN];
+            if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
+                cr_result_unmeasured(&row);
+                row.valid = false;
+                snprintf(row.note, sizeof row.note, "run failed: %s", err);
+            } else {
+                row.stats = series.out.stats;
+                snprintf(row.timer, sizeof row.timer, "%s", series.out.timer);
+                snprintf(row.stop, sizeof row.stop, "%s", cr_stop_reason_name(series.out.stop));
+                row.ops_per_rep = (double)g * ctx.iters;
+                row.figure = row.ops_per_rep / series.out.stats.median * 1e-6;
+                row.figure_best = row.ops_per_rep / series.out.stats.min * 1e-6;
+                uint64_t want = g * ctx.iters;
+                if (ctx.counter != want) {
+                    row.valid = false;
+                    snprintf(row.note, sizeof row.note, "the protected counter is %" PRIu64 ", expected %" PRIu64,
+                             ctx.counter, want);
+                }
+            }
+            if (cr_session_record(&s->ses, &row) != 0)
+                return -1;
+            if (g == max_groups)
+                break;
+        }
+    return 0;
+}
+
+/* ---- set-up ---- */
+
+/* Operations per work-item such that one uncontended repetition takes
+ * about target seconds: long enough that every core or compute unit works
+ * concurrently for most of it, which is what contention needs to show. */
+static int calibrate_iters(at_state *s, endpoint *ep, uint64_t stride, uint64_t *iters)
+{
+    double target = s->ses.opt.quick ? 0.004 : 0.01;
+    at_run r = {AT_ADD, AT_TYPE_U32, AT_GLOBAL, stride, 1, 1000, ep->work_items, ep->work_group, 0};
+    uint64_t n = at_counter_elements(&r);
+    char err[CR_ERRLEN];
+    double best = INFINITY;
+    fill_init(s->counters, AT_TYPE_U32, n, 0);
+    if (ep->be->prepare(AT_TYPE_U32, n, r.work_items, err, sizeof err) != CR_OK)
+        goto fail;
+    for (int i = 0; i < 3; ++i) { /* the first launch pays for the build */
+        cr_timing t = {0};
+        if (ep->be->upload(s->counters, n, err, sizeof err) != CR_OK || ep->be->run(&r, &t, err, sizeof err) != CR_OK)
+            goto fail;
+        double sec = (t.has_event && t.ev_end_ns > t.ev_start_ns ? (double)(t.ev_end_ns - t.ev_start_ns)
+                                                                  : (double)t.host_ns) * 1e-9;
+        best = sec < best ? sec : best;
+    }
+    double want = 1000 * target / (best > 0 ? best : 1e-9);
+    *iters = want < 100 ? 100 : want > 1000000 ? 1000000 : (uint64_t)want;
+    return 0;
+fail:
+    fprintf(stderr, "%s: error: %s: calibration: %s\n", s->ses.opt.program, ep->be->name, err);
+    return -1;
+}
+
+static int allocate(at_state *s)
+{
+    endpoint *eps[2] = {&s->dev, s->use_host ? &s->host : NULL};
+    uint64_t most = 0, outs = 0;
+    for (int e = 0; e < 2; ++e) {
+        if (!eps[e])
+            continue;
+        uint64_t wi = eps[e]->work_items;
+        uint64_t strides_end = cr_range_value(&s->cfg.strides, cr_range_count(&s->cfg.strides) - 1);
+        uint64_t stride = strides_end > 16 ? strides_end : 16;
+        uint64_t need = wi * stride + 1;
+        most = need > most ? need : most;
+        outs = wi > outs ? wi : outs;
+    }
+    uint64_t bytes_cap = s->cfg.max_bytes / 8;
+    s->counters_cap = most < bytes_cap ? most : bytes_cap;
+    s->outs_cap = outs;
+    s->counters = malloc((size_t)s->counters_cap * 8);
+    s->read_sums = malloc((size_t)outs * sizeof *s->read_sums);
+    if (!s->counters || !s->read_sums) {
+        fprintf(stderr, "%s: error: cannot allocate the host copies of the counters\n", s->ses.opt.program);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_sweeps(at_state *s)
+{
+    unsigned sw = s->cfg.sweeps;
+    if ((sw & SW_HOST) && s->use_host && sweep_host(s) != 0)
+        return -1;
+    if ((sw & SW_DEGREE) && sweep_degree(s) != 0)
+        return -1;
+    if ((sw & SW_STRIDE) && sweep_stride(s) != 0)
+        return -1;
+    if ((sw & SW_GROUPS) && sweep_groups(s) != 0)
+        return -1;
+    if ((sw & SW_LAUNCH) && sweep_launch(s) != 0)
+        return -1;
+    if (sw & SW_LOCKS) {
+        uint64_t cus = s->dev.info.compute_units ? s->dev.info.compute_units : 1;
+        if (sweep_locks_on(s, &s->dev, cus * 8) != 0)
+            return -1;
+        if (s->use_host && sweep_locks_on(s, &s->host, s->host.work_items) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int open_host(at_state *s)
+{
+    char err[CR_ERRLEN];
+    if (!(s->cfg.sweeps & SW_HOST) || (!s->dev.info.is_cpu && !s->dev.info.unified_memory))
+        return 0;
+    if (at_host_backend.open(NULL, &s->host.info, err, sizeof err) != CR_OK) {
+        fprintf(stderr, "%s: error: host reference: %s\n", s->ses.opt.program, err);
+        return -1;
+    }
+    s->host.be = &at_host_backend;
+    s->host.open = true;
+    s->use_host = true;
+    at_host_backend.geometry(&s->host.work_items, &s->host.work_group, &s->host.max_work_group);
+    cr_measure_init(&s->host.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, 0);
+    return 0;
+}
+
+int atomics_main(int argc, char **argv, const at_backend *backend)
+{
+    cr_omp_quiet_waits(argv);
+    static at_state s;
+    memset(&s, 0, sizeof s);
+    s.cfg = (at_config){.ops = (1u << AT_NOPS) - 1, .types = (1u << AT_NTYPES) - 1, .spaces = 3, .sweeps = SW_ALL,
+                        .strides = {1, 1024, 2}};
+    cr_session *ses = &s.ses;
+    int rc = cr_session_parse(ses, argc, argv,
+                              "Atomic operations against stride, contention degree and work-groups, with the host's "
+                              "C11 atomics, kernel launch latency and locks.",
+                              at_options, N_AT_OPTIONS, &s.cfg);
+    if (rc >= 0)
+        return rc;
+    if (ses->opt.list_devices)
+        return backend->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
+    if (ses->opt.quick && !s.cfg.strides_given)
+        s.cfg.strides = (cr_range){1, 1024, 32};
+
+    char err[CR_ERRLEN];
+    s.dev.be = backend;
+    rc = cr_session_opened(ses, backend->open(ses->opt.device, &ses->info, err, sizeof err), err);
+    if (rc >= 0)
+        return rc;
+    s.dev.info = ses->info;
+    s.dev.open = true;
+    s.fault = getenv("CROSSROOF_FAULT");
+    cr_session_bind(ses);
+    backend->geometry(&s.dev.work_items, &s.dev.work_group, &s.dev.max_work_group);
+    /* Half the device's largest allocation, and at most 1 GiB: the host
+     * keeps a copy to verify. */
+    s.cfg.max_bytes = ses->info.max_alloc_bytes / 2;
+    if (s.cfg.max_bytes > (UINT64_C(1) << 30))
+        s.cfg.max_bytes = UINT64_C(1) << 30;
+
+    int exit_code = CR_EXIT_FAILED;
+    cr_meta meta;
+    cr_meta_init(&meta);
+    if (open_host(&s) != 0)
+        goto out;
+    cr_meta_set(&meta, "host_reference", "%s", s.use_host ? s.host.info.name : "off");
+    cr_meta_set(&meta, "work_items", "%" PRIu64, s.dev.work_items);
+    cr_meta_set(&meta, "work_group", "%" PRIu64, s.dev.work_group);
+    cr_meta_set(&meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    if ((rc = cr_session_start(ses, "atomics", backend->name, argc, argv, &meta)) >= 0) {
+        exit_code = rc;
+        goto out;
+    }
+    if (allocate(&s) != 0)
+        goto out;
+    cr_measure_init(&s.dev.meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
+    s.host_iters = s.cfg.iters;
+    if (!s.cfg.iters && calibrate_iters(&s, &s.dev, 1, &s.cfg.iters) != 0)
+        goto out;
+    if (!s.host_iters && s.use_host && calibrate_iters(&s, &s.host, line_elements(AT_TYPE_U32), &s.host_iters) != 0)
+        goto out;
+    if (s.use_host)
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item, %" PRIu64 " per host thread\n",
+                s.cfg.iters, s.host_iters);
+    else
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item\n", s.cfg.iters);
+    if (run_sweeps(&s) == 0)
+        exit_code = cr_session_finish(ses);
+out:
+    cr_meta_free(&meta);
+    free(s.counters);
+    free(s.read_sums);
+    if (s.host.open)
+        s.host.be->close();
+    backend->close();
+    cr_session_close(ses);
+    return exit_code;
+}
