@@ -28,11 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const at_op_names[AT_NOPS] = {"add", "inc", "xchg", "cas", "min", "max", "read"};
-const char *const at_type_names[AT_NTYPES] = {"uint32", "uint64", "float"};
-const char *const at_space_names[AT_NSPACES] = {"global", "local"};
-const char *const at_lock_names[AT_NLOCKS] = {"spin-lock", "ticket-lock"};
-
 enum { SW_DEGREE = 1, SW_STRIDE = 2, SW_GROUPS = 4, SW_HOST = 8, SW_LAUNCH = 16, SW_LOCKS = 32, SW_ALL = 63 };
 static const char *const sweep_names[] = {"degree", "stride", "groups", "host", "launch", "locks"};
 
@@ -44,6 +39,8 @@ typedef struct {
     unsigned ops, types, spaces, sweeps; /* bit sets */
     cr_range strides;
     bool strides_given;
+    cr_range degrees;
+    bool degrees_given;
     uint64_t iters;
     uint64_t max_bytes; /* largest counter buffer */
 } at_config;
@@ -104,6 +101,12 @@ static int opt_strides(void *c, const char *a, char *e, size_t l)
     cfg->strides_given = true;
     return cr_parse_range(a, &cfg->strides, e, l);
 }
+static int opt_degrees(void *c, const char *a, char *e, size_t l)
+{
+    at_config *cfg = c;
+    cfg->degrees_given = true;
+    return cr_parse_range(a, &cfg->degrees, e, l);
+}
 static int opt_iters(void *c, const char *a, char *e, size_t l)
 {
     at_config *cfg = c;
@@ -122,6 +125,7 @@ static const cr_extra_option at_options[] = {
     {"spaces", "LIST", "global,local or all (default all)", opt_spaces},
     {"sweeps", "LIST", "degree,stride,groups,host,launch,locks or all (default all)", opt_sweeps},
     {"strides", "RANGE", "strides in elements of the stride sweep (default 1:1024:x2)", opt_strides},
+    {"degrees", "RANGE", "work-items per counter of the degree sweep (default 1:all:x2, and all)", opt_degrees},
     {"iters", "N", "atomic operations per work-item (default calibrated: ~10 ms per uncontended run)", opt_iters},
 };
 #define N_AT_OPTIONS (sizeof at_options / sizeof at_options[0])
@@ -330,7 +334,17 @@ static int sweep_degree(at_state *s)
                     continue;
                 uint64_t span = space == AT_LOCAL ? ep->work_group : ep->work_items;
                 uint64_t degrees[70];
-                size_t nd = degrees_up_to(span, s->ses.opt.quick, degrees);
+                size_t nd = 0;
+                if (s->cfg.degrees_given) {
+                    /* In local memory a counter is shared within a group at most. */
+                    for (size_t i = 0; i < cr_range_count(&s->cfg.degrees) && nd < 70; ++i)
+                        if (cr_range_value(&s->cfg.degrees, i) <= span)
+                            degrees[nd++] = cr_range_value(&s->cfg.degrees, i);
+                    if (nd == 0)
+                        continue;
+                } else {
+                    nd = degrees_up_to(span, s->ses.opt.quick, degrees);
+                }
                 double first = NAN, last = NAN;
                 for (size_t i = 0; i < nd; ++i) {
                     at_run r = {(at_op)op, (at_type)type, (at_space)space, 1, degrees[i], (uint32_t)s->cfg.iters,
@@ -348,14 +362,14 @@ static int sweep_degree(at_state *s)
                 init_row(&row, ep, at_op_names[op], at_type_names[type], "ratio");
                 cr_result_unmeasured(&row);
                 snprintf(row.unit, sizeof row.unit, "x");
-                add_param(&row, "space=%s;uncontended_Mops=%.4g;one_address_Mops=%.4g;degree=%" PRIu64,
-                          at_space_names[space], first, last, span);
+                add_param(&row, "space=%s;degree_low=%" PRIu64 ";low_Mops=%.4g;degree_high=%" PRIu64 ";high_Mops=%.4g",
+                          at_space_names[space], degrees[0], first, degrees[nd - 1], last);
                 row.figure = first / last;
                 if (isnan(row.figure))
                     snprintf(row.note, sizeof row.note, "a side was not measured");
                 else
-                    snprintf(row.note, sizeof row.note, "one address is %.3g times slower than one counter each",
-                             row.figure);
+                    snprintf(row.note, sizeof row.note, "%" PRIu64 " work-items per counter run %.3g times slower than %" PRIu64,
+                             degrees[nd - 1], row.figure, degrees[0]);
                 if (cr_session_record(&s->ses, &row) != 0)
                     return -1;
             }
@@ -672,6 +686,15 @@ int atomics_main(int argc, char **argv, const at_backend *backend)
     s.fault = getenv("CROSSROOF_FAULT");
     cr_session_bind(ses);
     backend->geometry(&s.dev.work_items, &s.dev.work_group, &s.dev.max_work_group);
+    if (s.cfg.degrees_given) {
+        uint64_t end = cr_range_value(&s.cfg.degrees, cr_range_count(&s.cfg.degrees) - 1);
+        if (end > s.dev.work_items) {
+            backend->close();
+            cr_session_close(ses);
+            return cr_fail_usage(ses, "--degrees reaches %" PRIu64 ", more than the %" PRIu64 " work-items that run",
+                                 end, s.dev.work_items);
+        }
+    }
     /* Half the device's largest allocation, and at most 1 GiB: the host
      * keeps a copy to verify. */
     s.cfg.max_bytes = ses->info.max_alloc_bytes / 2;

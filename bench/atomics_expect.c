@@ -8,6 +8,11 @@
 #define AT_U32 uint32_t
 #include "atomics_pattern.h"
 
+const char *const at_op_names[AT_NOPS] = {"add", "inc", "xchg", "cas", "min", "max", "read"};
+const char *const at_type_names[AT_NTYPES] = {"uint32", "uint64", "float"};
+const char *const at_space_names[AT_NSPACES] = {"global", "local"};
+const char *const at_lock_names[AT_NLOCKS] = {"spin-lock", "ticket-lock"};
+
 uint64_t at_slots(uint64_t n, uint64_t degree) { return n / degree + (n % degree != 0); }
 
 uint64_t at_counter_elements(const at_run *r)
