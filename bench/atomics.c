@@ -47,53 +47,21 @@ typedef struct {
 
 /* ---- options ---- */
 
-static int parse_names(const char *arg, const char *const *names, unsigned count, unsigned *bits, char *err,
-                       size_t errlen)
-{
-    char buf[256];
-    if (arg[0] == '\0' || strlen(arg) >= sizeof buf) {
-        snprintf(err, errlen, "'%s' is not a list of names", arg);
-        return -1;
-    }
-    strcpy(buf, arg);
-    *bits = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            *bits = (1u << count) - 1;
-            continue;
-        }
-        unsigned i = 0;
-        while (i < count && strcmp(tok, names[i]) != 0)
-            ++i;
-        if (i == count) {
-            snprintf(err, errlen, "unknown name '%s'", tok);
-            return -1;
-        }
-        *bits |= 1u << i;
-    }
-    if (*bits == 0) {
-        snprintf(err, errlen, "'%s' names nothing", arg);
-        return -1;
-    }
-    return 0;
-}
-
 static int opt_ops(void *c, const char *a, char *e, size_t l)
 {
-    return parse_names(a, at_op_names, AT_NOPS, &((at_config *)c)->ops, e, l);
+    return cr_parse_name_list(a, at_op_names, AT_NOPS, &((at_config *)c)->ops, e, l);
 }
 static int opt_types(void *c, const char *a, char *e, size_t l)
 {
-    return parse_names(a, at_type_names, AT_NTYPES, &((at_config *)c)->types, e, l);
+    return cr_parse_name_list(a, at_type_names, AT_NTYPES, &((at_config *)c)->types, e, l);
 }
 static int opt_spaces(void *c, const char *a, char *e, size_t l)
 {
-    return parse_names(a, at_space_names, AT_NSPACES, &((at_config *)c)->spaces, e, l);
+    return cr_parse_name_list(a, at_space_names, AT_NSPACES, &((at_config *)c)->spaces, e, l);
 }
 static int opt_sweeps(void *c, const char *a, char *e, size_t l)
 {
-    return parse_names(a, sweep_names, 6, &((at_config *)c)->sweeps, e, l);
+    return cr_parse_name_list(a, sweep_names, 6, &((at_config *)c)->sweeps, e, l);
 }
 static int opt_strides(void *c, const char *a, char *e, size_t l)
 {
@@ -173,19 +141,6 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     return c->be->run(c->run, t, err, errlen);
 }
 
-static void add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_param(cr_result *r, const char *fmt, ...)
-{
-    size_t len = strlen(r->params);
-    if (len >= sizeof r->params - 1)
-        return;
-    if (len > 0)
-        r->params[len++] = ';';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->params + len, sizeof r->params - len, fmt, ap);
-    va_end(ap);
-}
 
 static void init_row(cr_result *r, const endpoint *ep, const char *variant, const char *dtype, const char *sweep)
 {
@@ -228,7 +183,7 @@ static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *swee
     if (r->type == AT_TYPE_F32)
         r->iters = at_float_exact_iters(r->space == AT_LOCAL && r->degree > r->work_group ? r->work_group : r->degree,
                                         r->iters);
-    add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64 ";iters=%" PRIu32, at_space_names[r->space],
+    cr_result_add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64 ";iters=%" PRIu32, at_space_names[r->space],
               r->degree, r->stride, r->iters);
     uint64_t n = at_counter_elements(r);
     row.size_bytes = n * at_type_size(r->type);
@@ -249,7 +204,7 @@ static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *swee
         *fatal = cr_session_record(&s->ses, &row) != 0;
         return NAN;
     }
-    add_param(&row, "how=%s", how);
+    cr_result_add_param(&row, "how=%s", how);
     r->init = at_init_value(r->op, r->type);
     fill_init(s->counters, r->type, n, r->init);
     rep_ctx ctx = {ep->be, r, s->counters, n};
@@ -276,7 +231,7 @@ static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *swee
     row.ops_per_rep = (double)r->work_items * r->iters;
     row.figure = row.ops_per_rep / m->stats.median * 1e-6;
     row.figure_best = row.ops_per_rep / m->stats.min * 1e-6;
-    add_param(&row, "ns_per_op=%.4g", m->stats.median / row.ops_per_rep * 1e9);
+    cr_result_add_param(&row, "ns_per_op=%.4g", m->stats.median / row.ops_per_rep * 1e9);
 
     /* Verify the counters of the last repetition (and the read sums). */
     if (ep->be->download(s->counters, n, err, sizeof err) != CR_OK ||
@@ -296,7 +251,7 @@ static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *swee
         double ref = s->host_uncontended[r->op][r->type];
         if (ref > 0) {
             row.ref_ratio = row.figure / ref;
-            add_param(&row, "host_ref_Mops=%.4g", ref);
+            cr_result_add_param(&row, "host_ref_Mops=%.4g", ref);
         }
     }
     *fatal = cr_session_record(&s->ses, &row) != 0;
@@ -362,7 +317,7 @@ static int sweep_degree(at_state *s)
                 init_row(&row, ep, at_op_names[op], at_type_names[type], "ratio");
                 cr_result_unmeasured(&row);
                 snprintf(row.unit, sizeof row.unit, "x");
-                add_param(&row, "space=%s;degree_low=%" PRIu64 ";low_Mops=%.4g;degree_high=%" PRIu64 ";high_Mops=%.4g",
+                cr_result_add_param(&row, "space=%s;degree_low=%" PRIu64 ";low_Mops=%.4g;degree_high=%" PRIu64 ";high_Mops=%.4g",
                           at_space_names[space], degrees[0], first, degrees[nd - 1], last);
                 row.figure = first / last;
                 if (isnan(row.figure))
@@ -499,7 +454,7 @@ static int sweep_launch(at_state *s)
             snprintf(row.stop, sizeof row.stop, "fixed");
             row.figure = row.stats.median * 1e6;
             row.figure_best = row.stats.min * 1e6;
-            add_param(&row, "%s", k == 0 ? "from CL_PROFILING_COMMAND_QUEUED to START" : "enqueue to completion, host clock");
+            cr_result_add_param(&row, "%s", k == 0 ? "from CL_PROFILING_COMMAND_QUEUED to START" : "enqueue to completion, host clock");
         }
         if (cr_session_record(&s->ses, &row) != 0)
             return -1;
@@ -532,7 +487,7 @@ static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
             row.work_items = g;
             row.work_group = 1;
             snprintf(row.unit, sizeof row.unit, "Mop/s");
-            add_param(&row, "groups=%" PRIu64 ";iters=%" PRIu32, g, ctx.iters);
+            cr_result_add_param(&row, "groups=%" PRIu64 ";iters=%" PRIu32, g, ctx.iters);
             char err[CR_ERRLEN];
             if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
                 cr_result_unmeasured(&row);

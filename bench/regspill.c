@@ -210,7 +210,6 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     return c->be->run(c->work_items, c->work_group, c->rounds, t, err, errlen);
 }
 
-static void add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void init_row(const regspill_run *run, cr_result *r, const char *variant, const char *sweep)
 {
@@ -224,21 +223,7 @@ static void init_row(const regspill_run *run, cr_result *r, const char *variant,
     r->work_items = run->work_items;
     r->work_group = run->work_group;
     if (run->lanes > 1)
-        add_param(r, "lanes=%u", run->lanes);
-}
-
-/* Appends "key=value;" pairs to a row's params. */
-static void add_param(cr_result *r, const char *fmt, ...)
-{
-    size_t len = strlen(r->params);
-    if (len >= sizeof r->params - 1)
-        return;
-    if (len > 0)
-        r->params[len++] = ';';
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->params + len, sizeof r->params - len, fmt, ap);
-    va_end(ap);
+        cr_result_add_param(r, "lanes=%u", run->lanes);
 }
 
 /* Registers and spills of a build: the compiler's log where it has one,
@@ -264,13 +249,13 @@ static build_facts facts_of(const regspill_build_info *b)
 static void add_build_params(cr_result *r, const build_facts *f, const regspill_build_info *b)
 {
     if (f->registers >= 0)
-        add_param(r, "registers=%d", f->registers);
+        cr_result_add_param(r, "registers=%d", f->registers);
     if (f->spill_store >= 0)
-        add_param(r, "spill_store_bytes=%" PRId64 ";spill_load_bytes=%" PRId64, f->spill_store, f->spill_load);
+        cr_result_add_param(r, "spill_store_bytes=%" PRId64 ";spill_load_bytes=%" PRId64, f->spill_store, f->spill_load);
     if (f->stack >= 0)
-        add_param(r, "stack_bytes=%" PRId64, f->stack);
+        cr_result_add_param(r, "stack_bytes=%" PRId64, f->stack);
     if (b->private_bytes >= 0)
-        add_param(r, "private_bytes=%" PRId64, b->private_bytes);
+        cr_result_add_param(r, "private_bytes=%" PRId64, b->private_bytes);
 }
 
 /* ---- verification ---- */
@@ -343,7 +328,7 @@ static int record_build_failure(regspill_run *run, const char *variant, const ch
 {
     cr_result r;
     init_row(run, &r, variant, sweep);
-    add_param(&r, "%s", what);
+    cr_result_add_param(&r, "%s", what);
     cr_result_unmeasured(&r);
     r.valid = false;
     snprintf(r.note, sizeof r.note, "build failed: %s", err);
@@ -407,7 +392,7 @@ static int sweep_live(regspill_run *run)
         cr_result r;
         init_row(run, &r, "live-values", "live");
         r.size_bytes = 4u * (uint64_t)live * run->lanes; /* live bytes per work-item */
-        add_param(&r, "live=%u;rounds=%" PRIu32, live, rounds);
+        cr_result_add_param(&r, "live=%u;rounds=%" PRIu32, live, rounds);
         build_facts f = facts_of(&b);
         add_build_params(&r, &f, &b);
         if (measure_built(run, live, rounds, &r) != 0 || cr_session_record(&run->ses, &r) != 0)
@@ -432,7 +417,7 @@ static int sweep_live(regspill_run *run)
         for (size_t i = 0; i < k; ++i)
             best = throughput[i] > best ? throughput[i] : best;
         r.figure = measured_live[k - 1];
-        add_param(&r, "last_fitting=%u;first_spilling=%u;best_Gops=%.4g;after_Gops=%.4g;drop=%.3f",
+        cr_result_add_param(&r, "last_fitting=%u;first_spilling=%u;best_Gops=%.4g;after_Gops=%.4g;drop=%.3f",
                   measured_live[k - 1], measured_live[k], best, throughput[k], throughput[k] / best);
         snprintf(r.note, sizeof r.note, "throughput falls to %.0f%% of the best between %u and %u live values",
                  100 * throughput[k] / best, measured_live[k - 1], measured_live[k]);
@@ -479,13 +464,13 @@ static void add_occupancy(regspill_run *run, cr_result *r, const occ_arch *a, in
     char err[CR_ERRLEN];
     if (occ_compute(a, &k, OCC_RULE_PER_WARP, &warp, err, sizeof err) != 0 ||
         occ_compute(a, &k, OCC_RULE_PER_BLOCK, &block, err, sizeof err) != 0) {
-        add_param(r, "occupancy=unknown");
+        cr_result_add_param(r, "occupancy=unknown");
         return;
     }
-    add_param(r, "blocks_per_sm=%u;blocks_per_sm_eq43=%u;occupancy=%.4f;limiter=%s", warp.blocks_per_sm,
+    cr_result_add_param(r, "blocks_per_sm=%u;blocks_per_sm_eq43=%u;occupancy=%.4f;limiter=%s", warp.blocks_per_sm,
               block.blocks_per_sm, warp.occupancy, occ_limiter_name(warp.limiter));
     if (b->blocks_per_cu_api >= 0) {
-        add_param(r, "blocks_per_sm_api=%d", b->blocks_per_cu_api);
+        cr_result_add_param(r, "blocks_per_sm_api=%d", b->blocks_per_cu_api);
         if ((unsigned)b->blocks_per_cu_api != warp.blocks_per_sm && r->valid) {
             r->valid = false;
             snprintf(r->note, sizeof r->note,
@@ -527,7 +512,7 @@ static int tuner_row(regspill_run *run, const occ_arch *a, unsigned live, const 
     }
     for (int l = 0; l < nl && cplen < sizeof cps - 8; ++l)
         cplen += (size_t)snprintf(cps + cplen, sizeof cps - cplen, "%s%u", l ? "/" : "", levels[l].r_hi);
-    add_param(&r, "live=%u;rule=%s;critical_points=%s;searched=%d/%zu", live,
+    cr_result_add_param(&r, "live=%u;rule=%s;critical_points=%s;searched=%d/%zu", live,
               run->cfg.rule == OCC_RULE_PER_WARP ? "per-warp" : "per-block", cps, nl, n);
     if (!best || !best_cp || !deflt || !deflt->ok) {
         r.valid = false;
@@ -536,7 +521,7 @@ static int tuner_row(regspill_run *run, const occ_arch *a, unsigned live, const 
     }
     r.figure = deflt->median_s / best_cp->median_s;
     r.ref_ratio = best->median_s / best_cp->median_s; /* 1: the CPs found the exhaustive optimum */
-    add_param(&r, "best_cp=%u;best=%u;default=%d;speedup_cp=%.4f;speedup_best=%.4f;reduction=%.3g", best_cp->cap,
+    cr_result_add_param(&r, "best_cp=%u;best=%u;default=%d;speedup_cp=%.4f;speedup_best=%.4f;reduction=%.3g", best_cp->cap,
               best->cap, deflt->registers, deflt->median_s / best_cp->median_s, deflt->median_s / best->median_s,
               (double)n / nl);
     snprintf(r.note, sizeof r.note, "%s", best_cp == best ? "the critical points contain the exhaustive optimum"
@@ -566,7 +551,7 @@ static int sweep_caps(regspill_run *run)
     cap_point deflt = {0, f.registers, NAN, false};
     cr_result r;
     init_row(run, &r, "reg-default", "registers");
-    add_param(&r, "live=%u;rounds=%" PRIu32 ";cap=none", live, rounds);
+    cr_result_add_param(&r, "live=%u;rounds=%" PRIu32 ";cap=none", live, rounds);
     add_build_params(&r, &f, &b);
     add_occupancy(run, &r, a, f.registers, &b);
     if (measure_built(run, live, rounds, &r) != 0 || cr_session_record(&run->ses, &r) != 0)
@@ -603,12 +588,12 @@ static int sweep_caps(regspill_run *run)
         if (build_capped(run, live, cap, &b, &f) != 0)
             continue;
         init_row(run, &r, "reg-cap", "registers");
-        add_param(&r, "live=%u;rounds=%" PRIu32 ";cap=%u", live, rounds, cap);
+        cr_result_add_param(&r, "live=%u;rounds=%" PRIu32 ";cap=%u", live, rounds, cap);
         add_build_params(&r, &f, &b);
         bool is_cp = false;
         for (int l = 0; l < nl; ++l)
             is_cp = is_cp || levels[l].r_hi == cap;
-        add_param(&r, "critical_point=%d", is_cp);
+        cr_result_add_param(&r, "critical_point=%d", is_cp);
         add_occupancy(run, &r, a, f.registers, &b);
         if (measure_built(run, live, rounds, &r) != 0 || cr_session_record(&run->ses, &r) != 0) {
             free(pts);
@@ -637,7 +622,7 @@ static int offline_row(regspill_run *run, const char *arch, const char *variant,
     r.work_items = r.work_group = 0;
     cr_result_unmeasured(&r);
     snprintf(r.unit, sizeof r.unit, "B/thread");
-    add_param(&r, "arch=%s;live=%u;cap=%u", arch, live, cap);
+    cr_result_add_param(&r, "arch=%s;live=%u;cap=%u", arch, live, cap);
     cr_status st = run->be->compile_offline(&v, arch, log, sizeof log, err, sizeof err);
     if (st != CR_OK) {
         r.valid = false;
@@ -654,7 +639,7 @@ static int offline_row(regspill_run *run, const char *arch, const char *variant,
         r.valid = false;
         snprintf(r.note, sizeof r.note, "the compiler's log names no register count or spill figures");
     } else {
-        add_param(&r, "registers=%d;spill_store_bytes=%" PRId64 ";spill_load_bytes=%" PRId64 ";stack_bytes=%" PRId64,
+        cr_result_add_param(&r, "registers=%d;spill_store_bytes=%" PRId64 ";spill_load_bytes=%" PRId64 ";stack_bytes=%" PRId64,
                   p.registers, p.spill_store_bytes, p.spill_load_bytes, p.stack_frame_bytes);
         r.figure = (double)(p.spill_store_bytes + p.spill_load_bytes);
     }

@@ -67,55 +67,22 @@ static int opt_concurrency(void *ctx, const char *arg, char *err, size_t errlen)
     return cr_parse_range(arg, &c->concurrency, err, errlen);
 }
 
-/* Parses a comma list of names into a bit set. */
-static int parse_list(const char *arg, const char *const *names, unsigned count, unsigned *bits, char *err,
-                      size_t errlen)
-{
-    char buf[256];
-    if (strlen(arg) >= sizeof buf || arg[0] == '\0') {
-        snprintf(err, errlen, "'%s' is not a list of names", arg);
-        return -1;
-    }
-    strcpy(buf, arg);
-    *bits = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            *bits = (1u << count) - 1;
-            continue;
-        }
-        unsigned i = 0;
-        while (i < count && strcmp(tok, names[i]) != 0)
-            ++i;
-        if (i == count) {
-            snprintf(err, errlen, "unknown name '%s'", tok);
-            return -1;
-        }
-        *bits |= 1u << i;
-    }
-    if (*bits == 0) {
-        snprintf(err, errlen, "'%s' names nothing", arg);
-        return -1;
-    }
-    return 0;
-}
-
 static int opt_dtype(void *ctx, const char *arg, char *err, size_t errlen)
 {
     static const char *const names[] = {"float", "double"};
-    return parse_list(arg, names, 2, &((stream_config *)ctx)->dtypes, err, errlen);
+    return cr_parse_name_list(arg, names, 2, &((stream_config *)ctx)->dtypes, err, errlen);
 }
 
 static int opt_kernels(void *ctx, const char *arg, char *err, size_t errlen)
 {
     static const char *const names[] = {"copy", "mul", "add", "triad", "dot"};
-    return parse_list(arg, names, STREAM_NKERNELS, &((stream_config *)ctx)->kernels, err, errlen);
+    return cr_parse_name_list(arg, names, STREAM_NKERNELS, &((stream_config *)ctx)->kernels, err, errlen);
 }
 
 static int opt_sweeps(void *ctx, const char *arg, char *err, size_t errlen)
 {
     static const char *const names[] = {"footprint", "fixed", "concurrency"};
-    return parse_list(arg, names, 3, &((stream_config *)ctx)->sweeps, err, errlen);
+    return cr_parse_name_list(arg, names, 3, &((stream_config *)ctx)->sweeps, err, errlen);
 }
 
 static int opt_host_ref(void *ctx, const char *arg, char *err, size_t errlen)

@@ -159,6 +159,32 @@ int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
     return 0;
 }
 
+int cr_parse_name_list(const char *text, const char *const *names, unsigned count, unsigned *bits, char *err,
+                       size_t errlen)
+{
+    char buf[256];
+    if (text == NULL || text[0] == '\0' || strlen(text) >= sizeof buf)
+        return fail(err, errlen, "'%s' is not a list of names", text ? text : "");
+    strcpy(buf, text);
+    *bits = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "all") == 0) {
+            *bits = (1u << count) - 1;
+            continue;
+        }
+        unsigned i = 0;
+        while (i < count && strcmp(tok, names[i]) != 0)
+            ++i;
+        if (i == count)
+            return fail(err, errlen, "unknown name '%s'", tok);
+        *bits |= 1u << i;
+    }
+    if (*bits == 0)
+        return fail(err, errlen, "'%s' names nothing", text);
+    return 0;
+}
+
 int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')

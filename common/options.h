@@ -31,6 +31,9 @@ uint64_t cr_range_value(const cr_range *r, size_t i);
 
 /* Parses a positive decimal count with no suffix ("10"). */
 int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen);
+/* Parses "a,b" of names (or "all") into a bit per name's index. */
+int cr_parse_name_list(const char *text, const char *const *names, unsigned count, unsigned *bits, char *err,
+                       size_t errlen);
 /* Parses "4,8,16": positive counts, strictly increasing, at most cap of
  * them. */
 int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen);

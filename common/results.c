@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,4 +117,17 @@ void cr_table_free(cr_result_table *t)
     free(t->rows);
     t->rows = NULL;
     t->n = t->cap = 0;
+}
+
+void cr_result_add_param(cr_result *r, const char *fmt, ...)
+{
+    size_t len = strlen(r->params);
+    if (len >= sizeof r->params - 1)
+        return;
+    if (len > 0)
+        r->params[len++] = ';';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->params + len, sizeof r->params - len, fmt, ap);
+    va_end(ap);
 }

@@ -38,6 +38,10 @@ typedef struct {
  * unsupported path): statistics empty, timer "none". */
 void cr_result_unmeasured(cr_result *r);
 
+/* Appends "key=value" (printf-style) to the row's params, ';'-separated;
+ * what does not fit is cut. */
+void cr_result_add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Column names in order; the README documents each. */
 extern const char *const cr_result_columns[];
 extern const size_t cr_result_ncolumns;
