@@ -46,11 +46,11 @@ set datafile separator whitespace
 set datafile nocolumnheaders
 set logscale x 2
 set format x "%.0f"
-set xlabel "stride between neighbouring counters (4-byte elements)"
+set xlabel "stride between neighbouring counters (4-byte elements)" offset 0,0.5
 set ylabel "throughput (Mop/s, median)"
 set yrange [0:*]
 set grid
-set key bottom left
+set key below horizontal spacing 1.2
 colour(op) = op eq "read" ? 1 : op eq "xchg" ? 2 : 3
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 700 * words(present) + 200,560 font ",10" } \

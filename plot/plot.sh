@@ -12,7 +12,10 @@ for csv in "$dir"/*.csv; do
     base=${csv%.csv}
     case "$(basename "$base")" in
         stream-*) figures="stream_footprint stream_concurrency" ;;
-        bandwidth-*) figures="bandwidth_size bandwidth_paths bandwidth_techniques" ;;
+        bandwidth-*)
+            figures="bandwidth_size bandwidth_paths"
+            grep -q ',technique,' "$csv" && figures+=" bandwidth_techniques"
+            ;;
         regspill-*)
             # Each figure needs its rows: caps only where a toolchain takes
             # them, the offline table only where a compiler exists.
@@ -20,6 +23,15 @@ for csv in "$dir"/*.csv; do
             grep -q ',live-values,' "$csv" && figures+=" regspill_live"
             grep -q ',reg-cap,' "$csv" && figures+=" regspill_caps"
             grep -q ',offline-cap,' "$csv" && figures+=" regspill_spill"
+            ;;
+        atomics-*)
+            # --sweeps and --spaces leave sweeps out; the ratios come with
+            # the degree sweep, the locks share a figure with the groups.
+            figures=""
+            grep -q ',degree,' "$csv" && figures+=" atomics_degree"
+            grep -q ',stride,' "$csv" && figures+=" atomics_stride"
+            grep -qE ',(groups|groups-one-address|locks),' "$csv" && figures+=" atomics_groups"
+            grep -q ',ratio,' "$csv" && figures+=" atomics_ratio"
             ;;
         *) continue ;;
     esac
@@ -32,7 +44,7 @@ for csv in "$dir"/*.csv; do
             echo "plot.sh: $fig failed on $csv" >&2
             exit 1
         fi
-        grep -v "Skipping data file with no valid points" <<<"$log" >&2 || true
+        [ -z "$log" ] || grep -v "Skipping data file with no valid points" <<<"$log" >&2 || true
         drawn=$((drawn + 1))
     done
 done
