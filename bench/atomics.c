@@ -209,8 +209,9 @@ static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *swee
     fill_init(s->counters, r->type, n, r->init);
     rep_ctx ctx = {ep->be, r, s->counters, n};
     cr_series series = {.ctx = &ep->meas, .fn = one_rep, .arg = &ctx};
-    if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
-        if (strstr(err, "local memory") || strstr(err, "shared memory")) { /* the space is too small for it */
+    st = cr_measure_interleaved(&series, 1, err, sizeof err);
+    if (st != CR_OK) {
+        if (st == CR_UNSUPPORTED) { /* e.g. local memory too small for the counters */
             cr_result_unmeasured(&row);
             snprintf(row.stop, sizeof row.stop, "unsupported");
             snprintf(row.note, sizeof row.note, "%s", err);
@@ -259,6 +260,10 @@ static double measure_run(at_state *s, endpoint *ep, at_run *r, const char *swee
 }
 
 static bool selected(unsigned bits, int i) { return (bits >> i) & 1u; }
+
+/* The sweep 1, 2, 4, ... end, ending on end itself: the value after v, or
+ * 0 when v was end. */
+static uint64_t doubling_next(uint64_t v, uint64_t end) { return v >= end ? 0 : v * 2 > end ? end : v * 2; }
 
 /* ---- sweeps ---- */
 
@@ -363,7 +368,7 @@ static int sweep_groups(at_state *s)
         return 0;
     uint64_t max_groups = ep->work_items / ep->work_group;
     for (int contended = 0; contended < 2; ++contended)
-        for (uint64_t groups = 1;; groups = groups * 2 > max_groups ? max_groups : groups * 2) {
+        for (uint64_t groups = 1; groups; groups = doubling_next(groups, max_groups)) {
             uint64_t wi = groups * ep->work_group;
             at_run r = {AT_ADD, AT_TYPE_U32, AT_GLOBAL, 1, contended ? wi : 1, (uint32_t)s->cfg.iters, wi,
                         ep->work_group, 0};
@@ -371,8 +376,6 @@ static int sweep_groups(at_state *s)
             measure_run(s, ep, &r, contended ? "groups-one-address" : "groups", &fatal);
             if (fatal)
                 return -1;
-            if (groups == max_groups)
-                break;
         }
     return 0;
 }
@@ -391,7 +394,7 @@ static int sweep_host(at_state *s)
         for (int op = 0; op < AT_NOPS; ++op) {
             if (!selected(s->cfg.ops, op) || (type == AT_TYPE_F32 && op != AT_ADD))
                 continue;
-            for (uint64_t t = 1;; t = t * 2 > threads ? threads : t * 2) {
+            for (uint64_t t = 1; t; t = doubling_next(t, threads)) {
                 uint64_t strides[2] = {line_elements((at_type)type), 1};
                 for (int k = 0; k < 2; ++k) {
                     at_run r = {(at_op)op, (at_type)type, AT_GLOBAL, strides[k], 1, (uint32_t)hiters, t, 1, 0};
@@ -407,8 +410,6 @@ static int sweep_host(at_state *s)
                 measure_run(s, ep, &one, "host-threads", &fatal);
                 if (fatal)
                     return -1;
-                if (t == threads)
-                    break;
             }
         }
     }
@@ -479,7 +480,7 @@ static cr_status lock_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
 static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
 {
     for (int kind = 0; kind < AT_NLOCKS; ++kind)
-        for (uint64_t g = 1;; g = g * 2 > max_groups ? max_groups : g * 2) {
+        for (uint64_t g = 1; g; g = doubling_next(g, max_groups)) {
             lock_ctx ctx = {ep->be, (at_lock)kind, g, (uint32_t)s->cfg.iters, 0};
             cr_series series = {.ctx = &ep->meas, .fn = lock_rep, .arg = &ctx};
             cr_result row;
@@ -509,8 +510,6 @@ static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
             }
             if (cr_session_record(&s->ses, &row) != 0)
                 return -1;
-            if (g == max_groups)
-                break;
         }
     return 0;
 }
@@ -534,8 +533,10 @@ static int calibrate_iters(at_state *s, endpoint *ep, uint64_t stride, uint64_t 
         cr_timing t = {0};
         if (ep->be->upload(s->counters, n, err, sizeof err) != CR_OK || ep->be->run(&r, &t, err, sizeof err) != CR_OK)
             goto fail;
-        double sec = (t.has_event && t.ev_end_ns > t.ev_start_ns ? (double)(t.ev_end_ns - t.ev_start_ns)
-                                                                  : (double)t.host_ns) * 1e-9;
+        cr_timer_state ts = {0};
+        cr_timer_kind kind;
+        bool switched;
+        double sec = cr_timer_pick(&ts, &t, &kind, &switched);
         best = sec < best ? sec : best;
     }
     double want = 1000 * target / (best > 0 ? best : 1e-9);

@@ -28,8 +28,9 @@ typedef struct {
 static cr_status take(cr_series *s, series_state *st, char *err, size_t errlen)
 {
     cr_timing t;
-    if (s->fn(s->arg, &t, err, errlen) != CR_OK)
-        return CR_ERR;
+    cr_status rc = s->fn(s->arg, &t, err, errlen);
+    if (rc != CR_OK)
+        return rc;
     cr_timer_kind kind;
     bool switched;
     double v = cr_timer_pick(&s->ctx->timer, &t, &kind, &switched);

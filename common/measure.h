@@ -45,7 +45,8 @@ typedef struct {
 /* Measures count series interleaved: warm-up rounds (the most any series
  * asks for) and then measured rounds, each running every series once in
  * order; stops when every series satisfies the stop rule of the first (or a
- * cap is reached). On CR_ERR err says why. */
+ * cap is reached). Otherwise err says why, and the status is the failing
+ * repetition's own (CR_UNSUPPORTED stays CR_UNSUPPORTED). */
 cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen);
 
 /* One series on its own. */

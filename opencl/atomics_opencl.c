@@ -260,19 +260,12 @@ static cr_status cl_run_lock(at_lock kind, uint64_t groups, uint32_t iters, cr_t
     return CR_OK;
 }
 
-/* CPUs: groups of 16 so that each core holds several; GPUs: 256 and 2048
- * work-items per compute unit. */
+/* One wave on a GPU: every work-item resident, so contention is between
+ * work-items that really run at once. */
 static void cl_geometry(uint64_t *work_items, uint64_t *work_group, uint64_t *max_work_group)
 {
-    const cr_device_info *d = &S.cl.info;
-    uint64_t cus = d->compute_units ? d->compute_units : 1;
-    uint64_t wg = d->is_cpu ? 16 : 256;
-    if (d->max_work_group && wg > d->max_work_group)
-        wg = d->max_work_group;
-    *work_group = wg;
-    *work_items = d->is_cpu ? cus * wg * 4 : cus * 2048;
-    *work_items -= *work_items % wg;
-    *max_work_group = d->max_work_group ? d->max_work_group : wg;
+    cr_cl_fill_geometry(&S.cl, 1, work_items, work_group);
+    *max_work_group = S.cl.info.max_work_group ? S.cl.info.max_work_group : *work_group;
 }
 
 const at_backend atomics_opencl_backend = {

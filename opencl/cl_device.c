@@ -312,3 +312,15 @@ void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, u
     *work_items = items;
     *work_group = wg;
 }
+
+void cr_cl_fill_geometry(const cr_cl *cl, unsigned gpu_waves, uint64_t *work_items, uint64_t *work_group)
+{
+    const cr_device_info *d = &cl->info;
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    uint64_t wg = d->is_cpu ? 16 : 256;
+    if (d->max_work_group && wg > d->max_work_group)
+        wg = d->max_work_group;
+    *work_group = wg;
+    *work_items = d->is_cpu ? cus * wg * 4 : cus * 2048 * gpu_waves;
+    *work_items -= *work_items % wg;
+}

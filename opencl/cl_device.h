@@ -52,6 +52,12 @@ static inline int cr_cl_contiguous(const cr_cl *cl) { return cl->info.is_cpu; }
  * compute unit in groups of 256. */
 void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, uint64_t *work_group);
 
+/* A launch that fills the device for benchmarks that choose their own work
+ * per work-item: on a CPU groups of 16 (one vectorised loop), four per
+ * core; on a GPU groups of 256 and 2048 work-items per compute unit,
+ * gpu_waves times over. work_items is a multiple of work_group. */
+void cr_cl_fill_geometry(const cr_cl *cl, unsigned gpu_waves, uint64_t *work_items, uint64_t *work_group);
+
 #define CR_CL_CHECK(call, what, err, errlen)                                                       \
     do {                                                                                           \
         cl_int cr_rc_ = (call);                                                                    \

@@ -179,18 +179,11 @@ static cr_status cl_download(uint32_t *dst, uint64_t work_items, char *err, size
 
 static unsigned cl_lanes(void) { return S.lanes; }
 
-/* CPUs: groups of 16 vector work-items, four per core. GPUs: groups of 256
- * and room for 2048 work-items per compute unit, four times over. */
+/* Four waves on a GPU, so that the last, partly filled wave is a small
+ * part of the time even where registers leave few groups resident. */
 static void cl_geometry(uint64_t *work_items, uint64_t *work_group)
 {
-    const cr_device_info *d = &S.cl.info;
-    uint64_t cus = d->compute_units ? d->compute_units : 1;
-    uint64_t wg = d->is_cpu ? 16 : 256;
-    if (wg > d->max_work_group && d->max_work_group > 0)
-        wg = d->max_work_group;
-    *work_group = wg;
-    *work_items = d->is_cpu ? cus * wg * 4 : cus * 2048 * 4;
-    *work_items -= *work_items % wg;
+    cr_cl_fill_geometry(&S.cl, 4, work_items, work_group);
 }
 
 const regspill_backend regspill_opencl_backend = {
