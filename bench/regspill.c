@@ -38,7 +38,10 @@
 #define TARGET_REP_S 0.02
 #define QUICK_TARGET_REP_S 0.005
 
-static const unsigned quick_live[] = {4, 8, 16, 24, 32, 48, 64, 96, 128};
+/* Enough points on both sides of a CPU's 32 vector registers (32 and 40)
+ * and of the point where values no longer stay in registers at all (128
+ * and 160) for the quick run to find the cliff too. */
+static const unsigned quick_live[] = {4, 8, 16, 24, 32, 40, 48, 64, 128, 160, 256};
 
 typedef struct {
     uint64_t live[MAX_LIVE_POINTS];
