@@ -12,7 +12,7 @@ endif
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra $(WFLAGS) -MMD -MP -Icommon -Ibench -Iopencl
 HOST_OPT := -O3 -march=native -fopenmp
-LDLIBS   := -lhwloc -lm
+LDLIBS   := -lhwloc -lmpfr -lgmp -lm
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # ---- CUDA: nvcc from NVCC, CUDA_HOME, CUDA_PATH or PATH ----
@@ -36,6 +36,18 @@ CUDA_BINS   := $(BUILD)/bin/stream-cuda $(BUILD)/bin/bandwidth-cuda $(BUILD)/bin
                $(BUILD)/bin/atomics-cuda
 # Host tools that need no device; run_all.sh runs only build/bin.
 TOOLS       := $(BUILD)/tools/critical-points
+# Built with ASan+UBSan for the end-to-end tests.
+SAN_OPENCL_BINS := $(BUILD)/san/bin/stream-opencl $(BUILD)/san/bin/bandwidth-opencl \
+                   $(BUILD)/san/bin/regspill-opencl $(BUILD)/san/bin/atomics-opencl
+SAN_TOOLS       := $(BUILD)/san/tools/critical-points
+# Host code under test: everything in common/ and the backend-free parts of bench/.
+TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c bench/transfer_model.c \
+              bench/occupancy.c bench/ptxas_log.c bench/regspill_reference.c bench/atomics_expect.c \
+              bench/atomics_host.c
+
+# One fragment per later benchmark or tool: its objects, executables and the
+# host code its tests need, added to the lists above.
+include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all opencl cuda tools check unit-tests unit-tests-san integration integration-san deps clean FORCE
 all: opencl cuda tools
@@ -158,11 +170,6 @@ TEST_SRC  := $(filter-out %/test_occupancy_nvidia.c,$(wildcard common/tests/test
              $(NV_TEST:%=common/tests/%.c)
 TEST_BINS := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests/%)
 SAN_BINS  := $(TEST_SRC:common/tests/%.c=$(BUILD)/tests-san/%)
-# Host code under test: everything in common/ and the backend-free parts of bench/.
-TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c bench/transfer_model.c \
-              bench/occupancy.c bench/ptxas_log.c bench/regspill_reference.c bench/atomics_expect.c \
-              bench/atomics_host.c
-
 $(BUILD)/tests/test_occupancy_nvidia $(BUILD)/tests-san/test_occupancy_nvidia: CFLAGS += -I$(CUDA_INC)
 $(BUILD)/tests/%: common/tests/%.c $(TESTED_SRC:%.c=$(BUILD)/obj/%.o)
 	@mkdir -p $(@D)
@@ -234,9 +241,7 @@ $(BUILD)/san/tools/critical-points: $(BUILD)/san/obj/bench/critical_points_main.
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
-integration-san: all $(CLI_TESTS) $(SAN_BIN)/stream-opencl $(SAN_BIN)/bandwidth-opencl $(SAN_BIN)/regspill-opencl \
-                 $(SAN_BIN)/atomics-opencl \
-                 $(BUILD)/san/tools/critical-points
+integration-san: all $(CLI_TESTS) $(SAN_OPENCL_BINS) $(SAN_TOOLS)
 	@for b in $(CUDA_BINS); do [ ! -e $$b ] || ln -sf $(abspath $$b) $(SAN_BIN)/; done
 	@set -e; for t in $(CLI_TESTS); do echo "== $$t on the executables built with ASan+UBSan"; \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 CROSSROOF_BIN=$(SAN_BIN) $$t; done

@@ -5,7 +5,7 @@
 #   common/deps.sh [--run]   --run: also what running needs (PoCL device, gnuplot, clinfo)
 set -euo pipefail
 
-build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev)
+build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev libmpfr-dev)
 run_pkgs=(pocl-opencl-icd gnuplot-nox clinfo hwloc-nox)
 wanted=("${build_pkgs[@]}" "${run_pkgs[@]}")
 
@@ -15,6 +15,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     [ -f /usr/include/CL/cl.h ] || missing+=(opencl-headers)
     [ -f /usr/include/hwloc.h ] || missing+=(libhwloc-dev)
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
+    [ -f /usr/include/mpfr.h ] || missing+=(libmpfr-dev)
     command -v gnuplot >/dev/null || missing+=(gnuplot)
     if [ ${#missing[@]} -gt 0 ]; then
         echo "crossroof: missing dependencies (Debian package names): ${missing[*]}" >&2

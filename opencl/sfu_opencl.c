@@ -1,0 +1,363 @@
+/* OpenCL backend of the SFU benchmark: builds one program per function and
+ * type when first needed (and its -cl-fast-relaxed-math twin for the
+ * relaxed version), allocates, launches and times. */
+#include "cl_device.h"
+#include "sfu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* opencl/sfu_kernels.cl, embedded */
+extern const char sfu_kernels_cl[];
+
+enum { PROG_DEFAULT, PROG_RELAXED, PROG_KINDS };
+
+static const sfu_version opencl_versions[] = {SFU_PRECISE, SFU_RELAXED, SFU_NATIVE, SFU_HALF};
+
+typedef struct {
+    cl_mem mem;
+    size_t bytes;
+} buffer;
+
+static struct {
+    cr_cl cl;
+    cl_program program[SFU_NFUNCS][CR_NDTYPES][PROG_KINDS];
+    bool denormals[CR_NDTYPES];                                /* CL_FP_DENORM in the fp config */
+    uint64_t lanes;                                            /* CPU: preferred float vector width */
+    buffer ex, ey, eout, cx0, cy0, cxout, csout;
+    cl_kernel chain;       /* the prepared chain kernel */
+    uint64_t chain_n;      /* its work_items * ilp */
+    cr_dtype chain_dtype;
+} S;
+
+static cr_status cl_list(FILE *f) { return cr_cl_list(f); }
+
+static void release_buffer(buffer *b)
+{
+    if (b->mem)
+        clReleaseMemObject(b->mem);
+    *b = (buffer){0};
+}
+
+static void release_chain(void)
+{
+    if (S.chain)
+        clReleaseKernel(S.chain);
+    S.chain = NULL;
+}
+
+static void cl_close(void)
+{
+    release_chain();
+    buffer *all[] = {&S.ex, &S.ey, &S.eout, &S.cx0, &S.cy0, &S.cxout, &S.csout};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        release_buffer(all[i]);
+    for (int f = 0; f < SFU_NFUNCS; ++f)
+        for (int t = 0; t < CR_NDTYPES; ++t)
+            for (int k = 0; k < PROG_KINDS; ++k)
+                if (S.program[f][t][k])
+                    clReleaseProgram(S.program[f][t][k]);
+    cr_cl_close(&S.cl);
+    memset(&S, 0, sizeof S);
+}
+
+static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
+{
+    memset(&S, 0, sizeof S);
+    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    if (st != CR_OK)
+        return st;
+    cl_device_fp_config single = 0, dbl = 0;
+    clGetDeviceInfo(S.cl.device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof single, &single, NULL);
+    if (S.cl.info.has_fp64)
+        clGetDeviceInfo(S.cl.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dbl, &dbl, NULL);
+    S.denormals[CR_FLOAT] = (single & CL_FP_DENORM) != 0;
+    S.denormals[CR_DOUBLE] = (dbl & CL_FP_DENORM) != 0;
+    /* PoCL runs the work-items of a group in the lanes of the host's SIMD
+     * unit, as wide as the preferred float vector. */
+    cl_uint width = 0;
+    S.lanes = 1;
+    if (S.cl.info.is_cpu &&
+        clGetDeviceInfo(S.cl.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof width, &width, NULL) ==
+            CL_SUCCESS &&
+        width >= 1 && width <= 64)
+        S.lanes = width;
+    *info = S.cl.info;
+    return CR_OK;
+}
+
+/* The program of a version and the suffix of its kernels in that program. */
+static cr_status locate(sfu_version v, cr_dtype t, int *kind, const char **suffix, char *err, size_t errlen)
+{
+    switch (v) {
+    case SFU_PRECISE: *kind = PROG_DEFAULT, *suffix = "precise"; break;
+    case SFU_RELAXED: *kind = PROG_RELAXED, *suffix = "precise"; break;
+    case SFU_NATIVE: *kind = PROG_DEFAULT, *suffix = "native"; break;
+    case SFU_HALF: *kind = PROG_DEFAULT, *suffix = "half"; break;
+    default:
+        snprintf(err, errlen, "OpenCL has no %s version", sfu_version_names[v]);
+        return CR_UNSUPPORTED;
+    }
+    if ((v == SFU_NATIVE || v == SFU_HALF) && t != CR_FLOAT) {
+        snprintf(err, errlen, "OpenCL 1.2 has %s_ functions for float only", v == SFU_NATIVE ? "native" : "half");
+        return CR_UNSUPPORTED;
+    }
+    return CR_OK;
+}
+
+static cr_status cl_supports(sfu_func f, cr_dtype t, sfu_version v, char *err, size_t errlen)
+{
+    if ((int)f < 0 || f >= SFU_NFUNCS || (int)v < 0 || v >= SFU_NVERSIONS) {
+        snprintf(err, errlen, "no such function or version");
+        return CR_UNSUPPORTED;
+    }
+    if (t == CR_DOUBLE && !S.cl.info.has_fp64) {
+        snprintf(err, errlen, "the device has no double precision (cl_khr_fp64)");
+        return CR_UNSUPPORTED;
+    }
+    int kind;
+    const char *suffix;
+    return locate(v, t, &kind, &suffix, err, errlen);
+}
+
+static bool cl_keeps_subnormals(cr_dtype t, sfu_version v)
+{
+    /* -cl-fast-relaxed-math implies -cl-denorms-are-zero. */
+    return v != SFU_RELAXED && S.denormals[t];
+}
+
+static cr_status program_for(sfu_func f, cr_dtype t, int kind, cl_program *out, char *err, size_t errlen)
+{
+    cl_program *p = &S.program[f][t][kind];
+    if (!*p) {
+        char options[256];
+        snprintf(options, sizeof options, "-cl-std=CL1.2 -DSFU_T=%s%s -DSFU_FN_%s -DSFU_FAST_VERSIONS=%d%s",
+                 cr_dtype_name(t), t == CR_DOUBLE ? " -DSFU_IS_DOUBLE" : "", sfu_functions[f].name, t == CR_FLOAT,
+                 kind == PROG_RELAXED ? " -cl-fast-relaxed-math" : "");
+        const char *const sources[] = {sfu_kernels_cl};
+        if (cr_cl_build(&S.cl, sources, 1, options, p, err, errlen) != CR_OK)
+            return CR_ERR;
+    }
+    *out = *p;
+    return CR_OK;
+}
+
+/* The kernel "sfu_<what>_<suffix>" of k's program. The fast path of every
+ * kernel is native_, so a partition must name it. */
+static cr_status kernel_for(const sfu_kernel *k, const char *what, cl_kernel *out, char *err, size_t errlen)
+{
+    int kind;
+    const char *suffix;
+    cr_status st = locate(k->version, k->dtype, &kind, &suffix, err, errlen);
+    if (st != CR_OK)
+        return st;
+    if (k->fast_units > SFU_PARTITION_UNITS) {
+        snprintf(err, errlen, "fast_units %u is above %d", k->fast_units, SFU_PARTITION_UNITS);
+        return CR_ERR;
+    }
+    if (k->fast_units > 0 && (k->fast != SFU_NATIVE || k->dtype != CR_FLOAT)) {
+        snprintf(err, errlen, "the OpenCL kernels partition with native_ float functions only");
+        return CR_UNSUPPORTED;
+    }
+    if (k->dtype == CR_DOUBLE && !S.cl.info.has_fp64) {
+        snprintf(err, errlen, "the device has no double precision (cl_khr_fp64)");
+        return CR_UNSUPPORTED;
+    }
+    cl_program p;
+    if (program_for(k->func, k->dtype, kind, &p, err, errlen) != CR_OK)
+        return CR_ERR;
+    char name[64];
+    snprintf(name, sizeof name, "sfu_%s_%s", what, suffix);
+    cl_int rc;
+    *out = clCreateKernel(p, name, &rc);
+    CR_CL_CHECK(rc, name, err, errlen);
+    return CR_OK;
+}
+
+static cr_status ensure(buffer *b, size_t bytes, char *err, size_t errlen)
+{
+    if (b->mem && b->bytes >= bytes)
+        return CR_OK;
+    release_buffer(b);
+    cl_int rc;
+    b->mem = clCreateBuffer(S.cl.context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    CR_CL_CHECK(rc, "clCreateBuffer", err, errlen);
+    b->bytes = bytes;
+    return CR_OK;
+}
+
+static cr_status set_arg(cl_kernel k, cl_uint i, size_t size, const void *value, char *err, size_t errlen)
+{
+    cl_int rc = clSetKernelArg(k, i, size, value);
+    if (rc != CL_SUCCESS) {
+        snprintf(err, errlen, "clSetKernelArg(%u): %s", i, cr_cl_strerror(rc));
+        return CR_ERR;
+    }
+    return CR_OK;
+}
+
+/* Enqueues k and waits, timing it. */
+static cr_status launch(cl_kernel k, size_t global, size_t local, cr_timing *t, char *err, size_t errlen)
+{
+    cl_event ev = NULL;
+    uint64_t t0 = cr_now_ns();
+    CR_CL_CHECK(clEnqueueNDRangeKernel(S.cl.queue, k, 1, NULL, &global, &local, 0, NULL, &ev),
+                "clEnqueueNDRangeKernel", err, errlen);
+    cl_int rc = clFinish(S.cl.queue);
+    t->host_ns = cr_now_ns() - t0;
+    if (rc == CL_SUCCESS)
+        cr_cl_event_times(ev, t);
+    clReleaseEvent(ev);
+    CR_CL_CHECK(rc, "clFinish", err, errlen);
+    return CR_OK;
+}
+
+static void cl_geometry(uint64_t *lane_work_items, uint64_t *work_group, uint64_t *max_work_items,
+                        uint64_t *unit_size)
+{
+    const cr_device_info *d = &S.cl.info;
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    /* CPU: a work-group fills the SIMD lanes of one core. GPU: a group of
+     * 64 is a whole wavefront or two warps on every vendor's hardware. */
+    uint64_t wg = d->is_cpu ? S.lanes : 64;
+    if (d->max_work_group && wg > d->max_work_group)
+        wg = d->max_work_group;
+    *work_group = wg;
+    *unit_size = wg;
+    *lane_work_items = cus * wg;
+    *max_work_items = d->is_cpu ? cus * wg * 64 : cus * 2048 * 4;
+}
+
+static cr_status cl_eval(const sfu_kernel *k, const void *x, const void *y, void *out, uint64_t n, char *err,
+                         size_t errlen)
+{
+    uint64_t lanes, wg, most, unit;
+    cl_geometry(&lanes, &wg, &most, &unit);
+    size_t es = cr_dtype_size(k->dtype), bytes = (size_t)(n * es);
+    if (ensure(&S.ex, bytes, err, errlen) != CR_OK || ensure(&S.ey, bytes, err, errlen) != CR_OK ||
+        ensure(&S.eout, bytes, err, errlen) != CR_OK)
+        return CR_ERR;
+    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.ex.mem, CL_FALSE, 0, bytes, x, 0, NULL, NULL),
+                "clEnqueueWriteBuffer(x)", err, errlen);
+    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.ey.mem, CL_FALSE, 0, bytes, y, 0, NULL, NULL),
+                "clEnqueueWriteBuffer(y)", err, errlen);
+    cl_kernel kern;
+    cr_status st = kernel_for(k, "eval", &kern, err, errlen);
+    if (st != CR_OK)
+        return st;
+    cl_ulong count = n;
+    cl_uint fast = k->fast_units;
+    if (set_arg(kern, 0, sizeof(cl_mem), &S.ex.mem, err, errlen) != CR_OK ||
+        set_arg(kern, 1, sizeof(cl_mem), &S.ey.mem, err, errlen) != CR_OK ||
+        set_arg(kern, 2, sizeof(cl_mem), &S.eout.mem, err, errlen) != CR_OK ||
+        set_arg(kern, 3, sizeof count, &count, err, errlen) != CR_OK ||
+        set_arg(kern, 4, sizeof fast, &fast, err, errlen) != CR_OK)
+        st = CR_ERR;
+    cr_timing t = {0};
+    if (st == CR_OK)
+        st = launch(kern, (size_t)((n + wg - 1) / wg * wg), (size_t)wg, &t, err, errlen);
+    clReleaseKernel(kern);
+    if (st != CR_OK)
+        return st;
+    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.eout.mem, CL_TRUE, 0, bytes, out, 0, NULL, NULL),
+                "clEnqueueReadBuffer(out)", err, errlen);
+    return CR_OK;
+}
+
+static cr_status cl_chain_prepare(const sfu_kernel *k, const sfu_chain *c, const void *x0, const void *y0,
+                                  char *err, size_t errlen)
+{
+    release_chain();
+    if (c->ilp < 1 || c->ilp > SFU_MAX_ILP || c->work_items == 0 || c->work_group == 0 ||
+        c->work_items % c->work_group != 0) {
+        snprintf(err, errlen, "bad chain geometry: ilp %u, %llu work-items in groups of %llu", c->ilp,
+                 (unsigned long long)c->work_items, (unsigned long long)c->work_group);
+        return CR_ERR;
+    }
+    uint64_t n = c->work_items * c->ilp;
+    size_t bytes = (size_t)(n * cr_dtype_size(k->dtype));
+    if (ensure(&S.cx0, bytes, err, errlen) != CR_OK || ensure(&S.cy0, bytes, err, errlen) != CR_OK ||
+        ensure(&S.cxout, bytes, err, errlen) != CR_OK || ensure(&S.csout, bytes, err, errlen) != CR_OK)
+        return CR_ERR;
+    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.cx0.mem, CL_FALSE, 0, bytes, x0, 0, NULL, NULL),
+                "clEnqueueWriteBuffer(x0)", err, errlen);
+    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.cy0.mem, CL_TRUE, 0, bytes, y0, 0, NULL, NULL),
+                "clEnqueueWriteBuffer(y0)", err, errlen);
+    char what[16];
+    snprintf(what, sizeof what, "chain%u", c->ilp);
+    cr_status st = kernel_for(k, what, &S.chain, err, errlen);
+    if (st != CR_OK) {
+        S.chain = NULL;
+        return st;
+    }
+    S.chain_n = n;
+    S.chain_dtype = k->dtype;
+    return CR_OK;
+}
+
+static cr_status cl_chain_run(const sfu_kernel *k, const sfu_chain *c, cr_timing *t, char *err, size_t errlen)
+{
+    if (!S.chain || c->work_items * c->ilp != S.chain_n || k->dtype != S.chain_dtype) {
+        snprintf(err, errlen, "chain_run without a matching chain_prepare");
+        return CR_ERR;
+    }
+    cl_uint iters = c->iters, fast = k->fast_units, zero = 0;
+    cl_float af = (cl_float)c->a, bf = (cl_float)c->b;
+    cl_double ad = c->a, bd = c->b;
+    bool dbl = k->dtype == CR_DOUBLE;
+    size_t es = dbl ? sizeof ad : sizeof af;
+    if (set_arg(S.chain, 0, sizeof(cl_mem), &S.cx0.mem, err, errlen) != CR_OK ||
+        set_arg(S.chain, 1, sizeof(cl_mem), &S.cy0.mem, err, errlen) != CR_OK ||
+        set_arg(S.chain, 2, sizeof(cl_mem), &S.cxout.mem, err, errlen) != CR_OK ||
+        set_arg(S.chain, 3, sizeof(cl_mem), &S.csout.mem, err, errlen) != CR_OK ||
+        set_arg(S.chain, 4, sizeof iters, &iters, err, errlen) != CR_OK ||
+        set_arg(S.chain, 5, es, dbl ? (const void *)&ad : (const void *)&af, err, errlen) != CR_OK ||
+        set_arg(S.chain, 6, es, dbl ? (const void *)&bd : (const void *)&bf, err, errlen) != CR_OK ||
+        set_arg(S.chain, 7, sizeof fast, &fast, err, errlen) != CR_OK ||
+        set_arg(S.chain, 8, sizeof zero, &zero, err, errlen) != CR_OK)
+        return CR_ERR;
+    return launch(S.chain, (size_t)c->work_items, (size_t)c->work_group, t, err, errlen);
+}
+
+static cr_status cl_chain_download(void *xout, void *sout, uint64_t n, char *err, size_t errlen)
+{
+    if (n > S.chain_n) {
+        snprintf(err, errlen, "download of %llu chains, %llu ran", (unsigned long long)n,
+                 (unsigned long long)S.chain_n);
+        return CR_ERR;
+    }
+    size_t bytes = (size_t)(n * cr_dtype_size(S.chain_dtype));
+    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.cxout.mem, CL_TRUE, 0, bytes, xout, 0, NULL, NULL),
+                "clEnqueueReadBuffer(xout)", err, errlen);
+    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.csout.mem, CL_TRUE, 0, bytes, sout, 0, NULL, NULL),
+                "clEnqueueReadBuffer(sout)", err, errlen);
+    return CR_OK;
+}
+
+/* OpenCL does not report registers. */
+static int cl_registers(const sfu_kernel *k)
+{
+    (void)k;
+    return -1;
+}
+
+const sfu_backend sfu_opencl_backend = {
+    .name = "opencl",
+    .unit_name = "work-group",
+    .versions = opencl_versions,
+    .nversions = sizeof opencl_versions / sizeof opencl_versions[0],
+    .partition_fast = SFU_NATIVE,
+    .list_devices = cl_list,
+    .open = cl_open,
+    .supports = cl_supports,
+    .keeps_subnormals = cl_keeps_subnormals,
+    .eval = cl_eval,
+    .chain_prepare = cl_chain_prepare,
+    .chain_run = cl_chain_run,
+    .chain_download = cl_chain_download,
+    .geometry = cl_geometry,
+    .registers = cl_registers,
+    .close = cl_close,
+};
+
+int main(int argc, char **argv) { return sfu_main(argc, argv, &sfu_opencl_backend); }
