@@ -96,6 +96,22 @@ uint64_t cr_topo_llc_bytes(cr_topology *t)
     return 0;
 }
 
+uint64_t cr_topo_cache_bytes(cr_topology *t, unsigned level, unsigned *line_bytes)
+{
+    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                             HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE};
+    if (line_bytes)
+        *line_bytes = 0;
+    if (t == NULL || level < 1 || level > sizeof types / sizeof types[0])
+        return 0;
+    hwloc_obj_t o = hwloc_get_obj_by_type(t->topo, types[level - 1], 0);
+    if (o == NULL)
+        return 0;
+    if (line_bytes)
+        *line_bytes = o->attr->cache.linesize;
+    return o->attr->cache.size;
+}
+
 bool cr_topo_bind_near_pci(cr_topology *t, const char *pci_bus_id, char *note, size_t len)
 {
     if (pci_bus_id == NULL || pci_bus_id[0] == '\0') {
