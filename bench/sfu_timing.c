@@ -289,7 +289,10 @@ static double concurrency_point(sfu_state *s, const sfu_kernel *k, uint64_t w, u
     sfu_init_row(s, row, variant, "concurrency");
     snprintf(row->unit, sizeof row->unit, "Gop/s");
     sfu_chain c = chain_of(s, s->cfg.ilp, w, wg);
-    if (!isnan(*rate)) {
+    /* The one-per-group point calibrates afresh: a backend may run it on
+     * scalars and the others in vectors (OpenCL on a CPU), many times
+     * slower, and sized by their rate it would run that much too long. */
+    if (!isnan(*rate) && wg == s->work_group) {
         double want = s->target_s * *rate / ((double)w * c.ilp);
         c.iters = want < 16 ? 16 : want > MAX_ITERS ? MAX_ITERS : (uint32_t)want;
     }

@@ -4,6 +4,9 @@
  *   -DSFU_FN_<name>        the function ("div", "rcp", ... as in bench/sfu_functions.h)
  *   -DSFU_FAST_VERSIONS=1  also the native_ and half_ kernels (float only: OpenCL 1.2
  *                          has native_ and half_ functions for float alone)
+ *   -DSFU_LANES=N          also the vector chain kernels sfu_vchain<E>_<version>, whose
+ *                          work-items each run N of the contract's work-items in the
+ *                          lanes of one SFU_T<N> vector (N = 2, 4, 8, 16; 1: none)
  * The same source built with -cl-fast-relaxed-math gives the relaxed-math
  * version: its "precise" kernels then compile the built-in under relaxed math.
  *
@@ -11,7 +14,16 @@
  * < fast_units compute the native_ expression instead of the kernel's own
  * (Li's warp partition; a work-group is the unit, so whole SIMD groups take
  * one path). The choice is made once per work-item, outside the loop, as Li
- * hoists the branch out of the loop. */
+ * hoists the branch out of the loop.
+ *
+ * Why vector chains: a CPU runtime (PoCL) spreads the work-items of a group
+ * over SIMD lanes only when the kernel has no loop of its own; the chain
+ * kernels have one, so every scalar chain runs on one lane and a throughput
+ * run would time scalar library calls, not the SIMD unit. A vector chain
+ * puts N contract work-items in the N lanes explicitly: chain j of OpenCL
+ * work-item w is lane l of the vector at vload index w*E + j, which holds
+ * contract work-item w*N + l's chain j. The host lays the seeds out so and
+ * puts the results back into the contract's order (opencl/sfu_opencl.c). */
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -22,6 +34,14 @@
 
 #define SFU_PARTITION_UNITS 64
 typedef SFU_T T;
+#define PASTE_(a, b) a##b
+#define PASTE(a, b) PASTE_(a, b)
+#if !defined(SFU_LANES)
+#define SFU_LANES 1
+#endif
+#if SFU_LANES > 1
+typedef PASTE(SFU_T, SFU_LANES) V;
+#endif
 #define ONE ((T)1)
 
 /* Each function's three expressions: the built-in, native_ and half_. */
@@ -109,60 +129,82 @@ static bool takes_fast_path(uint fast_units)
  * hoisted out of the loop, and times a multiply. The mask is off the
  * chain's dependence path, so latency is unchanged. */
 #if defined(SFU_IS_DOUBLE)
-#define FRESH(y, it) as_double(as_ulong(y) | (ulong)((it) & zero))
+#define FRESH_AS(y, it, AS_T, AS_BITS) AS_T(AS_BITS(y) | (ulong)((it) & zero))
+#define FRESH(y, it) FRESH_AS(y, it, as_double, as_ulong)
+#define VFRESH(y, it) FRESH_AS(y, it, PASTE(as_double, SFU_LANES), PASTE(as_ulong, SFU_LANES))
 #else
-#define FRESH(y, it) as_float(as_uint(y) | ((it) & zero))
+#define FRESH_AS(y, it, AS_T, AS_BITS) AS_T(AS_BITS(y) | (uint)((it) & zero))
+#define FRESH(y, it) FRESH_AS(y, it, as_float, as_uint)
+#define VFRESH(y, it) FRESH_AS(y, it, PASTE(as_float, SFU_LANES), PASTE(as_uint, SFU_LANES))
 #endif
+
+/* Loads and stores of the scalar and the vector kernels: element i, or
+ * the N elements from i * N on. */
+#define LOAD1(i, p) ((p)[i])
+#define STORE1(v, i, p) ((p)[i] = (v))
+#define VLOAD(i, p) PASTE(vload, SFU_LANES)(i, p)
+#define VSTORE(v, i, p) PASTE(vstore, SFU_LANES)(v, i, p)
 
 /* ILP independent chains x <- a*f(x, y) + b, s += x. The chains live in
  * separate variables of a fully unrolled inner loop, so that nothing but
  * the chains' own dependences orders the calls. */
-#define CHAIN_LOOP(ILP, EXPR)                                                                          \
+#define CHAIN_LOOP(ILP, EXPR, FRESHEN)                                                                 \
     for (uint it = 0; it < iters; ++it) {                                                               \
         _Pragma("unroll") for (uint j = 0; j < ILP; ++j)                                                \
         {                                                                                               \
-            x[j] = a * EXPR(x[j], FRESH(y[j], it)) + b;                                                 \
+            x[j] = a * EXPR(x[j], FRESHEN(y[j], it)) + b;                                               \
             s[j] += x[j];                                                                               \
         }                                                                                               \
     }
 
-#define CHAIN_KERNEL(NAME, VER, ILP, EXPR)                                                             \
+/* Contract work-item g's chains are the ILP elements from g * ILP on; in a
+ * vector kernel, the ILP vectors from w * ILP on (in units of vectors). */
+#define CHAIN_KERNEL(NAME, VER, ILP, EXPR, TYPE, LOAD, STORE, FRESHEN)                                 \
     kernel void sfu_##NAME##_##VER(global const T *restrict x0, global const T *restrict y0,            \
                                    global T *restrict xout, global T *restrict sout, uint iters, T a,  \
                                    T b, uint fast_units, uint zero)                                     \
     {                                                                                                   \
         size_t base = get_global_id(0) * ILP;                                                           \
-        T x[ILP], y[ILP], s[ILP];                                                                       \
+        TYPE x[ILP], y[ILP], s[ILP];                                                                    \
         _Pragma("unroll") for (uint j = 0; j < ILP; ++j)                                                \
         {                                                                                               \
-            x[j] = x0[base + j];                                                                        \
-            y[j] = y0[base + j];                                                                        \
-            s[j] = (T)0;                                                                                \
+            x[j] = LOAD(base + j, x0);                                                                  \
+            y[j] = LOAD(base + j, y0);                                                                  \
+            s[j] = (TYPE)0;                                                                             \
         }                                                                                               \
         if (takes_fast_path(fast_units)) {                                                              \
-            CHAIN_LOOP(ILP, F_FAST)                                                                     \
+            CHAIN_LOOP(ILP, F_FAST, FRESHEN)                                                            \
         } else {                                                                                        \
-            CHAIN_LOOP(ILP, EXPR)                                                                       \
+            CHAIN_LOOP(ILP, EXPR, FRESHEN)                                                              \
         }                                                                                               \
         _Pragma("unroll") for (uint j = 0; j < ILP; ++j)                                                \
         {                                                                                               \
-            xout[base + j] = x[j];                                                                      \
-            sout[base + j] = s[j];                                                                      \
+            STORE(x[j], base + j, xout);                                                                \
+            STORE(s[j], base + j, sout);                                                                \
         }                                                                                               \
     }
 
-/* chainN runs N chains per work-item: chain1 is the latency kernel, the
- * others the throughput kernels of every --ilp (up to SFU_MAX_ILP = 8). */
+#define SCALAR_CHAIN(ILP, VER, EXPR) CHAIN_KERNEL(chain##ILP, VER, ILP, EXPR, T, LOAD1, STORE1, FRESH)
+#if SFU_LANES > 1
+#define VECTOR_CHAIN(ILP, VER, EXPR) CHAIN_KERNEL(vchain##ILP, VER, ILP, EXPR, V, VLOAD, VSTORE, VFRESH)
+#else
+#define VECTOR_CHAIN(ILP, VER, EXPR)
+#endif
+#define CHAINS(ILP, VER, EXPR) SCALAR_CHAIN(ILP, VER, EXPR) VECTOR_CHAIN(ILP, VER, EXPR)
+
+/* chainN (and vchainN) run N chains per work-item: chain1 is the latency
+ * kernel, the others the throughput kernels of every --ilp (up to
+ * SFU_MAX_ILP = 8). */
 #define VERSION_KERNELS(VER, EXPR)                                                                     \
     EVAL_KERNEL(VER, EXPR)                                                                              \
-    CHAIN_KERNEL(chain1, VER, 1, EXPR)                                                                  \
-    CHAIN_KERNEL(chain2, VER, 2, EXPR)                                                                  \
-    CHAIN_KERNEL(chain3, VER, 3, EXPR)                                                                  \
-    CHAIN_KERNEL(chain4, VER, 4, EXPR)                                                                  \
-    CHAIN_KERNEL(chain5, VER, 5, EXPR)                                                                  \
-    CHAIN_KERNEL(chain6, VER, 6, EXPR)                                                                  \
-    CHAIN_KERNEL(chain7, VER, 7, EXPR)                                                                  \
-    CHAIN_KERNEL(chain8, VER, 8, EXPR)
+    CHAINS(1, VER, EXPR)                                                                                \
+    CHAINS(2, VER, EXPR)                                                                                \
+    CHAINS(3, VER, EXPR)                                                                                \
+    CHAINS(4, VER, EXPR)                                                                                \
+    CHAINS(5, VER, EXPR)                                                                                \
+    CHAINS(6, VER, EXPR)                                                                                \
+    CHAINS(7, VER, EXPR)                                                                                \
+    CHAINS(8, VER, EXPR)
 
 VERSION_KERNELS(precise, F_PRECISE)
 #if SFU_FAST_VERSIONS

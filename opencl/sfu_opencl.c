@@ -1,6 +1,10 @@
 /* OpenCL backend of the SFU benchmark: builds one program per function and
  * type when first needed (and its -cl-fast-relaxed-math twin for the
- * relaxed version), allocates, launches and times. */
+ * relaxed version), allocates, launches and times. On a CPU device a chain
+ * run whose work-groups fill whole vectors runs the vector chain kernels:
+ * each OpenCL work-item computes N of the contract's work-items in the lanes
+ * of one vector of the device's preferred width (opencl/sfu_kernels.cl says
+ * why), and the seeds and results are reordered here on the way. */
 #include "cl_device.h"
 #include "sfu.h"
 
@@ -23,11 +27,14 @@ static struct {
     cr_cl cl;
     cl_program program[SFU_NFUNCS][CR_NDTYPES][PROG_KINDS];
     bool denormals[CR_NDTYPES];                                /* CL_FP_DENORM in the fp config */
-    uint64_t lanes;                                            /* CPU: preferred float vector width */
+    unsigned lanes[CR_NDTYPES];                                /* CPU: preferred vector width, else 1 */
     buffer ex, ey, eout, cx0, cy0, cxout, csout;
     cl_kernel chain;       /* the prepared chain kernel */
     uint64_t chain_n;      /* its work_items * ilp */
     cr_dtype chain_dtype;
+    unsigned chain_lanes;  /* contract work-items per OpenCL work-item of that kernel */
+    uint32_t chain_ilp;
+    void *staging;         /* chain_n elements in the device's order, for reordering */
 } S;
 
 static cr_status cl_list(FILE *f) { return cr_cl_list(f); }
@@ -49,6 +56,7 @@ static void release_chain(void)
 static void cl_close(void)
 {
     release_chain();
+    free(S.staging);
     buffer *all[] = {&S.ex, &S.ey, &S.eout, &S.cx0, &S.cy0, &S.cxout, &S.csout};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         release_buffer(all[i]);
@@ -59,6 +67,16 @@ static void cl_close(void)
                     clReleaseProgram(S.program[f][t][k]);
     cr_cl_close(&S.cl);
     memset(&S, 0, sizeof S);
+}
+
+/* A CPU's preferred vector width for a type, where OpenCL C has that
+ * vector type (2, 4, 8, 16); 1 otherwise. */
+static unsigned cpu_lanes(cl_device_info what)
+{
+    cl_uint width = 1;
+    if (clGetDeviceInfo(S.cl.device, what, sizeof width, &width, NULL) != CL_SUCCESS)
+        return 1;
+    return width == 2 || width == 4 || width == 8 || width == 16 ? width : 1;
 }
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
@@ -73,15 +91,12 @@ static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size
         clGetDeviceInfo(S.cl.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dbl, &dbl, NULL);
     S.denormals[CR_FLOAT] = (single & CL_FP_DENORM) != 0;
     S.denormals[CR_DOUBLE] = (dbl & CL_FP_DENORM) != 0;
-    /* PoCL runs the work-items of a group in the lanes of the host's SIMD
-     * unit, as wide as the preferred float vector. */
-    cl_uint width = 0;
-    S.lanes = 1;
-    if (S.cl.info.is_cpu &&
-        clGetDeviceInfo(S.cl.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof width, &width, NULL) ==
-            CL_SUCCESS &&
-        width >= 1 && width <= 64)
-        S.lanes = width;
+    /* The preferred width, not the native one: it is the width the
+     * implementation advises kernels to compute in (on PoCL both are the
+     * SIMD register's). GPUs keep scalar chains: their lanes are
+     * work-items already. */
+    S.lanes[CR_FLOAT] = S.cl.info.is_cpu ? cpu_lanes(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT) : 1;
+    S.lanes[CR_DOUBLE] = S.cl.info.is_cpu ? cpu_lanes(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) : 1;
     *info = S.cl.info;
     return CR_OK;
 }
@@ -131,8 +146,9 @@ static cr_status program_for(sfu_func f, cr_dtype t, int kind, cl_program *out, 
     cl_program *p = &S.program[f][t][kind];
     if (!*p) {
         char options[256];
-        snprintf(options, sizeof options, "-cl-std=CL1.2 -DSFU_T=%s%s -DSFU_FN_%s -DSFU_FAST_VERSIONS=%d%s",
-                 cr_dtype_name(t), t == CR_DOUBLE ? " -DSFU_IS_DOUBLE" : "", sfu_functions[f].name, t == CR_FLOAT,
+        snprintf(options, sizeof options,
+                 "-cl-std=CL1.2 -DSFU_T=%s%s -DSFU_FN_%s -DSFU_FAST_VERSIONS=%d -DSFU_LANES=%u%s", cr_dtype_name(t),
+                 t == CR_DOUBLE ? " -DSFU_IS_DOUBLE" : "", sfu_functions[f].name, t == CR_FLOAT, S.lanes[t],
                  kind == PROG_RELAXED ? " -cl-fast-relaxed-math" : "");
         const char *const sources[] = {sfu_kernels_cl};
         if (cr_cl_build(&S.cl, sources, 1, options, p, err, errlen) != CR_OK)
@@ -217,9 +233,14 @@ static void cl_geometry(uint64_t *lane_work_items, uint64_t *work_group, uint64_
 {
     const cr_device_info *d = &S.cl.info;
     uint64_t cus = d->compute_units ? d->compute_units : 1;
-    /* CPU: a work-group fills the SIMD lanes of one core. GPU: a group of
-     * 64 is a whole wavefront or two warps on every vendor's hardware. */
-    uint64_t wg = d->is_cpu ? S.lanes : 64;
+    /* CPU: a work-group fills the SIMD lanes of one core, in both types:
+     * the wider of the two vectors (the widths are powers of two, so it is
+     * a multiple of the other), one or more vector work-items. GPU: a group
+     * of 64 is a whole wavefront or two warps on every vendor's hardware. */
+    uint64_t widest = S.lanes[CR_FLOAT] > S.lanes[CR_DOUBLE] ? S.lanes[CR_FLOAT] : S.lanes[CR_DOUBLE];
+    uint64_t wg = d->is_cpu ? widest : 64;
+    /* The eval kernels run the groups on scalars: they bound it (below a
+     * vector, the chains fall back to scalars too). */
     if (d->max_work_group && wg > d->max_work_group)
         wg = d->max_work_group;
     *work_group = wg;
@@ -264,6 +285,38 @@ static cr_status cl_eval(const sfu_kernel *k, const void *x, const void *y, void
     return CR_OK;
 }
 
+/* Contract work-items per OpenCL work-item of a chain run: the type's
+ * vector width when the run's work-groups hold whole vectors (so that a
+ * work-group, the partition unit, is still work_group contract work-items),
+ * else 1 (the latency run, one work-item per group). */
+static unsigned chain_lanes(cr_dtype t, const sfu_chain *c)
+{
+    unsigned n = S.lanes[t] ? S.lanes[t] : 1;
+    return c->work_group % n == 0 ? n : 1;
+}
+
+/* Moves chains between the contract's order and the vector kernels' one.
+ * Contract work-item g = w * lanes + l has its chain j at g * ilp + j; the
+ * vector kernel of OpenCL work-item w reads it from lane l of vector
+ * w * ilp + j, element (w * ilp + j) * lanes + l. Both orders cover a
+ * block of lanes * ilp elements per OpenCL work-item, transposed. n
+ * (whole blocks) are moved, except that contract elements from `keep` on
+ * are left out (a download of fewer chains than ran). */
+static void reorder(void *dst, const void *src, uint64_t n, uint64_t keep, uint32_t ilp, unsigned lanes, size_t es,
+                    bool to_device)
+{
+    uint64_t block = (uint64_t)lanes * ilp;
+    for (uint64_t w = 0; w * block < n; ++w)
+        for (unsigned l = 0; l < lanes; ++l)
+            for (uint32_t j = 0; j < ilp; ++j) {
+                uint64_t contract = w * block + (uint64_t)l * ilp + j, device = w * block + (uint64_t)j * lanes + l;
+                if (contract >= keep)
+                    continue;
+                uint64_t to = to_device ? device : contract, from = to_device ? contract : device;
+                memcpy((char *)dst + to * es, (const char *)src + from * es, es);
+            }
+}
+
 static cr_status cl_chain_prepare(const sfu_kernel *k, const sfu_chain *c, const void *x0, const void *y0,
                                   char *err, size_t errlen)
 {
@@ -275,16 +328,32 @@ static cr_status cl_chain_prepare(const sfu_kernel *k, const sfu_chain *c, const
         return CR_ERR;
     }
     uint64_t n = c->work_items * c->ilp;
-    size_t bytes = (size_t)(n * cr_dtype_size(k->dtype));
+    size_t es = cr_dtype_size(k->dtype), bytes = (size_t)(n * es);
+    unsigned lanes = chain_lanes(k->dtype, c);
     if (ensure(&S.cx0, bytes, err, errlen) != CR_OK || ensure(&S.cy0, bytes, err, errlen) != CR_OK ||
         ensure(&S.cxout, bytes, err, errlen) != CR_OK || ensure(&S.csout, bytes, err, errlen) != CR_OK)
         return CR_ERR;
-    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.cx0.mem, CL_FALSE, 0, bytes, x0, 0, NULL, NULL),
-                "clEnqueueWriteBuffer(x0)", err, errlen);
-    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.cy0.mem, CL_TRUE, 0, bytes, y0, 0, NULL, NULL),
-                "clEnqueueWriteBuffer(y0)", err, errlen);
+    free(S.staging);
+    S.staging = NULL;
+    S.chain_n = 0;
+    if (lanes > 1 && c->ilp > 1 && !(S.staging = malloc(bytes))) {
+        snprintf(err, errlen, "out of memory for %llu chains", (unsigned long long)n);
+        return CR_ERR;
+    }
+    /* Blocking writes: the staging buffer is reused for the second. */
+    const void *seeds[2] = {x0, y0};
+    cl_mem mems[2] = {S.cx0.mem, S.cy0.mem};
+    for (int i = 0; i < 2; ++i) {
+        const void *src = seeds[i];
+        if (S.staging) {
+            reorder(S.staging, src, n, n, c->ilp, lanes, es, true);
+            src = S.staging;
+        }
+        CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, mems[i], CL_TRUE, 0, bytes, src, 0, NULL, NULL),
+                    i ? "clEnqueueWriteBuffer(y0)" : "clEnqueueWriteBuffer(x0)", err, errlen);
+    }
     char what[16];
-    snprintf(what, sizeof what, "chain%u", c->ilp);
+    snprintf(what, sizeof what, "%schain%u", lanes > 1 ? "v" : "", c->ilp);
     cr_status st = kernel_for(k, what, &S.chain, err, errlen);
     if (st != CR_OK) {
         S.chain = NULL;
@@ -292,6 +361,8 @@ static cr_status cl_chain_prepare(const sfu_kernel *k, const sfu_chain *c, const
     }
     S.chain_n = n;
     S.chain_dtype = k->dtype;
+    S.chain_lanes = lanes;
+    S.chain_ilp = c->ilp;
     return CR_OK;
 }
 
@@ -316,7 +387,12 @@ static cr_status cl_chain_run(const sfu_kernel *k, const sfu_chain *c, cr_timing
         set_arg(S.chain, 7, sizeof fast, &fast, err, errlen) != CR_OK ||
         set_arg(S.chain, 8, sizeof zero, &zero, err, errlen) != CR_OK)
         return CR_ERR;
-    return launch(S.chain, (size_t)c->work_items, (size_t)c->work_group, t, err, errlen);
+    if (chain_lanes(k->dtype, c) != S.chain_lanes || c->ilp != S.chain_ilp) {
+        snprintf(err, errlen, "chain_run with another geometry than chain_prepare");
+        return CR_ERR;
+    }
+    return launch(S.chain, (size_t)(c->work_items / S.chain_lanes), (size_t)(c->work_group / S.chain_lanes), t, err,
+                  errlen);
 }
 
 static cr_status cl_chain_download(void *xout, void *sout, uint64_t n, char *err, size_t errlen)
@@ -326,11 +402,24 @@ static cr_status cl_chain_download(void *xout, void *sout, uint64_t n, char *err
                  (unsigned long long)S.chain_n);
         return CR_ERR;
     }
-    size_t bytes = (size_t)(n * cr_dtype_size(S.chain_dtype));
-    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.cxout.mem, CL_TRUE, 0, bytes, xout, 0, NULL, NULL),
-                "clEnqueueReadBuffer(xout)", err, errlen);
-    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.csout.mem, CL_TRUE, 0, bytes, sout, 0, NULL, NULL),
-                "clEnqueueReadBuffer(sout)", err, errlen);
+    size_t es = cr_dtype_size(S.chain_dtype);
+    if (!S.staging) { /* the contract's order already */
+        CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.cxout.mem, CL_TRUE, 0, (size_t)n * es, xout, 0, NULL, NULL),
+                    "clEnqueueReadBuffer(xout)", err, errlen);
+        CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.csout.mem, CL_TRUE, 0, (size_t)n * es, sout, 0, NULL, NULL),
+                    "clEnqueueReadBuffer(sout)", err, errlen);
+        return CR_OK;
+    }
+    /* Whole buffers: the first n chains in the contract's order are spread
+     * over the device's. */
+    void *dst[2] = {xout, sout};
+    cl_mem mems[2] = {S.cxout.mem, S.csout.mem};
+    for (int i = 0; i < 2; ++i) {
+        CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, mems[i], CL_TRUE, 0, (size_t)S.chain_n * es, S.staging, 0, NULL,
+                                        NULL),
+                    i ? "clEnqueueReadBuffer(sout)" : "clEnqueueReadBuffer(xout)", err, errlen);
+        reorder(dst[i], S.staging, S.chain_n, n, S.chain_ilp, S.chain_lanes, es, false);
+    }
     return CR_OK;
 }
 
