@@ -1,4 +1,4 @@
-# Atomic add against the number of work-groups (Lee 2012, Figs. 4.5):
+# Atomic add against the number of work-groups (Lee 2012, Fig. 4.5):
 # left, every work-item on a counter of its own against all of them on one
 # address, so the gap is what serialising on one address costs as the
 # device fills; right, lock+unlock pairs of a spin lock and a ticket lock
@@ -93,7 +93,7 @@ do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 700 * panels + 100,600 font ",10" } \
     else { set terminal svg size 700 * panels + 100,600 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,panels title "atomics: contention across work-groups (Lee Figs. 4.5)  " . name noenhanced
+    set multiplot layout 1,panels title "atomics: contention across work-groups (Lee Fig. 4.5)  " . name noenhanced
     do for [panel in "add lock"] {
         eval sprintf('cmd = cmd_%s; low = low_%s; high = high_%s', panel, panel, panel)
         if (strlen(cmd) > 0) {

@@ -3,11 +3,14 @@
 # by that with every work-item of the span on one counter (global: all the
 # work-items that run; local: one work-group), one bar per memory space.
 # Bars grow from 1 on a log axis, so one above the line is that many times
-# slower under contention and one below it is faster.
+# slower under contention and one below it is faster. The dashed lines are
+# the factors Lee's text gives for his four GPUs (results/reference/).
 #   gnuplot -e "csv='DIR/atomics-opencl.csv'; out='DIR/atomics-opencl-ratio'; name='device'" plot/atomics_ratio.gp
 if (!exists("csv")) csv = "results/atomics-opencl.csv"
 if (!exists("out")) out = "atomics_ratio"
 if (!exists("name")) name = ""
+# The reference table, found from this script's own path (plot/ beside results/).
+if (!exists("ref")) ref = ARG0[1:strlen(ARG0) - strlen("plot/atomics_ratio.gp")] . "results/reference/lee2012-fig4.3.csv"
 
 set datafile separator comma
 set datafile columnheaders
@@ -79,6 +82,32 @@ if (n_bars == 0) {
     exit
 }
 
+# Lee's factors as dashed lines across the bars, where the table is there.
+n_lee = 0
+if (system(sprintf("test -r '%s' && echo 1 || echo 0", ref)) eq "1") {
+    set datafile separator comma
+    set datafile columnheaders
+    set table $LEE_R
+    plot ref using (column("ratio")) with table
+    unset table
+    set table $LEE_N
+    plot ref using (strcol("gpu") . " (" . strcol("lee_name") . ")") with table
+    unset table
+    n_lee = |$LEE_R|
+    do for [i = 1:n_lee] {
+        r = real(word($LEE_R[i], 1))
+        # gnuplot may end a table's text with a blank
+        who = $LEE_N[i]
+        do for [k = 1:2] { e = strlen(who); if (who[e:e] eq " " || who[e:e] eq "\t") { who = who[1:e - 1] } }
+        high = r > high ? r : high
+        set arrow 10 + i from graph 0, first r to graph 1, first r nohead lc rgb "#777777" dt 2 lw 1
+        set label 10 + i sprintf("Lee: %s, %g\303\227", who, r) at graph 0.005 + 0.245 * (i - 1), first r offset 0, 0.45 \
+            font ",8" tc rgb "#555555" noenhanced
+    }
+    set datafile separator whitespace
+    set datafile nocolumnheaders
+}
+
 set logscale y
 # 1-2-5 tics: a decade or two of ratios has few tics of its own.
 y0 = low / 1.4
@@ -130,6 +159,7 @@ do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 60 * n_bars + 300,560 font ",10" } \
     else { set terminal svg size 60 * n_bars + 300,560 dynamic }
     set output out . "." . fmt
-    set title "atomics: throughput lost to contention, per operation (Lee Fig. 4.3)  " . name noenhanced
+    set title "atomics: throughput lost to contention, per operation (Lee Fig. 4.3" . \
+        (n_lee > 0 ? "; dashed: Lee's GPUs" : "") . ")  " . name noenhanced
     eval "plot " . cmd[1:strlen(cmd) - 2]
 }

@@ -26,10 +26,11 @@ set grid ytics
 set yrange [0:*]
 set key off
 set bmargin 12
+set rmargin 8
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1400,700 font ",10" } else { set terminal svg size 1400,700 dynamic }
     set output out . "." . fmt
-    set title sprintf("every path at %.0f MiB  %s", largest / 1048576.0, name)
+    set title sprintf("every path at %.0f MiB (Lee Table 3.2; Lee's own numbers in the -lee figure)  %s", largest / 1048576.0, name) noenhanced
     plot $BARS using 0:1:xtic(2) with boxes lc rgb "#4a7fb5", \
          $BARS using 0:1:(sprintf("%.1f", $1)) with labels offset 0,0.7 font ",8"
 }

@@ -56,7 +56,7 @@ array titles[3] = ["API copies", "CPU access through a map (map + memcpy + unmap
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1800,720 font ",10" } else { set terminal svg size 1800,720 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,3 title "bandwidth against transfer size, points measured, lines the fitted model  " . name
+    set multiplot layout 1,3 title "bandwidth against transfer size, points measured, lines the fitted model (Lee Fig. 3.9)  " . name noenhanced
     do for [k=1:3] {
         set title titles[k]
         plot for [i=1:n] (panel[i] == k ? sprintf('$M_%d', i) : '$EMPTY') using 1:2 with points lc i pt 4 + i % 4 ps 0.6 \

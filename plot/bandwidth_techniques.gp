@@ -36,7 +36,7 @@ set key top left
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1400,560 font ",10" } else { set terminal svg size 1400,560 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,2 title "memory-movement techniques: measured (points) and predicted by the transfer model (lines)  " . name
+    set multiplot layout 1,2 title "memory-movement techniques: measured (points) and predicted by the transfer model (lines; Lee Figs. 3.13-3.15)  " . name noenhanced
     do for [w=1:2] {
         set title (w == 1 ? "vector add" : "reduce")
         plot for [t=1:4] sprintf('$T_%d_%d', w, t) using 1:2 with points lc t pt 7 ps 0.7 title word(techniques, t), \

@@ -15,6 +15,8 @@ for csv in "$dir"/*.csv; do
         bandwidth-*)
             figures="bandwidth_size bandwidth_paths"
             grep -q ',technique,' "$csv" && figures+=" bandwidth_techniques"
+            # Lee's tables name OpenCL paths.
+            [[ $csv == *-opencl.csv ]] && figures+=" bandwidth_lee"
             ;;
         regspill-*)
             # Each figure needs its rows: caps only where a toolchain takes
@@ -32,6 +34,16 @@ for csv in "$dir"/*.csv; do
             grep -q ',stride,' "$csv" && figures+=" atomics_stride"
             grep -qE ',(groups|groups-one-address|locks),' "$csv" && figures+=" atomics_groups"
             grep -q ',ratio,' "$csv" && figures+=" atomics_ratio"
+            ;;
+        latency-*) figures="latency_footprint" ;;
+        fma-*) figures="fma_gx" ;;
+        sfu-*.table) continue ;; # the summary table beside the rows
+        sfu-*)
+            # Sweeps the run's --versions and --partition-functions left out draw nothing.
+            figures=""
+            grep -q ',throughput,' "$csv" && figures+=" sfu_throughput"
+            grep -q ',accuracy,' "$csv" && figures+=" sfu_accuracy"
+            grep -q ',partition,' "$csv" && figures+=" sfu_partition"
             ;;
         *) continue ;;
     esac

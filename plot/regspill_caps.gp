@@ -28,7 +28,7 @@ set grid
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1000,900 font ",10" } else { set terminal svg size 1000,900 dynamic }
     set output out . "." . fmt
-    set multiplot layout 2,1 title "regspill: time and occupancy against registers per thread  " . name
+    set multiplot layout 2,1 title "regspill: time and occupancy against registers per thread (Li Fig. 4.1; Figs. 4.7-4.9)  " . name noenhanced
     set title "time (left) and occupancy (right); critical points circled"
     set ylabel "time per launch (ms, median)"
     set y2label "occupancy (warps / max warps)"

@@ -1,7 +1,7 @@
 # What the compiler does when registers are capped: spill traffic (bytes
 # of spill stores plus loads per thread, from ptxas -v) and the registers it
 # used, against the cap r, over the kernel's register effective region
-# [r_min, r_max] (Li Eq. 4.1; the static side of Li Fig. 4.5). One line per
+# [r_min, r_max] (Li Eq. 4.1; the static side of Li Figs. 4.7-4.9). One line per
 # architecture compiled offline; no GPU involved.
 #   gnuplot -e "csv='DIR/regspill-cuda.csv'; out='DIR/regspill-cuda-spill'; name='device'" plot/regspill_spill.gp
 if (!exists("csv")) csv = "results/regspill-cuda.csv"
@@ -36,7 +36,7 @@ set key top right
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1400,560 font ",10" } else { set terminal svg size 1400,560 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,2 title "regspill: what a register cap costs, offline compile  " . name
+    set multiplot layout 1,2 title "regspill: what a register cap costs, offline compile (the spill side of Li Figs. 4.7-4.9)  " . name noenhanced
     set title "spill traffic per thread"
     set ylabel "spill stores + loads (bytes per thread)"
     set yrange [0:*]

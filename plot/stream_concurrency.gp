@@ -39,7 +39,7 @@ set key outside right top
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1400,560 font ",10" } else { set terminal svg size 1400,560 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,2 title "stream: bandwidth against concurrency  " . name
+    set multiplot layout 1,2 title "stream: f(k), bandwidth against concurrency (the f(k) of Li Fig. 3.10)  " . name noenhanced
     do for [dt in "float double"] {
         set title dt . (dt eq "float" ? " (4-byte elements)" : " (8-byte elements)")
         plot for [i=1:5] sprintf('$C_%s_%s', dt, word(kernels, i)) using 1:2 with linespoints lc i pt 7 ps 0.6 \
