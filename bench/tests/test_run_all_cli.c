@@ -79,9 +79,9 @@ static void make_fakes(void)
     snprintf(body, sizeof body,
              LISTS_A_DEVICE READS_OUT "echo call >> %s/calls-slow\n"
              "printf 'benchmark,variant,valid\\nslow,first,1\\n' > \"$out/slow-opencl.csv\"\n"
-             "[ -e %s/hold ] && exec sleep 120\n"
+             "[ -e %s/hold ] && exec sleep 120.%d\n"
              "printf 'benchmark,variant,valid\\nslow,first,1\\nslow,second,1\\n' > \"$out/slow-opencl.csv\"\n",
-             tmp, tmp);
+             tmp, tmp, (int)getpid());
     script("slow-opencl", body);
     char link[512], target[PATH_MAX + 32];
     snprintf(link, sizeof link, "%s/regspill-opencl", fake_bin);
@@ -260,8 +260,9 @@ static void test_interrupt_and_resume(void **state)
     expect_in(out, "./run_all.sh --resume ");
     free(out);
     assert_string_equal(log_summary("r2"), "ok-opencl passed\n");
-    /* The stand-in held in its sleep is gone, not left running. */
-    snprintf(cmd, sizeof cmd, "pgrep -f 'slee[p] 120' >/dev/null"); /* a pattern that does not match itself */
+    /* The stand-in held in its sleep is gone, not left running. The sleep's
+     * argument carries this test's pid, so that no other process matches. */
+    snprintf(cmd, sizeof cmd, "pgrep -f 'slee[p] 120[.]%d$' >/dev/null", (int)getpid()); /* not matching itself */
     int alive = system(cmd);
     assert_true(WIFEXITED(alive) && WEXITSTATUS(alive) == 1);
 
