@@ -39,12 +39,11 @@
 #define LT_MIN_FOOTPRINT (UINT64_C(4) << 10)
 #define LT_MAX_STEPS (UINT64_C(1) << 40)
 
-enum host_ref { HOST_REF_AUTO, HOST_REF_ON, HOST_REF_OFF };
 
 typedef struct {
     cr_range footprint;
     bool footprint_given;
-    enum host_ref host_ref;
+    cr_host_ref host_ref;
     uint64_t seed;
 } lt_config;
 
@@ -97,18 +96,7 @@ static int opt_footprint(void *ctx, const char *arg, char *err, size_t errlen)
 
 static int opt_host_ref(void *ctx, const char *arg, char *err, size_t errlen)
 {
-    lt_config *c = ctx;
-    if (strcmp(arg, "auto") == 0)
-        c->host_ref = HOST_REF_AUTO;
-    else if (strcmp(arg, "on") == 0)
-        c->host_ref = HOST_REF_ON;
-    else if (strcmp(arg, "off") == 0)
-        c->host_ref = HOST_REF_OFF;
-    else {
-        snprintf(err, errlen, "'%s' is not auto, on or off", arg);
-        return -1;
-    }
-    return 0;
+    return cr_parse_host_ref(arg, &((lt_config *)ctx)->host_ref, err, errlen);
 }
 
 static int opt_seed(void *ctx, const char *arg, char *err, size_t errlen)
@@ -449,8 +437,7 @@ static int check_footprints(lt_state *s)
 static int open_host(lt_state *s)
 {
     char err[CR_ERRLEN];
-    if (s->cfg.host_ref == HOST_REF_OFF ||
-        (s->cfg.host_ref == HOST_REF_AUTO && !s->dev.info.is_cpu && !s->dev.info.unified_memory))
+    if (!cr_host_ref_wanted(s->cfg.host_ref, s->dev.info.is_cpu || s->dev.info.unified_memory))
         return 0;
     if (lt_host_backend.open(NULL, &s->host.info, err, sizeof err) != CR_OK) {
         fprintf(stderr, "%s: error: host reference: %s\n", s->ses.opt.program, err);
@@ -533,7 +520,7 @@ int latency_main(int argc, char **argv, const lt_backend *backend)
 {
     static lt_state s;
     memset(&s, 0, sizeof s);
-    s.cfg = (lt_config){.host_ref = HOST_REF_AUTO, .seed = 1};
+    s.cfg = (lt_config){.host_ref = CR_HOST_REF_AUTO, .seed = 1};
     cr_session *ses = &s.ses;
     int rc = cr_session_parse(ses, argc, argv,
                               "Memory latency by pointer chase: one work-item walking a random cycle, against "

@@ -28,7 +28,6 @@
 #define INTERLEAVE_BYTES (UINT64_C(16) << 20)
 
 enum sweep { SWEEP_FOOTPRINT = 1, SWEEP_FIXED = 2, SWEEP_CONCURRENCY = 4 };
-enum host_ref { HOST_REF_AUTO, HOST_REF_ON, HOST_REF_OFF };
 
 typedef struct {
     uint64_t size;          /* per-array bytes of the fixed and concurrency sweeps */
@@ -40,7 +39,7 @@ typedef struct {
     unsigned dtypes;        /* bit per cr_dtype */
     unsigned kernels;       /* bit per stream_kernel */
     unsigned sweeps;
-    enum host_ref host_ref;
+    cr_host_ref host_ref;
     uint64_t seed;
 } stream_config;
 
@@ -87,18 +86,7 @@ static int opt_sweeps(void *ctx, const char *arg, char *err, size_t errlen)
 
 static int opt_host_ref(void *ctx, const char *arg, char *err, size_t errlen)
 {
-    stream_config *c = ctx;
-    if (strcmp(arg, "auto") == 0)
-        c->host_ref = HOST_REF_AUTO;
-    else if (strcmp(arg, "on") == 0)
-        c->host_ref = HOST_REF_ON;
-    else if (strcmp(arg, "off") == 0)
-        c->host_ref = HOST_REF_OFF;
-    else {
-        snprintf(err, errlen, "'%s' is not auto, on or off", arg);
-        return -1;
-    }
-    return 0;
+    return cr_parse_host_ref(arg, &((stream_config *)ctx)->host_ref, err, errlen);
 }
 
 static int opt_seed(void *ctx, const char *arg, char *err, size_t errlen)
@@ -527,9 +515,7 @@ static int check_sizes(stream_run *run)
 static int open_host(stream_run *run)
 {
     char err[CR_ERRLEN];
-    if (run->cfg.host_ref == HOST_REF_OFF)
-        return 0;
-    if (run->cfg.host_ref == HOST_REF_AUTO && !run->ses.info.is_cpu && !run->ses.info.unified_memory)
+    if (!cr_host_ref_wanted(run->cfg.host_ref, run->ses.info.is_cpu || run->ses.info.unified_memory))
         return 0;
     if (stream_host_backend.open(NULL, &run->host.info, err, sizeof err) != CR_OK) {
         fprintf(stderr, "%s: error: host reference: %s\n", run->ses.opt.program, err);

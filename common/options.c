@@ -159,6 +159,22 @@ int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
     return 0;
 }
 
+int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen)
+{
+    static const char *const names[] = {"auto", "on", "off"};
+    for (unsigned i = 0; i < 3; ++i)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (cr_host_ref)i;
+            return 0;
+        }
+    return fail(err, errlen, "'%s' is not auto, on or off", text);
+}
+
+bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory)
+{
+    return mode == CR_HOST_REF_ON || (mode == CR_HOST_REF_AUTO && device_shares_host_memory);
+}
+
 int cr_parse_name_list(const char *text, const char *const *names, unsigned count, unsigned *bits, char *err,
                        size_t errlen)
 {

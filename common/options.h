@@ -39,6 +39,12 @@ int cr_parse_name_list(const char *text, const char *const *names, unsigned coun
 int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen);
 /* Parses "MIN:MAX" (or "N" meaning N:N) of positive counts, MIN <= MAX. */
 int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t errlen);
+/* --host-ref: whether a benchmark runs the host's own reference beside the
+ * device. auto runs it where the host shares the device's memory (CPU and
+ * APU devices), where the two compare like with like. */
+typedef enum { CR_HOST_REF_AUTO, CR_HOST_REF_ON, CR_HOST_REF_OFF } cr_host_ref;
+int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen);
+bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory);
 /* Parses a positive finite decimal number of seconds ("0.5"). */
 int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen);
 
