@@ -120,7 +120,8 @@ $(BUILD)/bin/atomics-opencl: $(BUILD)/obj/opencl/atomics_opencl.o $(BUILD)/obj/o
 	@mkdir -p $(@D)
 	$(CC) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
-$(BUILD)/tools/critical-points: $(BUILD)/obj/bench/critical_points_main.o $(BUILD)/obj/bench/occupancy.o
+$(BUILD)/tools/critical-points: $(BUILD)/obj/bench/critical_points_main.o $(BUILD)/obj/bench/occupancy.o \
+                                $(BUILD)/obj/common/tool_die.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -237,7 +238,8 @@ $(SAN_BIN)/atomics-opencl: $(addprefix $(BUILD)/san/obj/,opencl/atomics_opencl.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -fopenmp -o $@ $^ -lOpenCL $(LDLIBS)
 
-$(BUILD)/san/tools/critical-points: $(BUILD)/san/obj/bench/critical_points_main.o $(BUILD)/san/obj/bench/occupancy.o
+$(BUILD)/san/tools/critical-points: $(BUILD)/san/obj/bench/critical_points_main.o $(BUILD)/san/obj/bench/occupancy.o \
+                                    $(BUILD)/san/obj/common/tool_die.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 

@@ -4,11 +4,11 @@
  * reads the architecture table, not a device. */
 #define _GNU_SOURCE
 #include "occupancy.h"
+#include "tool_die.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,21 +39,7 @@ static const char note_per_block[] = "per-block: Li Eq. 4.3, registers of a whol
 static const char note_per_warp[] =
     "per-warp: NVIDIA's rule, registers rounded per warp, warps placed per scheduler partition";
 
-static void die(int status, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    /* One line, whatever the message holds. */
-    for (char *p = msg; *p; ++p)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "%s: error: %s\n", PROG, msg);
-    exit(status);
-}
+#define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
 #define bad_input(...) die(2, __VA_ARGS__)
 

@@ -2,8 +2,8 @@
  * of two, or a check of a written report against the files it cites. */
 #define _GNU_SOURCE
 #include "report.h"
+#include "tool_die.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +23,7 @@ static const char usage_text[] =
     "device's directory of CSVs. Exit status: 0 ok, 1 a check failed or a file could not be\n"
     "written, 2 bad input.\n";
 
-static void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-static void die(int status, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; ++p) /* one line, whatever the message holds */
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "%s: error: %s\n", PROG, msg);
-    exit(status);
-}
+#define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
 static void load(const char *dir, rp_run *run)
 {

@@ -11,11 +11,11 @@
 
 #include "cr.h"
 #include "csv.h"
+#include "tool_die.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,21 +64,7 @@ static const char usage_text[] =
     "a missing column or metadata key) or gnuplot missing or failing; 2 bad usage (options,\n"
     "a directory that does not exist, --app values, an E that was not measured).\n";
 
-static void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-static void die(int status, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; ++p) /* one line, whatever the message holds */
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "%s: error: %s\n", PROG, msg);
-    exit(status);
-}
+#define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
 typedef struct {
     const char *dir, *out, *backend, *reference, *app;

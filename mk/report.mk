@@ -9,12 +9,13 @@ TOOLS      += $(BUILD)/tools/report
 SAN_TOOLS  += $(BUILD)/san/tools/report
 TESTED_SRC += $(REPORT_SRC)
 
-$(BUILD)/tools/report: $(BUILD)/obj/bench/report_main.o $(REPORT_OBJ) $(BUILD)/obj/common/csv.o
+$(BUILD)/tools/report: $(BUILD)/obj/bench/report_main.o $(REPORT_OBJ) $(BUILD)/obj/common/csv.o \
+                       $(BUILD)/obj/common/tool_die.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/san/tools/report: $(BUILD)/san/obj/bench/report_main.o $(REPORT_OBJ:$(BUILD)/obj/%=$(BUILD)/san/obj/%) \
-                           $(BUILD)/san/obj/common/csv.o
+                           $(BUILD)/san/obj/common/csv.o $(BUILD)/san/obj/common/tool_die.o
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 

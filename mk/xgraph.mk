@@ -6,7 +6,8 @@
 XG_SRC      := bench/result_reader.c bench/xgraph_fit.c bench/xgraph_cache.c bench/xgraph_model.c
 # The tool around them: loading a results directory, parameter rows, figures.
 XG_TOOL_SRC := $(XG_SRC) bench/xgraph_main.c bench/xgraph_data.c bench/xgraph_params.c bench/xgraph_plot.c \
-               bench/xgraph_gnuplot.c bench/xgraph_reference.c bench/xgraph_app.c common/csv.c
+               bench/xgraph_gnuplot.c bench/xgraph_reference.c bench/xgraph_app.c common/csv.c \
+               common/tool_die.c
 # The gnuplot scripts and Li's Table 3.2 travel inside the executable.
 XG_GEN      := xgraph_arch_gp xgraph_app_gp xgraph_li2016_csv
 
