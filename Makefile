@@ -45,6 +45,9 @@ TESTED_SRC := $(COMMON_SRC) bench/stream_verify.c bench/stream_kernels.c bench/t
               bench/occupancy.c bench/ptxas_log.c bench/regspill_reference.c bench/atomics_expect.c \
               bench/atomics_host.c
 
+# The fragments below define rules of their own; plain `make` still means all.
+.DEFAULT_GOAL := all
+
 # One fragment per later benchmark or tool: its objects, executables and the
 # host code its tests need, added to the lists above.
 include $(sort $(wildcard mk/*.mk))
