@@ -24,24 +24,19 @@ typedef struct {
     bool used[3]; /* by cr_timer_kind */
 } series_state;
 
-/* Takes one sample of series s into st. */
-static cr_status take(cr_series *s, series_state *st, char *err, size_t errlen)
+/* Takes one sample of series s into st; *switched says that the series'
+ * timer has just given up on events. */
+static cr_status take(cr_series *s, series_state *st, bool *switched, char *err, size_t errlen)
 {
     cr_timing t;
     cr_status rc = s->fn(s->arg, &t, err, errlen);
     if (rc != CR_OK)
         return rc;
     cr_timer_kind kind;
-    bool switched;
-    double v = cr_timer_pick(&s->ctx->timer, &t, &kind, &switched);
-    if (switched) {
+    double v = cr_timer_pick(&s->ctx->timer, &t, &kind, switched);
+    if (*switched)
         fprintf(stderr, "note: %s; timing with the host clock from now on\n",
                 cr_event_verdict_text(s->ctx->timer.why));
-        /* Never mix two clocks in one point: restart it on the host clock. */
-        st->n = 0;
-        st->measured = 0;
-        st->used[CR_TIMER_EVENT] = false;
-    }
     st->used[kind] = true;
     st->samples[st->n++] = v;
     st->measured += v;
@@ -63,9 +58,36 @@ static void finish(cr_series *s, series_state *st, cr_stop_reason stop)
     out->below_resolution = out->stats.median < 20 * out->resolution_s;
 }
 
-cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen)
+/* Forgets every sample taken so far by the series timed through ctx. */
+static void restart_on(const cr_measure_ctx *ctx, cr_series *series, series_state *st, size_t count)
 {
-    const cr_stop_rule *rule = &series[0].ctx->rule;
+    for (size_t i = 0; i < count; ++i)
+        if (series[i].ctx == ctx) {
+            st[i].n = 0;
+            st[i].measured = 0;
+            st[i].used[CR_TIMER_EVENT] = false;
+        }
+}
+
+/* The series run j-th in the given round. The references (the series
+ * before the last `points`) keep their order, since they may be the phases
+ * of one operation (map, access, unmap); the points rotate by one a round,
+ * so that none always runs in the wake of the same neighbour: on a CPU
+ * device the one after a host reference shares the cores with that
+ * reference's threads winding down, and would come out slower for it. */
+static size_t in_round(size_t j, size_t round, size_t count, size_t points)
+{
+    size_t first = count - points;
+    return j < first ? j : first + (j - first + round) % points;
+}
+
+/* Measures the series interleaved, the last `points` of them rotating; the
+ * time budget is the rule's times budget_points. */
+static cr_status measure(cr_series *series, size_t count, size_t points, size_t budget_points, char *err,
+                         size_t errlen)
+{
+    cr_stop_rule rule = series[0].ctx->rule;
+    rule.max_time_s *= (double)budget_points;
     series_state *st = calloc(count, sizeof *st);
     if (st == NULL) {
         snprintf(err, errlen, "out of memory");
@@ -73,9 +95,9 @@ cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, siz
     }
     cr_status rc = CR_OK;
     for (size_t i = 0; i < count && rc == CR_OK; ++i) {
-        st[i].samples = malloc((size_t)rule->max_reps * sizeof *st[i].samples);
+        st[i].samples = malloc((size_t)rule.max_reps * sizeof *st[i].samples);
         if (st[i].samples == NULL) {
-            snprintf(err, errlen, "out of memory for %llu samples", (unsigned long long)rule->max_reps);
+            snprintf(err, errlen, "out of memory for %llu samples", (unsigned long long)rule.max_reps);
             rc = CR_ERR;
         }
     }
@@ -87,23 +109,35 @@ cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, siz
         if (series[i].ctx->warmup > warmup)
             warmup = series[i].ctx->warmup;
     for (unsigned w = 0; w < warmup && rc == CR_OK; ++w) {
-        for (size_t i = 0; i < count && rc == CR_OK; ++i) {
+        for (size_t j = 0; j < count && rc == CR_OK; ++j) {
+            size_t i = in_round(j, w, count, points);
             cr_timing t;
             rc = series[i].fn(series[i].arg, &t, err, errlen);
         }
     }
     uint64_t begin = cr_now_ns();
     cr_stop_reason stop = CR_CONTINUE;
-    while (rc == CR_OK && stop == CR_CONTINUE) {
-        for (size_t i = 0; i < count && rc == CR_OK; ++i)
-            rc = take(&series[i], &st[i], err, errlen);
+    for (size_t round = 0; rc == CR_OK && stop == CR_CONTINUE; ++round) {
+        for (size_t j = 0; j < count && rc == CR_OK; ++j) {
+            size_t i = in_round(j, round, count, points);
+            bool switched = false;
+            /* Never mix two clocks in one point: every series on that timer
+             * starts again on the host clock, this one from the sample that
+             * was just taken with it. */
+            if ((rc = take(&series[i], &st[i], &switched, err, errlen)) == CR_OK && switched) {
+                double kept = st[i].samples[st[i].n - 1];
+                restart_on(series[i].ctx, series, st, count);
+                st[i].samples[st[i].n++] = kept;
+                st[i].measured = kept;
+            }
+        }
         if (rc != CR_OK)
             break;
         double elapsed = (double)(cr_now_ns() - begin) * 1e-9;
         /* The slowest series decides: stop only when all are done. */
         stop = CR_STOP_STABLE;
         for (size_t i = 0; i < count; ++i) {
-            cr_stop_reason r = cr_stop_check(rule, st[i].samples, st[i].n, st[i].measured, elapsed);
+            cr_stop_reason r = cr_stop_check(&rule, st[i].samples, st[i].n, st[i].measured, elapsed);
             if (r == CR_CONTINUE) {
                 stop = CR_CONTINUE;
                 break;
@@ -119,6 +153,20 @@ cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, siz
     }
     free(st);
     return rc;
+}
+
+cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen)
+{
+    return measure(series, count, 1, 1, err, errlen);
+}
+
+cr_status cr_measure_sweep_interleaved(cr_series *series, size_t count, size_t points, char *err, size_t errlen)
+{
+    if (points == 0 || points > count) {
+        snprintf(err, errlen, "internal: %zu sweep points among %zu series", points, count);
+        return CR_ERR;
+    }
+    return measure(series, count, points, points, err, errlen);
 }
 
 cr_status cr_measure(cr_measure_ctx *m, cr_rep_fn fn, void *arg, cr_measurement *out, char *err, size_t errlen)

@@ -45,9 +45,20 @@ typedef struct {
 /* Measures count series interleaved: warm-up rounds (the most any series
  * asks for) and then measured rounds, each running every series once in
  * order; stops when every series satisfies the stop rule of the first (or a
- * cap is reached). Otherwise err says why, and the status is the failing
- * repetition's own (CR_UNSUPPORTED stays CR_UNSUPPORTED). */
+ * cap is reached). A series whose timer gives up on events mid-way starts
+ * again on the host clock, and so does every series timed through the same
+ * context, so that no point mixes two clocks. Otherwise err says why, and
+ * the status is the failing repetition's own (CR_UNSUPPORTED stays
+ * CR_UNSUPPORTED). */
 cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen);
+
+/* The same for a sweep: the last `points` series (1 <= points <= count) are
+ * points in their own right, the ones before them references measured
+ * beside them. The references run first in every round, in order; the
+ * points follow in an order that rotates by one each round, so that no
+ * point owes its figure to its place in the round. The rule's time budget
+ * holds per point: the group may spend `points` times it. */
+cr_status cr_measure_sweep_interleaved(cr_series *series, size_t count, size_t points, char *err, size_t errlen);
 
 /* One series on its own. */
 cr_status cr_measure(cr_measure_ctx *m, cr_rep_fn fn, void *arg, cr_measurement *out, char *err, size_t errlen);

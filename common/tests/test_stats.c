@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <time.h>
 
 static void test_summary_of_known_values(void **state)
 {
@@ -197,6 +199,106 @@ static void test_interleaved_series_share_the_stop(void **state)
     assert_true(fabs(series[0].out.stats.median - 3.0005e-3) < 1e-15);
 }
 
+/* Two points on one device timer: when the second one's events go bad,
+ * the first must not keep its event samples beside host ones. */
+static void test_fallback_restarts_every_series_on_that_timer(void **state)
+{
+    (void)state;
+    cr_measure_ctx dev;
+    cr_measure_init(&dev, &rule, 0, 1e-9);
+    script good = {.ns = 1000000, .events = true};
+    script bad = {.ns = 1000000, .events = true, .bad_event_at = true, .bad_from = 4};
+    cr_series series[2] = {{.ctx = &dev, .fn = scripted, .arg = &good}, {.ctx = &dev, .fn = scripted, .arg = &bad}};
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure_interleaved(series, 2, err, sizeof err), CR_OK);
+    for (int i = 0; i < 2; ++i) {
+        assert_string_equal(series[i].out.timer, "host-fallback");
+        assert_true(fabs(series[i].out.stats.min - 1.0005e-3) < 1e-15); /* host samples only */
+        assert_true(fabs(series[i].out.stats.max - 1.0005e-3) < 1e-15);
+    }
+    /* The first one lost the round it had taken before the switch. */
+    assert_int_equal(series[0].out.stats.n + 1, series[1].out.stats.n);
+}
+
+/* A repetition of real wall time whose length never settles. */
+static cr_status restless(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    int *calls = arg;
+    struct timespec pause = {0, 2000000};
+    nanosleep(&pause, NULL);
+    *t = (cr_timing){.host_ns = 2000000 + (uint64_t)(++*calls % 5) * 400000};
+    return CR_OK;
+}
+
+static void test_sweep_budget_is_per_point(void **state)
+{
+    (void)state;
+    cr_stop_rule tight = {.min_reps = 2, .max_reps = 100000, .min_time_s = 0, .max_time_s = 0.2, .target_ci = 1e-9};
+    cr_measure_ctx m;
+    cr_measure_init(&m, &tight, 0, 0);
+    int calls[2][3] = {{0}};
+    cr_series plain[3], sweep[3];
+    for (int i = 0; i < 3; ++i) {
+        plain[i] = (cr_series){.ctx = &m, .fn = restless, .arg = &calls[0][i]};
+        sweep[i] = (cr_series){.ctx = &m, .fn = restless, .arg = &calls[1][i]};
+    }
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure_interleaved(plain, 3, err, sizeof err), CR_OK);
+    assert_int_equal(cr_measure_sweep_interleaved(sweep, 3, 3, err, sizeof err), CR_OK);
+    assert_int_equal(plain[0].out.stop, CR_STOP_BUDGET);
+    assert_int_equal(sweep[0].out.stop, CR_STOP_BUDGET);
+    /* 0.2 s for the group against 0.2 s for each of 3 points: about 33
+     * rounds of 6 ms against about 100. */
+    assert_true(plain[0].out.stats.n < 50);
+    assert_true(sweep[0].out.stats.n >= 2 * plain[0].out.stats.n);
+}
+
+typedef struct {
+    int id;
+    int *log, *len;
+} logged;
+
+static cr_status log_call(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    logged *l = arg;
+    l->log[(*l->len)++] = l->id;
+    *t = (cr_timing){.host_ns = 1000000};
+    return CR_OK;
+}
+
+static void test_sweep_points_rotate_behind_the_references(void **state)
+{
+    (void)state;
+    cr_stop_rule six = {.min_reps = 6, .max_reps = 6, .min_time_s = 0, .max_time_s = 100, .target_ci = 0};
+    cr_measure_ctx m;
+    cr_measure_init(&m, &six, 0, 0);
+    int log[64], len = 0;
+    logged ids[4];
+    cr_series series[4];
+    for (int i = 0; i < 4; ++i) {
+        ids[i] = (logged){i, log, &len};
+        series[i] = (cr_series){.ctx = &m, .fn = log_call, .arg = &ids[i]};
+    }
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure_sweep_interleaved(series, 4, 3, err, sizeof err), CR_OK);
+    assert_int_equal(len, 24);
+    int first_after_ref[4] = {0};
+    for (int r = 0; r < 6; ++r) {
+        const int *round = log + 4 * r;
+        assert_int_equal(round[0], 0); /* the reference leads every round */
+        assert_true(round[1] != round[2] && round[2] != round[3] && round[1] != round[3]);
+        first_after_ref[round[1]]++;
+    }
+    for (int p = 1; p < 4; ++p)
+        assert_int_equal(first_after_ref[p], 2);
+    for (int i = 0; i < 4; ++i)
+        assert_int_equal(series[i].out.stats.n, 6);
+    /* Points must be among the series. */
+    assert_int_equal(cr_measure_sweep_interleaved(series, 4, 5, err, sizeof err), CR_ERR);
+}
+
 static void test_below_resolution_flag(void **state)
 {
     (void)state;
@@ -220,6 +322,9 @@ int main(void)
         cmocka_unit_test(test_measure_uses_events_and_discards_warmup),
         cmocka_unit_test(test_measure_falls_back_on_insane_events),
         cmocka_unit_test(test_interleaved_series_share_the_stop),
+        cmocka_unit_test(test_fallback_restarts_every_series_on_that_timer),
+        cmocka_unit_test(test_sweep_budget_is_per_point),
+        cmocka_unit_test(test_sweep_points_rotate_behind_the_references),
         cmocka_unit_test(test_below_resolution_flag),
     };
     return cmocka_run_group_tests_name("stats and measurement", tests, NULL, NULL);
