@@ -256,9 +256,9 @@ done
 # these defaults: seconds each benchmark took on the PoCL device of a shared
 # 2-core AMD EPYC VM (regspill-cuda: its offline table, without a GPU); a
 # benchmark not listed is guessed at 10 s quick, 120 s full.
-declare -A quick_default=([stream]=27 [bandwidth]=6 [regspill]=3 [atomics]=40 [sfu]=17 [fma]=2 [latency]=3
+declare -A quick_default=([stream]=16 [bandwidth]=6 [regspill]=3 [atomics]=40 [sfu]=17 [fma]=2 [latency]=3
                           [regspill-cuda]=3)
-declare -A full_default=([stream]=277 [bandwidth]=916 [regspill]=43 [atomics]=485 [sfu]=67 [fma]=65 [latency]=22
+declare -A full_default=([stream]=259 [bandwidth]=916 [regspill]=43 [atomics]=485 [sfu]=67 [fma]=157 [latency]=22
                          [regspill-cuda]=3)
 declare -A history=()
 history_from=""

@@ -125,7 +125,6 @@ typedef struct {
     void *scratch;   /* downloaded output */
     uint64_t mirror_bytes;
     int failures;
-    double *samples[3]; /* per-repetition times of the series of one point */
     const char *fault;  /* CROSSROOF_FAULT test hook */
     bool fault_used;
 } stream_run;
@@ -265,65 +264,118 @@ static double limit_ratio(const cr_series *limit, const cr_series *x, double lim
     return scale * limit->out.stats.median / x->out.stats.median;
 }
 
-/* Measures kernel k on the device and, with the host reference, the host's
- * limit and (unless host_kernel is false) the same kernel on the host; then
- * verifies every output and records the rows. Large arrays are measured
- * interleaved, so that bandwidth drift on a shared machine hits device and
- * host alike. Small ones are not: there two thread pools (the OpenCL
- * runtime's and OpenMP's) waiting on the same cores would slow each other
- * down more than any drift could. */
-static int measure_point(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const stream_geometry *dev_geom,
-                         const char *sweep, long double gold_dot, bool host_kernel)
+/* One device point of a measurement: its geometry and the sweep it is a
+ * point of. */
+typedef struct {
+    stream_geometry g;
+    const char *sweep;
+} dev_point;
+
+/* Runs point p once more on an output array filled with NaN, so that what
+ * verify() then reads back was written by p itself and not by another point
+ * measured beside it. */
+static cr_status rerun_for_check(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const dev_point *p,
+                                 char *err, size_t errlen)
 {
-    cr_series series[3];
-    rep_ctx ctx[3];
+    memset(run->scratch, 0xff, n * cr_dtype_size(t)); /* all-ones: a NaN in either type */
+    cr_status st = run->dev.be->upload(stream_kernels[k].output, run->scratch, err, errlen);
+    cr_timing ignored;
+    double dot;
+    return st != CR_OK ? st : run->dev.be->run(k, &p->g, SCALAR, &ignored, &dot, err, errlen);
+}
+
+/* Measures kernel k at the device points pts[0..npts) and, with the host
+ * reference, the host's limit and (unless host_kernel is false) the same
+ * kernel on the host, beside the first point; then verifies every output
+ * and records the rows. The device points are measured interleaved, one
+ * repetition of each in turn, so that the machine's drift between them
+ * cannot pass for a difference between them. Large arrays are measured
+ * interleaved with the host as well, so that drift hits device and host
+ * alike. Small ones are not: there two thread pools (the OpenCL runtime's
+ * and OpenMP's) waiting on the same cores would slow each other down more
+ * than any drift could. */
+static int measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const dev_point *pts,
+                          size_t npts, long double gold_dot, bool host_kernel)
+{
+    size_t cap = npts + 2;
+    cr_series *series = calloc(cap, sizeof *series);
+    rep_ctx *ctx = calloc(cap, sizeof *ctx);
+    double *samples = malloc(cap * (size_t)run->ses.opt.reps_max * sizeof *samples);
+    if (series == NULL || ctx == NULL || samples == NULL) {
+        free(series), free(ctx), free(samples);
+        fprintf(stderr, "%s: error: out of memory for %zu series\n", run->ses.opt.program, cap);
+        return -1;
+    }
     size_t count = 0, limit_i = SIZE_MAX, host_i = SIZE_MAX;
+    for (size_t i = 0; i < cap; ++i)
+        series[i].samples = samples + i * (size_t)run->ses.opt.reps_max;
     if (run->use_host) {
         limit_i = count;
-        series[count++] = (cr_series){.ctx = &run->host.meas, .fn = limit_rep, .samples = run->samples[0]};
+        series[count].ctx = &run->host.meas;
+        series[count++].fn = limit_rep;
     }
     stream_geometry host_geom = {0};
     if (run->use_host && host_kernel) {
         host_geom = run->host.be->default_geometry(n);
         ctx[count] = (rep_ctx){.be = run->host.be, .k = k, .g = host_geom};
-        series[count] = (cr_series){.ctx = &run->host.meas, .fn = one_rep, .arg = &ctx[count],
-                                    .samples = run->samples[1]};
+        series[count].ctx = &run->host.meas;
+        series[count].fn = one_rep;
+        series[count].arg = &ctx[count];
         host_i = count++;
     }
     size_t dev_i = count;
-    ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = *dev_geom};
-    ctx[count].bad_events = run->fault && strcmp(run->fault, "events") == 0;
-    series[count] = (cr_series){.ctx = &run->dev.meas, .fn = one_rep, .arg = &ctx[count],
-                                .samples = run->samples[2]};
-    ++count;
+    for (size_t p = 0; p < npts; ++p, ++count) {
+        ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = pts[p].g};
+        ctx[count].bad_events = run->fault && strcmp(run->fault, "events") == 0;
+        series[count].ctx = &run->dev.meas;
+        series[count].fn = one_rep;
+        series[count].arg = &ctx[count];
+    }
 
     char err[CR_ERRLEN];
     bool interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES;
-    cr_status st = interleave ? cr_measure_interleaved(series, count, err, sizeof err)
-                              : cr_measure_interleaved(&series[dev_i], 1, err, sizeof err);
+    cr_status st = interleave ? cr_measure_sweep_interleaved(series, count, npts, err, sizeof err)
+                              : cr_measure_sweep_interleaved(&series[dev_i], npts, npts, err, sizeof err);
     if (st == CR_OK && !interleave && dev_i > 0)
         st = cr_measure_interleaved(series, dev_i, err, sizeof err);
-    if (st != CR_OK)
-        return record_failure(run, &run->dev, k, t, n, dev_geom, sweep, err);
+    int rc = 0;
+    if (st != CR_OK) {
+        for (size_t p = 0; p < npts && rc == 0; ++p)
+            rc = record_failure(run, &run->dev, k, t, n, &pts[p].g, pts[p].sweep, err);
+        goto out;
+    }
 
-    double limit_figure = NAN, host_ratio = NAN, dev_ratio = NAN;
+    double limit_figure = NAN, host_ratio = NAN;
+    double limit_bytes = 3.0 * (double)n * (double)cr_dtype_size(t);
+    double bytes = (double)stream_kernels[k].arrays_moved * (double)n * (double)cr_dtype_size(t);
     const char *limit_problem = NULL;
     if (limit_i != SIZE_MAX) {
-        double limit_bytes = 3.0 * (double)n * (double)cr_dtype_size(t);
         limit_figure = limit_bytes / series[limit_i].out.stats.median * 1e-9;
         if (stream_host_limit_check() != 0)
             limit_problem = "the host limit's triad failed verification; no ratio can be trusted";
-        double bytes = (double)stream_kernels[k].arrays_moved * (double)n * (double)cr_dtype_size(t);
         if (host_i != SIZE_MAX)
             host_ratio = limit_ratio(&series[limit_i], &series[host_i], limit_bytes, bytes, interleave);
-        dev_ratio = limit_ratio(&series[limit_i], &series[dev_i], limit_bytes, bytes, interleave);
     }
     if (host_i != SIZE_MAX &&
-        record_series(run, &run->host, k, t, n, &host_geom, sweep, &series[host_i].out, ctx[host_i].dot, gold_dot,
-                      limit_figure, host_ratio, limit_problem) != 0)
-        return -1;
-    return record_series(run, &run->dev, k, t, n, dev_geom, sweep, &series[dev_i].out, ctx[dev_i].dot, gold_dot,
-                         limit_figure, dev_ratio, limit_problem);
+        (rc = record_series(run, &run->host, k, t, n, &host_geom, pts[0].sweep, &series[host_i].out,
+                            ctx[host_i].dot, gold_dot, limit_figure, host_ratio, limit_problem)) != 0)
+        goto out;
+    for (size_t p = 0; p < npts && rc == 0; ++p) {
+        size_t i = dev_i + p;
+        /* The last repetition was the last point's: the others run again. */
+        if (npts > 1 && p + 1 < npts && k != STREAM_DOT &&
+            rerun_for_check(run, k, t, n, &pts[p], err, sizeof err) != CR_OK) {
+            rc = record_failure(run, &run->dev, k, t, n, &pts[p].g, pts[p].sweep, err);
+            continue;
+        }
+        double ratio = limit_i == SIZE_MAX ? NAN
+                                           : limit_ratio(&series[limit_i], &series[i], limit_bytes, bytes, interleave);
+        rc = record_series(run, &run->dev, k, t, n, &pts[p].g, pts[p].sweep, &series[i].out, ctx[i].dot, gold_dot,
+                           limit_figure, ratio, limit_problem);
+    }
+out:
+    free(series), free(ctx), free(samples);
+    return rc;
 }
 
 /* Fills the mirrors with fresh random data and uploads them everywhere. */
@@ -362,33 +414,20 @@ static long double advance_mirrors(stream_run *run, stream_kernel k, cr_dtype t,
 }
 
 /* Loads fresh arrays of n elements and measures every selected kernel on
- * them: with the backend's default geometry when no concurrency values are
- * given (footprint and fixed sweeps, host kernel beside), else once per
- * number of work-items. */
-static int run_points(stream_run *run, cr_dtype t, uint64_t n, const char *sweep, const uint64_t *work_items,
-                      size_t count)
+ * them at the points pts[0..npts), with the host kernel beside them when
+ * host_kernel is true. */
+static int run_points(stream_run *run, cr_dtype t, uint64_t n, const dev_point *pts, size_t npts, bool host_kernel)
 {
+    if (npts == 0)
+        return 0;
     if (load_arrays(run, t, n) != 0)
         return -1;
     for (int k = 0; k < STREAM_NKERNELS; ++k) {
         if (!(run->cfg.kernels & (1u << k)))
             continue;
         long double gold = advance_mirrors(run, (stream_kernel)k, t, n);
-        if (count == 0) {
-            stream_geometry g = run->dev.be->default_geometry(n);
-            if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, true) != 0)
-                return -1;
-        }
-        for (size_t i = 0; i < count; ++i) {
-            if (work_items[i] > n) { /* idle work-items would not be concurrency */
-                fprintf(stderr, "note: concurrency %" PRIu64 " and above skipped: more work-items than the %" PRIu64
-                                " elements\n", work_items[i], n);
-                break;
-            }
-            stream_geometry g = {work_items[i], run->dev.be->work_group_for(work_items[i])};
-            if (measure_point(run, (stream_kernel)k, t, n, &g, sweep, gold, false) != 0)
-                return -1;
-        }
+        if (measure_points(run, (stream_kernel)k, t, n, pts, npts, gold, host_kernel) != 0)
+            return -1;
     }
     return 0;
 }
@@ -409,18 +448,38 @@ static size_t default_concurrency(const cr_device_info *d, bool quick, uint64_t 
     return n;
 }
 
-static int run_concurrency(stream_run *run, cr_dtype t, uint64_t bytes)
+/* The fixed-size point and the concurrency sweep share the array size, so
+ * they are measured together: the stream triad's bandwidth and the plateau
+ * of f(k) (the X-model's R) then come from the same rounds, which is what
+ * makes them comparable on a machine whose bandwidth drifts. */
+static int run_fixed_size(stream_run *run, cr_dtype t)
 {
-    uint64_t points[64]; /* a geometric range over 64-bit values has at most 64 */
-    size_t np;
-    if (run->cfg.concurrency_given) {
-        np = cr_range_count(&run->cfg.concurrency);
-        for (size_t i = 0; i < np; ++i)
-            points[i] = cr_range_value(&run->cfg.concurrency, i);
-    } else {
-        np = default_concurrency(&run->ses.info, run->ses.opt.quick, points, 64);
+    uint64_t n = run->cfg.size / cr_dtype_size(t);
+    dev_point pts[65]; /* the fixed point and a geometric range of 64-bit values */
+    size_t np = 0;
+    bool fixed = run->cfg.sweeps & SWEEP_FIXED;
+    if (fixed)
+        pts[np++] = (dev_point){run->dev.be->default_geometry(n), "fixed"};
+    if (run->cfg.sweeps & SWEEP_CONCURRENCY) {
+        uint64_t k[64];
+        size_t nk;
+        if (run->cfg.concurrency_given) {
+            nk = cr_range_count(&run->cfg.concurrency);
+            for (size_t i = 0; i < nk; ++i)
+                k[i] = cr_range_value(&run->cfg.concurrency, i);
+        } else {
+            nk = default_concurrency(&run->ses.info, run->ses.opt.quick, k, 64);
+        }
+        for (size_t i = 0; i < nk; ++i) {
+            if (k[i] > n) { /* idle work-items would not be concurrency */
+                fprintf(stderr, "note: concurrency %" PRIu64 " and above skipped: more work-items than the %" PRIu64
+                                " elements\n", k[i], n);
+                break;
+            }
+            pts[np++] = (dev_point){{k[i], run->dev.be->work_group_for(k[i])}, "concurrency"};
+        }
     }
-    return run_points(run, t, bytes / cr_dtype_size(t), "concurrency", points, np);
+    return run_points(run, t, n, pts, np, fixed);
 }
 
 /* ---- set-up and argument checks ---- */
@@ -539,15 +598,14 @@ static int run_all_sweeps(stream_run *run)
         }
         if (run->cfg.sweeps & SWEEP_FOOTPRINT) {
             size_t count = cr_range_count(&run->cfg.footprint);
-            for (size_t i = 0; i < count; ++i)
-                if (run_points(run, (cr_dtype)t, cr_range_value(&run->cfg.footprint, i) / cr_dtype_size((cr_dtype)t),
-                               "footprint", NULL, 0) != 0)
+            for (size_t i = 0; i < count; ++i) {
+                uint64_t n = cr_range_value(&run->cfg.footprint, i) / cr_dtype_size((cr_dtype)t);
+                dev_point p = {run->dev.be->default_geometry(n), "footprint"};
+                if (run_points(run, (cr_dtype)t, n, &p, 1, true) != 0)
                     return -1;
+            }
         }
-        if ((run->cfg.sweeps & SWEEP_FIXED) &&
-            run_points(run, (cr_dtype)t, run->cfg.size / cr_dtype_size((cr_dtype)t), "fixed", NULL, 0) != 0)
-            return -1;
-        if ((run->cfg.sweeps & SWEEP_CONCURRENCY) && run_concurrency(run, (cr_dtype)t, run->cfg.size) != 0)
+        if (run_fixed_size(run, (cr_dtype)t) != 0)
             return -1;
     }
     return 0;
@@ -598,10 +656,7 @@ int stream_main(int argc, char **argv, const stream_backend *backend)
     for (int i = 0; i < 3; ++i)
         run.mirror[i] = cr_topo_alloc(ses->topo, run.mirror_bytes);
     run.scratch = cr_topo_alloc(ses->topo, run.mirror_bytes);
-    for (int i = 0; i < 3; ++i)
-        run.samples[i] = malloc((size_t)ses->opt.reps_max * sizeof *run.samples[i]);
-    if (!run.mirror[0] || !run.mirror[1] || !run.mirror[2] || !run.scratch || !run.samples[0] || !run.samples[1] ||
-        !run.samples[2]) {
+    if (!run.mirror[0] || !run.mirror[1] || !run.mirror[2] || !run.scratch) {
         fprintf(stderr, "%s: error: cannot allocate host arrays\n", ses->opt.program);
         goto out;
     }
@@ -616,8 +671,6 @@ out:
     for (int i = 0; i < 3; ++i)
         cr_topo_free(ses->topo, run.mirror[i], run.mirror_bytes);
     cr_topo_free(ses->topo, run.scratch, run.mirror_bytes);
-    for (int i = 0; i < 3; ++i)
-        free(run.samples[i]);
     if (run.host.open)
         run.host.be->close();
     if (run.dev.open)

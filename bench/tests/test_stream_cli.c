@@ -86,15 +86,26 @@ static void test_concurrency_sweep_structure(void **state)
 {
     (void)state;
     char args[256], path[256];
-    snprintf(args, sizeof args, "--sweeps concurrency --dtype double --kernels triad --size 64M --reps 5:20 "
+    snprintf(args, sizeof args, "--sweeps fixed,concurrency --dtype double --kernels triad --size 64M --reps 5:20 "
                                 "--max-time 1 --out %s/conc", tmp);
     run_result r = run(NULL, "stream-opencl", args);
     assert_int_equal(r.status, 0);
     snprintf(path, sizeof path, "%s/conc/stream-opencl.csv", tmp);
     table t = read_table(path);
-    assert_true(t.nrows >= 3);
+    /* The host's and the device's fixed-size rows come first: the fixed
+     * point and every concurrency point were measured as one interleaved
+     * group, with one host limit and as many repetitions each. */
+    assert_true(t.nrows >= 5);
+    assert_string_equal(cell(&t, 0, "backend"), "host-openmp");
+    assert_string_equal(cell(&t, 1, "sweep"), "fixed");
+    assert_string_equal(cell(&t, 1, "backend"), "opencl");
+    for (int i = 1; i < t.nrows; ++i) {
+        assert_string_equal(cell(&t, i, "params"), cell(&t, 0, "params"));
+        assert_string_equal(cell(&t, i, "n"), cell(&t, 0, "n"));
+    }
     uint64_t prev = 0, cus = 0;
-    for (int i = 0; i < t.nrows; ++i) {
+    for (int i = 2; i < t.nrows; ++i) {
+        assert_string_equal(cell(&t, i, "sweep"), "concurrency");
         uint64_t k = strtoull(cell(&t, i, "work_items"), NULL, 10);
         assert_true(k > prev); /* strictly increasing concurrency */
         prev = k;
@@ -102,7 +113,7 @@ static void test_concurrency_sweep_structure(void **state)
         assert_true(strtod(cell(&t, i, "ref_ratio"), NULL) > 0);
         cus = k;
     }
-    assert_int_equal(strtoull(cell(&t, 0, "work_items"), NULL, 10), 1);
+    assert_int_equal(strtoull(cell(&t, 2, "work_items"), NULL, 10), 1);
     /* Up to full occupancy: 16 work-items per CPU compute unit. */
     assert_int_equal(cus % 16, 0);
     free(t.rows);
