@@ -116,6 +116,8 @@ typedef struct {
     uint64_t per_cu[MAX_POINTS];
     size_t npoints;
     uint64_t max_chains;   /* the host buffers' capacity */
+    uint64_t most_work_items;
+    unsigned max_ilp;
     void *seeds, *got, *expected;
     uint64_t *sample;
     const char *fault;     /* CROSSROOF_FAULT test hook */
@@ -229,59 +231,152 @@ static bool verify(fma_state *s, cr_dtype t, uint64_t chains, uint32_t iters, ui
     return false;
 }
 
-/* Measures one (type, E, concurrency) point and records its row. *iters
- * carries the calibrated count from point to point. Returns -1 only when
- * the CSV cannot be written. */
-static int measure_point(fma_state *s, cr_dtype t, unsigned ilp, unsigned lanes, uint64_t per_cu, uint32_t *iters)
+/* One (type, E, concurrency) point of the sweep. */
+typedef struct {
+    cr_result row;
+    rep_ctx ctx;
+    uint64_t per_cu, chains;
+    const char *failed; /* the step that failed, with row.note saying why; NULL when measurable */
+} fma_point;
+
+static void point_failed(fma_point *p, const char *what, const char *err)
+{
+    p->failed = what;
+    snprintf(p->row.note, sizeof p->row.note, "%s", err);
+}
+
+/* Fixes point p's launch shape and calibrates its steps on the type's
+ * shared chains; *iters carries the calibrated count from point to point.
+ * Returns false, with the point marked failed, when a step fails. */
+static bool set_up_point(fma_state *s, cr_dtype t, unsigned ilp, unsigned lanes, uint64_t per_cu, uint32_t *iters,
+                         fma_point *p)
 {
     char err[CR_ERRLEN];
-    cr_result row;
-    init_row(s, &row, t);
-    cr_result_add_param(&row, "ilp=%u;per_cu=%" PRIu64 ";per_cu_unit=%s", ilp, per_cu, s->geo.unit_name);
+    init_row(s, &p->row, t);
+    cr_result_add_param(&p->row, "ilp=%u;per_cu=%" PRIu64 ";per_cu_unit=%s", ilp, per_cu, s->geo.unit_name);
+    p->per_cu = per_cu;
     uint64_t wi, wg;
-    if (fma_launch_shape(&s->geo, per_cu, &wi, &wg, err, sizeof err) != 0)
-        return record_failure(s, &row, "launch shape", err);
-    row.work_items = wi;
-    row.work_group = wg;
-    uint64_t chains = wi * ilp * lanes;
-    size_t esize = cr_dtype_size(t);
-    row.size_bytes = chains * esize;
-    /* Different seeds at every point, the same from run to run. */
-    fma_fill_seeds(t, s->seeds, chains, ((uint64_t)t << 48) ^ ((uint64_t)ilp << 40) ^ per_cu);
-    if (s->be->prepare(t, wi, ilp, s->seeds, err, sizeof err) != CR_OK)
-        return record_failure(s, &row, "prepare", err);
-    rep_ctx ctx = {s->be, t, ilp, PRIME_ITERS, wi, wg};
+    if (fma_launch_shape(&s->geo, per_cu, &wi, &wg, err, sizeof err) != 0) {
+        point_failed(p, "launch shape", err);
+        return false;
+    }
+    p->row.work_items = wi;
+    p->row.work_group = wg;
+    p->chains = wi * ilp * lanes;
+    p->row.size_bytes = p->chains * cr_dtype_size(t);
+    p->ctx = (rep_ctx){s->be, t, ilp, PRIME_ITERS, wi, wg};
     cr_timing prime = {0};
-    if (one_rep(&ctx, &prime, err, sizeof err) != CR_OK)
-        return record_failure(s, &row, "launch", err);
+    if (one_rep(&p->ctx, &prime, err, sizeof err) != CR_OK) {
+        point_failed(p, "launch", err);
+        return false;
+    }
     if (s->cfg.iters)
         *iters = (uint32_t)s->cfg.iters;
-    else if (calibrate(s, &ctx, iters, err, sizeof err) != 0)
-        return record_failure(s, &row, "calibration", err);
-    ctx.iters = *iters;
-    cr_result_add_param(&row, "iters=%" PRIu32, ctx.iters);
+    else if (calibrate(s, &p->ctx, iters, err, sizeof err) != 0) {
+        point_failed(p, "calibration", err);
+        return false;
+    }
+    p->ctx.iters = *iters;
+    cr_result_add_param(&p->row, "iters=%" PRIu32, p->ctx.iters);
     if (lanes > 1)
-        cr_result_add_param(&row, "lanes=%u", lanes);
+        cr_result_add_param(&p->row, "lanes=%u", lanes);
+    return true;
+}
 
-    cr_series series = {.ctx = &s->meas, .fn = one_rep, .arg = &ctx};
-    if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK)
-        return record_failure(s, &row, "run", err);
-    const cr_measurement *m = &series.out;
-    row.stats = m->stats;
-    snprintf(row.timer, sizeof row.timer, "%s", m->timer);
-    snprintf(row.stop, sizeof row.stop, "%s", cr_stop_reason_name(m->stop));
-    /* Two flops per fused multiply-add, as peak figures count them. */
-    row.ops_per_rep = 2.0 * (double)chains * (double)ctx.iters;
-    row.bytes_per_rep = 2.0 * (double)chains * (double)esize;
-    row.figure = row.ops_per_rep / m->stats.median * 1e-9;
-    row.figure_best = row.ops_per_rep / m->stats.min * 1e-9;
-
+/* Runs point p once more on chains of its own, seeded afresh (different at
+ * every point, the same from run to run), and checks them: the timed runs
+ * shared one set of chains between all points, so their last values say
+ * nothing of p in particular. */
+static void check_point(fma_state *s, cr_dtype t, fma_point *p)
+{
+    char err[CR_ERRLEN];
     uint64_t checked = 0;
-    row.valid = verify(s, t, chains, ctx.iters, &checked, row.note, sizeof row.note);
-    cr_result_add_param(&row, "checked=%" PRIu64, checked);
-    if (row.valid && m->below_resolution)
-        snprintf(row.note, sizeof row.note, "median below 20 timer ticks");
-    return cr_session_record(&s->ses, &row);
+    fma_fill_seeds(t, s->seeds, p->chains, ((uint64_t)t << 48) ^ ((uint64_t)p->ctx.ilp << 40) ^ p->per_cu);
+    cr_timing ignored = {0};
+    if (s->be->prepare(t, p->ctx.work_items, p->ctx.ilp, s->seeds, err, sizeof err) != CR_OK ||
+        one_rep(&p->ctx, &ignored, err, sizeof err) != CR_OK) {
+        p->row.valid = false;
+        snprintf(p->row.note, sizeof p->row.note, "verification run failed: %s", err);
+    } else {
+        p->row.valid = verify(s, t, p->chains, p->ctx.iters, &checked, p->row.note, sizeof p->row.note);
+    }
+    cr_result_add_param(&p->row, "checked=%" PRIu64, checked);
+}
+
+static void fill_figures(fma_point *p, const cr_measurement *m)
+{
+    cr_result *row = &p->row;
+    row->stats = m->stats;
+    snprintf(row->timer, sizeof row->timer, "%s", m->timer);
+    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m->stop));
+    /* Two flops per fused multiply-add, as peak figures count them. */
+    row->ops_per_rep = 2.0 * (double)p->chains * (double)p->ctx.iters;
+    row->bytes_per_rep = 2.0 * (double)p->chains * (double)cr_dtype_size(p->ctx.dtype);
+    row->figure = row->ops_per_rep / m->stats.median * 1e-9;
+    row->figure_best = row->ops_per_rep / m->stats.min * 1e-9;
+    if (m->below_resolution)
+        snprintf(row->note, sizeof row->note, "median below 20 timer ticks");
+}
+
+/* Measures every point of type t: set-up one by one, then all of them
+ * interleaved (one repetition of each in turn), so that the machine's drift
+ * over the sweep cannot pass for a difference between points, which is
+ * what the plateau M and the transition points pi are read from; then each
+ * is verified and its row recorded, in sweep order. Returns -1 only when
+ * the CSV cannot be written. */
+static int measure_type(fma_state *s, cr_dtype t, unsigned lanes)
+{
+    size_t total = s->cfg.nilp * s->npoints;
+    fma_point *pts = calloc(total, sizeof *pts);
+    cr_series *series = calloc(total, sizeof *series);
+    size_t *index = calloc(total, sizeof *index);
+    if (pts == NULL || series == NULL || index == NULL) {
+        free(pts), free(series), free(index);
+        fprintf(stderr, "%s: error: out of memory for %zu points\n", s->ses.opt.program, total);
+        return -1;
+    }
+    char err[CR_ERRLEN];
+    /* One set of chains, as many as the largest point runs, for the timed
+     * runs of every point. */
+    fma_fill_seeds(t, s->seeds, s->most_work_items * s->max_ilp * lanes, ((uint64_t)t << 48) ^ UINT64_C(0xffffffffff));
+    cr_status prep = s->be->prepare(t, s->most_work_items, s->max_ilp, s->seeds, err, sizeof err);
+    size_t live = 0;
+    for (size_t e = 0; e < s->cfg.nilp; ++e) {
+        uint32_t iters = 1024;
+        for (size_t q = 0; q < s->npoints; ++q) {
+            fma_point *p = &pts[e * s->npoints + q];
+            if (prep != CR_OK) {
+                init_row(s, &p->row, t);
+                cr_result_add_param(&p->row, "ilp=%" PRIu64 ";per_cu=%" PRIu64, s->cfg.ilp[e], s->per_cu[q]);
+                point_failed(p, "prepare", err);
+                continue;
+            }
+            if (!set_up_point(s, t, (unsigned)s->cfg.ilp[e], lanes, s->per_cu[q], &iters, p))
+                continue;
+            series[live] = (cr_series){.ctx = &s->meas, .fn = one_rep, .arg = &p->ctx};
+            index[live++] = e * s->npoints + q;
+        }
+    }
+    if (live > 0 && cr_measure_sweep_interleaved(series, live, live, err, sizeof err) != CR_OK)
+        for (size_t i = 0; i < live; ++i)
+            point_failed(&pts[index[i]], "run", err);
+    for (size_t i = 0; i < live; ++i)
+        if (!pts[index[i]].failed)
+            fill_figures(&pts[index[i]], &series[i].out);
+    int rc = 0;
+    for (size_t i = 0; i < total && rc == 0; ++i) {
+        fma_point *p = &pts[i];
+        if (p->failed) {
+            char why[CR_ERRLEN];
+            snprintf(why, sizeof why, "%s", p->row.note);
+            rc = record_failure(s, &p->row, p->failed, why);
+            continue;
+        }
+        check_point(s, t, p);
+        rc = cr_session_record(&s->ses, &p->row);
+    }
+    free(pts), free(series), free(index);
+    return rc;
 }
 
 /* ---- the sweep ---- */
@@ -306,13 +401,8 @@ static int run_sweep(fma_state *s)
                 return -1;
             continue;
         }
-        unsigned lanes = s->be->lanes((cr_dtype)t);
-        for (size_t e = 0; e < s->cfg.nilp; ++e) {
-            uint32_t iters = 1024;
-            for (size_t p = 0; p < s->npoints; ++p)
-                if (measure_point(s, (cr_dtype)t, (unsigned)s->cfg.ilp[e], lanes, s->per_cu[p], &iters) != 0)
-                    return -1;
-        }
+        if (measure_type(s, (cr_dtype)t, s->be->lanes((cr_dtype)t)) != 0)
+            return -1;
     }
     return 0;
 }
@@ -380,7 +470,12 @@ static int allocate(fma_state *s)
         if (fma_launch_shape(&s->geo, s->per_cu[p], &wi, &wg, err, sizeof err) == 0 && wi > most)
             most = wi;
     }
-    s->max_chains = most * s->cfg.ilp[s->cfg.nilp - 1] * lanes;
+    s->max_ilp = 1;
+    for (size_t e = 0; e < s->cfg.nilp; ++e)
+        if (s->cfg.ilp[e] > s->max_ilp)
+            s->max_ilp = (unsigned)s->cfg.ilp[e];
+    s->most_work_items = most;
+    s->max_chains = most * s->max_ilp * lanes;
     size_t bytes = (size_t)s->max_chains * sizeof(double);
     s->seeds = malloc(bytes ? bytes : 1);
     s->got = malloc(bytes ? bytes : 1);

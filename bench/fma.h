@@ -55,8 +55,10 @@ typedef struct {
      * dtype (replacing earlier ones) and uploads the seeds. */
     cr_status (*prepare)(cr_dtype dtype, uint64_t work_items, unsigned ilp, const void *seeds, char *err,
                          size_t errlen);
-    /* Runs the prepared chains once, blocking, and reports its timing; a and
-     * b are converted to dtype (they are exact in float). */
+    /* Runs work_items * ilp * lanes chains once, blocking, and reports its
+     * timing: the first ones of the prepared chains, which may be more (the
+     * points of a sweep share one set, prepared for the largest). a and b
+     * are converted to dtype (they are exact in float). */
     cr_status (*run)(cr_dtype dtype, unsigned ilp, uint32_t iters, uint64_t work_items, uint64_t work_group, double a,
                      double b, cr_timing *t, char *err, size_t errlen);
     /* Copies the first n chains' end values (dtype elements) to dst. */

@@ -24,8 +24,12 @@
  * flight together, as warps are on a GPU, and more of them per compute unit
  * means more independent chains for the out-of-order core to overlap. The
  * price is a load and a store of every chain per work-item and segment, as
- * the runtime keeps each work-item's values in memory between segments;
- * 32 steps per segment keep it small. */
+ * the runtime keeps each work-item's values in memory between segments.
+ * A segment is 32·E steps: with one chain, 32 dependent steps per
+ * work-item are few enough for the core to overlap the segments of several
+ * work-items (which is what makes concurrency hide latency here); with
+ * more chains, each work-item has parallelism of its own, and the longer
+ * segment makes the load and store a smaller part of it. */
 #if FMA_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define FMA_S double
@@ -65,9 +69,9 @@ typedef FMA_PASTE(FMA_S, FMA_LANES) T;
 #define FMA_EACH_7(M) FMA_EACH_6(M) M(6)
 #define FMA_EACH_8(M) FMA_EACH_7(M) M(7)
 
-/* A segment is 32 steps of every chain, written out so that the loop's
- * counter and branch are a small part of it whatever the compiler unrolls;
- * the last iters % 32 steps run one at a time. */
+/* A segment is E blocks of 32 steps of every chain, each block written out
+ * so that the loop's counter and branch are a small part of it whatever the
+ * compiler unrolls; the last iters % (32·E) steps run one at a time. */
 #define FMA_SEGMENT_STEPS 32u
 #define FMA_STEPS_4(E) FMA_EACH_##E(FMA_STEP) FMA_EACH_##E(FMA_STEP) FMA_EACH_##E(FMA_STEP) FMA_EACH_##E(FMA_STEP)
 #define FMA_STEPS_32(E)                                                                                       \
@@ -81,12 +85,14 @@ typedef FMA_PASTE(FMA_S, FMA_LANES) T;
         const size_t g = get_global_id(0), n = get_global_size(0);                                          \
         const T av = (T)a, bv = (T)b;                                                                       \
         FMA_EACH_##E(FMA_LOAD)                                                                              \
-        const uint segments = iters / FMA_SEGMENT_STEPS;                                                    \
+        const uint segments = iters / (E * FMA_SEGMENT_STEPS);                                              \
         for (uint s = 0; s < segments; ++s) {                                                               \
             FMA_SEGMENT_START                                                                               \
-            FMA_STEPS_32(E)                                                                                 \
+            for (uint r = 0; r < E; ++r) {                                                                  \
+                FMA_STEPS_32(E)                                                                             \
+            }                                                                                               \
         }                                                                                                   \
-        for (uint i = segments * FMA_SEGMENT_STEPS; i < iters; ++i) {                                       \
+        for (uint i = segments * E * FMA_SEGMENT_STEPS; i < iters; ++i) {                                   \
             FMA_EACH_##E(FMA_STEP)                                                                          \
         }                                                                                                   \
         FMA_EACH_##E(FMA_STORE)                                                                             \

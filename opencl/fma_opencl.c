@@ -134,7 +134,7 @@ static unsigned cl_lanes(cr_dtype t) { return S.lanes[t] ? S.lanes[t] : 1; }
 
 static const char *cl_schedule(void)
 {
-    return S.cl.info.is_cpu ? "work-items of a group meet at a barrier every 32 steps (the runtime interleaves them)"
+    return S.cl.info.is_cpu ? "work-items of a group meet at a barrier every 32·E steps (the runtime interleaves them)"
                             : "the device's own warp scheduling";
 }
 
