@@ -41,7 +41,7 @@ static const struct {
                    "instruction-level parallelism E), the latency from the latency benchmark's pointer chase. R is "
                    "the largest sustainable memory throughput (the plateau of f(k)), L the memory latency (from "
                    "Little's law at the knee of f(k), and as the pointer chase measured it), M the computation "
-                   "lanes (the plateau of g(x)); delta and pi are where f(k) and g(x) saturate, in threads per "
+                   "lanes (the peak of g(x); M_E_settled is where a curve that sags past its peak settles); delta and pi are where f(k) and g(x) saturate, in threads per "
                    "compute unit. Each value says which measurement it comes "
                    "from and how well the fit matched. In the X-graph, where f(k) and g(x)/Z cross is the machine's operating point "
                    "for a kernel of compute intensity Z."},

@@ -113,7 +113,7 @@ static void residuals(const xg_point *p, size_t n, xg_roof_fit *f)
 int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
 {
     memset(f, 0, sizeof *f);
-    f->slope = f->plateau = f->knee = f->reach95 = f->rel_rms = f->max_rel = f->tolerance = NAN;
+    f->slope = f->plateau = f->settled = f->knee = f->reach95 = f->rel_rms = f->max_rel = f->tolerance = NAN;
     f->k_min = f->k_max = f->y_max = NAN;
     f->n = n;
     f->status = XG_FIT_BAD_INPUT;
@@ -203,8 +203,51 @@ int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
             break;
         }
 out:
+    f->settled = f->plateau;
     residuals(p, n, f);
     free(p), free(scratch), free(ws);
+    return 0;
+}
+
+int xg_fit_peak(const xg_point *pts, size_t n, xg_roof_fit *f)
+{
+    if (xg_fit_roof(pts, n, f) != 0)
+        return -1;
+    if (f->status != XG_FIT_OK && f->status != XG_FIT_SATURATED)
+        return 0; /* one point, or no plateau: nothing above it */
+    double *top = malloc(n * sizeof *top);
+    xg_point *p = malloc(n * sizeof *p);
+    if (top == NULL || p == NULL) {
+        free(top), free(p);
+        return -1;
+    }
+    size_t nt = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (pts[i].y >= (1 - PLATEAU_BAND) * f->y_max)
+            top[nt++] = pts[i].y;
+    double peak = median(top, nt);
+    if (peak > f->plateau) {
+        f->plateau = peak;
+        if (f->status == XG_FIT_SATURATED) {
+            f->slope = peak / f->k_min;
+        } else {
+            f->knee = peak / f->slope;
+            f->n_plateau = 0;
+            for (size_t i = 0; i < n; ++i)
+                f->n_plateau += pts[i].k >= f->knee * (1 - 1e-12);
+            f->n_rising = n - f->n_plateau;
+        }
+        memcpy(p, pts, n * sizeof *p);
+        qsort(p, n, sizeof *p, by_k);
+        f->reach95 = NAN;
+        for (size_t i = 0; i < n; ++i)
+            if (p[i].y >= 0.95 * peak) {
+                f->reach95 = p[i].k;
+                break;
+            }
+        residuals(p, n, f);
+    }
+    free(top), free(p);
     return 0;
 }
 

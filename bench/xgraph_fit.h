@@ -25,7 +25,8 @@ typedef enum {
 typedef struct {
     xg_fit_status status;
     double slope;    /* s (or m_E): throughput per unit of concurrency below the knee */
-    double plateau;  /* R (or M_E): the median of the plateau points */
+    double plateau;  /* R (or M_E): the median of the plateau points (xg_fit_peak: of the top band) */
+    double settled;  /* the median of the plateau points, whichever fit */
     double knee;     /* plateau / slope: Li's transition point (delta or pi) */
     double reach95;  /* the first measured k whose throughput is >= 95% of the plateau */
     double rel_rms;  /* RMS of (measured - model) / measured over every point */
@@ -43,6 +44,17 @@ typedef struct {
  * whose model deviates least from all points wins. Medians make one outlier
  * unable to drag either parameter. Returns 0, or -1 for XG_FIT_BAD_INPUT. */
 int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *fit);
+
+/* The same for a computation system's g_E(x), whose plateau is its peak:
+ * the median of the points within 5% of the highest one. A device can
+ * deliver its peak with few threads and lose some of it with many (a CPU
+ * runtime that loops over the work-items of a group saves and restores
+ * their state); the curve then sags past its knee, and the median of all
+ * plateau points (kept in `settled`) would be a level between peak and sag,
+ * not the capacity M that the X-model needs. Where the plateau is flat the
+ * two agree. The slope of the rising part is xg_fit_roof's; the knee and
+ * the residuals follow the peak. Returns 0, or -1 for bad input. */
+int xg_fit_peak(const xg_point *pts, size_t n, xg_roof_fit *fit);
 
 /* The fitted model at k. */
 double xg_roof_eval(const xg_roof_fit *fit, double k);

@@ -44,7 +44,7 @@ void xg_fit_all(const xg_data *d, xg_fits *out)
             o->have_cache = o->have_peak && xg_fit_cache(dt->f, dt->nf, b, &o->cache) == 0;
         }
         for (size_t e = 0; e < dt->ng; ++e) {
-            if (xg_fit_roof(dt->g[e].pts, dt->g[e].n, &o->g[o->ng]) != 0)
+            if (xg_fit_peak(dt->g[e].pts, dt->g[e].n, &o->g[o->ng]) != 0)
                 continue;
             o->ilp[o->ng] = dt->g[e].ilp;
             if (o->best < 0 || o->g[o->ng].plateau > o->m_peak) {
@@ -297,7 +297,14 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
         snprintf(src, sizeof src, "%.60s: fma, ilp=%d, concurrency sweep, %zu points", base(d->fma_csv), ilp, g->n);
         if (!(p = add(l, "M_E", ty, ilp, g->plateau, "Gflop/s", g->rel_rms, src)))
             return -1;
-        fit_note(p, g, "the computation system's plateau at this ILP");
+        fit_note(p, g, "the computation system's peak at this ILP (the median of the points within 5% of the "
+                       "highest)");
+        if (!(p = add(l, "M_E_settled", ty, ilp, g->settled, "Gflop/s", NAN, src)))
+            return -1;
+        note(p, "the median of all plateau points: %s", g->settled < 0.95 * g->plateau
+                                                           ? "below M_E, since g_E sags past its peak where more "
+                                                             "work-items per compute unit cost throughput"
+                                                           : "M_E within 5%: the plateau is flat");
         snprintf(unit, sizeof unit, "Gflop/s per %s", d->unit);
         if (!(p = add(l, "m_E", ty, ilp, g->slope, unit, g->rel_rms, src)))
             return -1;
@@ -311,7 +318,7 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
     snprintf(src, sizeof src, "%.60s: the largest M_E", base(d->fma_csv));
     if (!(p = add(l, "M", ty, o->ilp[o->best], o->m_peak, "Gflop/s", gb->rel_rms, src)))
         return -1;
-    note(p, "%sthe computation system's peak: the largest plateau over %zu ILP value(s), at E = %d",
+    note(p, "%sthe computation system's peak: the largest M_E over %zu ILP value(s), at E = %d",
          plateau_bound(gb), o->ng, o->ilp[o->best]);
     snprintf(src, sizeof src, "%.60s: line %u", base(d->fma_csv), dt->fma_best_line);
     if (!(p = add(l, "M_best_measured", ty, 0, dt->fma_best, "Gflop/s", NAN, src)))
@@ -319,7 +326,8 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
     note(p, "the best fma point of the run (median figure)");
     if (!(p = add(l, "M_over_best", ty, 0, o->m_peak / dt->fma_best, "", NAN, "M / M_best_measured")))
         return -1;
-    note(p, "the fitted plateau against the best measured point");
+    note(p, "the fitted peak against the best measured point: far below 1 only where the top of the curve rests "
+            "on points more than 5%% apart");
     if (!(p = add(l, "M_consistent", ty, 0, NAN, "yes=1/no=0", NAN, "M / M_best_measured")))
         return -1;
     verdict(p, "M", o->m_peak, "M_best_measured", dt->fma_best);

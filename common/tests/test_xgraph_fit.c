@@ -170,13 +170,54 @@ static void test_g_family_recovered(void **state)
             double x = (double)(1 << i);
             p[i] = (xg_point){x, fmin(5.0 * e * x, 200)};
         }
-        xg_roof_fit f;
+        xg_roof_fit f, g;
         assert_int_equal(xg_fit_roof(p, 7, &f), 0);
         assert_int_equal(f.status, XG_FIT_OK);
         within(f.slope, 5.0 * e, 1e-12);
         within(f.plateau, 200, 1e-12);
         within(f.knee, 40.0 / e, 1e-12);
+        /* A flat plateau: its peak is the plateau. */
+        assert_int_equal(xg_fit_peak(p, 7, &g), 0);
+        assert_int_equal(g.status, XG_FIT_OK);
+        within(g.plateau, 200, 1e-12);
+        within(g.settled, 200, 1e-12);
+        within(g.knee, 40.0 / e, 1e-12);
     }
+}
+
+/* g rises as 10x to its peak of 100 at x = 10 and 12, then loses a little
+ * more at every larger x, down to 75 at x = 40. */
+static void test_sagging_g_keeps_its_peak(void **state)
+{
+    (void)state;
+    const xg_point p[] = {{2, 20}, {4, 40}, {6, 60}, {8, 80}, {10, 100}, {12, 100},
+                          {16, 90}, {24, 85}, {32, 80}, {40, 75}};
+    size_t n = sizeof p / sizeof p[0];
+    xg_roof_fit roof, peak;
+    assert_int_equal(xg_fit_roof(p, n, &roof), 0);
+    assert_true(roof.plateau < 90); /* the median of the plateau points sits in the sag */
+    assert_int_equal(xg_fit_peak(p, n, &peak), 0);
+    assert_int_equal(peak.status, XG_FIT_OK);
+    within(peak.plateau, 100, 1e-12);
+    within(peak.settled, roof.plateau, 1e-12);
+    within(peak.slope, 10, 1e-12);
+    within(peak.knee, 10, 1e-12);
+    within(peak.reach95, 10, 0);
+    assert_int_equal(peak.n_plateau, 6); /* x = 10 .. 40 */
+    /* The sag is a deviation from the model, and the fit quality says so:
+     * 75 against 100 is a third. */
+    within(peak.max_rel, 1.0 / 3, 1e-12);
+
+    /* Saturated at the first x, as one work-item per core of a CPU is, and
+     * sagging after x = 2: the peak is the top two points' median. */
+    const xg_point q[] = {{1, 225}, {2, 227}, {4, 197}, {8, 194}, {16, 184}, {32, 181}, {64, 157}};
+    n = sizeof q / sizeof q[0];
+    assert_int_equal(xg_fit_peak(q, n, &peak), 0);
+    assert_int_equal(peak.status, XG_FIT_SATURATED);
+    within(peak.plateau, 226, 1e-12);
+    within(peak.slope, 226, 1e-12); /* a lower bound: plateau / x_min */
+    within(peak.knee, 1, 0);
+    assert_true(peak.settled < 200);
 }
 
 static void test_cache_form_recovered(void **state)
@@ -222,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_still_rising),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_g_family_recovered),
+        cmocka_unit_test(test_sagging_g_keeps_its_peak),
         cmocka_unit_test(test_cache_form_recovered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
