@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +60,56 @@ static inline bool has_binary(const char *name)
     char path[512];
     snprintf(path, sizeof path, "%s/%s", bin_dir, name);
     return access(path, X_OK) == 0;
+}
+
+/* ---- the two ways a benchmark is skipped ---- */
+
+/* The environment (one VAR=value) under which the OpenCL loader finds no
+ * platform at all. */
+static inline const char *no_opencl_env(void)
+{
+    static char env[256];
+    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
+    mkdir(strchr(env, '=') + 1, 0777);
+    return env;
+}
+
+/* `bin --quick` without any OpenCL platform: one line saying so, exit 77. */
+static inline void expect_skip_without_opencl(const char *bin)
+{
+    char want[128];
+    snprintf(want, sizeof want, "%s: skipped: no OpenCL device", bin);
+    run_result r = run(no_opencl_env(), bin, "--quick");
+    assert_int_equal(r.status, 77);
+    assert_int_equal(count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, want));
+    run_free(&r);
+}
+
+/* A CUDA executable is built wherever nvcc is; without nvcc the test has
+ * nothing to run and is skipped. */
+static inline void require_cuda_binary(const char *bin)
+{
+    if (has_binary(bin))
+        return;
+    if (system("command -v nvcc >/dev/null 2>&1") == 0)
+        fail_msg("nvcc is installed but %s/%s was not built", bin_dir, bin);
+    skip();
+}
+
+/* `bin --quick` on a machine without an NVIDIA GPU: one line saying so, exit
+ * 77. Where a GPU is present that path cannot be reached: skipped. */
+static inline void expect_skip_without_gpu(const char *bin)
+{
+    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
+        skip();
+    char want[128];
+    snprintf(want, sizeof want, "%s: skipped: no CUDA device", bin);
+    run_result r = run(NULL, bin, "--quick");
+    assert_int_equal(r.status, 77);
+    assert_int_equal(count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, want));
+    run_free(&r);
 }
 
 /* ---- the CSV as written ---- */

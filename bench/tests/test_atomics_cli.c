@@ -10,7 +10,6 @@
 
 #include "cli_harness.h"
 
-#include <sys/stat.h>
 
 static const char *small = "--reps 3:5 --max-time 0.2 --warmup 1 --iters 300 --ops add,xchg,read "
                            "--types uint32,float --strides 1:64:x8 --degrees 1:128:x8";
@@ -113,31 +112,14 @@ static void test_bad_inputs(void **state)
 static void test_no_device_is_skipped(void **state)
 {
     (void)state;
-    char env[256];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
-    mkdir(strchr(env, '=') + 1, 0777);
-    run_result r = run(env, "atomics-opencl", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "atomics-opencl: skipped: no OpenCL device"));
-    run_free(&r);
+    expect_skip_without_opencl("atomics-opencl");
 }
 
 static void test_cuda_binary_without_gpu(void **state)
 {
     (void)state;
-    if (!has_binary("atomics-cuda")) {
-        if (system("command -v nvcc >/dev/null 2>&1") == 0)
-            fail_msg("nvcc is installed but %s/atomics-cuda was not built", bin_dir);
-        skip();
-    }
-    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
-        skip(); /* a GPU is present: the skip path is not reachable here */
-    run_result r = run(NULL, "atomics-cuda", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "atomics-cuda: skipped: no CUDA device"));
-    run_free(&r);
+    require_cuda_binary("atomics-cuda");
+    expect_skip_without_gpu("atomics-cuda");
 }
 
 int main(void)

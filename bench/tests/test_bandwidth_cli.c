@@ -139,22 +139,12 @@ static void test_planted_failure_fails_the_run(void **state)
 static void test_cuda_binary_without_gpu(void **state)
 {
     (void)state;
-    if (!has_binary("bandwidth-cuda")) {
-        if (system("command -v nvcc >/dev/null 2>&1") == 0)
-            fail_msg("nvcc is installed but %s/bandwidth-cuda was not built", bin_dir);
-        skip();
-    }
+    require_cuda_binary("bandwidth-cuda");
     run_result r = run(NULL, "bandwidth-cuda", "--list-paths");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "kernel-read-mapped"));
     run_free(&r);
-    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
-        skip();
-    r = run(NULL, "bandwidth-cuda", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "bandwidth-cuda: skipped: no CUDA device"));
-    run_free(&r);
+    expect_skip_without_gpu("bandwidth-cuda");
 }
 
 int main(void)

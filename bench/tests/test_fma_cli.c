@@ -12,7 +12,6 @@
 #include "cli_harness.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 /* The value of key in a row's "k=v;k=v" params, or -1 when absent. */
 static long long param(const table *t, int row, const char *key)
@@ -144,31 +143,14 @@ static void test_help_names_the_options(void **state)
 static void test_no_device_is_skipped(void **state)
 {
     (void)state;
-    char env[256];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
-    mkdir(strchr(env, '=') + 1, 0777);
-    run_result r = run(env, "fma-opencl", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "fma-opencl: skipped: no OpenCL device"));
-    run_free(&r);
+    expect_skip_without_opencl("fma-opencl");
 }
 
 static void test_cuda_binary_without_gpu(void **state)
 {
     (void)state;
-    if (!has_binary("fma-cuda")) {
-        if (system("command -v nvcc >/dev/null 2>&1") == 0)
-            fail_msg("nvcc is installed but %s/fma-cuda was not built", bin_dir);
-        skip();
-    }
-    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
-        skip(); /* a GPU is present: the skip path is not reachable here */
-    run_result r = run(NULL, "fma-cuda", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "fma-cuda: skipped: no CUDA device"));
-    run_free(&r);
+    require_cuda_binary("fma-cuda");
+    expect_skip_without_gpu("fma-cuda");
 }
 
 int main(void)

@@ -12,7 +12,6 @@
 #include "cli_harness.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 static bool is(const table *t, int j, const char *col, const char *value)
 {
@@ -192,31 +191,14 @@ static void test_bad_inputs(void **state)
 static void test_no_device_is_skipped(void **state)
 {
     (void)state;
-    char env[256];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
-    mkdir(strchr(env, '=') + 1, 0777);
-    run_result r = run(env, "latency-opencl", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "latency-opencl: skipped: no OpenCL device"));
-    run_free(&r);
+    expect_skip_without_opencl("latency-opencl");
 }
 
 static void test_cuda_binary_without_gpu(void **state)
 {
     (void)state;
-    if (!has_binary("latency-cuda")) {
-        if (system("command -v nvcc >/dev/null 2>&1") == 0)
-            fail_msg("nvcc is installed but %s/latency-cuda was not built", bin_dir);
-        skip();
-    }
-    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
-        skip(); /* a GPU is present: the skip path is not reachable here */
-    run_result r = run(NULL, "latency-cuda", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "latency-cuda: skipped: no CUDA device"));
-    run_free(&r);
+    require_cuda_binary("latency-cuda");
+    expect_skip_without_gpu("latency-cuda");
 }
 
 int main(void)

@@ -11,7 +11,6 @@
 
 #include "cli_harness.h"
 
-#include <sys/stat.h>
 
 /* The value of key in a row's "k=v;k=v" params, or -1 when absent. */
 static long param(const table *t, int row, const char *key)
@@ -133,14 +132,7 @@ static void test_bad_inputs(void **state)
 static void test_no_device_is_skipped(void **state)
 {
     (void)state;
-    char env[256];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
-    mkdir(strchr(env, '=') + 1, 0777);
-    run_result r = run(env, "regspill-opencl", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "regspill-opencl: skipped: no OpenCL device"));
-    run_free(&r);
+    expect_skip_without_opencl("regspill-opencl");
 }
 
 /* ---- CUDA: the offline table needs ptxas, not a GPU ---- */

@@ -13,7 +13,6 @@
 #include "cli_harness.h"
 
 #include <math.h>
-#include <sys/stat.h>
 
 /* The run the tests share: three functions (binary, unary cheap, unary
  * transcendental), both types, the quick partition set (sin and div of these). */
@@ -303,31 +302,14 @@ static void test_bad_inputs(void **state)
 static void test_no_device_is_skipped(void **state)
 {
     (void)state;
-    char env[256];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
-    mkdir(strchr(env, '=') + 1, 0777);
-    run_result r = run(env, "sfu-opencl", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "sfu-opencl: skipped: no OpenCL device"));
-    run_free(&r);
+    expect_skip_without_opencl("sfu-opencl");
 }
 
 static void test_cuda_binary_without_gpu(void **state)
 {
     (void)state;
-    if (!has_binary("sfu-cuda")) {
-        if (system("command -v nvcc >/dev/null 2>&1") == 0 && access("cuda/sfu_cuda_main.c", F_OK) == 0)
-            fail_msg("nvcc is installed but %s/sfu-cuda was not built", bin_dir);
-        skip();
-    }
-    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
-        skip(); /* a GPU is present: the skip path is not reachable here */
-    run_result r = run(NULL, "sfu-cuda", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "sfu-cuda: skipped: no CUDA device"));
-    run_free(&r);
+    require_cuda_binary("sfu-cuda");
+    expect_skip_without_gpu("sfu-cuda");
 }
 
 int main(void)

@@ -11,7 +11,6 @@
 #include "cli_harness.h"
 
 #include <signal.h>
-#include <sys/stat.h>
 
 static void test_quick_run_is_complete_and_valid(void **state)
 {
@@ -166,15 +165,8 @@ static void test_bad_inputs(void **state)
 static void test_no_device_is_skipped(void **state)
 {
     (void)state;
-    char env[256];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
-    mkdir(strchr(env, '=') + 1, 0777);
-    run_result r = run(env, "stream-opencl", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "stream-opencl: skipped: no OpenCL device"));
-    run_free(&r);
-    r = run(env, "stream-opencl", "--list-devices");
+    expect_skip_without_opencl("stream-opencl");
+    run_result r = run(no_opencl_env(), "stream-opencl", "--list-devices");
     assert_int_equal(r.status, 77);
     run_free(&r);
 }
@@ -317,21 +309,11 @@ static void test_interrupted_run_keeps_completed_rows(void **state)
 static void test_cuda_binary_without_gpu(void **state)
 {
     (void)state;
-    if (!has_binary("stream-cuda")) {
-        if (system("command -v nvcc >/dev/null 2>&1") == 0)
-            fail_msg("nvcc is installed but %s/stream-cuda was not built", bin_dir);
-        skip();
-    }
+    require_cuda_binary("stream-cuda");
     run_result r = run(NULL, "stream-cuda", "--help");
     assert_int_equal(r.status, 0);
     run_free(&r);
-    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
-        skip(); /* a GPU is present: the skip path is not reachable here */
-    r = run(NULL, "stream-cuda", "--quick");
-    assert_int_equal(r.status, 77);
-    assert_int_equal(count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, "stream-cuda: skipped: no CUDA device"));
-    run_free(&r);
+    expect_skip_without_gpu("stream-cuda");
 }
 
 int main(void)
