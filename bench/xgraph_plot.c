@@ -110,6 +110,33 @@ static double arch_n(const xg_dtype_data *dt, const xg_dtype_fit *o)
     return fmin(x_max, want <= p ? p : want <= 2 * p ? 2 * p : want <= 5 * p ? 5 * p : 10 * p);
 }
 
+/* Opens the gnuplot variables of one figure with those every X-graph has:
+ * its data file, output base, device, type and concurrency unit. NULL when
+ * out of memory. */
+static FILE *begin_vars(char **vars, size_t *vlen, const xg_data *d, const xg_dtype_data *dt, const char *dat,
+                        const char *base)
+{
+    FILE *v = open_memstream(vars, vlen);
+    if (v == NULL)
+        return NULL;
+    xg_gp_str(v, "dat", dat);
+    xg_gp_str(v, "out", base);
+    xg_gp_fmt(v, "device", "%s (%s, %g compute units)", d->device, d->backend, d->compute_units);
+    xg_gp_str(v, "dtype", dt->name);
+    xg_gp_str(v, "unit", d->unit);
+    return v;
+}
+
+/* Closes the variables opened by begin_vars and draws the figure with
+ * script in directory out. *vars is the stream's buffer, only final once
+ * the stream is closed. */
+static int draw_vars(FILE *v, char **vars, const char *out, const char *script, char *err, size_t errlen)
+{
+    int rc = fclose(v) == 0 ? xg_gnuplot(out, *vars, script, err, errlen) : fail(err, errlen, "out of memory");
+    free(*vars);
+    return rc;
+}
+
 int xg_draw_arch(const xg_data *d, const xg_fits *fits, int k, const xg_reference *ref, const char *out, bool draw,
                  char *err, size_t errlen)
 {
@@ -177,14 +204,9 @@ int xg_draw_arch(const xg_data *d, const xg_fits *fits, int k, const xg_referenc
 
     char *vars = NULL;
     size_t vlen = 0;
-    FILE *v = open_memstream(&vars, &vlen);
+    FILE *v = begin_vars(&vars, &vlen, d, dt, dat, base);
     if (v == NULL)
         return fail(err, errlen, "out of memory");
-    xg_gp_str(v, "dat", dat);
-    xg_gp_str(v, "out", base);
-    xg_gp_fmt(v, "device", "%s (%s, %g compute units)", d->device, d->backend, d->compute_units);
-    xg_gp_str(v, "dtype", dt->name);
-    xg_gp_str(v, "unit", d->unit);
     xg_gp_num(v, "n", n);
     xg_gp_num(v, "Z", z);
     xg_gp_num(v, "haveg", haveg);
@@ -214,13 +236,7 @@ int xg_draw_arch(const xg_data *d, const xg_fits *fits, int k, const xg_referenc
             snprintf(name, sizeof name, "t_r%zu", ++r);
             xg_gp_fmt(v, name, "%s: δ %g, R %g GB/s", ref->v[i].gpu, ref->v[i].delta_warps, ref->v[i].r_gbps);
         }
-    if (fclose(v) != 0) {
-        free(vars);
-        return fail(err, errlen, "out of memory");
-    }
-    int rc = xg_gnuplot(out, vars, xgraph_arch_gp, err, errlen);
-    free(vars);
-    return rc;
+    return draw_vars(v, &vars, out, xgraph_arch_gp, err, errlen);
 }
 
 int xg_draw_app(const xg_data *d, const xg_fits *fits, int k, const xg_machine *m, int ilp, const char *f_form,
@@ -280,14 +296,9 @@ int xg_draw_app(const xg_data *d, const xg_fits *fits, int k, const xg_machine *
 
     char *vars = NULL;
     size_t vlen = 0;
-    FILE *v = open_memstream(&vars, &vlen);
+    FILE *v = begin_vars(&vars, &vlen, d, dt, dat, base);
     if (v == NULL)
         return fail(err, errlen, "out of memory");
-    xg_gp_str(v, "dat", dat);
-    xg_gp_str(v, "out", base);
-    xg_gp_fmt(v, "device", "%s (%s, %g compute units)", d->device, d->backend, d->compute_units);
-    xg_gp_str(v, "dtype", dt->name);
-    xg_gp_str(v, "unit", d->unit);
     xg_gp_num(v, "n", m->n);
     xg_gp_num(v, "Z", m->z);
     xg_gp_num(v, "E", ilp);
@@ -296,11 +307,5 @@ int xg_draw_app(const xg_data *d, const xg_fits *fits, int k, const xg_machine *
     xg_gp_fmt(v, "t_fm", "f(k) measured: stream triad, median of %zu points", dt->nf);
     xg_gp_fmt(v, "t_ff", "f(k) used: %.*s", (int)strcspn(f_form, ";"), f_form); /* the words before any ';' */
     xg_gp_fmt(v, "t_g", "g(x)/Z: fitted g_E, E = %d, Z = %g flop/B", ilp, m->z);
-    if (fclose(v) != 0) {
-        free(vars);
-        return fail(err, errlen, "out of memory");
-    }
-    int rc = xg_gnuplot(out, vars, xgraph_app_gp, err, errlen);
-    free(vars);
-    return rc;
+    return draw_vars(v, &vars, out, xgraph_app_gp, err, errlen);
 }
