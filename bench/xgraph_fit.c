@@ -95,6 +95,16 @@ static double plateau_band(const xg_point *p, size_t from, size_t to, double pla
     return fmin(MAX_BAND, fmax(PLATEAU_BAND, 3 * 1.4826 * mad / plateau));
 }
 
+/* The smallest k of the sorted points p[0..n) whose throughput reaches
+ * level; NaN when none does. */
+static double first_reaching(const xg_point *p, size_t n, double level)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (p[i].y >= level)
+            return p[i].k;
+    return NAN;
+}
+
 static void residuals(const xg_point *p, size_t n, xg_roof_fit *f)
 {
     double ss = 0, mx = 0;
@@ -197,11 +207,7 @@ int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
     for (size_t i = 0; i < n; ++i)
         f->n_plateau += p[i].k >= f->knee * (1 - 1e-12);
     f->n_rising = n - f->n_plateau;
-    for (size_t i = 0; i < n; ++i)
-        if (p[i].y >= 0.95 * f->plateau) {
-            f->reach95 = p[i].k;
-            break;
-        }
+    f->reach95 = first_reaching(p, n, 0.95 * f->plateau);
 out:
     f->settled = f->plateau;
     residuals(p, n, f);
@@ -239,12 +245,7 @@ int xg_fit_peak(const xg_point *pts, size_t n, xg_roof_fit *f)
         }
         memcpy(p, pts, n * sizeof *p);
         qsort(p, n, sizeof *p, by_k);
-        f->reach95 = NAN;
-        for (size_t i = 0; i < n; ++i)
-            if (p[i].y >= 0.95 * peak) {
-                f->reach95 = p[i].k;
-                break;
-            }
+        f->reach95 = first_reaching(p, n, 0.95 * peak);
         residuals(p, n, f);
     }
     free(top), free(p);
