@@ -94,8 +94,8 @@ check_only() {
     IFS=, read -r -a wanted <<<"$only"
     for w in "${wanted[@]}"; do
         found=0
-        for b in "$bin_dir"/* cuda/*_cuda_main.c; do
-            n=$(basename "$b"); n=${n%_cuda_main.c}; [[ $b == cuda/* ]] && n=$n-cuda
+        for b in "$bin_dir"/* cuda/*/main.c; do
+            n=$(basename "$b"); [[ $b == cuda/* ]] && n=$(basename "$(dirname "$b")")-cuda
             { [ "$n" = "$w" ] || [ "${n%-*}" = "$w" ]; } && found=1
         done
         [ $found = 1 ] || die "--only: no benchmark named '$w'"
@@ -232,9 +232,9 @@ done < "$log_csv"
 done_before=${#done_task[@]}
 
 # A CUDA benchmark that make could not build (no nvcc) is skipped, not silent.
-for main in cuda/*_cuda_main.c; do
+for main in cuda/*/main.c; do
     [ -e "$main" ] || continue
-    name=$(basename "$main" _cuda_main.c)-cuda
+    name=$(basename "$(dirname "$main")")-cuda
     selected "$name" || continue
     if [ ! -e "$bin_dir/$name" ] && [ -z "${done_task[/$name]:-}" ]; then
         if [ -n "${CROSSROOF_BIN:-}" ]; then why="not in $bin_dir"; else why="not built (nvcc not found; see README, Building)"; fi

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include "error.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -9,15 +11,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* strtoull accepts a leading '-' and wraps it around; reject signs and blanks
  * before it ever sees them. */
@@ -51,26 +44,36 @@ static int suffix_shift(const char *s, unsigned *shift)
     return -1;
 }
 
-int cr_parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
+/* The leading number of a size or count (what), with the errors both share;
+ * number says what it must be ("a number", "a whole number"). */
+static int parse_leading(const char *text, const char *what, const char *number, uint64_t *v, const char **rest,
+                         char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
-        return fail(err, errlen, "empty size");
+        return cr_errf(err, errlen, "empty %s", what);
     if (text[0] == '-')
-        return fail(err, errlen, "size '%s' is negative", text);
+        return cr_errf(err, errlen, "%s '%s' is negative", what, text);
+    int rc = parse_u64_prefix(text, v, rest);
+    if (rc == -2)
+        return cr_errf(err, errlen, "%s '%s' does not fit in 64 bits", what, text);
+    if (rc != 0)
+        return cr_errf(err, errlen, "%s '%s' is not %s", what, text, number);
+    return 0;
+}
+
+int cr_parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
+{
     uint64_t v;
     const char *rest;
-    int rc = parse_u64_prefix(text, &v, &rest);
-    if (rc == -2)
-        return fail(err, errlen, "size '%s' does not fit in 64 bits", text);
-    if (rc != 0)
-        return fail(err, errlen, "size '%s' is not a number", text);
+    if (parse_leading(text, "size", "a number", &v, &rest, err, errlen) != 0)
+        return -1;
     unsigned shift;
     if (suffix_shift(rest, &shift) != 0)
-        return fail(err, errlen, "size '%s' has an unknown suffix (use K, M, G or T)", text);
+        return cr_errf(err, errlen, "size '%s' has an unknown suffix (use K, M, G or T)", text);
     if (v == 0)
-        return fail(err, errlen, "size '%s' must be positive", text);
+        return cr_errf(err, errlen, "size '%s' must be positive", text);
     if (shift > 0 && v > (UINT64_MAX >> shift))
-        return fail(err, errlen, "size '%s' does not fit in 64 bits", text);
+        return cr_errf(err, errlen, "size '%s' does not fit in 64 bits", text);
     *out = v << shift;
     return 0;
 }
@@ -78,10 +81,10 @@ int cr_parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
 int cr_parse_range(const char *text, cr_range *out, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
-        return fail(err, errlen, "empty range");
+        return cr_errf(err, errlen, "empty range");
     char buf[128];
     if (strlen(text) >= sizeof buf)
-        return fail(err, errlen, "range '%s' is too long", text);
+        return cr_errf(err, errlen, "range '%s' is too long", text);
     strcpy(buf, text);
 
     char *first = strchr(buf, ':');
@@ -95,26 +98,26 @@ int cr_parse_range(const char *text, cr_range *out, char *err, size_t errlen)
     *first = '\0';
     char *second = strchr(first + 1, ':');
     if (second == NULL)
-        return fail(err, errlen, "range '%s' must be START:END:xFACTOR", text);
+        return cr_errf(err, errlen, "range '%s' must be START:END:xFACTOR", text);
     *second = '\0';
     const char *step = second + 1;
 
     cr_range r;
     char sub[CR_ERRLEN];
     if (cr_parse_size(buf, &r.start, sub, sizeof sub) != 0)
-        return fail(err, errlen, "range '%s': start: %s", text, sub);
+        return cr_errf(err, errlen, "range '%s': start: %s", text, sub);
     if (cr_parse_size(first + 1, &r.end, sub, sizeof sub) != 0)
-        return fail(err, errlen, "range '%s': end: %s", text, sub);
+        return cr_errf(err, errlen, "range '%s': end: %s", text, sub);
     if (step[0] != 'x')
-        return fail(err, errlen, "range '%s': step must be xFACTOR, e.g. x2", text);
+        return cr_errf(err, errlen, "range '%s': step must be xFACTOR, e.g. x2", text);
     const char *rest;
     int rc = parse_u64_prefix(step + 1, &r.factor, &rest);
     if (rc != 0 || *rest != '\0')
-        return fail(err, errlen, "range '%s': step '%s' is not xN with N an integer", text, step);
+        return cr_errf(err, errlen, "range '%s': step '%s' is not xN with N an integer", text, step);
     if (r.factor < 2)
-        return fail(err, errlen, "range '%s': factor must be at least 2", text);
+        return cr_errf(err, errlen, "range '%s': factor must be at least 2", text);
     if (r.start > r.end)
-        return fail(err, errlen, "range '%s': start is larger than end", text);
+        return cr_errf(err, errlen, "range '%s': start is larger than end", text);
     *out = r;
     return 0;
 }
@@ -142,19 +145,14 @@ uint64_t cr_range_value(const cr_range *r, size_t i)
 
 int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
 {
-    if (text == NULL || text[0] == '\0')
-        return fail(err, errlen, "empty count");
-    if (text[0] == '-')
-        return fail(err, errlen, "count '%s' is negative", text);
     uint64_t v;
     const char *rest;
-    int rc = parse_u64_prefix(text, &v, &rest);
-    if (rc == -2)
-        return fail(err, errlen, "count '%s' does not fit in 64 bits", text);
-    if (rc != 0 || *rest != '\0')
-        return fail(err, errlen, "count '%s' is not a whole number", text);
+    if (parse_leading(text, "count", "a whole number", &v, &rest, err, errlen) != 0)
+        return -1;
+    if (*rest != '\0')
+        return cr_errf(err, errlen, "count '%s' is not a whole number", text);
     if (v == 0)
-        return fail(err, errlen, "count '%s' must be positive", text);
+        return cr_errf(err, errlen, "count '%s' must be positive", text);
     *out = v;
     return 0;
 }
@@ -167,7 +165,7 @@ int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errl
             *out = (cr_host_ref)i;
             return 0;
         }
-    return fail(err, errlen, "'%s' is not auto, on or off", text);
+    return cr_errf(err, errlen, "'%s' is not auto, on or off", text);
 }
 
 bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory)
@@ -180,7 +178,7 @@ int cr_parse_name_list(const char *text, const char *const *names, unsigned coun
 {
     char buf[256];
     if (text == NULL || text[0] == '\0' || strlen(text) >= sizeof buf)
-        return fail(err, errlen, "'%s' is not a list of names", text ? text : "");
+        return cr_errf(err, errlen, "'%s' is not a list of names", text ? text : "");
     strcpy(buf, text);
     *bits = 0;
     char *save = NULL;
@@ -193,34 +191,34 @@ int cr_parse_name_list(const char *text, const char *const *names, unsigned coun
         while (i < count && strcmp(tok, names[i]) != 0)
             ++i;
         if (i == count)
-            return fail(err, errlen, "unknown name '%s'", tok);
+            return cr_errf(err, errlen, "unknown name '%s'", tok);
         *bits |= 1u << i;
     }
     if (*bits == 0)
-        return fail(err, errlen, "'%s' names nothing", text);
+        return cr_errf(err, errlen, "'%s' names nothing", text);
     return 0;
 }
 
 int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
-        return fail(err, errlen, "empty list");
+        return cr_errf(err, errlen, "empty list");
     size_t n = 0;
     const char *p = text;
     for (;;) {
         size_t len = strcspn(p, ",");
         char item[32];
         if (len == 0 || len >= sizeof item)
-            return fail(err, errlen, "list '%s' has an empty or overlong item", text);
+            return cr_errf(err, errlen, "list '%s' has an empty or overlong item", text);
         memcpy(item, p, len);
         item[len] = '\0';
         if (n == cap)
-            return fail(err, errlen, "list '%s' has more than %zu items", text, cap);
+            return cr_errf(err, errlen, "list '%s' has more than %zu items", text, cap);
         char sub[CR_ERRLEN];
         if (cr_parse_count(item, &out[n], sub, sizeof sub) != 0)
-            return fail(err, errlen, "list '%s': %s", text, sub);
+            return cr_errf(err, errlen, "list '%s': %s", text, sub);
         if (n > 0 && out[n] <= out[n - 1])
-            return fail(err, errlen, "list '%s' is not strictly increasing", text);
+            return cr_errf(err, errlen, "list '%s' is not strictly increasing", text);
         ++n;
         if (p[len] == '\0')
             break;
@@ -233,47 +231,47 @@ int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *cou
 int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
-        return fail(err, errlen, "empty interval");
+        return cr_errf(err, errlen, "empty interval");
     const char *colon = strchr(text, ':');
     char a[32];
     size_t alen = colon ? (size_t)(colon - text) : strlen(text);
     if (alen >= sizeof a)
-        return fail(err, errlen, "interval '%s' is too long", text);
+        return cr_errf(err, errlen, "interval '%s' is too long", text);
     memcpy(a, text, alen);
     a[alen] = '\0';
     char sub[CR_ERRLEN];
     if (cr_parse_count(a, lo, sub, sizeof sub) != 0)
-        return fail(err, errlen, "interval '%s': %s", text, sub);
+        return cr_errf(err, errlen, "interval '%s': %s", text, sub);
     if (colon == NULL) {
         *hi = *lo;
         return 0;
     }
     if (cr_parse_count(colon + 1, hi, sub, sizeof sub) != 0)
-        return fail(err, errlen, "interval '%s': %s", text, sub);
+        return cr_errf(err, errlen, "interval '%s': %s", text, sub);
     if (*lo > *hi)
-        return fail(err, errlen, "interval '%s': MIN is larger than MAX", text);
+        return cr_errf(err, errlen, "interval '%s': MIN is larger than MAX", text);
     return 0;
 }
 
 int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
-        return fail(err, errlen, "empty time");
+        return cr_errf(err, errlen, "empty time");
     if (text[0] == '-')
-        return fail(err, errlen, "time '%s' is negative", text);
+        return cr_errf(err, errlen, "time '%s' is negative", text);
     if (!isdigit((unsigned char)text[0]) && text[0] != '.')
-        return fail(err, errlen, "time '%s' is not a number of seconds", text);
+        return cr_errf(err, errlen, "time '%s' is not a number of seconds", text);
     errno = 0;
     char *end;
     double v = strtod(text, &end);
     if (*end != '\0')
-        return fail(err, errlen, "time '%s' is not a number of seconds", text);
+        return cr_errf(err, errlen, "time '%s' is not a number of seconds", text);
     if (errno == ERANGE || !isfinite(v))
-        return fail(err, errlen, "time '%s' is out of range", text);
+        return cr_errf(err, errlen, "time '%s' is out of range", text);
     if (v <= 0)
-        return fail(err, errlen, "time '%s' must be positive", text);
+        return cr_errf(err, errlen, "time '%s' must be positive", text);
     if (v > 86400)
-        return fail(err, errlen, "time '%s' is more than a day", text);
+        return cr_errf(err, errlen, "time '%s' is more than a day", text);
     *out = v;
     return 0;
 }
@@ -345,7 +343,7 @@ static int parse_reps(const char *arg, cr_options *o, char *err, size_t errlen)
 {
     char buf[64];
     if (strlen(arg) >= sizeof buf)
-        return fail(err, errlen, "'%s' is too long", arg);
+        return cr_errf(err, errlen, "'%s' is too long", arg);
     strcpy(buf, arg);
     char *colon = strchr(buf, ':');
     if (colon)
@@ -357,10 +355,10 @@ static int parse_reps(const char *arg, cr_options *o, char *err, size_t errlen)
         if (cr_parse_count(colon + 1, &o->reps_max, err, errlen) != 0)
             return -1;
         if (o->reps_max < o->reps_min)
-            return fail(err, errlen, "'%s': MAX is smaller than MIN", arg);
+            return cr_errf(err, errlen, "'%s': MAX is smaller than MIN", arg);
     }
     if (o->reps_max > 1000000)
-        return fail(err, errlen, "'%s': more than 1000000 repetitions", arg);
+        return cr_errf(err, errlen, "'%s': more than 1000000 repetitions", arg);
     o->reps_given = true;
     return 0;
 }
@@ -373,7 +371,7 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
     case OPT_LIST: o->list_devices = true; return 0;
     case OPT_DEVICE:
         if (arg[0] == '\0')
-            return fail(err, errlen, "empty device");
+            return cr_errf(err, errlen, "empty device");
         o->device = arg;
         return 0;
     case OPT_QUICK: o->quick = true; return 0;
@@ -383,9 +381,9 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
     case OPT_SPREAD: {
         double pct;
         if (cr_parse_seconds(arg, &pct, err, errlen) != 0)
-            return fail(err, errlen, "'%s' is not a positive percentage", arg);
+            return cr_errf(err, errlen, "'%s' is not a positive percentage", arg);
         if (pct >= 100)
-            return fail(err, errlen, "'%s' must be below 100 percent", arg);
+            return cr_errf(err, errlen, "'%s' must be below 100 percent", arg);
         o->target_ci = pct / 100.0;
         return 0;
     }
@@ -397,18 +395,33 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
         if (cr_parse_count(arg, &o->warmup, err, errlen) != 0)
             return -1;
         if (o->warmup > 1000)
-            return fail(err, errlen, "'%s': more than 1000 warm-up repetitions", arg);
+            return cr_errf(err, errlen, "'%s': more than 1000 warm-up repetitions", arg);
         return 0;
     }
     case OPT_OUT:
         if (arg[0] == '\0')
-            return fail(err, errlen, "empty directory");
+            return cr_errf(err, errlen, "empty directory");
         o->out_dir = arg;
         return 0;
     case OPT_CSV: o->csv_stdout = true; return 0;
     case OPT_NO_BIND: o->bind = false; return 0;
-    default: return fail(err, errlen, "internal: unknown option id %d", id);
+    default: return cr_errf(err, errlen, "internal: unknown option id %d", id);
     }
+}
+
+static int apply_extra(const cr_extra_option *o, void *ctx, const char *arg, char *err, size_t errlen)
+{
+    void *field = (char *)ctx + o->offset;
+    switch (o->kind) {
+    case CR_OPT_SIZE: return cr_parse_size(arg, field, err, errlen);
+    case CR_OPT_RANGE: return cr_parse_range(arg, field, err, errlen);
+    case CR_OPT_COUNT: return cr_parse_count(arg, field, err, errlen);
+    case CR_OPT_NAMES: return cr_parse_name_list(arg, o->names, o->n_names, field, err, errlen);
+    case CR_OPT_HOST_REF: return cr_parse_host_ref(arg, field, err, errlen);
+    case CR_OPT_FLAG: *(bool *)field = true; return 0;
+    case CR_OPT_CUSTOM: break;
+    }
+    return o->apply(ctx, arg, err, errlen);
 }
 
 int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t n_extra, void *ctx,
@@ -469,7 +482,7 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         const char *name = longindex >= 0 ? longopts[longindex].name : "?";
         int status;
         if (c >= OPT_EXTRA_BASE)
-            status = extra[c - OPT_EXTRA_BASE].apply(ctx, optarg, err, sizeof err);
+            status = apply_extra(&extra[c - OPT_EXTRA_BASE], ctx, optarg, err, sizeof err);
         else
             status = apply_common(c, optarg, out, err, sizeof err);
         if (status != 0) {

@@ -6,6 +6,7 @@
 
 #include "cr.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* A geometric sweep "start:end:xF": start, start*F, ... up to end inclusive. */
@@ -70,13 +71,40 @@ typedef struct {
     uint64_t warmup;        /* --warmup N */
 } cr_options;
 
+/* How a benchmark-specific option's text becomes a value. The typed kinds
+ * parse into the field at `offset` in the parser's context with the
+ * matching cr_parse_* rule; a size, range or count of 0 is never accepted,
+ * so a field left at 0 means "not given". */
+typedef enum {
+    CR_OPT_CUSTOM,   /* apply(ctx, arg) */
+    CR_OPT_SIZE,     /* uint64_t, cr_parse_size */
+    CR_OPT_RANGE,    /* cr_range, cr_parse_range */
+    CR_OPT_COUNT,    /* uint64_t, cr_parse_count */
+    CR_OPT_NAMES,    /* unsigned bit set, cr_parse_name_list over names */
+    CR_OPT_HOST_REF, /* cr_host_ref, cr_parse_host_ref */
+    CR_OPT_FLAG,     /* bool set to true; takes no value */
+} cr_option_kind;
+
 /* A benchmark-specific option. apply() returns 0 or -1 with err set. */
 typedef struct {
     const char *name;     /* long name without dashes */
     const char *metavar;  /* NULL for a flag */
     const char *help;
     int (*apply)(void *ctx, const char *arg, char *err, size_t errlen);
+    cr_option_kind kind;
+    size_t offset;        /* of the field, for the typed kinds */
+    const char *const *names;
+    unsigned n_names;
 } cr_extra_option;
+
+/* An option with a callback of its own, for a rule no kind has. */
+#define CR_OPTION_CALL(name, metavar, help, apply) {(name), (metavar), (help), (apply), CR_OPT_CUSTOM, 0, NULL, 0}
+/* A typed option whose value is member of the context type. */
+#define CR_OPTION(kind, name, metavar, help, type, member) \
+    {(name), (metavar), (help), NULL, (kind), offsetof(type, member), NULL, 0}
+/* A list of names (or "all") parsed into member's bits; names is an array. */
+#define CR_OPTION_NAMES(name, help, type, member, names) \
+    {(name), "LIST", (help), NULL, CR_OPT_NAMES, offsetof(type, member), (names), sizeof(names) / sizeof((names)[0])}
 
 /* Parses argv. Returns 0 on success, -1 after printing one error line
  * "<program>: error: ..." to stderr. Defaults are filled first. */

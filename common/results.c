@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,31 @@ const char *const cr_result_columns[] = {
     "figure",    "figure_best", "unit",       "ref_ratio", "valid",    "note",
 };
 const size_t cr_result_ncolumns = sizeof cr_result_columns / sizeof cr_result_columns[0];
+
+/* How each column above, in the same order, is written and where its value
+ * is in cr_result. Text is quoted as CSV needs; a count of 0 is empty (n/a);
+ * a double that is NaN is empty, and so is an infinite ci_rel. */
+typedef enum { COL_TEXT, COL_COUNT, COL_SIZE_T, COL_DOUBLE, COL_FINITE, COL_BOOL } column_kind;
+typedef struct {
+    column_kind kind;
+    size_t offset;
+} column;
+
+#define COL(kind, member) {kind, offsetof(cr_result, member)}
+static const column columns[] = {
+    COL(COL_TEXT, benchmark),     COL(COL_TEXT, backend),      COL(COL_TEXT, device),
+    COL(COL_TEXT, variant),       COL(COL_TEXT, dtype),        COL(COL_TEXT, sweep),
+    COL(COL_COUNT, size_bytes),   COL(COL_COUNT, work_items),  COL(COL_COUNT, work_group),
+    COL(COL_TEXT, params),        COL(COL_DOUBLE, bytes_per_rep), COL(COL_DOUBLE, ops_per_rep),
+    COL(COL_SIZE_T, stats.n),     COL(COL_DOUBLE, stats.min),  COL(COL_DOUBLE, stats.median),
+    COL(COL_DOUBLE, stats.mean),  COL(COL_DOUBLE, stats.max),  COL(COL_DOUBLE, stats.stddev),
+    COL(COL_FINITE, stats.ci_rel), COL(COL_TEXT, timer),       COL(COL_TEXT, stop),
+    COL(COL_DOUBLE, figure),      COL(COL_DOUBLE, figure_best), COL(COL_TEXT, unit),
+    COL(COL_DOUBLE, ref_ratio),   COL(COL_BOOL, valid),        COL(COL_TEXT, note),
+};
+#undef COL
+_Static_assert(sizeof columns / sizeof columns[0] == sizeof cr_result_columns / sizeof cr_result_columns[0],
+               "one writer per column name");
 
 void cr_result_unmeasured(cr_result *r)
 {
@@ -33,43 +59,24 @@ void cr_result_write_header(FILE *f)
     fputc('\n', f);
 }
 
-static void sep(FILE *f) { fputc(',', f); }
-
-static void u64_or_empty(FILE *f, uint64_t v)
-{
-    if (v)
-        fprintf(f, "%" PRIu64, v);
-}
-
 void cr_result_write_row(FILE *f, const cr_result *r)
 {
-    cr_csv_field(f, r->benchmark), sep(f);
-    cr_csv_field(f, r->backend), sep(f);
-    cr_csv_field(f, r->device), sep(f);
-    cr_csv_field(f, r->variant), sep(f);
-    cr_csv_field(f, r->dtype), sep(f);
-    cr_csv_field(f, r->sweep), sep(f);
-    u64_or_empty(f, r->size_bytes), sep(f);
-    u64_or_empty(f, r->work_items), sep(f);
-    u64_or_empty(f, r->work_group), sep(f);
-    cr_csv_field(f, r->params), sep(f);
-    cr_csv_double(f, r->bytes_per_rep), sep(f);
-    cr_csv_double(f, r->ops_per_rep), sep(f);
-    fprintf(f, "%zu", r->stats.n), sep(f);
-    cr_csv_double(f, r->stats.min), sep(f);
-    cr_csv_double(f, r->stats.median), sep(f);
-    cr_csv_double(f, r->stats.mean), sep(f);
-    cr_csv_double(f, r->stats.max), sep(f);
-    cr_csv_double(f, r->stats.stddev), sep(f);
-    cr_csv_double(f, isfinite(r->stats.ci_rel) ? r->stats.ci_rel : NAN), sep(f);
-    cr_csv_field(f, r->timer), sep(f);
-    cr_csv_field(f, r->stop), sep(f);
-    cr_csv_double(f, r->figure), sep(f);
-    cr_csv_double(f, r->figure_best), sep(f);
-    cr_csv_field(f, r->unit), sep(f);
-    cr_csv_double(f, r->ref_ratio), sep(f);
-    fputs(r->valid ? "1" : "0", f), sep(f);
-    cr_csv_field(f, r->note);
+    for (size_t i = 0; i < cr_result_ncolumns; ++i) {
+        const void *field = (const char *)r + columns[i].offset;
+        if (i)
+            fputc(',', f);
+        switch (columns[i].kind) {
+        case COL_TEXT: cr_csv_field(f, field); break;
+        case COL_COUNT:
+            if (*(const uint64_t *)field)
+                fprintf(f, "%" PRIu64, *(const uint64_t *)field);
+            break;
+        case COL_SIZE_T: fprintf(f, "%zu", *(const size_t *)field); break;
+        case COL_DOUBLE: cr_csv_double(f, *(const double *)field); break;
+        case COL_FINITE: cr_csv_double(f, isfinite(*(const double *)field) ? *(const double *)field : NAN); break;
+        case COL_BOOL: fputs(*(const bool *)field ? "1" : "0", f); break;
+        }
+    }
     fputc('\n', f);
 }
 

@@ -4,6 +4,7 @@ extern "C" {
 #include "device_spec.h"
 }
 
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -171,5 +172,56 @@ cr_status cr_cuda_timer_stop(cr_cuda_timer *t, cudaStream_t s, cr_timing *out, c
     out->has_event = true;
     out->ev_start_ns = 0;
     out->ev_end_ns = (uint64_t)llround((double)ms * 1e6);
+    return CR_OK;
+}
+
+cr_status cr_cuda_open_timed(const char *spec, cr_cuda *c, cr_device_info *info, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    cr_status s = cr_cuda_open(spec, &c->dev, info, err, errlen);
+    if (s != CR_OK)
+        return s;
+    c->sms = info->compute_units;
+    c->threads_per_sm = info->max_threads_per_cu;
+    c->max_group = info->max_work_group;
+    s = cr_cuda_timer_create(&c->timer, err, errlen);
+    if (s != CR_OK) {
+        cr_cuda_timer_destroy(&c->timer);
+        return s;
+    }
+    c->timer_made = true;
+    return CR_OK;
+}
+
+void cr_cuda_close_timed(cr_cuda *c)
+{
+    if (c->timer_made)
+        cr_cuda_timer_destroy(&c->timer);
+    c->timer_made = false;
+}
+
+void cr_cuda_free(void **p)
+{
+    if (*p)
+        cudaFree(*p);
+    *p = NULL;
+}
+
+void cr_cuda_free_host(void **p)
+{
+    if (*p)
+        cudaFreeHost(*p);
+    *p = NULL;
+}
+
+cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint64_t max_group, char *err,
+                                 size_t errlen)
+{
+    if (work_group == 0 || work_group > max_group || work_items == 0 || work_items % work_group != 0 ||
+        work_items / work_group > INT_MAX) {
+        snprintf(err, errlen, "invalid geometry: %llu work-items in groups of %llu (at most %llu per group)",
+                 (unsigned long long)work_items, (unsigned long long)work_group, (unsigned long long)max_group);
+        return CR_ERR;
+    }
     return CR_OK;
 }

@@ -36,6 +36,32 @@ cr_status cr_cuda_timer_start(cr_cuda_timer *t, cudaStream_t s, char *err, size_
 /* Records the end, waits for it and fills out (events relative to start). */
 cr_status cr_cuda_timer_stop(cr_cuda_timer *t, cudaStream_t s, cr_timing *out, char *err, size_t errlen);
 
+/* What most CUDA backends hold once a device is open: the device, its
+ * geometry and a timer. */
+typedef struct {
+    int dev;
+    unsigned sms;            /* streaming multiprocessors */
+    uint64_t threads_per_sm; /* resident threads per SM */
+    uint64_t max_group;      /* threads per block */
+    cr_cuda_timer timer;
+    bool timer_made;
+} cr_cuda;
+
+/* cr_cuda_open, then the geometry from info and the timer. On failure
+ * nothing is left to close. */
+cr_status cr_cuda_open_timed(const char *spec, cr_cuda *c, cr_device_info *info, char *err, size_t errlen);
+void cr_cuda_close_timed(cr_cuda *c);
+
+/* Checks a 1-D launch: work_items a whole number of groups of 1..max_group
+ * threads, and at most INT_MAX groups. */
+cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint64_t max_group, char *err,
+                                 size_t errlen);
+
+/* Frees a device (cudaFree) or pinned host (cudaFreeHost) allocation if
+ * there is one and clears the pointer. */
+void cr_cuda_free(void **p);
+void cr_cuda_free_host(void **p);
+
 #define CR_CUDA_CHECK(call, what, err, errlen)                                                     \
     do {                                                                                           \
         cudaError_t cr_rc_ = (call);                                                               \

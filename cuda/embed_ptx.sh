@@ -3,7 +3,7 @@
 # binary carries every kernel and JIT-compiles the one a run asks for.
 #   cuda/embed_ptx.sh DIR/regspill_live_2.ptx DIR/regspill_live_4.ptx ... > regspill_ptx_table.c
 # The live count comes from each file name; the table keeps argument order.
-# The struct must match cuda/regspill_ptx.h; it is repeated here so that the
+# The struct must match cuda/regspill/ptx.h; it is repeated here so that the
 # generated file compiles with no include path.
 set -eu
 [ $# -gt 0 ] || { echo "usage: $0 DIR/regspill_live_N.ptx..." >&2; exit 2; }

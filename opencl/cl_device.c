@@ -324,3 +324,61 @@ void cr_cl_fill_geometry(const cr_cl *cl, unsigned gpu_waves, uint64_t *work_ite
     *work_items = d->is_cpu ? cus * wg * 4 : cus * 2048 * gpu_waves;
     *work_items -= *work_items % wg;
 }
+
+cr_status cr_cl_set_args(cl_kernel k, const char *name, const cr_cl_arg *args, unsigned count, char *err,
+                         size_t errlen)
+{
+    for (unsigned i = 0; i < count; ++i) {
+        cl_int rc = clSetKernelArg(k, i, args[i].size, args[i].value);
+        if (rc != CL_SUCCESS) {
+            snprintf(err, errlen, "clSetKernelArg(%s, %u): %s", name, i, cr_cl_strerror(rc));
+            return CR_ERR;
+        }
+    }
+    return CR_OK;
+}
+
+cr_status cr_cl_launch_timed(const cr_cl *cl, cl_kernel k, size_t global, size_t local, cr_timing *t, char *err,
+                             size_t errlen)
+{
+    cl_event ev = NULL;
+    uint64_t t0 = cr_now_ns();
+    CR_CL_CHECK(clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &global, &local, 0, NULL, &ev),
+                "clEnqueueNDRangeKernel", err, errlen);
+    cl_int rc = clFinish(cl->queue);
+    t->host_ns = cr_now_ns() - t0;
+    if (rc == CL_SUCCESS)
+        cr_cl_event_times(ev, t);
+    clReleaseEvent(ev);
+    CR_CL_CHECK(rc, "clFinish", err, errlen);
+    return CR_OK;
+}
+
+void cr_cl_release_mem(cl_mem *m)
+{
+    if (*m)
+        clReleaseMemObject(*m);
+    *m = NULL;
+}
+
+void cr_cl_release_kernel(cl_kernel *k)
+{
+    if (*k)
+        clReleaseKernel(*k);
+    *k = NULL;
+}
+
+void cr_cl_release_program(cl_program *p)
+{
+    if (*p)
+        clReleaseProgram(*p);
+    *p = NULL;
+}
+
+unsigned cr_cl_preferred_width(const cr_cl *cl, cl_device_info what)
+{
+    cl_uint width = 1;
+    if (clGetDeviceInfo(cl->device, what, sizeof width, &width, NULL) != CL_SUCCESS)
+        return 1;
+    return width == 2 || width == 4 || width == 8 || width == 16 ? width : 1;
+}

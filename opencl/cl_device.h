@@ -58,6 +58,35 @@ void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, u
  * gpu_waves times over. work_items is a multiple of work_group. */
 void cr_cl_fill_geometry(const cr_cl *cl, unsigned gpu_waves, uint64_t *work_items, uint64_t *work_group);
 
+/* One kernel argument: its size and a pointer to its value (NULL for local
+ * memory of that size). */
+typedef struct {
+    size_t size;
+    const void *value;
+} cr_cl_arg;
+#define CR_CL_ARG(v) ((cr_cl_arg){sizeof(v), &(v)})
+#define CR_CL_LOCAL(bytes) ((cr_cl_arg){(bytes), NULL})
+
+/* Sets arguments 0..count-1 of k; err names the kernel and the argument. */
+cr_status cr_cl_set_args(cl_kernel k, const char *name, const cr_cl_arg *args, unsigned count, char *err,
+                         size_t errlen);
+
+/* Enqueues k over global work-items in groups of local (1-D), waits for the
+ * queue, and fills t: the host clock around enqueue and wait, and the
+ * kernel's profiling events. */
+cr_status cr_cl_launch_timed(const cr_cl *cl, cl_kernel k, size_t global, size_t local, cr_timing *t, char *err,
+                             size_t errlen);
+
+/* The device's preferred vector width for what (a
+ * CL_DEVICE_PREFERRED_VECTOR_WIDTH_* query) where a kernel has that width
+ * (2, 4, 8 or 16), else 1. */
+unsigned cr_cl_preferred_width(const cr_cl *cl, cl_device_info what);
+
+/* Releases what the handle holds, if anything, and clears it. */
+void cr_cl_release_mem(cl_mem *m);
+void cr_cl_release_kernel(cl_kernel *k);
+void cr_cl_release_program(cl_program *p);
+
 #define CR_CL_CHECK(call, what, err, errlen)                                                       \
     do {                                                                                           \
         cl_int cr_rc_ = (call);                                                                    \

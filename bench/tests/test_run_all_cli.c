@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli_harness.h"
+#include "tests/cli_harness.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -25,17 +25,6 @@
 
 static char real_bin[PATH_MAX]; /* the benchmarks as built, absolute */
 static char fake_bin[256];      /* the stand-ins, and links to real ones */
-
-static void sh(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    if (system(cmd) != 0)
-        fail_msg("failed: %s", cmd);
-}
 
 static void script(const char *name, const char *body)
 {
@@ -100,24 +89,8 @@ static const char *env(void)
 static run_result run_all(const char *args)
 {
     char cmd[16384];
-    snprintf(cmd, sizeof cmd, "%s %s/run_all.sh %s >%s/stdout 2>%s/stderr </dev/null", env(), CR_SOURCE_DIR, args,
-             tmp, tmp);
-    int st = system(cmd);
-    run_result r = {.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1};
-    char path[512];
-    snprintf(path, sizeof path, "%s/stdout", tmp);
-    r.out = csv_slurp(path);
-    snprintf(path, sizeof path, "%s/stderr", tmp);
-    r.err = csv_slurp(path);
-    assert_non_null(r.out);
-    assert_non_null(r.err);
-    return r;
-}
-
-static void expect_in(const char *text, const char *what)
-{
-    if (strstr(text, what) == NULL)
-        fail_msg("'%s' is not in:\n%s", what, text);
+    snprintf(cmd, sizeof cmd, "%s %s/run_all.sh %s", env(), CR_SOURCE_DIR, args);
+    return run_shell(cmd);
 }
 
 static bool exists(const char *fmt, ...)
@@ -166,11 +139,9 @@ static void test_failure_skip_and_completeness(void **state)
         fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
     /* Device by device, each in alphabetical order: the failure ran first
      * and stopped nothing. */
-    expect_in(r.out, "  passed   ok-opencl on Fake device (");
-    expect_in(r.out, "  passed   regspill-opencl on ");
-    expect_in(r.out, "  skipped  nogpu-cuda: no CUDA device: planted");
-    expect_in(r.out, "  FAILED   broken-opencl on Fake device: exit 1: error: planted failure");
-    expect_in(r.out, "Report: ");
+    expect_all_in(r.out, "  passed   ok-opencl on Fake device (", "  passed   regspill-opencl on ",
+                  "  skipped  nogpu-cuda: no CUDA device: planted",
+                  "  FAILED   broken-opencl on Fake device: exit 1: error: planted failure", "Report: ");
     assert_string_equal(log_summary("r1"), "broken-opencl failed\n"
                                            "ok-opencl passed\n"
                                            "nogpu-cuda skipped\n"
@@ -185,19 +156,14 @@ static void test_failure_skip_and_completeness(void **state)
     char dev[512] = "";
     snprintf(args, sizeof args, "ls -d %s/r1/opencl-0-*/regspill-opencl.csv > %s/found", tmp, tmp);
     sh("%s", args);
-    char path[512];
-    snprintf(path, sizeof path, "%s/found", tmp);
-    char *found = csv_slurp(path);
-    assert_non_null(found);
+    char *found = slurp_tmp("found");
     snprintf(dev, sizeof dev, "%.*s", (int)(strrchr(found, '/') - found), found);
     free(found);
     assert_true(exists("%s/regspill-opencl.meta.csv", dev));
     assert_true(exists("%s/regspill-opencl-live.png", dev));
     assert_true(exists("%s/r1/report.html", tmp));
     snprintf(args, sizeof args, "--check %s/r1", tmp);
-    r = run("", "../tools/report", args);
-    if (r.status != 0)
-        fail_msg("report --check: %s", r.err);
+    r = run_with_status(0, NULL, "../tools/report", args);
     run_free(&r);
 
     /* Never over an earlier run. */
@@ -250,14 +216,10 @@ static void test_interrupt_and_resume(void **state)
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFEXITED(st));
-    char out_path[512];
-    snprintf(out_path, sizeof out_path, "%s/r2.out", tmp);
-    char *out = csv_slurp(out_path);
-    assert_non_null(out);
+    char *out = slurp_tmp("r2.out");
     if (WEXITSTATUS(st) != 130)
         fail_msg("status %d:\n%s", WEXITSTATUS(st), out);
-    expect_in(out, "slow-opencl on Fake device: interrupted");
-    expect_in(out, "./run_all.sh --resume ");
+    expect_all_in(out, "slow-opencl on Fake device: interrupted", "./run_all.sh --resume ");
     free(out);
     assert_string_equal(log_summary("r2"), "ok-opencl passed\n");
     /* The stand-in held in its sleep is gone, not left running. The sleep's
@@ -279,9 +241,8 @@ static void test_interrupt_and_resume(void **state)
     run_result r = run_all(args);
     if (r.status != 0)
         fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
-    expect_in(r.out, "1 benchmark run(s) on 1 device(s), 1 done before");
-    expect_in(r.out, "  passed   ok-opencl on Fake device");
-    expect_in(r.out, "  passed   slow-opencl on Fake device");
+    expect_all_in(r.out, "1 benchmark run(s) on 1 device(s), 1 done before", "  passed   ok-opencl on Fake device",
+                  "  passed   slow-opencl on Fake device");
     run_free(&r);
     assert_string_equal(log_summary("r2"), "ok-opencl passed\nslow-opencl passed\n");
     char ok_calls[512];
@@ -304,12 +265,10 @@ static void test_interrupt_and_resume(void **state)
     assert_int_equal(lines_in(calls), 2);
 }
 
-static void expect_error(const char *args, const char *text)
+static void expect_refused(const char *args, const char *text)
 {
     run_result r = run_all(args);
-    if (r.status != 2 || count_lines(r.err) != 1 || strstr(r.err, text) == NULL ||
-        strncmp(r.err, "run_all.sh: error: ", 19) != 0)
-        fail_msg("'%s': status %d, stderr: %s", args, r.status, r.err);
+    expect_error_line(&r, "run_all.sh", args, 2, text);
     run_free(&r);
 }
 
@@ -317,26 +276,18 @@ static void test_bad_input(void **state)
 {
     (void)state;
     char args[512];
-    expect_error("--bogus", "unknown option '--bogus'");
-    expect_error("--device", "--device needs a value");
-    expect_error("--resume /nonexistent/crossroof-run", "not a run of run_all.sh");
+    expect_refused("--bogus", "unknown option '--bogus'");
+    expect_refused("--device", "--device needs a value");
+    expect_refused("--resume /nonexistent/crossroof-run", "not a run of run_all.sh");
     snprintf(args, sizeof args, "--resume %s", tmp);
-    expect_error(args, "not a run of run_all.sh");
+    expect_refused(args, "not a run of run_all.sh");
     snprintf(args, sizeof args, "--resume %s/r2 --quick", tmp);
-    expect_error(args, "--quick cannot change them");
-    expect_error("--compare /tmp", "--compare needs two run directories");
-    expect_error("--compare /tmp /tmp --quick", "--compare takes two run directories and nothing else");
+    expect_refused(args, "--quick cannot change them");
+    expect_refused("--compare /tmp", "--compare needs two run directories");
+    expect_refused("--compare /tmp /tmp --quick", "--compare takes two run directories and nothing else");
     snprintf(args, sizeof args, "--only no-such-benchmark --out %s/r3", tmp);
-    expect_error(args, "--only: no benchmark named 'no-such-benchmark'");
+    expect_refused(args, "--only: no benchmark named 'no-such-benchmark'");
     assert_false(exists("%s/r3", tmp)); /* bad input leaves no run behind */
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_failure_skip_and_completeness),
-        cmocka_unit_test(test_interrupt_and_resume),
-        cmocka_unit_test(test_bad_input),
-    };
-    return cmocka_run_group_tests(tests, setup_all, teardown);
-}
+TEST_MAIN(setup_all, teardown, test_failure_skip_and_completeness, test_interrupt_and_resume, test_bad_input)

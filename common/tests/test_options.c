@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "options.h"
 
 #include <string.h>
@@ -182,7 +184,7 @@ static int apply_flavour(void *ctx, const char *arg, char *err, size_t errlen)
     seen_extra++;
     return 0;
 }
-static const cr_extra_option extras[] = {{"flavour", "NAME", "a test option", apply_flavour}};
+static const cr_extra_option extras[] = {CR_OPTION_CALL("flavour", "NAME", "a test option", apply_flavour)};
 
 static int parse(cr_options *o, int argc, const char **argv)
 {
@@ -248,18 +250,5 @@ static void test_bad_command_lines(void **state)
     reject(3, (const char *[]){"prog", "--flavour", "mint"});
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sizes_with_suffixes),
-        cmocka_unit_test(test_bad_sizes),
-        cmocka_unit_test(test_ranges),
-        cmocka_unit_test(test_bad_ranges),
-        cmocka_unit_test(test_counts_and_seconds),
-        cmocka_unit_test(test_count_lists_and_intervals),
-        cmocka_unit_test(test_format_bytes),
-        cmocka_unit_test(test_defaults_and_common_options),
-        cmocka_unit_test(test_bad_command_lines),
-    };
-    return cmocka_run_group_tests_name("options", tests, NULL, NULL);
-}
+TEST_MAIN(NULL, NULL, test_sizes_with_suffixes, test_bad_sizes, test_ranges, test_bad_ranges, test_counts_and_seconds,
+          test_count_lists_and_intervals, test_format_bytes, test_defaults_and_common_options, test_bad_command_lines)

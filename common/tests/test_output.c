@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "cr.h"
 #include "csv.h"
 #include "metadata.h"
@@ -20,37 +22,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *field_text(const char *in)
+/* What a writer printed, into a buffer the next call reuses. */
+static char written[256];
+
+static FILE *write_to_buffer(void)
 {
-    static char buf[256];
-    memset(buf, 0, sizeof buf);
-    FILE *f = fmemopen(buf, sizeof buf, "w");
+    memset(written, 0, sizeof written);
+    FILE *f = fmemopen(written, sizeof written, "w");
+    assert_non_null(f);
+    return f;
+}
+
+static const char *field_text(const char *in)
+{
+    FILE *f = write_to_buffer();
     cr_csv_field(f, in);
     fclose(f);
-    return buf;
+    return written;
+}
+
+static const char *double_text(double v)
+{
+    FILE *f = write_to_buffer();
+    cr_csv_double(f, v);
+    fclose(f);
+    return written;
 }
 
 static void test_quoting(void **state)
 {
     (void)state;
-    assert_string_equal(field_text("plain"), "plain");
-    assert_string_equal(field_text(""), "");
-    assert_string_equal(field_text(NULL), "");
-    assert_string_equal(field_text("a,b"), "\"a,b\"");
-    assert_string_equal(field_text("say \"hi\""), "\"say \"\"hi\"\"\"");
-    assert_string_equal(field_text("two\nlines"), "\"two\nlines\"");
-    assert_string_equal(field_text("cr\r"), "\"cr\r\"");
-    assert_string_equal(field_text(" padded "), "\" padded \"");
-}
-
-static char *double_text(double v)
-{
-    static char buf[64];
-    memset(buf, 0, sizeof buf);
-    FILE *f = fmemopen(buf, sizeof buf, "w");
-    cr_csv_double(f, v);
-    fclose(f);
-    return buf;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain", "plain"},
+        {"", ""},
+        {NULL, ""},
+        {"a,b", "\"a,b\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\""},
+        {"two\nlines", "\"two\nlines\""},
+        {"cr\r", "\"cr\r\""},
+        {" padded ", "\" padded \""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        assert_string_equal(field_text(cases[i].in), cases[i].out);
 }
 
 static void test_doubles(void **state)
@@ -273,16 +288,5 @@ static void test_topology_allocation(void **state)
     cr_topo_close(topo);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_quoting),
-        cmocka_unit_test(test_doubles),
-        cmocka_unit_test(test_result_table_round_trip),
-        cmocka_unit_test(test_atomic_write_keeps_old_file_on_failure),
-        cmocka_unit_test(test_mkdirs),
-        cmocka_unit_test(test_metadata),
-        cmocka_unit_test(test_topology_allocation),
-    };
-    return cmocka_run_group_tests_name("output", tests, make_tmpdir, remove_tmpdir);
-}
+TEST_MAIN(make_tmpdir, remove_tmpdir, test_quoting, test_doubles, test_result_table_round_trip,
+          test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_metadata, test_topology_allocation)

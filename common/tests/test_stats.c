@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "measure.h"
 #include "stats.h"
 
@@ -311,21 +313,8 @@ static void test_below_resolution_flag(void **state)
     assert_true(out.below_resolution);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_summary_of_known_values),
-        cmocka_unit_test(test_mean_is_stable_for_large_offsets),
-        cmocka_unit_test(test_median_confidence_interval),
-        cmocka_unit_test(test_median_of_paired_ratios),
-        cmocka_unit_test(test_stop_rule),
-        cmocka_unit_test(test_measure_uses_events_and_discards_warmup),
-        cmocka_unit_test(test_measure_falls_back_on_insane_events),
-        cmocka_unit_test(test_interleaved_series_share_the_stop),
-        cmocka_unit_test(test_fallback_restarts_every_series_on_that_timer),
-        cmocka_unit_test(test_sweep_budget_is_per_point),
-        cmocka_unit_test(test_sweep_points_rotate_behind_the_references),
-        cmocka_unit_test(test_below_resolution_flag),
-    };
-    return cmocka_run_group_tests_name("stats and measurement", tests, NULL, NULL);
-}
+TEST_MAIN(NULL, NULL, test_summary_of_known_values, test_mean_is_stable_for_large_offsets,
+          test_median_confidence_interval, test_median_of_paired_ratios, test_stop_rule,
+          test_measure_uses_events_and_discards_warmup, test_measure_falls_back_on_insane_events,
+          test_interleaved_series_share_the_stop, test_fallback_restarts_every_series_on_that_timer,
+          test_sweep_budget_is_per_point, test_sweep_points_rotate_behind_the_references, test_below_resolution_flag)

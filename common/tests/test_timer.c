@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/test_main.h"
+
 #include "timer.h"
 
 #include <math.h>
@@ -84,13 +86,4 @@ static void test_host_clock(void **state)
     assert_true(b >= a);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_event_verdicts),
-        cmocka_unit_test(test_fallback_is_sticky),
-        cmocka_unit_test(test_missing_events_are_not_news),
-        cmocka_unit_test(test_host_clock),
-    };
-    return cmocka_run_group_tests_name("timer", tests, NULL, NULL);
-}
+TEST_MAIN(NULL, NULL, test_event_verdicts, test_fallback_is_sticky, test_missing_events_are_not_news, test_host_clock)

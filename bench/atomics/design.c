@@ -1,0 +1,705 @@
+/* Experiment design of the atomics benchmark (Lee 2012 ch. 4, Samadi's
+ * conflicts per warp, Li ch. 7): what is swept, how every run's counters
+ * are verified, and what goes into the CSV.
+ *
+ *  - degree: work-items per counter, 1 (uncontended) .. all (one address),
+ *    for every operation, type and memory space; 1..32 is the
+ *    conflicts-per-warp curve. A `ratio` row per operation gives the
+ *    uncontended over the single-address throughput (Lee Fig. 4.3).
+ *  - stride: distance between neighbouring work-items' counters, 1..1024
+ *    elements (Lee Fig. 4.4), uncontended.
+ *  - groups: work-groups of the device's size, 1 .. filling the device,
+ *    contended and uncontended.
+ *  - host: the same patterns with C11 atomics on the host's threads, the
+ *    hardware limit a CPU or APU device is compared with.
+ *  - launch: an empty kernel's enqueue-to-start and round trip (Lee Table 4.1).
+ *  - locks: spin and ticket locks, one work-item per group (Lee Figs. 4.5). */
+#define _GNU_SOURCE
+#include "atomics/backend.h"
+
+#include "atomics/truth.h"
+#include "bench_main.h"
+#include "error.h"
+#include "measure.h"
+#include "omp_env.h"
+#include "session.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SW_DEGREE = 1, SW_STRIDE = 2, SW_GROUPS = 4, SW_HOST = 8, SW_LAUNCH = 16, SW_LOCKS = 32, SW_ALL = 63 };
+static const char *const sweep_names[] = {"degree", "stride", "groups", "host", "launch", "locks"};
+
+#define LAUNCH_SAMPLES 100
+#define MAX_ITERS 1000000
+/* Lee's stride sweep runs on reads and writes; add shows the same for updates. */
+static const at_op stride_ops[] = {AT_READ, AT_XCHG, AT_ADD};
+
+typedef struct {
+    unsigned ops, types, spaces, sweeps; /* bit sets */
+    cr_range strides;   /* all 0 until given */
+    cr_range degrees;   /* all 0 until given */
+    uint64_t iters;     /* 0 until given: calibrated */
+    uint64_t max_bytes; /* largest counter buffer */
+} at_config;
+
+/* ---- options ---- */
+
+static int opt_iters(void *c, const char *a, char *e, size_t l)
+{
+    at_config *cfg = c;
+    if (cr_parse_count(a, &cfg->iters, e, l) != 0)
+        return -1;
+    if (cfg->iters > MAX_ITERS)
+        return cr_errf(e, l, "%" PRIu64 " operations per work-item is above %d", cfg->iters, MAX_ITERS);
+    return 0;
+}
+
+static const cr_extra_option at_options[] = {
+    CR_OPTION_NAMES("ops", "add,inc,xchg,cas,min,max,read or all (default all)", at_config, ops, at_op_names),
+    CR_OPTION_NAMES("types", "uint32,uint64,float or all (default all; float: add only)", at_config, types,
+                    at_type_names),
+    CR_OPTION_NAMES("spaces", "global,local or all (default all)", at_config, spaces, at_space_names),
+    CR_OPTION_NAMES("sweeps", "degree,stride,groups,host,launch,locks or all (default all)", at_config, sweeps,
+                    sweep_names),
+    CR_OPTION(CR_OPT_RANGE, "strides", "RANGE", "strides in elements of the stride sweep (default 1:1024:x2)",
+              at_config, strides),
+    CR_OPTION(CR_OPT_RANGE, "degrees", "RANGE",
+              "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
+    CR_OPTION_CALL("iters", "N", "atomic operations per work-item (default calibrated: ~10 ms per uncontended run)",
+                   opt_iters),
+};
+#define N_AT_OPTIONS (sizeof at_options / sizeof at_options[0])
+
+/* ---- run state ---- */
+
+typedef struct {
+    const at_backend *be;
+    cr_device_info info;
+    cr_measure_ctx meas;
+    uint64_t work_items, work_group, max_work_group;
+} endpoint;
+
+typedef struct {
+    cr_session ses;
+    at_config cfg;
+    endpoint dev, host;
+    bool use_host;
+    void *counters;        /* host copy: initial values, then results */
+    uint64_t *read_sums;
+    uint64_t counters_cap; /* elements of the largest type */
+    uint64_t outs_cap;
+    /* host reference (all threads, own cache line each) per op and type */
+    double host_uncontended[AT_NOPS][AT_NTYPES];
+    uint64_t host_iters;
+    const char *fault;     /* CROSSROOF_FAULT test hook */
+    bool fault_used;
+} at_state;
+
+static at_state S; /* one run per process */
+
+typedef struct {
+    const at_backend *be;
+    const at_run *run;
+    void *init;
+    uint64_t n;
+} rep_ctx;
+
+/* Every repetition starts from the initial counters, so the result after
+ * the last one is the result of one run. */
+static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    rep_ctx *c = vctx;
+    if (c->run->space == AT_GLOBAL && c->be->upload(c->init, c->n, err, errlen) != CR_OK)
+        return CR_ERR;
+    return c->be->run(c->run, t, err, errlen);
+}
+
+static void init_row(cr_result *r, const endpoint *ep, const char *variant, const char *dtype, const char *sweep)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
+    snprintf(r->benchmark, sizeof r->benchmark, "atomics");
+    snprintf(r->backend, sizeof r->backend, "%s", ep->be->base.name);
+    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, ep->info.name);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+}
+
+static void fill_init(void *buf, at_type t, uint64_t n, uint64_t value)
+{
+    if (t == AT_TYPE_U64) {
+        for (uint64_t i = 0; i < n; ++i)
+            ((uint64_t *)buf)[i] = value;
+    } else {
+        uint32_t v = (uint32_t)value;
+        if (t == AT_TYPE_F32) {
+            float f = (float)value;
+            memcpy(&v, &f, sizeof v);
+        }
+        for (uint64_t i = 0; i < n; ++i)
+            ((uint32_t *)buf)[i] = v;
+    }
+}
+
+/* Checks that ep runs r and that its n counters (bytes) fit, and allocates
+ * them: CR_UNSUPPORTED or CR_ERR with why in err, how the backend runs it. */
+static cr_status check_and_prepare(at_state *s, endpoint *ep, const at_run *r, uint64_t n, uint64_t bytes,
+                                   const char **how, char *err, size_t errlen)
+{
+    cr_status st = ep->be->supports(r->op, r->type, r->space, how, err, errlen);
+    uint64_t limit = s->counters_cap * 8 < s->cfg.max_bytes ? s->counters_cap * 8 : s->cfg.max_bytes;
+    if (st == CR_OK && bytes > limit) {
+        snprintf(err, errlen, "needs %" PRIu64 " bytes of counters, above the %" PRIu64 " this run allows", bytes,
+                 limit);
+        st = CR_UNSUPPORTED;
+    }
+    if (st == CR_OK && ep->be->prepare(r->type, n, r->work_items, err, errlen) != CR_OK)
+        st = CR_ERR;
+    return st;
+}
+
+/* A row with no measurement: unsupported (a valid row saying why) or failed. */
+static void unmeasured_row(cr_result *row, cr_status st, const char *prefix, const char *why)
+{
+    cr_result_unmeasured(row);
+    row->valid = st == CR_UNSUPPORTED;
+    snprintf(row->stop, sizeof row->stop, "%s", st == CR_UNSUPPORTED ? "unsupported" : "");
+    snprintf(row->note, sizeof row->note, "%s%s", prefix, why);
+}
+
+static void fill_measured(cr_result *row, const at_run *r, const cr_measurement *m)
+{
+    row->stats = m->stats;
+    snprintf(row->timer, sizeof row->timer, "%s", m->timer);
+    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m->stop));
+    row->ops_per_rep = (double)r->work_items * r->iters;
+    row->figure = row->ops_per_rep / m->stats.median * 1e-6;
+    row->figure_best = row->ops_per_rep / m->stats.min * 1e-6;
+    cr_result_add_param(row, "ns_per_op=%.4g", m->stats.median / row->ops_per_rep * 1e9);
+}
+
+/* Checks the counters of the last repetition (and the read sums). */
+static void verify_row(at_state *s, endpoint *ep, const at_run *r, uint64_t n, cr_result *row)
+{
+    char err[CR_ERRLEN];
+    if (ep->be->download(s->counters, n, err, sizeof err) != CR_OK ||
+        (r->op == AT_READ && ep->be->download_out(s->read_sums, r->work_items, err, sizeof err) != CR_OK)) {
+        row->valid = false;
+        snprintf(row->note, sizeof row->note, "download failed: %s", err);
+        return;
+    }
+    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev) {
+        ((uint32_t *)s->counters)[0] ^= 1u;
+        s->fault_used = true;
+    }
+    row->valid = at_truth_check(r, s->counters, r->op == AT_READ ? s->read_sums : NULL, row->note,
+                                sizeof row->note) == 0;
+}
+
+/* An uncontended device row against the host's own limit. */
+static void add_host_ratio(const at_state *s, const endpoint *ep, const at_run *r, cr_result *row)
+{
+    if (ep != &s->dev || r->degree != 1 || r->space != AT_GLOBAL || !s->use_host)
+        return;
+    double ref = s->host_uncontended[r->op][r->type];
+    if (ref > 0) {
+        row->ref_ratio = row->figure / ref;
+        cr_result_add_param(row, "host_ref_Mops=%.4g", ref);
+    }
+}
+
+/* Measures one configuration on ep and records its verified row; *figure
+ * (when wanted) gets the median Mop/s of a valid row, else NaN. Returns -1
+ * when the row cannot be written. */
+static int measure_run(at_state *s, endpoint *ep, at_run *r, const char *sweep, double *figure)
+{
+    char err[CR_ERRLEN];
+    const char *how = "native";
+    cr_result row;
+    init_row(&row, ep, at_op_names[r->op], at_type_names[r->type], sweep);
+    row.work_items = r->work_items;
+    row.work_group = r->work_group;
+    snprintf(row.unit, sizeof row.unit, "Mop/s");
+    if (r->type == AT_TYPE_F32)
+        r->iters = at_float_exact_iters(r->space == AT_LOCAL && r->degree > r->work_group ? r->work_group : r->degree,
+                                        r->iters);
+    cr_result_add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64 ";iters=%" PRIu32, at_space_names[r->space],
+              r->degree, r->stride, r->iters);
+    uint64_t n = at_counter_elements(r);
+    row.size_bytes = n * at_type_size(r->type);
+    if (figure)
+        *figure = NAN;
+    cr_status st = check_and_prepare(s, ep, r, n, row.size_bytes, &how, err, sizeof err);
+    if (st != CR_OK) {
+        unmeasured_row(&row, st, "", err);
+        return cr_session_record(&s->ses, &row);
+    }
+    cr_result_add_param(&row, "how=%s", how);
+    r->init = at_init_value(r->op, r->type);
+    fill_init(s->counters, r->type, n, r->init);
+    rep_ctx ctx = {ep->be, r, s->counters, n};
+    cr_series series = {.ctx = &ep->meas, .fn = one_rep, .arg = &ctx};
+    st = cr_measure_interleaved(&series, 1, err, sizeof err);
+    if (st != CR_OK) { /* unsupported: e.g. local memory too small for the counters */
+        unmeasured_row(&row, st, st == CR_UNSUPPORTED ? "" : "run failed: ", err);
+        if (st != CR_UNSUPPORTED)
+            fprintf(stderr, "%s: error: %s %s %s: %s\n", s->ses.opt.program, ep->be->base.name, row.variant, row.dtype,
+                    err);
+        return cr_session_record(&s->ses, &row);
+    }
+    fill_measured(&row, r, &series.out);
+    verify_row(s, ep, r, n, &row);
+    if (row.valid && series.out.below_resolution)
+        snprintf(row.note, sizeof row.note, "median below 20 timer ticks");
+    add_host_ratio(s, ep, r, &row);
+    if (figure && row.valid)
+        *figure = row.figure;
+    return cr_session_record(&s->ses, &row);
+}
+
+static bool selected(unsigned bits, int i) { return (bits >> i) & 1u; }
+
+/* Whether op on type is asked for and exists (float: add only). */
+static bool op_selected(const at_state *s, int op, int type)
+{
+    return selected(s->cfg.types, type) && selected(s->cfg.ops, op) && (type != AT_TYPE_F32 || op == AT_ADD);
+}
+
+/* The sweep 1, 2, 4, ... end, ending on end itself: the value after v, or
+ * 0 when v was end. */
+static uint64_t doubling_next(uint64_t v, uint64_t end) { return v >= end ? 0 : v * 2 > end ? end : v * 2; }
+
+/* ---- sweeps ---- */
+
+static uint64_t line_elements(at_type t) { return 64 / at_type_size(t); }
+
+/* The degrees of the degree sweep over span work-items: those given up to
+ * span (in local memory a counter is shared within a group at most), else
+ * 1, 2, 4, ... below span, and span itself. */
+static size_t degree_list(const at_state *s, uint64_t span, uint64_t *out, size_t cap)
+{
+    size_t k = 0;
+    if (s->cfg.degrees.start != 0) {
+        for (size_t i = 0; i < cr_range_count(&s->cfg.degrees) && k < cap; ++i)
+            if (cr_range_value(&s->cfg.degrees, i) <= span)
+                out[k++] = cr_range_value(&s->cfg.degrees, i);
+        return k;
+    }
+    for (uint64_t d = 1; d < span; d *= 2)
+        if (!s->ses.opt.quick || d == 1 || d == 32)
+            out[k++] = d;
+    out[k++] = span;
+    return k;
+}
+
+/* Lee's contentious / non-contentious gap: the first degree's throughput
+ * over the last's. */
+static int record_ratio(at_state *s, at_space space, at_type type, at_op op, const uint64_t *degrees, size_t nd,
+                        double first, double last)
+{
+    cr_result row;
+    init_row(&row, &s->dev, at_op_names[op], at_type_names[type], "ratio");
+    cr_result_unmeasured(&row);
+    snprintf(row.unit, sizeof row.unit, "x");
+    cr_result_add_param(&row, "space=%s;degree_low=%" PRIu64 ";low_Mops=%.4g;degree_high=%" PRIu64 ";high_Mops=%.4g",
+              at_space_names[space], degrees[0], first, degrees[nd - 1], last);
+    row.figure = first / last;
+    if (isnan(row.figure))
+        snprintf(row.note, sizeof row.note, "a side was not measured");
+    else
+        snprintf(row.note, sizeof row.note, "%" PRIu64 " work-items per counter run %.3g times slower than %" PRIu64,
+                 degrees[nd - 1], row.figure, degrees[0]);
+    return cr_session_record(&s->ses, &row);
+}
+
+static int sweep_degree_of(at_state *s, at_space space, at_type type, at_op op)
+{
+    endpoint *ep = &s->dev;
+    uint64_t degrees[70];
+    size_t nd = degree_list(s, space == AT_LOCAL ? ep->work_group : ep->work_items, degrees, 70);
+    if (nd == 0)
+        return 0;
+    double first = NAN, last = NAN;
+    for (size_t i = 0; i < nd; ++i) {
+        at_run r = {op, type, space, 1, degrees[i], (uint32_t)s->cfg.iters, ep->work_items, ep->work_group, 0};
+        if (measure_run(s, ep, &r, "degree", &last) != 0)
+            return -1;
+        if (i == 0)
+            first = last;
+    }
+    return record_ratio(s, space, type, op, degrees, nd, first, last);
+}
+
+static int sweep_degree(at_state *s)
+{
+    for (int space = 0; space < AT_NSPACES; ++space) {
+        if (!selected(s->cfg.spaces, space))
+            continue;
+        for (int type = 0; type < AT_NTYPES; ++type)
+            for (int op = 0; op < AT_NOPS; ++op)
+                if (op_selected(s, op, type) && sweep_degree_of(s, (at_space)space, (at_type)type, (at_op)op) != 0)
+                    return -1;
+    }
+    return 0;
+}
+
+static int sweep_stride(at_state *s)
+{
+    endpoint *ep = &s->dev;
+    size_t ns = cr_range_count(&s->cfg.strides);
+    for (int space = 0; space < AT_NSPACES; ++space) {
+        if (!selected(s->cfg.spaces, space))
+            continue;
+        for (size_t o = 0; o < sizeof stride_ops / sizeof stride_ops[0]; ++o) {
+            if (!selected(s->cfg.ops, stride_ops[o]) || !selected(s->cfg.types, AT_TYPE_U32))
+                continue;
+            for (size_t i = 0; i < ns; ++i) {
+                at_run r = {stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(&s->cfg.strides, i), 1,
+                            (uint32_t)s->cfg.iters, ep->work_items, ep->work_group, 0};
+                if (measure_run(s, ep, &r, "stride", NULL) != 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int sweep_groups(at_state *s)
+{
+    endpoint *ep = &s->dev;
+    if (!selected(s->cfg.ops, AT_ADD) || !selected(s->cfg.types, AT_TYPE_U32) || !selected(s->cfg.spaces, AT_GLOBAL))
+        return 0;
+    uint64_t max_groups = ep->work_items / ep->work_group;
+    for (int contended = 0; contended < 2; ++contended)
+        for (uint64_t groups = 1; groups; groups = doubling_next(groups, max_groups)) {
+            uint64_t wi = groups * ep->work_group;
+            at_run r = {AT_ADD, AT_TYPE_U32, AT_GLOBAL, 1, contended ? wi : 1, (uint32_t)s->cfg.iters, wi,
+                        ep->work_group, 0};
+            if (measure_run(s, ep, &r, contended ? "groups-one-address" : "groups", NULL) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* op on type with every thread count: uncontended (a cache line each, the
+ * hardware limit the device is compared with), the device's own stride-1
+ * pattern, and one address. */
+static int sweep_host_of(at_state *s, at_type type, at_op op)
+{
+    endpoint *ep = &s->host;
+    uint64_t threads = ep->work_items;
+    for (uint64_t t = 1; t; t = doubling_next(t, threads)) {
+        uint64_t strides[2] = {line_elements(type), 1};
+        for (int k = 0; k < 2; ++k) {
+            at_run r = {op, type, AT_GLOBAL, strides[k], 1, (uint32_t)s->host_iters, t, 1, 0};
+            double f;
+            if (measure_run(s, ep, &r, "host-threads", &f) != 0)
+                return -1;
+            if (t == threads && k == 0)
+                s->host_uncontended[op][type] = isnan(f) ? 0 : f;
+        }
+        at_run one = {op, type, AT_GLOBAL, 1, t, (uint32_t)s->host_iters, t, 1, 0};
+        if (measure_run(s, ep, &one, "host-threads", NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int sweep_host(at_state *s)
+{
+    for (int type = 0; type < AT_NTYPES; ++type)
+        for (int op = 0; op < AT_NOPS; ++op)
+            if (op_selected(s, op, type) && sweep_host_of(s, (at_type)type, (at_op)op) != 0)
+                return -1;
+    return 0;
+}
+
+static int sweep_launch(at_state *s)
+{
+    double a[LAUNCH_SAMPLES], b[LAUNCH_SAMPLES];
+    char err[CR_ERRLEN];
+    size_t na = 0, nb = 0;
+    for (int i = -(int)s->ses.opt.warmup; i < LAUNCH_SAMPLES; ++i) {
+        double q, rt;
+        cr_status st = s->dev.be->launch_empty(&q, &rt, err, sizeof err);
+        if (st != CR_OK) {
+            cr_result row;
+            init_row(&row, &s->dev, "empty-kernel", "", "launch");
+            cr_result_unmeasured(&row);
+            row.valid = st == CR_UNSUPPORTED;
+            snprintf(row.note, sizeof row.note, "%s", err);
+            return cr_session_record(&s->ses, &row);
+        }
+        if (i < 0)
+            continue;
+        if (!isnan(q))
+            a[na++] = q;
+        b[nb++] = rt;
+    }
+    const char *names[2] = {"enqueue-to-start", "round-trip"};
+    double *samples[2] = {a, b};
+    size_t counts[2] = {na, nb};
+    for (int k = 0; k < 2; ++k) {
+        cr_result row;
+        init_row(&row, &s->dev, names[k], "", "launch");
+        snprintf(row.unit, sizeof row.unit, "us");
+        row.work_items = row.work_group = 1;
+        if (counts[k] == 0) {
+            cr_result_unmeasured(&row);
+            snprintf(row.note, sizeof row.note, "the API gives no enqueue timestamp");
+        } else {
+            cr_summarize(samples[k], counts[k], &row.stats);
+            snprintf(row.timer, sizeof row.timer, "%s", k == 0 ? "event" : "host");
+            snprintf(row.stop, sizeof row.stop, "fixed");
+            row.figure = row.stats.median * 1e6;
+            row.figure_best = row.stats.min * 1e6;
+            cr_result_add_param(&row, "%s", k == 0 ? "from CL_PROFILING_COMMAND_QUEUED to START"
+                                                   : "enqueue to completion, host clock");
+        }
+        if (cr_session_record(&s->ses, &row) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const at_backend *be;
+    at_lock kind;
+    uint64_t groups;
+    uint32_t iters;
+    uint64_t counter;
+} lock_ctx;
+
+static cr_status lock_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    lock_ctx *c = vctx;
+    return c->be->run_lock(c->kind, c->groups, c->iters, t, &c->counter, err, errlen);
+}
+
+static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
+{
+    for (int kind = 0; kind < AT_NLOCKS; ++kind)
+        for (uint64_t g = 1; g; g = doubling_next(g, max_groups)) {
+            lock_ctx ctx = {ep->be, (at_lock)kind, g, (uint32_t)s->cfg.iters, 0};
+            cr_series series = {.ctx = &ep->meas, .fn = lock_rep, .arg = &ctx};
+            cr_result row;
+            init_row(&row, ep, at_lock_names[kind], "", "locks");
+            row.work_items = g;
+            row.work_group = 1;
+            snprintf(row.unit, sizeof row.unit, "Mop/s");
+            cr_result_add_param(&row, "groups=%" PRIu64 ";iters=%" PRIu32, g, ctx.iters);
+            char err[CR_ERRLEN];
+            if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
+                cr_result_unmeasured(&row);
+                row.valid = false;
+                snprintf(row.note, sizeof row.note, "run failed: %s", err);
+            } else {
+                row.stats = series.out.stats;
+                snprintf(row.timer, sizeof row.timer, "%s", series.out.timer);
+                snprintf(row.stop, sizeof row.stop, "%s", cr_stop_reason_name(series.out.stop));
+                row.ops_per_rep = (double)g * ctx.iters;
+                row.figure = row.ops_per_rep / series.out.stats.median * 1e-6;
+                row.figure_best = row.ops_per_rep / series.out.stats.min * 1e-6;
+                uint64_t want = g * ctx.iters;
+                if (ctx.counter != want) {
+                    row.valid = false;
+                    snprintf(row.note, sizeof row.note, "the protected counter is %" PRIu64 ", expected %" PRIu64,
+                             ctx.counter, want);
+                }
+            }
+            if (cr_session_record(&s->ses, &row) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* ---- set-up ---- */
+
+/* Operations per work-item such that one uncontended repetition takes
+ * about target seconds: long enough that every core or compute unit works
+ * concurrently for most of it, which is what contention needs to show. */
+static int calibrate_iters(at_state *s, endpoint *ep, uint64_t stride, uint64_t *iters)
+{
+    double target = s->ses.opt.quick ? 0.004 : 0.01;
+    at_run r = {AT_ADD, AT_TYPE_U32, AT_GLOBAL, stride, 1, 1000, ep->work_items, ep->work_group, 0};
+    uint64_t n = at_counter_elements(&r);
+    char err[CR_ERRLEN];
+    double best = INFINITY;
+    fill_init(s->counters, AT_TYPE_U32, n, 0);
+    if (ep->be->prepare(AT_TYPE_U32, n, r.work_items, err, sizeof err) != CR_OK)
+        goto fail;
+    for (int i = 0; i < 3; ++i) { /* the first launch pays for the build */
+        cr_timing t = {0};
+        if (ep->be->upload(s->counters, n, err, sizeof err) != CR_OK || ep->be->run(&r, &t, err, sizeof err) != CR_OK)
+            goto fail;
+        cr_timer_state ts = {0};
+        cr_timer_kind kind;
+        bool switched;
+        double sec = cr_timer_pick(&ts, &t, &kind, &switched);
+        best = sec < best ? sec : best;
+    }
+    double want = 1000 * target / (best > 0 ? best : 1e-9);
+    *iters = want < 100 ? 100 : want > MAX_ITERS ? MAX_ITERS : (uint64_t)want;
+    return 0;
+fail:
+    fprintf(stderr, "%s: error: %s: calibration: %s\n", s->ses.opt.program, ep->be->base.name, err);
+    return -1;
+}
+
+static int allocate(at_state *s)
+{
+    endpoint *eps[2] = {&s->dev, s->use_host ? &s->host : NULL};
+    uint64_t most = 0, outs = 0;
+    for (int e = 0; e < 2; ++e) {
+        if (!eps[e])
+            continue;
+        uint64_t wi = eps[e]->work_items;
+        uint64_t strides_end = cr_range_value(&s->cfg.strides, cr_range_count(&s->cfg.strides) - 1);
+        uint64_t stride = strides_end > 16 ? strides_end : 16;
+        uint64_t need = wi * stride + 1;
+        most = need > most ? need : most;
+        outs = wi > outs ? wi : outs;
+    }
+    uint64_t bytes_cap = s->cfg.max_bytes / 8;
+    s->counters_cap = most < bytes_cap ? most : bytes_cap;
+    s->outs_cap = outs;
+    s->counters = malloc((size_t)s->counters_cap * 8);
+    s->read_sums = malloc((size_t)outs * sizeof *s->read_sums);
+    if (!s->counters || !s->read_sums) {
+        fprintf(stderr, "%s: error: cannot allocate the host copies of the counters\n", s->ses.opt.program);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_sweeps(at_state *s)
+{
+    unsigned sw = s->cfg.sweeps;
+    if ((sw & SW_HOST) && s->use_host && sweep_host(s) != 0)
+        return -1;
+    if ((sw & SW_DEGREE) && sweep_degree(s) != 0)
+        return -1;
+    if ((sw & SW_STRIDE) && sweep_stride(s) != 0)
+        return -1;
+    if ((sw & SW_GROUPS) && sweep_groups(s) != 0)
+        return -1;
+    if ((sw & SW_LAUNCH) && sweep_launch(s) != 0)
+        return -1;
+    if (sw & SW_LOCKS) {
+        uint64_t cus = s->dev.info.compute_units ? s->dev.info.compute_units : 1;
+        if (sweep_locks_on(s, &s->dev, cus * 8) != 0)
+            return -1;
+        if (s->use_host && sweep_locks_on(s, &s->host, s->host.work_items) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int open_host(at_state *s)
+{
+    char err[CR_ERRLEN];
+    if (!(s->cfg.sweeps & SW_HOST) || (!s->dev.info.is_cpu && !s->dev.info.unified_memory))
+        return 0;
+    if (at_host_backend.base.open(NULL, &s->host.info, err, sizeof err) != CR_OK) {
+        fprintf(stderr, "%s: error: host reference: %s\n", s->ses.opt.program, err);
+        return -1;
+    }
+    s->host.be = &at_host_backend;
+    s->use_host = true;
+    at_host_backend.geometry(&s->host.work_items, &s->host.work_group, &s->host.max_work_group);
+    cr_measure_init(&s->host.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, 0);
+    return 0;
+}
+
+/* Operations per work-item (and per host thread) where --iters did not say. */
+static int calibrate_all(at_state *s)
+{
+    s->host_iters = s->cfg.iters;
+    if (!s->cfg.iters && calibrate_iters(s, &s->dev, 1, &s->cfg.iters) != 0)
+        return -1;
+    if (!s->host_iters && s->use_host && calibrate_iters(s, &s->host, line_elements(AT_TYPE_U32), &s->host_iters) != 0)
+        return -1;
+    if (s->use_host)
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item, %" PRIu64 " per host thread\n",
+                s->cfg.iters, s->host_iters);
+    else
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item\n", s->cfg.iters);
+    return 0;
+}
+
+/* ---- the skeleton's hooks ---- */
+
+static int parsed(void *state)
+{
+    at_state *s = state;
+    if (s->cfg.strides.start == 0)
+        s->cfg.strides = (cr_range){1, 1024, s->ses.opt.quick ? 32 : 2};
+    return -1;
+}
+
+static int plan(void *state, cr_meta *meta)
+{
+    at_state *s = state;
+    s->dev.info = s->ses.info;
+    s->fault = getenv("CROSSROOF_FAULT");
+    s->dev.be->geometry(&s->dev.work_items, &s->dev.work_group, &s->dev.max_work_group);
+    if (s->cfg.degrees.start != 0) {
+        uint64_t end = cr_range_value(&s->cfg.degrees, cr_range_count(&s->cfg.degrees) - 1);
+        if (end > s->dev.work_items)
+            return cr_fail_usage(&s->ses,
+                                 "--degrees reaches %" PRIu64 ", more than the %" PRIu64 " work-items that run", end,
+                                 s->dev.work_items);
+    }
+    /* Half the device's largest allocation, and at most 1 GiB: the host
+     * keeps a copy to verify. */
+    s->cfg.max_bytes = s->ses.info.max_alloc_bytes / 2;
+    if (s->cfg.max_bytes > (UINT64_C(1) << 30))
+        s->cfg.max_bytes = UINT64_C(1) << 30;
+    if (open_host(s) != 0)
+        return CR_EXIT_FAILED;
+    cr_meta_set(meta, "host_reference", "%s", s->use_host ? s->host.info.name : "off");
+    cr_meta_set(meta, "work_items", "%" PRIu64, s->dev.work_items);
+    cr_meta_set(meta, "work_group", "%" PRIu64, s->dev.work_group);
+    cr_meta_set(meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    return -1;
+}
+
+static int run_design(void *state)
+{
+    at_state *s = state;
+    if (allocate(s) != 0)
+        return CR_EXIT_FAILED;
+    cr_measure_init(&s->dev.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, s->ses.info.timer_resolution_ns * 1e-9);
+    if (calibrate_all(s) != 0 || run_sweeps(s) != 0)
+        return CR_EXIT_FAILED;
+    return -1;
+}
+
+static void release(void *state)
+{
+    at_state *s = state;
+    free(s->counters);
+    free(s->read_sums);
+    if (s->use_host)
+        s->host.be->base.close();
+}
+
+static const cr_design at_design = {
+    .benchmark = "atomics",
+    .summary = "Atomic operations against stride, contention degree and work-groups, with the host's C11 atomics, "
+               "kernel launch latency and locks.",
+    .options = at_options, .n_options = N_AT_OPTIONS, .config = &S.cfg, .session = &S.ses, .state = &S,
+    .quiet_omp_waits = true, .parsed = parsed, .plan = plan, .run = run_design, .release = release,
+};
+
+int atomics_main(int argc, char **argv, const at_backend *backend)
+{
+    memset(&S, 0, sizeof S);
+    S.cfg = (at_config){.ops = (1u << AT_NOPS) - 1, .types = (1u << AT_NTYPES) - 1, .spaces = 3, .sweeps = SW_ALL};
+    S.dev.be = backend;
+    return cr_bench_main(argc, argv, &at_design, &backend->base);
+}

@@ -1,0 +1,177 @@
+#include "atomics/truth.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define AT_U32 uint32_t
+#include "atomics/pattern.h"
+
+const char *const at_op_names[AT_NOPS] = {"add", "inc", "xchg", "cas", "min", "max", "read"};
+const char *const at_type_names[AT_NTYPES] = {"uint32", "uint64", "float"};
+const char *const at_space_names[AT_NSPACES] = {"global", "local"};
+const char *const at_lock_names[AT_NLOCKS] = {"spin-lock", "ticket-lock"};
+
+cr_status at_check_kind(at_op op, at_type type, at_space space, char *err, size_t errlen)
+{
+    if ((unsigned)op >= AT_NOPS || (unsigned)type >= AT_NTYPES || (unsigned)space >= AT_NSPACES) {
+        snprintf(err, errlen, "unknown operation, type or memory space");
+        return CR_ERR;
+    }
+    if (type == AT_TYPE_F32 && op != AT_ADD) {
+        snprintf(err, errlen, "float supports add only");
+        return CR_UNSUPPORTED;
+    }
+    return CR_OK;
+}
+
+uint64_t at_slots(uint64_t n, uint64_t degree) { return n / degree + (n % degree != 0); }
+
+uint64_t at_counter_elements(const at_run *r)
+{
+    if (r->space == AT_LOCAL)
+        return r->work_items / r->work_group * at_slots(r->work_group, r->degree);
+    return (at_slots(r->work_items, r->degree) - 1) * r->stride + 1;
+}
+
+uint64_t at_element_of(const at_run *r, uint64_t g) { return AT_INDEX(AT_SLOT(g, r->degree), r->stride); }
+
+uint64_t at_init_value(at_op op, at_type type)
+{
+    if (op == AT_MIN)
+        return type == AT_TYPE_U64 ? UINT64_MAX : AT_INIT_MIN;
+    return op == AT_READ ? AT_INIT_READ : 0;
+}
+
+uint32_t at_float_exact_iters(uint64_t degree, uint32_t want)
+{
+    /* Each work-item adds at most 4 per operation. */
+    uint64_t cap = (UINT64_C(1) << 24) / (4 * degree);
+    return cap < want ? (uint32_t)(cap ? cap : 1) : want;
+}
+
+/* What one counter must hold: the members are work-items first..last-1
+ * (global ids), whose operands decide the value. */
+typedef struct {
+    uint64_t value; /* integer types */
+    float fvalue;
+} counter_truth;
+
+static counter_truth truth_of_counter(const at_run *r, uint64_t first, uint64_t last)
+{
+    uint64_t init = r->space == AT_LOCAL ? r->init : at_init_value(r->op, r->type);
+    uint64_t mask = r->type == AT_TYPE_U64 ? UINT64_MAX : UINT32_MAX;
+    counter_truth e = {init & mask, (float)init};
+    uint64_t sum = 0;
+    switch (r->op) {
+    case AT_ADD:
+    case AT_CAS:
+        for (uint64_t g = first; g < last; ++g)
+            sum += AT_ADD_VALUE(g);
+        e.value = (init + sum * r->iters) & mask;
+        e.fvalue = (float)((double)init + (double)sum * r->iters); /* exact below 2^24 */
+        break;
+    case AT_INC:
+        e.value = (init + (last - first) * r->iters) & mask;
+        break;
+    case AT_MIN:
+    case AT_MAX:
+        for (uint64_t g = first; g < last; ++g)
+            for (uint32_t j = 0; j < r->iters; ++j) {
+                uint64_t v = AT_MINMAX_VALUE(g, j);
+                if (r->op == AT_MIN ? v < e.value : v > e.value)
+                    e.value = v;
+            }
+        break;
+    default: /* read leaves the counter; xchg is checked by membership */
+        break;
+    }
+    return e;
+}
+
+static uint64_t load(const void *counters, at_type t, uint64_t i)
+{
+    if (t == AT_TYPE_U64)
+        return ((const uint64_t *)counters)[i];
+    return ((const uint32_t *)counters)[i];
+}
+
+static int wrong(uint64_t *bad, char *note, size_t notelen, const char *fmt, uint64_t where, uint64_t got,
+                 uint64_t want)
+{
+    if ((*bad)++ == 0)
+        snprintf(note, notelen, fmt, where, got, want);
+    return 0;
+}
+
+/* Checks one slot's counter at element e, the slot's members first..last-1. */
+static void check_slot(const at_run *r, const void *counters, uint64_t e, uint64_t first, uint64_t last,
+                       uint64_t *bad, char *note, size_t notelen)
+{
+    if (r->type == AT_TYPE_F32) {
+        float got;
+        memcpy(&got, (const uint32_t *)counters + e, sizeof got);
+        counter_truth x = truth_of_counter(r, first, last);
+        if (got != x.fvalue && (*bad)++ == 0)
+            snprintf(note, notelen, "counter %" PRIu64 " holds %.9g, expected %.9g", e, got, x.fvalue);
+        return;
+    }
+    uint64_t got = load(counters, r->type, e);
+    if (r->op == AT_XCHG) {
+        /* The last exchange wins: any member's mark, nothing else. */
+        if (got < AT_XCHG_VALUE(first) || got > AT_XCHG_VALUE(last - 1))
+            wrong(bad, note, notelen,
+                  "counter %" PRIu64 " holds %" PRIu64 ", not the mark of any work-item sharing it (last is %" PRIu64 ")",
+                  e, got, AT_XCHG_VALUE(last - 1));
+        return;
+    }
+    counter_truth x = truth_of_counter(r, first, last);
+    if (got != x.value)
+        wrong(bad, note, notelen, "counter %" PRIu64 " holds %" PRIu64 ", expected %" PRIu64, e, got, x.value);
+}
+
+uint64_t at_truth_check(const at_run *r, const void *counters, const uint64_t *read_sums, char *note, size_t notelen)
+{
+    uint64_t bad = 0;
+    note[0] = '\0';
+    if (r->space == AT_LOCAL) {
+        uint64_t per = at_slots(r->work_group, r->degree), groups = r->work_items / r->work_group;
+        for (uint64_t grp = 0; grp < groups; ++grp)
+            for (uint64_t s = 0; s < per; ++s) {
+                uint64_t first = grp * r->work_group + s * r->degree;
+                uint64_t last = first + r->degree;
+                if (last > (grp + 1) * r->work_group)
+                    last = (grp + 1) * r->work_group;
+                check_slot(r, counters, grp * per + s, first, last, &bad, note, notelen);
+            }
+    } else {
+        uint64_t slots = at_slots(r->work_items, r->degree), init = at_init_value(r->op, r->type);
+        for (uint64_t s = 0; s < slots; ++s) {
+            uint64_t first = s * r->degree, last = first + r->degree < r->work_items ? first + r->degree : r->work_items;
+            check_slot(r, counters, AT_INDEX(s, r->stride), first, last, &bad, note, notelen);
+            /* Nobody may have touched the elements between the slots. */
+            for (uint64_t k = 1; s + 1 < slots && k < r->stride; ++k) {
+                uint64_t e = AT_INDEX(s, r->stride) + k, got = load(counters, r->type, e);
+                if (got != (init & (r->type == AT_TYPE_U64 ? UINT64_MAX : UINT32_MAX)))
+                    wrong(&bad, note, notelen, "element %" PRIu64 " between slots changed to %" PRIu64 " from %" PRIu64,
+                          e, got, init);
+            }
+        }
+    }
+    if (r->op == AT_READ && read_sums) {
+        uint64_t init = r->space == AT_LOCAL ? r->init : at_init_value(r->op, r->type);
+        uint64_t want = init * r->iters;
+        if (r->type != AT_TYPE_U64)
+            want &= UINT32_MAX;
+        for (uint64_t g = 0; g < r->work_items; ++g)
+            if (read_sums[g] != want)
+                wrong(&bad, note, notelen, "work-item %" PRIu64 " read a sum of %" PRIu64 ", expected %" PRIu64, g,
+                      read_sums[g], want);
+    }
+    if (bad > 1) {
+        size_t len = strlen(note);
+        snprintf(note + len, notelen - len, " (%" PRIu64 " values wrong)", bad);
+    }
+    return bad;
+}

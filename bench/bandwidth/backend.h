@@ -1,0 +1,81 @@
+/* The bandwidth benchmark's backend contract: every memory path between
+ * host and device (API copies, CPU access through a map, kernels reading and
+ * writing device, host-resident and shared memory). The experiment design
+ * (design.c) owns the size sweep, verification, zero-copy classification,
+ * the transfer-model fit and the CSV; a backend lists its paths and, per
+ * path, allocates, moves data and times it.
+ *
+ * A path has one to three phases that always run in order within one
+ * repetition; CPU access through a map is map, access, unmap, each timed. */
+#ifndef CR_BANDWIDTH_H
+#define CR_BANDWIDTH_H
+
+#include "bench_main.h"
+#include "cr.h"
+#include "device.h"
+#include "timer.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define BW_U32 uint32_t
+#define BW_U64 uint64_t
+#include "bandwidth/elements.h"
+
+typedef enum {
+    BW_COPY,         /* an API transfer: src bytes end up in dst */
+    BW_CPU_ACCESS,   /* phases map / memcpy / unmap; the memcpy moves the bytes */
+    BW_KERNEL_READ,  /* a kernel reads the buffer; result: sum of its 32-bit words */
+    BW_KERNEL_WRITE, /* a kernel writes bw_pattern_word(i) into every 32-bit word i */
+    BW_TECHNIQUE,    /* a memory-movement technique runs a workload end to end */
+} bw_kind;
+
+/* The workloads of Lee's techniques (2012, §3.2.3), on floats:
+ * vector add reads a and b (src: a then b, n floats each, bytes = 8n) and
+ * delivers c = a + b (n floats); reduce reads n floats (bytes = 4n) and
+ * delivers their sum, accumulated in double, as one double. */
+typedef enum { BW_VECTOR_ADD, BW_REDUCE } bw_workload;
+
+/* Lee's memory-movement techniques, in his order. */
+enum { BW_DEFAULT, BW_CPU_RESIDENT, BW_GPU_RESIDENT, BW_MIXED, BW_NTECHNIQUES };
+
+typedef struct {
+    const char *key;  /* CSV variant, e.g. "h2d-write-pinned" */
+    const char *desc; /* one line for --list-paths */
+    bw_kind kind;
+    unsigned phases;  /* 1, or 3 for BW_CPU_ACCESS */
+    int id;           /* backend-private */
+    /* BW_TECHNIQUE only: */
+    bw_workload workload;
+    int technique;          /* BW_DEFAULT .. BW_MIXED */
+    const char *model[4];   /* keys of the paths that model its input transfer, kernel reads,
+                               kernel writes and output transfer (Lee's Eq. 3.1-3.4) */
+} bw_path;
+
+/* The word a write kernel stores at 32-bit index i (elements.h, shared with
+ * the kernels). */
+static inline uint32_t bw_pattern_word(uint64_t i, uint32_t seed) { return BW_PATTERN_WORD(i, seed); }
+
+typedef struct {
+    cr_backend_base base;
+    /* The backend's paths, in the order they should run. */
+    size_t (*paths)(const bw_path **out);
+    /* CR_OK, or CR_UNSUPPORTED with why (the device lacks the feature). */
+    cr_status (*supported)(const bw_path *p, char *why, size_t len);
+    /* Allocates the path's buffers for bytes (a multiple of 16) and fills its
+     * source with src (host memory of bytes). Destinations start zeroed, so
+     * that a transfer that did nothing cannot pass verification on memory
+     * that still holds an earlier path's data. */
+    cr_status (*prepare)(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen);
+    /* Runs one phase of one repetition. */
+    cr_status (*run)(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen);
+    /* After the repetitions: copies and kernel writes deliver the destination
+     * bytes into dst (bytes long); kernel reads deliver their 64-bit word sum
+     * into *sum; techniques deliver their workload's output into dst. */
+    cr_status (*result)(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen);
+    void (*release)(const bw_path *p);
+} bw_backend;
+
+int bandwidth_main(int argc, char **argv, const bw_backend *backend);
+
+#endif

@@ -1,0 +1,5 @@
+# The element operations are one header for the host, the OpenCL C and the CUDA
+# kernels. The host references are compiled for this machine, as STREAM is.
+bandwidth_CL_EMBED := layout_cl bandwidth_elements_h
+$(call embed,bandwidth_elements_h,bench/bandwidth/elements.h)
+$(call object_flags,bench/bandwidth/host_ref,$(HOST_OPT))

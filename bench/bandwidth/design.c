@@ -1,0 +1,825 @@
+/* Experiment design of the bandwidth benchmark: every memory path a backend
+ * offers, over a transfer-size sweep, each point verified, compared with the
+ * host's own bandwidth at the same size, and every path fitted with Lee's
+ * transfer model. Backends are reached only through bw_backend. */
+#define _GNU_SOURCE
+#include "bandwidth/backend.h"
+
+#include "bandwidth/host_ref.h"
+#include "bandwidth/transfer_model.h"
+#include "bench_main.h"
+#include "error.h"
+#include "measure.h"
+#include "metadata.h"
+#include "omp_env.h"
+#include "options.h"
+#include "random.h"
+#include "results.h"
+#include "session.h"
+#include "topology.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Transfers at least this large run interleaved with their host reference,
+ * so that drift on a shared machine cancels in the ratio. */
+#define INTERLEAVE_BYTES (UINT64_C(16) << 20)
+#define MAX_SIZES 64
+
+enum { REF_MEMCPY, REF_READ, REF_WRITE, N_REFS };
+static const char *const ref_names[N_REFS] = {"host-memcpy-1thread", "host-read-openmp", "host-write-openmp"};
+
+typedef struct {
+    cr_range sizes;    /* all 0 until given */
+    const char *paths; /* comma list of keys, NULL = all */
+    bool list_paths;
+    uint64_t seed;
+} bw_config;
+
+typedef struct {
+    cr_session ses;
+    bw_config cfg;
+    const bw_backend *be;
+    const bw_path *paths; /* the backend's, in run order */
+    size_t npaths;
+    cr_measure_ctx dev_meas, host_meas;
+    uint64_t max_bytes;
+    void *src, *check; /* the pattern of the current size, and a buffer to verify into */
+    float *floats;     /* the techniques' inputs at the current size: floats in [1, 2) */
+    double *samples[4]; /* per-repetition times of the series of one point */
+    double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
+    const char *fault;
+    bool fault_used;
+} bw_run;
+
+/* ---- options ---- */
+
+/* The names are checked against the backend's paths once parsing is done. */
+static int opt_paths(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    if (arg[0] == '\0')
+        return cr_errf(err, errlen, "empty list");
+    ((bw_config *)ctx)->paths = arg;
+    return 0;
+}
+
+static const cr_extra_option bw_options[] = {
+    CR_OPTION(CR_OPT_RANGE, "sizes", "RANGE", "transfer sizes (default 1K:1G:x2, capped by the device; quick 4K:16M:x16)",
+              bw_config, sizes),
+    CR_OPTION_CALL("paths", "LIST", "comma list of path keys to run (default all; see --list-paths)", opt_paths),
+    CR_OPTION(CR_OPT_FLAG, "list-paths", NULL, "list this backend's paths and exit", bw_config, list_paths),
+    CR_OPTION(CR_OPT_COUNT, "seed", "N", "seed of the random buffer contents (default 1)", bw_config, seed),
+};
+#define N_BW_OPTIONS (sizeof bw_options / sizeof bw_options[0])
+
+/* Calls visit(token, length) for every comma-separated token of list,
+ * empty ones included, until it returns false. */
+static bool each_token(const char *list, bool (*visit)(const char *tok, size_t len, void *ctx), void *ctx)
+{
+    for (const char *s = list;;) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (!visit(s, n, ctx))
+            return false;
+        if (end == NULL)
+            return true;
+        s = end + 1;
+    }
+}
+
+static bool differs_from(const char *tok, size_t len, void *key)
+{
+    return !(strlen(key) == len && strncmp(tok, key, len) == 0);
+}
+
+static bool path_selected(const bw_run *run, const bw_path *p)
+{
+    return run->cfg.paths == NULL || !each_token(run->cfg.paths, differs_from, (void *)p->key);
+}
+
+typedef struct {
+    const bw_path *paths;
+    size_t count;
+    const char *program;
+} path_table;
+
+static bool is_known_path(const char *tok, size_t len, void *ctx)
+{
+    const path_table *t = ctx;
+    for (size_t i = 0; i < t->count; ++i)
+        if (!differs_from(tok, len, (void *)t->paths[i].key))
+            return true;
+    fprintf(stderr, "%s: error: --paths: unknown path '%.*s' (see --list-paths)\n", t->program, (int)len, tok);
+    return false;
+}
+
+/* Every name in --paths must be a path of this backend. */
+static int check_paths(const bw_run *run)
+{
+    path_table t = {run->paths, run->npaths, run->ses.opt.program};
+    return run->cfg.paths == NULL || each_token(run->cfg.paths, is_known_path, &t) ? 0 : -1;
+}
+
+/* ---- rows ---- */
+
+static void init_row(cr_result *r, const char *backend, const char *device, const char *variant, const char *sweep,
+                     uint64_t bytes)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN, .size_bytes = bytes,
+                     .bytes_per_rep = (double)bytes};
+    snprintf(r->benchmark, sizeof r->benchmark, "bandwidth");
+    snprintf(r->backend, sizeof r->backend, "%s", backend);
+    snprintf(r->device, sizeof r->device, "%s", device);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    snprintf(r->unit, sizeof r->unit, "GB/s");
+}
+
+static void set_stats(cr_result *r, const cr_measurement *m)
+{
+    r->stats = m->stats;
+    snprintf(r->timer, sizeof r->timer, "%s", m->timer);
+    snprintf(r->stop, sizeof r->stop, "%s", cr_stop_reason_name(m->stop));
+    r->figure = r->bytes_per_rep / m->stats.median * 1e-9;
+    r->figure_best = r->bytes_per_rep / m->stats.min * 1e-9;
+}
+
+static int record(bw_run *run, const cr_result *r) { return cr_session_record(&run->ses, r); }
+
+/* ---- host references ---- */
+
+typedef struct {
+    bw_run *run;
+    int which;
+    uint64_t bytes;
+    uint64_t sum;
+} ref_ctx;
+
+static cr_status ref_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    ref_ctx *c = arg;
+    uint64_t t0 = cr_now_ns();
+    switch (c->which) {
+    case REF_MEMCPY: bw_host_memcpy(c->run->check, c->run->src, c->bytes); break;
+    case REF_READ: c->sum = bw_host_read(c->run->src, c->bytes); break;
+    default: bw_host_write(c->run->check, c->bytes, (uint32_t)c->bytes); break;
+    }
+    t->host_ns = cr_now_ns() - t0;
+    t->has_event = false;
+    return CR_OK;
+}
+
+static uint64_t word_sum(const void *p, uint64_t bytes)
+{
+    const uint32_t *w = p;
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < bytes / 4; ++i)
+        sum += w[i];
+    return sum;
+}
+
+/* Index of the first 32-bit word that is not bw_pattern_word(i, seed), or
+ * UINT64_MAX when all are. */
+static uint64_t first_pattern_mismatch(const void *p, uint64_t bytes, uint32_t seed)
+{
+    const uint32_t *w = p;
+    for (uint64_t i = 0; i < bytes / 4; ++i)
+        if (w[i] != bw_pattern_word(i, seed))
+            return i;
+    return UINT64_MAX;
+}
+
+static uint64_t first_byte_mismatch(const void *a, const void *b, uint64_t bytes)
+{
+    const unsigned char *x = a, *y = b;
+    for (uint64_t i = 0; i < bytes; ++i)
+        if (x[i] != y[i])
+            return i;
+    return UINT64_MAX;
+}
+
+static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum)
+{
+    char err[CR_ERRLEN];
+    for (int i = 0; i < N_REFS; ++i) {
+        ref_ctx c = {run, i, bytes, 0};
+        cr_measurement m;
+        cr_result r;
+        init_row(&r, "host", "", ref_names[i], "size", bytes);
+        cr_cpu_model(r.device, sizeof r.device);
+        r.work_items = i == REF_MEMCPY ? 1 : (uint64_t)bw_host_threads();
+        if (cr_measure(&run->host_meas, ref_rep, &c, &m, err, sizeof err) != CR_OK)
+            return -1;
+        set_stats(&r, &m);
+        run->ref_figure[i] = r.figure;
+        uint64_t bad = i == REF_MEMCPY ? first_byte_mismatch(run->check, run->src, bytes)
+                     : i == REF_WRITE  ? first_pattern_mismatch(run->check, bytes, (uint32_t)bytes)
+                     : (c.sum == expected_sum ? UINT64_MAX : 0);
+        if (bad != UINT64_MAX) {
+            r.valid = false;
+            snprintf(r.note, sizeof r.note, "host reference produced wrong data (first at %" PRIu64 ")", bad);
+        }
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- device paths ---- */
+
+typedef struct {
+    bw_run *run;
+    const bw_path *path;
+    unsigned phase;
+    bool bad_events;
+} phase_ctx;
+
+static cr_status phase_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    phase_ctx *c = arg;
+    cr_status st = c->run->be->run(c->path, c->phase, t, err, errlen);
+    if (st == CR_OK && c->bad_events && t->has_event) {
+        uint64_t tmp = t->ev_start_ns;
+        t->ev_start_ns = t->ev_end_ns;
+        t->ev_end_ns = tmp;
+    }
+    return st;
+}
+
+/* The phase whose time is the path's transfer: the memcpy of a CPU access. */
+static unsigned transfer_phase(const bw_path *p) { return p->kind == BW_CPU_ACCESS ? 1 : 0; }
+
+static int reference_of(const bw_path *p)
+{
+    return p->kind == BW_KERNEL_READ ? REF_READ : p->kind == BW_KERNEL_WRITE ? REF_WRITE : REF_MEMCPY;
+}
+
+/* Vector add must be exact (one float addition per element); the reduce's
+ * double sum of n floats within n rounding steps of the exact sum. */
+static bool verify_technique(bw_run *run, const bw_path *p, uint64_t bytes, char *note, size_t len)
+{
+    if (p->workload == BW_VECTOR_ADD) {
+        uint64_t n = bytes / 8;
+        const float *a = run->floats, *b = run->floats + n, *c = run->check;
+        for (uint64_t i = 0; i < n; ++i)
+            if (c[i] != a[i] + b[i]) {
+                snprintf(note, len, "vector add wrong at element %" PRIu64 ": %g instead of %g", i, c[i], a[i] + b[i]);
+                return false;
+            }
+        return true;
+    }
+    uint64_t n = bytes / 4;
+    long double exact = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        exact += run->floats[i];
+    double got;
+    memcpy(&got, run->check, sizeof got);
+    double rel = fabs((double)((long double)got - exact)) / (double)exact, tol = DBL_EPSILON * (double)(n + 16);
+    if (!(rel <= tol)) {
+        snprintf(note, len, "reduce off by %.3g relative (tolerance %.3g)", rel, tol);
+        return false;
+    }
+    return true;
+}
+
+/* Checks what the repetitions left behind; fills note on failure. */
+static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, char *note,
+                        size_t len)
+{
+    char err[CR_ERRLEN];
+    uint64_t sum = 0;
+    if (run->be->result(p, run->check, &sum, err, sizeof err) != CR_OK) {
+        snprintf(note, len, "reading the result failed: %s", err);
+        return false;
+    }
+    if (run->fault && strcmp(run->fault, "verify") == 0 && !run->fault_used) {
+        run->fault_used = true;
+        ((unsigned char *)run->check)[bytes / 2] ^= 0x5a;
+        sum += 1;
+    }
+    uint64_t bad;
+    switch (p->kind) {
+    case BW_TECHNIQUE:
+        return verify_technique(run, p, bytes, note, len);
+    case BW_KERNEL_READ:
+        if (sum != expected_sum) {
+            snprintf(note, len, "kernel read sum %" PRIu64 " differs from %" PRIu64, sum, expected_sum);
+            return false;
+        }
+        return true;
+    case BW_KERNEL_WRITE:
+        bad = first_pattern_mismatch(run->check, bytes, (uint32_t)bytes);
+        break;
+    default:
+        bad = first_byte_mismatch(run->check, run->src, bytes);
+        break;
+    }
+    if (bad != UINT64_MAX) {
+        snprintf(note, len, "destination differs from the source, first at %s %" PRIu64,
+                 p->kind == BW_KERNEL_WRITE ? "word" : "byte", bad);
+        return false;
+    }
+    return true;
+}
+
+static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
+{
+    cr_result r;
+    init_row(&r, run->be->base.name, run->ses.info.name, p->key, "size", 0);
+    r.bytes_per_rep = NAN;
+    cr_result_unmeasured(&r);
+    snprintf(r.stop, sizeof r.stop, "unsupported");
+    snprintf(r.note, sizeof r.note, "not supported: %s", why);
+    return record(run, &r);
+}
+
+static int record_failure(bw_run *run, const bw_path *p, uint64_t bytes, const char *err)
+{
+    cr_result r;
+    init_row(&r, run->be->base.name, run->ses.info.name, p->key, "size", bytes);
+    r.valid = false;
+    cr_result_unmeasured(&r);
+    snprintf(r.note, sizeof r.note, "run failed: %s", err);
+    fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", run->ses.opt.program, p->key, bytes, err);
+    return record(run, &r);
+}
+
+/* Measures one path at one size; returns its total seconds per repetition
+ * (all phases) through *seconds, NaN if it did not run. */
+static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, double *seconds)
+{
+    char err[CR_ERRLEN];
+    *seconds = NAN;
+    if (run->be->prepare(p, bytes, p->kind == BW_TECHNIQUE ? (const void *)run->floats : run->src, err, sizeof err) !=
+        CR_OK) {
+        run->be->release(p);
+        return record_failure(run, p, bytes, err);
+    }
+    cr_series series[4];
+    phase_ctx ctx[3];
+    for (unsigned i = 0; i < p->phases; ++i) {
+        ctx[i] = (phase_ctx){run, p, i, run->fault && strcmp(run->fault, "events") == 0};
+        series[i] = (cr_series){.ctx = &run->dev_meas, .fn = phase_rep, .arg = &ctx[i], .samples = run->samples[i]};
+    }
+    size_t count = p->phases;
+    bool paired = bytes >= INTERLEAVE_BYTES && p->kind != BW_TECHNIQUE; /* a technique has no host reference */
+    ref_ctx rc = {run, reference_of(p), bytes, 0};
+    if (paired)
+        series[count++] = (cr_series){.ctx = &run->host_meas, .fn = ref_rep, .arg = &rc, .samples = run->samples[3]};
+    cr_status st = cr_measure_interleaved(series, count, err, sizeof err);
+    if (st != CR_OK) {
+        run->be->release(p);
+        return record_failure(run, p, bytes, err);
+    }
+    char note[sizeof ((cr_result *)NULL)->note] = "";
+    bool ok = verify_path(run, p, bytes, expected_sum, note, sizeof note);
+    run->be->release(p);
+
+    unsigned main_phase = transfer_phase(p);
+    const cr_measurement *m = &series[main_phase].out;
+    cr_result r;
+    init_row(&r, run->be->base.name, run->ses.info.name, p->key, "size", bytes);
+    set_stats(&r, m);
+    if (p->kind == BW_TECHNIQUE) {
+        /* A technique's figure is its time, from host input to host output. */
+        r.figure = m->stats.median * 1e3;
+        r.figure_best = m->stats.min * 1e3;
+        snprintf(r.unit, sizeof r.unit, "ms");
+        snprintf(r.params, sizeof r.params, "workload=%s", p->workload == BW_VECTOR_ADD ? "vectoradd" : "reduce");
+        r.valid = ok;
+        snprintf(r.note, sizeof r.note, "%s", note);
+        *seconds = ok ? m->stats.median : NAN;
+        return record(run, &r);
+    }
+    double ref = run->ref_figure[reference_of(p)];
+    if (paired && series[count - 1].out.stats.n == m->stats.n)
+        r.ref_ratio = cr_median_of_ratios(run->samples[3], run->samples[main_phase], m->stats.n);
+    else
+        r.ref_ratio = r.figure / ref;
+    snprintf(r.params, sizeof r.params, "ref=%s;ref_GBps=%.4g;paired=%d", ref_names[reference_of(p)],
+             paired ? (double)bytes / series[count - 1].out.stats.median * 1e-9 : ref, paired);
+    r.valid = ok;
+    snprintf(r.note, sizeof r.note, "%s", note);
+    if (ok && m->below_resolution)
+        snprintf(r.note, sizeof r.note, "median below 20 timer ticks");
+    if (record(run, &r) != 0)
+        return -1;
+
+    double total = 0;
+    for (unsigned i = 0; i < p->phases; ++i)
+        total += series[i].out.stats.median;
+    *seconds = total;
+
+    /* Map and unmap: latencies, never bandwidths. A map that would have had
+     * to beat twice the host's copy bandwidth cannot have moved the data. */
+    for (unsigned i = 0; i < p->phases; ++i) {
+        if (i == main_phase)
+            continue;
+        char variant[64];
+        snprintf(variant, sizeof variant, "%s:%s", p->key, i == 0 ? "map" : "unmap");
+        init_row(&r, run->be->base.name, run->ses.info.name, variant, "size", bytes);
+        set_stats(&r, &series[i].out);
+        r.bytes_per_rep = NAN;
+        r.figure = series[i].out.stats.median * 1e6;
+        r.figure_best = series[i].out.stats.min * 1e6;
+        snprintf(r.unit, sizeof r.unit, "us");
+        bool none = bw_moved_no_data((double)bytes, series[i].out.stats.median,
+                                     run->ref_figure[REF_MEMCPY] * 1e9);
+        snprintf(r.params, sizeof r.params, "data_moved=%s", none ? "no (zero-copy)" : "possibly");
+        r.valid = ok;
+        if (!ok)
+            snprintf(r.note, sizeof r.note, "the access through this map failed verification");
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the transfer model ---- */
+
+static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, size_t n,
+                      bw_fit *fit, bool *fitted)
+{
+    double b[MAX_SIZES], t[MAX_SIZES];
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!isnan(seconds[i])) {
+            b[m] = (double)sizes[i];
+            t[m++] = seconds[i];
+        }
+    cr_result r;
+    init_row(&r, run->be->base.name, run->ses.info.name, p->key, "fit", 0);
+    r.bytes_per_rep = NAN;
+    r.stats.n = m;
+    cr_result_unmeasured(&r);
+    bw_fit f;
+    if (m < 2 || bw_fit_transfer(b, t, m, &f) != 0) {
+        r.valid = false;
+        snprintf(r.note, sizeof r.note, "no fit: %zu usable sizes", m);
+        return record(run, &r);
+    }
+    *fit = f;
+    *fitted = true;
+    r.figure = f.b_Bps * 1e-9;
+    snprintf(r.params, sizeof r.params, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g%s", f.c_s * 1e6,
+             f.b_Bps * 1e-9, f.max_rel_err, f.rms_rel_err, f.intercept_clamped ? ";c_clamped_to_0=1" : "");
+    snprintf(r.note, sizeof r.note, "B(S) = S/(c + S/b) over %zu sizes%s", m,
+             p->kind == BW_CPU_ACCESS ? "; time = map + access + unmap" : "");
+    if (record(run, &r) != 0)
+        return -1;
+    for (size_t i = 0; i < m; ++i) {
+        init_row(&r, run->be->base.name, run->ses.info.name, p->key, "fit-error", (uint64_t)b[i]);
+        r.bytes_per_rep = NAN;
+        cr_result_unmeasured(&r);
+        r.figure = 100.0 * bw_fit_rel_err(&f, b[i], t[i]);
+        snprintf(r.unit, sizeof r.unit, "%%");
+        snprintf(r.params, sizeof r.params, "fit_GBps=%.4g;measured_GBps=%.4g",
+                 b[i] / bw_fit_seconds(&f, b[i]) * 1e-9, b[i] / t[i] * 1e-9);
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the techniques against the model (Lee 2012, Eq. 3.1-3.5) ---- */
+
+static const char *const technique_names[BW_NTECHNIQUES] = {"default", "cpu-resident", "gpu-resident", "mixed"};
+
+static double measured_at(const double *seconds, const uint64_t *sizes, size_t nsizes, uint64_t bytes)
+{
+    for (size_t s = 0; s < nsizes; ++s)
+        if (sizes[s] == bytes)
+            return seconds[s];
+    return NAN;
+}
+
+/* Predicted seconds of technique path p on bytes of input, from the fitted
+ * paths that model its stages; NaN when one of them has no fit. Vector add
+ * moves two inputs of S/2 and one output of S/2, its kernel reads S and
+ * writes S/2; reduce moves S in, reads S and returns a few bytes, costed as
+ * the output path's fixed cost. The kernel terms use the kernel paths' B(S),
+ * whose fixed cost stands for Lee's C. */
+static double predict(const bw_path *p, uint64_t bytes, const bw_path *paths, size_t npaths, const bw_fit *fits,
+                      const bool *fitted)
+{
+    const bw_fit *stage[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < 4; ++k)
+        for (size_t i = 0; i < npaths; ++i)
+            if (p->model[k] && fitted[i] && strcmp(paths[i].key, p->model[k]) == 0)
+                stage[k] = &fits[i];
+    for (int k = 0; k < 4; ++k)
+        if (stage[k] == NULL)
+            return NAN;
+    double S = (double)bytes;
+    if (p->workload == BW_VECTOR_ADD)
+        return 2 * bw_fit_seconds(stage[0], S / 2) + bw_fit_seconds(stage[1], S) + bw_fit_seconds(stage[2], S / 2) +
+               bw_fit_seconds(stage[3], S / 2);
+    return bw_fit_seconds(stage[0], S) + bw_fit_seconds(stage[1], S) + stage[3]->c_s;
+}
+
+/* The same composition with each stage's measured time at its size instead
+ * of the fit: what the model predicts without Eq. 3.5's smoothing. NaN when
+ * a stage was not measured at the size it needs. */
+static double compose_measured(const bw_path *p, uint64_t bytes, const bw_path *paths, size_t npaths,
+                               const uint64_t *sizes, size_t nsizes, double (*seconds)[MAX_SIZES])
+{
+    size_t stage[4];
+    for (int k = 0; k < 4; ++k) {
+        stage[k] = SIZE_MAX;
+        for (size_t i = 0; i < npaths; ++i)
+            if (p->model[k] && strcmp(paths[i].key, p->model[k]) == 0)
+                stage[k] = i;
+        if (stage[k] == SIZE_MAX)
+            return NAN;
+    }
+    /* Time of stage k at b bytes; reduce's few output bytes cost what the
+     * smallest measured transfer costs. */
+#define AT(k, b) measured_at(seconds[stage[k]], sizes, nsizes, (b))
+    if (p->workload == BW_VECTOR_ADD)
+        return 2 * AT(0, bytes / 2) + AT(1, bytes) + AT(2, bytes / 2) + AT(3, bytes / 2);
+    return AT(0, bytes) + AT(1, bytes) + seconds[stage[3]][0];
+#undef AT
+}
+
+/* "a<b<c<d" by ascending time. */
+static void rank_text(const double *t, char *buf, size_t len)
+{
+    int order[BW_NTECHNIQUES] = {0, 1, 2, 3};
+    for (int i = 1; i < BW_NTECHNIQUES; ++i)
+        for (int j = i; j > 0 && t[order[j]] < t[order[j - 1]]; --j) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    buf[0] = '\0';
+    for (int i = 0; i < BW_NTECHNIQUES; ++i) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", i ? "<" : "", technique_names[order[i]]);
+    }
+}
+
+/* Where the rankings differ: each pair the model orders the other way,
+ * with how far apart they measured and how wrong the model was on each. */
+static void explain_ranking(const double *meas, const double *pred, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int a = 0; a < BW_NTECHNIQUES; ++a)
+        for (int b = a + 1; b < BW_NTECHNIQUES; ++b) {
+            if ((meas[a] < meas[b]) == (pred[a] < pred[b]))
+                continue;
+            size_t used = strlen(buf);
+            snprintf(buf + used, len - used, "%s%s vs %s: measured %.1f%% apart, model off by %+.0f%%/%+.0f%%",
+                     used ? "; " : "", technique_names[a], technique_names[b],
+                     100.0 * fabs(meas[a] - meas[b]) / fmin(meas[a], meas[b]), 100.0 * (pred[a] / meas[a] - 1),
+                     100.0 * (pred[b] / meas[b] - 1));
+        }
+}
+
+static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, const uint64_t *sizes, size_t nsizes,
+                             double (*seconds)[MAX_SIZES], const bw_fit *fits, const bool *fitted)
+{
+    for (int w = BW_VECTOR_ADD; w <= BW_REDUCE; ++w) {
+        const char *wname = w == BW_VECTOR_ADD ? "vectoradd" : "reduce";
+        double meas[BW_NTECHNIQUES], pred[BW_NTECHNIQUES], comp[BW_NTECHNIQUES];
+        uint64_t ranked_at = 0;
+        for (size_t s = 0; s < nsizes; ++s) {
+            int complete = 0;
+            for (size_t i = 0; i < npaths; ++i) {
+                const bw_path *p = &paths[i];
+                if (p->kind != BW_TECHNIQUE || (int)p->workload != w || isnan(seconds[i][s]))
+                    continue;
+                double t = seconds[i][s], pt = predict(p, sizes[s], paths, npaths, fits, fitted);
+                double ct = compose_measured(p, sizes[s], paths, npaths, sizes, nsizes, seconds);
+                cr_result r;
+                init_row(&r, run->be->base.name, run->ses.info.name, p->key, "technique", sizes[s]);
+                cr_result_unmeasured(&r);
+                snprintf(r.timer, sizeof r.timer, "host");
+                snprintf(r.unit, sizeof r.unit, "ms");
+                r.figure = t * 1e3;
+                if (isnan(pt))
+                    snprintf(r.note, sizeof r.note, "no prediction: a path of its model has no fit");
+                else
+                    snprintf(r.params, sizeof r.params, "predicted_ms=%.4g;model_error_pct=%+.1f;composed_ms=%.4g",
+                             pt * 1e3, 100 * (pt / t - 1), ct * 1e3);
+                snprintf(r.note, sizeof r.note, "model: %s + %s + %s + %s; composed: the same stages' measured times",
+                         p->model[0], p->model[1], p->model[2], p->model[3]);
+                if (record(run, &r) != 0)
+                    return -1;
+                meas[p->technique] = t;
+                pred[p->technique] = pt;
+                complete += !isnan(pt);
+            }
+            if (complete == BW_NTECHNIQUES)
+                ranked_at = sizes[s];
+        }
+        if (ranked_at == 0)
+            continue;
+        /* The ranking at the largest size where all four ran and were predicted. */
+        for (size_t i = 0; i < npaths; ++i) {
+            const bw_path *p = &paths[i];
+            if (p->kind != BW_TECHNIQUE || (int)p->workload != w)
+                continue;
+            size_t s = 0;
+            while (sizes[s] != ranked_at)
+                ++s;
+            meas[p->technique] = seconds[i][s];
+            pred[p->technique] = predict(p, ranked_at, paths, npaths, fits, fitted);
+            comp[p->technique] = compose_measured(p, ranked_at, paths, npaths, sizes, nsizes, seconds);
+        }
+        cr_result r;
+        init_row(&r, run->be->base.name, run->ses.info.name, wname, "ranking", ranked_at);
+        r.bytes_per_rep = NAN;
+        cr_result_unmeasured(&r);
+        r.unit[0] = '\0';
+        char m[48], p[48], c[48]; /* "default<cpu-resident<gpu-resident<mixed" is 39 */
+        rank_text(meas, m, sizeof m);
+        rank_text(pred, p, sizeof p);
+        rank_text(comp, c, sizeof c);
+        bool match = strcmp(m, p) == 0;
+        snprintf(r.params, sizeof r.params, "measured=%s;predicted=%s;match=%d;composed=%s", m, p, match, c);
+        if (match) {
+            snprintf(r.note, sizeof r.note, "the model ranks the techniques as measured: use %.*s", (int)strcspn(m, "<"),
+                     m);
+        } else {
+            /* Why first (the pairs can run long): do the fits or the
+             * composition itself miss? */
+            snprintf(r.note, sizeof r.note, "%s; ",
+                     strcmp(m, c) == 0 ? "the stages' measured times rank as measured: the fitted B(S) miss (caches)"
+                                       : "the stages' measured times rank otherwise too: the gaps are within the "
+                                         "model's error");
+            size_t used = strlen(r.note);
+            explain_ranking(meas, pred, r.note + used, sizeof r.note - used);
+        }
+        if (record(run, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- set-up ---- */
+
+static int check_sizes(bw_run *run)
+{
+    bw_config *c = &run->cfg;
+    uint64_t limit = run->ses.info.max_alloc_bytes;
+    char a[32], b[32];
+    if (c->sizes.start == 0) {
+        c->sizes = run->ses.opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
+                                  : (cr_range){UINT64_C(1) << 10, UINT64_C(1) << 30, 2};
+        while (c->sizes.end > limit && c->sizes.end > c->sizes.start)
+            c->sizes.end /= c->sizes.factor;
+        if (c->sizes.end < (run->ses.opt.quick ? UINT64_C(16) << 20 : UINT64_C(1) << 30)) {
+            cr_format_bytes(c->sizes.end, a, sizeof a);
+            fprintf(stderr, "note: sizes capped at %s by the device's allocation limit\n", a);
+        }
+    }
+    size_t n = cr_range_count(&c->sizes);
+    uint64_t last = cr_range_value(&c->sizes, n - 1);
+    if (last > limit) {
+        cr_format_bytes(last, a, sizeof a);
+        cr_format_bytes(limit, b, sizeof b);
+        return cr_fail_usage(&run->ses, "--sizes reaches %s, above the device's allocation limit of %s", a, b);
+    }
+    if (c->sizes.start % 16 != 0)
+        return cr_fail_usage(&run->ses, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", c->sizes.start);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    /* pattern, check, and a path's own host and device copies */
+    if (pages > 0 && page > 0 && last > (uint64_t)pages * (uint64_t)page / 10 * 9 / 5) {
+        cr_format_bytes(last * 5, a, sizeof a);
+        return cr_fail_usage(&run->ses, "transfers of this size need about %s of host memory, more than is here", a);
+    }
+    run->max_bytes = last;
+    return 0;
+}
+
+static int run_sweep(bw_run *run)
+{
+    const bw_path *paths = run->paths;
+    size_t npaths = run->npaths;
+    size_t nsizes = cr_range_count(&run->cfg.sizes);
+    if (nsizes > MAX_SIZES)
+        nsizes = MAX_SIZES; /* a geometric range over 64-bit sizes has at most 64 values */
+    uint64_t sizes[MAX_SIZES];
+    for (size_t i = 0; i < nsizes; ++i)
+        sizes[i] = cr_range_value(&run->cfg.sizes, i);
+    double (*seconds)[MAX_SIZES] = malloc(npaths * sizeof *seconds);
+    bool *runnable = calloc(npaths, sizeof *runnable);
+    int rc = seconds && runnable ? 0 : -1;
+    for (size_t p = 0; p < npaths && rc == 0; ++p)
+        for (size_t i = 0; i < MAX_SIZES; ++i)
+            seconds[p][i] = NAN;
+    for (size_t p = 0; p < npaths && rc == 0; ++p) {
+        char why[CR_ERRLEN];
+        if (!path_selected(run, &paths[p]))
+            continue;
+        if (run->be->supported(&paths[p], why, sizeof why) != CR_OK)
+            rc = record_unsupported(run, &paths[p], why);
+        else
+            runnable[p] = true;
+    }
+    for (size_t s = 0; s < nsizes && rc == 0; ++s) {
+        uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + sizes[s];
+        cr_fill_random_bytes(run->src, sizes[s], &state);
+        for (uint64_t i = 0; i < sizes[s] / 4; ++i) { /* [1, 2): sums stay exact enough to verify */
+            uint32_t bits = UINT32_C(0x3F800000) | (uint32_t)(cr_splitmix64(&state) >> 41);
+            memcpy(&run->floats[i], &bits, sizeof bits);
+        }
+        uint64_t expected_sum = word_sum(run->src, sizes[s]);
+        rc = measure_references(run, sizes[s], expected_sum);
+        for (size_t p = 0; p < npaths && rc == 0; ++p)
+            if (runnable[p])
+                rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s]);
+    }
+    if (nsizes < 2)
+        fprintf(stderr, "note: a single size: no transfer-model fit\n");
+    bw_fit *fits = calloc(npaths, sizeof *fits);
+    bool *fitted = calloc(npaths, sizeof *fitted);
+    if (fits == NULL || fitted == NULL)
+        rc = -1;
+    for (size_t p = 0; p < npaths && rc == 0 && nsizes >= 2; ++p)
+        if (runnable[p] && paths[p].kind != BW_TECHNIQUE)
+            rc = record_fit(run, &paths[p], sizes, seconds[p], nsizes, &fits[p], &fitted[p]);
+    if (rc == 0)
+        rc = record_techniques(run, paths, npaths, sizes, nsizes, seconds, fits, fitted);
+    free(fits);
+    free(fitted);
+    free(seconds);
+    free(runnable);
+    return rc;
+}
+
+/* ---- the skeleton's hooks ---- */
+
+/* --list-paths and the names in --paths need the backend's table only. */
+static int parsed(void *state)
+{
+    bw_run *run = state;
+    run->npaths = run->be->paths(&run->paths);
+    if (run->cfg.list_paths) {
+        for (size_t i = 0; i < run->npaths; ++i)
+            printf("%-30s %s\n", run->paths[i].key, run->paths[i].desc);
+        return CR_EXIT_OK;
+    }
+    return check_paths(run) == 0 ? -1 : CR_EXIT_USAGE;
+}
+
+static int plan(void *state, cr_meta *meta)
+{
+    bw_run *run = state;
+    run->fault = getenv("CROSSROOF_FAULT");
+    int rc = check_sizes(run);
+    if (rc != 0)
+        return rc;
+    cr_meta_set(meta, "host_reference_threads", "%d", bw_host_threads());
+    cr_meta_set(meta, "openmp_waits", "%s", cr_omp_wait_settings());
+    return -1;
+}
+
+static int run_design(void *state)
+{
+    bw_run *run = state;
+    cr_session *ses = &run->ses;
+    run->src = cr_topo_alloc(ses->topo, run->max_bytes);
+    run->check = cr_topo_alloc(ses->topo, run->max_bytes);
+    run->floats = cr_topo_alloc(ses->topo, run->max_bytes);
+    for (int i = 0; i < 4; ++i)
+        run->samples[i] = malloc((size_t)ses->opt.reps_max * sizeof *run->samples[i]);
+    if (!run->src || !run->check || !run->floats || !run->samples[0] || !run->samples[1] || !run->samples[2] ||
+        !run->samples[3]) {
+        fprintf(stderr, "%s: error: cannot allocate host buffers\n", ses->opt.program);
+        return CR_EXIT_FAILED;
+    }
+    cr_measure_init(&run->dev_meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
+    cr_measure_init(&run->host_meas, &ses->rule, (unsigned)ses->opt.warmup, 0);
+    return run_sweep(run) == 0 ? -1 : CR_EXIT_FAILED;
+}
+
+static void release(void *state)
+{
+    bw_run *run = state;
+    cr_topo_free(run->ses.topo, run->src, run->max_bytes);
+    cr_topo_free(run->ses.topo, run->check, run->max_bytes);
+    cr_topo_free(run->ses.topo, run->floats, run->max_bytes);
+    for (int i = 0; i < 4; ++i)
+        free(run->samples[i]);
+}
+
+static bw_run the_run;
+static const cr_design bw_design = {
+    .benchmark = "bandwidth",
+    .summary = "Bandwidth of every host/device path against transfer size, with Lee's transfer model.",
+    .options = bw_options, .n_options = N_BW_OPTIONS, .config = &the_run.cfg,
+    .session = &the_run.ses, .state = &the_run, .quiet_omp_waits = true,
+    .parsed = parsed, .plan = plan, .run = run_design, .release = release,
+};
+
+int bandwidth_main(int argc, char **argv, const bw_backend *backend)
+{
+    the_run = (bw_run){.cfg.seed = 1, .be = backend};
+    return cr_bench_main(argc, argv, &bw_design, &backend->base);
+}

@@ -1,0 +1,122 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/test_main.h"
+
+#include "bandwidth/backend.h"
+#include "bandwidth/transfer_model.h"
+
+#include <math.h>
+
+static void test_fit_recovers_known_parameters(void **state)
+{
+    (void)state;
+    /* T = 12 us + S / 9.5 GB/s, sizes 1 KiB .. 1 GiB */
+    double bytes[21], seconds[21];
+    for (int i = 0; i < 21; ++i) {
+        bytes[i] = (double)(UINT64_C(1024) << i);
+        seconds[i] = 12e-6 + bytes[i] / 9.5e9;
+    }
+    bw_fit f;
+    assert_int_equal(bw_fit_transfer(bytes, seconds, 21, &f), 0);
+    assert_true(fabs(f.c_s - 12e-6) / 12e-6 < 1e-3);
+    assert_true(fabs(f.b_Bps - 9.5e9) / 9.5e9 < 1e-3);
+    assert_true(f.max_rel_err < 1e-3);
+    assert_false(f.intercept_clamped);
+    assert_int_equal(f.n, 21);
+    assert_true(fabs(bw_fit_seconds(&f, 1e6) - (12e-6 + 1e6 / 9.5e9)) / (12e-6 + 1e6 / 9.5e9) < 1e-3);
+}
+
+static void test_fit_with_noise_reports_its_error(void **state)
+{
+    (void)state;
+    double bytes[8], seconds[8];
+    for (int i = 0; i < 8; ++i) {
+        bytes[i] = (double)(UINT64_C(4096) << (2 * i));
+        seconds[i] = (5e-6 + bytes[i] / 20e9) * (i % 2 ? 1.05 : 0.95); /* +-5% */
+    }
+    bw_fit f;
+    assert_int_equal(bw_fit_transfer(bytes, seconds, 8, &f), 0);
+    assert_true(fabs(f.b_Bps - 20e9) / 20e9 < 0.08);
+    assert_true(fabs(f.c_s - 5e-6) / 5e-6 < 0.15);
+    assert_true(f.max_rel_err > 0.03 && f.max_rel_err < 0.08);
+    assert_true(f.rms_rel_err <= f.max_rel_err);
+    /* The per-point error is the relative bandwidth error: T_meas/T_fit - 1. */
+    assert_true(fabs(bw_fit_rel_err(&f, bytes[1], seconds[1]) - (seconds[1] / bw_fit_seconds(&f, bytes[1]) - 1)) <
+                1e-15);
+}
+
+static void test_fit_without_fixed_cost(void **state)
+{
+    (void)state;
+    /* Pure bandwidth, no fixed cost: c comes out as 0. */
+    double bytes[3] = {1e3, 1e6, 1e9}, seconds[3] = {1e-7, 1e-4, 1e-1};
+    bw_fit f;
+    assert_int_equal(bw_fit_transfer(bytes, seconds, 3, &f), 0);
+    assert_true(f.c_s == 0);
+    assert_true(f.intercept_clamped);
+    assert_true(fabs(f.b_Bps - 1e10) / 1e10 < 1e-3);
+}
+
+static void test_fit_is_not_dragged_by_one_outlier(void **state)
+{
+    (void)state;
+    /* A runtime fast path makes the smallest transfer 100 times quicker
+     * than the model: the other points still fit within a few percent. */
+    double bytes[8], seconds[8];
+    for (int i = 0; i < 8; ++i) {
+        bytes[i] = (double)(UINT64_C(4096) << (2 * i));
+        seconds[i] = 30e-6 + bytes[i] / 12e9;
+    }
+    seconds[0] /= 100;
+    bw_fit f;
+    assert_int_equal(bw_fit_transfer(bytes, seconds, 8, &f), 0);
+    assert_true(fabs(f.b_Bps - 12e9) / 12e9 < 0.05);
+    for (int i = 3; i < 8; ++i)
+        assert_true(fabs(bw_fit_rel_err(&f, bytes[i], seconds[i])) < 0.1);
+    assert_true(f.max_rel_err > 0.9); /* and the outlier shows in the error */
+}
+
+static void test_fit_rejects_degenerate_data(void **state)
+{
+    (void)state;
+    bw_fit f;
+    double one_b[1] = {1e6}, one_t[1] = {1e-3};
+    assert_int_equal(bw_fit_transfer(one_b, one_t, 1, &f), -1);
+    double same_b[3] = {1e6, 1e6, 1e6}, same_t[3] = {1e-3, 2e-3, 3e-3};
+    assert_int_equal(bw_fit_transfer(same_b, same_t, 3, &f), -1);
+    double bad_b[2] = {1e6, 2e6}, bad_t[2] = {1e-3, 0};
+    assert_int_equal(bw_fit_transfer(bad_b, bad_t, 2, &f), -1);
+    double flat_b[3] = {1e6, 1e7, 1e8}, flat_t[3] = {1e-3, 1e-3, 1e-3}; /* time does not grow with size */
+    assert_int_equal(bw_fit_transfer(flat_b, flat_t, 3, &f), -1);
+}
+
+static void test_zero_copy_guard(void **state)
+{
+    (void)state;
+    /* A 256 MiB map in 20 us would be 13 TB/s: no data moved. */
+    assert_true(bw_moved_no_data(256.0 * (1 << 20), 20e-6, 12e9));
+    /* The same map in 30 ms (9 GB/s) may have copied. */
+    assert_false(bw_moved_no_data(256.0 * (1 << 20), 30e-3, 12e9));
+    /* A small map is latency-bound: nothing can be concluded. */
+    assert_false(bw_moved_no_data(4096, 20e-6, 12e9));
+    assert_false(bw_moved_no_data(1e9, 0, 12e9));
+    assert_false(bw_moved_no_data(1e9, 1e-6, 0));
+}
+
+static void test_pattern_words(void **state)
+{
+    (void)state;
+    /* Distinct neighbours, seed-dependent, and not constant. */
+    for (uint64_t i = 0; i < 10000; ++i)
+        assert_true(bw_pattern_word(i, 7) != bw_pattern_word(i + 1, 7));
+    assert_true(bw_pattern_word(5, 1) != bw_pattern_word(5, 2));
+    assert_int_equal(bw_pattern_word(0, 0x1234), 0x1234);
+}
+
+TEST_MAIN(NULL, NULL, test_fit_recovers_known_parameters, test_fit_with_noise_reports_its_error,
+          test_fit_without_fixed_cost, test_fit_is_not_dragged_by_one_outlier, test_fit_rejects_degenerate_data,
+          test_zero_copy_guard, test_pattern_words)

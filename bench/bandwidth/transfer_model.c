@@ -1,0 +1,100 @@
+#include "bandwidth/transfer_model.h"
+
+#include <math.h>
+
+double bw_fit_seconds(const bw_fit *f, double bytes) { return f->c_s + bytes / f->b_Bps; }
+
+double bw_fit_rel_err(const bw_fit *f, double bytes, double seconds)
+{
+    /* B_fit/B_meas = (S/T_fit) / (S/T_meas) = T_meas / T_fit */
+    return seconds / bw_fit_seconds(f, bytes) - 1.0;
+}
+
+/* Residuals are log-time differences (relative errors, so that a 4 KiB and
+ * a 1 GiB transfer weigh alike), squared up to HUBER and linear beyond:
+ * least squares that one runtime fast path or a cache-resident point cannot
+ * drag away from every other point. */
+#define HUBER 0.22 /* ln 1.25 */
+static double loss(const double *bytes, const double *seconds, size_t n, double c, double b)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double r = fabs(log(seconds[i]) - log(c + bytes[i] / b));
+        sum += r <= HUBER ? r * r : HUBER * (2 * r - HUBER);
+    }
+    return sum;
+}
+
+#define C_MIN 1e-9  /* s; below this a fixed cost is indistinguishable from none */
+#define C_MAX 1.0
+#define B_MIN 1e5 /* B/s */
+#define B_MAX 1e14
+
+int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit *out)
+{
+    if (n < 2)
+        return -1;
+    bool distinct = false;
+    for (size_t i = 0; i < n; ++i) {
+        if (!(seconds[i] > 0) || !(bytes[i] > 0))
+            return -1;
+        distinct |= bytes[i] != bytes[0];
+    }
+    if (!distinct)
+        return -1;
+    /* The model is not linear in log space: search ln c and ln b on a grid,
+     * then zoom around the best cell, within the bounds. */
+    const double lc_min = log(C_MIN), lc_max = log(C_MAX), lb_min = log(B_MIN), lb_max = log(B_MAX);
+    double lc_lo = lc_min, lc_hi = lc_max, lb_lo = lb_min, lb_hi = lb_max;
+    double best_lc = lc_lo, best_lb = lb_lo, best = INFINITY;
+    enum { GRID = 48, ROUNDS = 6 };
+    for (int round = 0; round < ROUNDS; ++round) {
+        double dc = (lc_hi - lc_lo) / (GRID - 1), db = (lb_hi - lb_lo) / (GRID - 1);
+        for (int i = 0; i < GRID; ++i)
+            for (int j = 0; j < GRID; ++j) {
+                double lc = lc_lo + i * dc, lb = lb_lo + j * db;
+                double e = loss(bytes, seconds, n, exp(lc), exp(lb));
+                if (e < best)
+                    best = e, best_lc = lc, best_lb = lb;
+            }
+        lc_lo = fmax(best_lc - 2 * dc, lc_min), lc_hi = fmin(best_lc + 2 * dc, lc_max);
+        lb_lo = fmax(best_lb - 2 * db, lb_min), lb_hi = fmin(best_lb + 2 * db, lb_max);
+    }
+    *out = (bw_fit){.c_s = exp(best_lc), .b_Bps = exp(best_lb), .n = n};
+    /* No fixed cost at all: the best b then follows from a 1-D search. */
+    double lo = lb_min, hi = lb_max;
+    for (int it = 0; it < 200; ++it) { /* golden-section search; the loss is unimodal in ln b */
+        double m1 = hi - (hi - lo) * 0.618034, m2 = lo + (hi - lo) * 0.618034;
+        if (loss(bytes, seconds, n, 0, exp(m1)) < loss(bytes, seconds, n, 0, exp(m2)))
+            hi = m2;
+        else
+            lo = m1;
+    }
+    double b0 = exp(0.5 * (lo + hi));
+    if (loss(bytes, seconds, n, 0, b0) <= best) {
+        out->c_s = 0;
+        out->b_Bps = b0;
+        out->intercept_clamped = true;
+    }
+    /* Where even the largest transfer's S/b is a small part of its time,
+     * time hardly grows with size and the bandwidth is not determined. */
+    double largest = 0;
+    for (size_t i = 0; i < n; ++i)
+        largest = fmax(largest, bytes[i]);
+    if (largest / out->b_Bps < 0.1 * out->c_s)
+        return -1;
+    double sum2 = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double e = bw_fit_rel_err(out, bytes[i], seconds[i]);
+        if (fabs(e) > out->max_rel_err)
+            out->max_rel_err = fabs(e);
+        sum2 += e * e;
+    }
+    out->rms_rel_err = sqrt(sum2 / (double)n);
+    return 0;
+}
+
+bool bw_moved_no_data(double bytes, double seconds, double host_copy_Bps)
+{
+    return host_copy_Bps > 0 && seconds > 0 && bytes / seconds > 2.0 * host_copy_Bps;
+}

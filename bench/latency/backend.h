@@ -1,0 +1,61 @@
+/* The latency benchmark's backend contract. The experiment design
+ * (design.c) owns the permutation, the footprint sweep, the steps,
+ * the verification and the CSV; a backend only uploads the chain, runs one
+ * work-item along it and times the run. The host's own walk implements the
+ * same contract.
+ *
+ * Kernel semantics: one work-item (one thread) starts at word `start` of
+ * the uploaded buffer and follows it `steps` times, each load's value being
+ * the word offset of the next load (chase.h, the one loop of every walker):
+ *     idx = start; repeat steps times: idx = next[idx]; *end = idx
+ * Every load depends on the one before, so the time per step is the
+ * latency of one load from wherever the footprint lives (Li's L_$ or L). */
+#ifndef CR_LATENCY_BACKEND_H
+#define CR_LATENCY_BACKEND_H
+
+#include "bench_main.h"
+#include "cr.h"
+#include "device.h"
+#include "timer.h"
+
+#include <stdint.h>
+
+#define LT_MAX_LEVELS 5
+
+/* A cache level a single work-item can fill: the share of one core or SM
+ * for private levels, the whole cache for shared ones. */
+typedef struct {
+    char name[8];        /* "L1", "L2", "L3"; "cache" where the API does not say which level */
+    uint64_t bytes;
+    char source[96];     /* where the size comes from, for the CSV */
+} lt_cache_level;
+
+typedef struct {
+    unsigned line_bytes; /* element stride: one element per line, so every step loads a line of its own */
+    char line_source[96];
+    unsigned count;      /* levels, smallest first; 0 when the API reports none */
+    lt_cache_level level[LT_MAX_LEVELS];
+} lt_caches;
+
+typedef struct {
+    cr_backend_base base;
+    /* The line size and the cache levels the API reports about the open
+     * device. A CPU device's levels come from the host topology instead
+     * (the design's choice), so a CPU backend may report none. */
+    void (*caches)(lt_caches *out);
+    /* Allocates a buffer of `words` 64-bit words (replacing the earlier
+     * one) and copies next into it. */
+    cr_status (*prepare)(uint64_t words, const uint64_t *next, char *err, size_t errlen);
+    /* Walks `steps` loads from word `start`, blocking; the word it ends on
+     * goes to *end (read back outside the timed interval). A start outside
+     * the buffer is refused (lt_chain_check_start). */
+    cr_status (*run)(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *end, char *err, size_t errlen);
+} lt_backend;
+
+int latency_main(int argc, char **argv, const lt_backend *backend);
+
+/* The host's own pointer chase: one thread, plain C, the host monotonic
+ * clock around the walk. The reference row for CPU and APU devices. */
+extern const lt_backend lt_host_backend;
+
+#endif

@@ -1,0 +1,50 @@
+#include "latency/levels.h"
+
+#include <stdio.h>
+#include <string.h>
+
+long lt_level_pick(const uint64_t *footprints, size_t n, uint64_t level_bytes, uint64_t smaller_bytes)
+{
+    long best = -1;
+    for (size_t i = 0; i < n; ++i)
+        if (footprints[i] > smaller_bytes && footprints[i] <= level_bytes / 2)
+            best = (long)i;
+    return best;
+}
+
+long lt_memory_pick(const uint64_t *footprints, size_t n, uint64_t llc_bytes)
+{
+    if (n == 0 || llc_bytes == 0)
+        return -1;
+    uint64_t largest = footprints[n - 1];
+    return largest / LT_MEMORY_FACTOR >= llc_bytes ? (long)(n - 1) : -1;
+}
+
+void lt_caches_from_topology(cr_topology *t, lt_caches *out)
+{
+    lt_caches found = {0};
+    for (unsigned level = 1; level <= LT_MAX_LEVELS; ++level) {
+        unsigned line = 0;
+        uint64_t bytes = cr_topo_cache_bytes(t, level, &line);
+        if (bytes == 0)
+            continue;
+        lt_cache_level *l = &found.level[found.count++];
+        snprintf(l->name, sizeof l->name, "L%u", level);
+        l->bytes = bytes;
+        if (level == 1)
+            snprintf(l->source, sizeof l->source, "hwloc (one L1d of the host)");
+        else
+            snprintf(l->source, sizeof l->source, "hwloc (one L%u of the host)", level);
+        if (level == 1 && line) {
+            found.line_bytes = line;
+            snprintf(found.line_source, sizeof found.line_source, "hwloc L1d line");
+        }
+    }
+    if (found.count == 0)
+        return;
+    if (found.line_bytes == 0) {
+        found.line_bytes = out->line_bytes;
+        memcpy(found.line_source, out->line_source, sizeof found.line_source);
+    }
+    *out = found;
+}

@@ -1,0 +1,118 @@
+/* End-to-end tests of the latency executables: a small run on the OpenCL
+ * device beside the host's walk, every row verified and the level rows
+ * derived from it; latency growing from L1 to beyond the caches; the
+ * planted verification failure; bad input; no device; CUDA without a GPU. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define BENCHMARK "latency"
+#include "tests/cli_harness.h"
+
+#include <math.h>
+
+/* The footprint row's figure at size bytes on backend, NaN when absent. */
+static double latency_at(const table *t, const char *backend, uint64_t size)
+{
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "sweep", "footprint") && cell_is(t, j, "backend", backend) &&
+            strtoull(cell(t, j, "size_bytes"), NULL, 10) == size)
+            return strtod(cell(t, j, "figure"), NULL);
+    return NAN;
+}
+
+static void test_small_run_is_verified(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "latency-opencl", "--footprint 4K:1M:x4 --quick", "small", 0, NULL);
+    expect_all_valid(&t);
+    const char *backends[] = {"opencl", "host"};
+    int footprint_rows[2] = {0}, memory_rows[2] = {0}, cache_rows[2] = {0};
+    for (int j = 0; j < t.nrows; ++j) {
+        assert_string_equal(cell(&t, j, "benchmark"), "latency");
+        assert_string_equal(cell(&t, j, "unit"), "ns");
+        assert_string_equal(cell(&t, j, "work_items"), "1");
+        int b = cell_is(&t, j, "backend", "host");
+        assert_true(b || cell_is(&t, j, "backend", "opencl"));
+        if (cell_is(&t, j, "sweep", "footprint")) {
+            footprint_rows[b]++;
+            assert_string_equal(cell(&t, j, "variant"), "pointer-chase");
+            double ns = strtod(cell(&t, j, "figure"), NULL), best = strtod(cell(&t, j, "figure_best"), NULL);
+            assert_true(ns > 0 && best > 0 && best <= ns);
+            /* ns per load is the median repetition over the steps it walked */
+            long long steps = param_ll(&t, j, "steps");
+            assert_true(steps >= 1024);
+            assert_true(fabs(strtod(cell(&t, j, "median_s"), NULL) / (double)steps * 1e9 - ns) <= 1e-3 * ns);
+            assert_int_equal(param_ll(&t, j, "line"), 64); /* PoCL and the host: 64-byte lines */
+            assert_string_equal(cell(&t, j, "timer"), b ? "host" : "event");
+            if (!b)
+                assert_true(strtod(cell(&t, j, "ref_ratio"), NULL) > 0);
+        } else {
+            assert_string_equal(cell(&t, j, "sweep"), "level");
+            if (cell_is(&t, j, "variant", "memory")) {
+                memory_rows[b]++;
+                /* 1 MiB is not 4x any last-level cache: no L, and the row says so. */
+                assert_true(isnan(strtod(cell(&t, j, "figure"), NULL)) || cell(&t, j, "figure")[0] == '\0');
+                expect_cell_has(&t, j, "note", "no main-memory latency");
+                continue;
+            }
+            cache_rows[b]++;
+            long long cache_bytes = param_ll(&t, j, "cache_bytes"), fp = param_ll(&t, j, "footprint");
+            assert_true(cache_bytes > 0);
+            if (fp < 0) { /* no footprint fits the level: unmeasured, with why */
+                expect_cell_has(&t, j, "note", "no swept footprint");
+                continue;
+            }
+            /* The level's figure is the footprint row's, at most half the level. */
+            assert_true(fp <= cache_bytes / 2);
+            assert_true(strtod(cell(&t, j, "figure"), NULL) == latency_at(&t, backends[b], (uint64_t)fp));
+            expect_cell_has(&t, j, "note", "from the footprint row at");
+        }
+    }
+    for (int b = 0; b < 2; ++b) {
+        assert_int_equal(footprint_rows[b], 5); /* 4K, 16K, 64K, 256K, 1M */
+        assert_int_equal(memory_rows[b], 1);
+        assert_true(cache_rows[b] >= 1);        /* hwloc knows an L1 at least */
+        /* 1 MiB is 256 times 4 KiB: it cannot be served by the L1 that serves 4 KiB. */
+        double small = latency_at(&t, backends[b], 4096), large = latency_at(&t, backends[b], 1 << 20);
+        if (!(large > small))
+            fail_msg("%s: %g ns at 1 MiB, %g ns at 4 KiB", backends[b], large, small);
+    }
+    table_free(&t);
+    expect_meta_keys("small", "latency-opencl", "chain", "device_cache_levels", "device_line_bytes",
+                     "host_cache_levels", "host_reference", "device.name");
+}
+
+/* Beyond the last-level cache a load waits for DRAM (and a page walk):
+ * tens of L1 hits' worth on any machine. 64 MiB is beyond the LLC of the
+ * machines this runs on; four times is a margin no noise closes. */
+static void test_latency_grows_beyond_the_caches(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "latency-opencl", "--footprint 4K:64M:x16384 --quick --host-ref off", "grow", 0, NULL);
+    double small = latency_at(&t, "opencl", 4096), large = latency_at(&t, "opencl", UINT64_C(64) << 20);
+    if (!(large > 4 * small))
+        fail_msg("%g ns at 64 MiB, %g ns at 4 KiB", large, small);
+    assert_true(isnan(latency_at(&t, "host", 4096))); /* --host-ref off */
+    table_free(&t);
+}
+
+static void test_planted_verification_failure_fails_the_run(void **state)
+{
+    (void)state;
+    table t = run_planted("verify", "latency-opencl", "--footprint 4K:16K:x4 --quick", "fault");
+    /* the device's first point; the host's walk is not touched */
+    int j = only_invalid_row(&t);
+    assert_string_equal(cell(&t, j, "backend"), "opencl");
+    assert_string_equal(cell(&t, j, "size_bytes"), "4096");
+    expect_cell_has(&t, j, "note", "verification:");
+    expect_cell_has(&t, j, "note", "expected");
+    table_free(&t);
+}
+
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_no_device_is_skipped,
+              test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
+              test_small_run_is_verified, test_latency_grows_beyond_the_caches)

@@ -1,0 +1,109 @@
+/* Which footprint stands for each cache level and for main memory, and the
+ * host's levels from hwloc. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/test_main.h"
+
+#include "latency/levels.h"
+
+#include <string.h>
+
+#define KiB(x) ((uint64_t)(x) << 10)
+#define MiB(x) ((uint64_t)(x) << 20)
+
+/* 4 KiB .. 256 MiB doubling: 17 footprints. */
+static size_t doubling(uint64_t *f)
+{
+    size_t n = 0;
+    for (uint64_t v = KiB(4); v <= MiB(256); v *= 2)
+        f[n++] = v;
+    return n;
+}
+
+static void test_level_is_the_largest_footprint_in_half_of_it(void **state)
+{
+    (void)state;
+    uint64_t f[32];
+    size_t n = doubling(f);
+    assert_int_equal(n, 17);
+    /* L1 32 KiB: 16 KiB (index 2). L2 1 MiB above 32 KiB: 512 KiB (index 7).
+     * L3 32 MiB above 1 MiB: 16 MiB (index 12). */
+    assert_int_equal(lt_level_pick(f, n, KiB(32), 0), 2);
+    assert_int_equal(lt_level_pick(f, n, MiB(1), KiB(32)), 7);
+    assert_int_equal(lt_level_pick(f, n, MiB(32), MiB(1)), 12);
+    /* A level that is not a power of two: 48 KiB L1d holds 24 KiB, so 16 KiB. */
+    assert_int_equal(lt_level_pick(f, n, KiB(48), 0), 2);
+    /* 1.25 MiB L2 above 48 KiB: half is 640 KiB, so 512 KiB. */
+    assert_int_equal(lt_level_pick(f, n, KiB(1280), KiB(48)), 7);
+}
+
+static void test_level_without_a_footprint(void **state)
+{
+    (void)state;
+    /* 4 KiB .. 1 MiB in steps of 4: nothing above 1 MiB and within 16 MiB. */
+    uint64_t f[] = {KiB(4), KiB(16), KiB(64), KiB(256), MiB(1)};
+    assert_int_equal(lt_level_pick(f, 5, MiB(32), MiB(1)), -1);
+    /* Nothing at or below half of an 8 KiB level but 4 KiB. */
+    assert_int_equal(lt_level_pick(f, 5, KiB(8), 0), 0);
+    assert_int_equal(lt_level_pick(f, 5, KiB(7), 0), -1);
+    /* Two levels of one size leave nothing between them. */
+    assert_int_equal(lt_level_pick(f, 5, MiB(1), MiB(1)), -1);
+    assert_int_equal(lt_level_pick(f, 0, MiB(1), 0), -1);
+}
+
+static void test_memory_needs_four_times_the_last_level(void **state)
+{
+    (void)state;
+    uint64_t f[32];
+    size_t n = doubling(f);
+    assert_int_equal(lt_memory_pick(f, n, MiB(32)), 16);  /* 256 MiB = 8x */
+    assert_int_equal(lt_memory_pick(f, n, MiB(64)), 16);  /* exactly 4x */
+    assert_int_equal(lt_memory_pick(f, n, MiB(65)), -1);  /* just under 4x */
+    assert_int_equal(lt_memory_pick(f, n, 0), -1);        /* no cache size: unknown */
+    assert_int_equal(lt_memory_pick(f, 0, MiB(1)), -1);
+}
+
+/* The host's levels come from hwloc in order, each named by its level. */
+static void test_caches_from_the_topology(void **state)
+{
+    (void)state;
+    lt_caches c = {.line_bytes = 99};
+    lt_caches_from_topology(NULL, &c); /* no topology: left alone */
+    assert_int_equal(c.line_bytes, 99);
+    assert_int_equal(c.count, 0);
+    cr_topology *t = cr_topo_open();
+    if (t == NULL)
+        skip();
+    lt_caches_from_topology(t, &c);
+    for (unsigned i = 0; i < c.count; ++i) {
+        unsigned line;
+        char name[8];
+        uint64_t want = 0;
+        /* Level i of the list is the i-th level hwloc has. */
+        for (unsigned level = 1, seen = 0; level <= LT_MAX_LEVELS; ++level)
+            if (cr_topo_cache_bytes(t, level, &line) && seen++ == i) {
+                want = cr_topo_cache_bytes(t, level, &line);
+                snprintf(name, sizeof name, "L%u", level);
+            }
+        assert_int_equal(c.level[i].bytes, want);
+        assert_string_equal(c.level[i].name, name);
+        assert_non_null(strstr(c.level[i].source, "hwloc"));
+        if (i)
+            assert_true(c.level[i].bytes >= c.level[i - 1].bytes);
+    }
+    if (c.count && cr_topo_cache_bytes(t, 1, NULL) && c.line_bytes != 99) {
+        unsigned line;
+        cr_topo_cache_bytes(t, 1, &line);
+        assert_int_equal(c.line_bytes, line);
+    }
+    assert_int_equal(cr_topo_cache_bytes(t, 0, NULL), 0);
+    assert_int_equal(cr_topo_cache_bytes(t, 6, NULL), 0);
+    cr_topo_close(t);
+}
+
+TEST_MAIN(NULL, NULL, test_level_is_the_largest_footprint_in_half_of_it, test_level_without_a_footprint,
+          test_memory_needs_four_times_the_last_level, test_caches_from_the_topology)

@@ -1,0 +1,89 @@
+/* The steps of the SFU benchmark's design that its parts share. */
+#include "sfu/state.h"
+
+#include "random.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The half_ functions' bound in the OpenCL specification (section 7.4). */
+#define HALF_BOUND_ULP 8192
+
+void sfu_init_row(const sfu_state *s, cr_result *r, const char *variant, const char *sweep)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
+    snprintf(r->benchmark, sizeof r->benchmark, "sfu");
+    snprintf(r->backend, sizeof r->backend, "%s", s->be->base.name);
+    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, s->ses.info.name);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->dtype, sizeof r->dtype, "%s", cr_dtype_name(s->t));
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+}
+
+void sfu_init_version_row(const sfu_state *s, cr_result *r, sfu_version v, const char *sweep)
+{
+    char variant[48];
+    snprintf(variant, sizeof variant, "%s/%s", sfu_functions[s->f].name, sfu_version_names[v]);
+    sfu_init_row(s, r, variant, sweep);
+}
+
+sfu_kernel sfu_plain_kernel(const sfu_state *s, sfu_version v)
+{
+    return (sfu_kernel){s->f, s->t, v, s->be->partition_fast, 0};
+}
+
+double sfu_bound_ulp(sfu_func f, cr_dtype t, sfu_version v)
+{
+    if (v == SFU_PRECISE)
+        return sfu_functions[f].ulp_bound[t];
+    if (v == SFU_HALF)
+        return HALF_BOUND_ULP;
+    return NAN;
+}
+
+/* The inputs in the kernel's type, in io_x and io_y. */
+static void to_kernel_type(sfu_state *s, cr_dtype t, const double *x, const double *y, size_t n)
+{
+    if (t == CR_FLOAT) {
+        float *xf = s->io_x, *yf = s->io_y;
+        for (size_t i = 0; i < n; ++i) {
+            xf[i] = (float)x[i];
+            yf[i] = y ? (float)y[i] : 0.0f;
+        }
+        return;
+    }
+    memcpy(s->io_x, x, n * sizeof *x);
+    if (y)
+        memcpy(s->io_y, y, n * sizeof *y);
+    else
+        memset(s->io_y, 0, n * sizeof *y);
+}
+
+cr_status sfu_eval_doubles(sfu_state *s, const sfu_kernel *k, const double *x, const double *y, size_t n,
+                           double *out, char *err, size_t errlen)
+{
+    if (n > s->cap) {
+        snprintf(err, errlen, "internal: %zu inputs, room for %zu", n, s->cap);
+        return CR_ERR;
+    }
+    to_kernel_type(s, k->dtype, x, y, n);
+    cr_status st = s->be->eval(k, s->io_x, s->io_y, s->io_out, n, err, errlen);
+    if (st != CR_OK)
+        return st;
+    for (size_t i = 0; i < n; ++i)
+        out[i] = k->dtype == CR_FLOAT ? (double)((const float *)s->io_out)[i] : ((const double *)s->io_out)[i];
+    return CR_OK;
+}
+
+void sfu_chain_seed(const sfu_state *s, uint64_t *rng, double *x, double *y)
+{
+    const sfu_function *fn = &sfu_functions[s->f];
+    /* Two draws for unary functions too: the seeds stay those that earlier
+     * results were measured with. */
+    double ux = (double)(cr_splitmix64(rng) >> 11) * 0x1p-53;
+    double uy = (double)(cr_splitmix64(rng) >> 11) * 0x1p-53;
+    double xv = fn->chain_x_lo + ux * (fn->chain_x_hi - fn->chain_x_lo);
+    double yv = fn->arity == 2 ? fn->chain_y_lo + uy * (fn->chain_y_hi - fn->chain_y_lo) : 0;
+    *x = s->t == CR_FLOAT ? (double)(float)xv : xv;
+    *y = s->t == CR_FLOAT ? (double)(float)yv : yv;
+}

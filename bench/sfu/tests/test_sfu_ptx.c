@@ -1,0 +1,477 @@
+/* Static check of the SFU benchmark's CUDA kernels: reads the PTX that nvcc
+ * makes of cuda/sfu/kernels.cu (-ftz=false) and cuda/sfu/kernels_intrinsic.cu
+ * (-ftz=true), splits it into kernel bodies and checks that each version
+ * is what it claims to be: Li's SFU instructions (Tables 6.1 and 6.2) in the
+ * fast kernels, the correctly rounded ones in the precise kernels, both in
+ * the partition kernels. It needs no GPU; without nvcc there is no PTX and
+ * it skips, saying so.
+ *
+ * Approximate instructions are compared as a set per kernel: exactly the
+ * expected ones, .ftz or not, and no other. What nvcc 13 emits for CUDA's
+ * precise functions (compute_75, -O3, -ftz=false) is written down here as
+ * found, because some of them use the SFU themselves:
+ *   - expf: ex2.approx.ftz.f32 on a reduced argument, after a two-constant
+ *     (Cody-Waite) product with log2 e and before an exact scaling by 2^n;
+ *   - powf and tanf: rcp.approx.ftz.f32 as the seed of a refined reciprocal;
+ *   - exp2f: ex2.approx.f32 itself, without .ftz: CUDA's exp2f is the SFU
+ *     instruction (2 ulp), keeping subnormals, and Li's version differs
+ *     from it only by flushing;
+ *   - logf, log2f, sinf, cosf and the divisions, reciprocals and square
+ *     roots (div.rn, rcp.rn, sqrt.rn): none.
+ * So a precise kernel passes when its approximate instructions are exactly
+ * these, and a precise kernel with a flushing (.ftz) approximate step is
+ * also longer than Li's version: the step sits inside a larger algorithm
+ * rather than being the whole function. __fdividef is div.approx.ftz.f32
+ * under -ftz=true (div.approx.f32 without; div.full.f32 is what x/y
+ * becomes with -prec-div=false, which nothing here uses). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SFU_PTX_DIR
+#error "build with -DSFU_PTX_DIR='\"<dir of sfu_kernels.ptx>\"' (bench/sfu/build.mk)"
+#endif
+
+#define MAX_ILP 8   /* SFU_MAX_ILP of sfu/backend.h */
+#define MAX_LIST 4  /* entries of an instruction list, NULL-terminated */
+#define MAX_APPROX 8
+
+/* One function in one type: which instructions each version must show. */
+typedef struct {
+    const char *func, *type;
+    const char *precise[MAX_LIST];      /* approximate instructions inside CUDA's precise function */
+    const char *precise_also[MAX_LIST]; /* other instructions it must contain */
+    bool has_intrinsic;
+    const char *fast[MAX_LIST];         /* approximate instructions of the intrinsic and ptx versions */
+    const char *fast_also[MAX_LIST];
+    const char *constant;               /* an operand Li's version must use, or NULL */
+} sfu_expect;
+
+static const sfu_expect expects[] = {
+    {"div", "f32", {NULL}, {"div.rn.f32"}, true, {"div.approx.ftz.f32"}, {NULL}, NULL},
+    {"rcp", "f32", {NULL}, {"rcp.rn.f32"}, false, {"rcp.approx.ftz.f32"}, {NULL}, NULL},
+    {"sqrt", "f32", {NULL}, {"sqrt.rn.f32"}, false, {"sqrt.approx.ftz.f32"}, {NULL}, NULL},
+    {"rsqrt", "f32", {NULL}, {"sqrt.rn.f32", "rcp.rn.f32"}, true, {"rsqrt.approx.ftz.f32"}, {NULL}, NULL},
+    {"pow", "f32", {"rcp.approx.ftz.f32"}, {NULL}, true, {"lg2.approx.ftz.f32", "ex2.approx.ftz.f32"},
+     {"mul.ftz.f32"}, NULL},
+    /* 0f3FB8AA3B = log2 e, 0f3F317218 = ln 2 (Li's Table 6.1). */
+    {"exp", "f32", {"ex2.approx.ftz.f32"}, {NULL}, true, {"ex2.approx.ftz.f32"}, {"mul.ftz.f32"}, "0f3FB8AA3B"},
+    {"log", "f32", {NULL}, {NULL}, true, {"lg2.approx.ftz.f32"}, {"mul.ftz.f32"}, "0f3F317218"},
+    {"sin", "f32", {NULL}, {NULL}, true, {"sin.approx.ftz.f32"}, {NULL}, NULL},
+    {"cos", "f32", {NULL}, {NULL}, true, {"cos.approx.ftz.f32"}, {NULL}, NULL},
+    {"exp2", "f32", {"ex2.approx.f32"}, {NULL}, true, {"ex2.approx.ftz.f32"}, {NULL}, NULL},
+    {"log2", "f32", {NULL}, {NULL}, true, {"lg2.approx.ftz.f32"}, {NULL}, NULL},
+    {"tan", "f32", {"rcp.approx.ftz.f32"}, {NULL}, true,
+     {"sin.approx.ftz.f32", "cos.approx.ftz.f32", "div.approx.ftz.f32"}, {NULL}, NULL},
+    /* Table 6.2: the SFU has only the reciprocal and its square root in double. */
+    {"div", "f64", {NULL}, {"div.rn.f64"}, false, {"rcp.approx.ftz.f64"}, {"mul.rn.f64"}, NULL},
+    {"rcp", "f64", {NULL}, {"rcp.rn.f64"}, false, {"rcp.approx.ftz.f64"}, {NULL}, NULL},
+    {"sqrt", "f64", {NULL}, {"sqrt.rn.f64"}, false, {"rsqrt.approx.ftz.f64", "rcp.approx.ftz.f64"}, {NULL}, NULL},
+    {"rsqrt", "f64", {NULL}, {"sqrt.rn.f64", "rcp.rn.f64"}, false, {"rsqrt.approx.ftz.f64"}, {NULL}, NULL},
+};
+#define NEXPECTS (sizeof expects / sizeof expects[0])
+
+/* ---- PTX parsing ---- */
+
+typedef struct {
+    char name[96];
+    const char *body; /* from the opening brace to the matching closing one */
+    size_t len;
+} ptx_entry;
+
+typedef struct {
+    char *text;
+    ptx_entry *entries;
+    size_t n, cap;
+} ptx_module;
+
+static ptx_module modules[2]; /* [0] -ftz=false unit, [1] intrinsic unit */
+static const char *const module_files[2] = {"sfu_kernels.ptx", "sfu_kernels_intrinsic.ptx"};
+static char missing[640];
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *buf = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1)) != NULL) {
+        if (fread(buf, 1, (size_t)size, f) == (size_t)size) {
+            buf[size] = '\0';
+        } else {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The body after p: from the first '{' to its match, braces in // comments
+ * not counted. NULL when unbalanced. */
+static const char *match_body(const char *p, size_t *len)
+{
+    const char *open = strchr(p, '{');
+    if (open == NULL)
+        return NULL;
+    int depth = 0;
+    for (const char *q = open; *q; ++q) {
+        if (q[0] == '/' && q[1] == '/') {
+            q = strchr(q, '\n');
+            if (q == NULL)
+                return NULL;
+        } else if (*q == '{') {
+            ++depth;
+        } else if (*q == '}' && --depth == 0) {
+            *len = (size_t)(q - open) + 1;
+            return open;
+        }
+    }
+    return NULL;
+}
+
+static bool parse_module(ptx_module *m)
+{
+    for (const char *p = m->text; (p = strstr(p, ".entry ")) != NULL;) {
+        p += strlen(".entry ");
+        size_t n = strcspn(p, "( \t\r\n");
+        if (m->n == m->cap) {
+            m->cap = m->cap ? m->cap * 2 : 64;
+            ptx_entry *grown = realloc(m->entries, m->cap * sizeof *grown);
+            if (grown == NULL)
+                return false;
+            m->entries = grown;
+        }
+        ptx_entry *e = &m->entries[m->n];
+        if (n == 0 || n >= sizeof e->name)
+            return false;
+        memcpy(e->name, p, n);
+        e->name[n] = '\0';
+        e->body = match_body(p, &e->len);
+        if (e->body == NULL)
+            return false;
+        ++m->n;
+        p = e->body + e->len;
+    }
+    return m->n > 0;
+}
+
+static const ptx_entry *find_entry(const char *name)
+{
+    for (int i = 0; i < 2; ++i)
+        for (size_t j = 0; j < modules[i].n; ++j)
+            if (strcmp(modules[i].entries[j].name, name) == 0)
+                return &modules[i].entries[j];
+    return NULL;
+}
+
+/* What a kernel body contains: its instruction count and the distinct
+ * approximate instructions. */
+typedef struct {
+    unsigned instructions;
+    char approx[MAX_APPROX][32];
+    unsigned napprox;
+} body_summary;
+
+/* The opcode of one line ("add.f32" of "@%p1 add.f32 %f1, ..."), or false
+ * for labels, directives, braces and comments. */
+static bool opcode_of(const char *line, size_t len, char *op, size_t oplen)
+{
+    while (len > 0 && (*line == ' ' || *line == '\t')) {
+        ++line;
+        --len;
+    }
+    if (len == 0 || *line == '.' || *line == '{' || *line == '}' || *line == '$' || (len > 1 && line[0] == '/'))
+        return false;
+    if (*line == '@') { /* guard predicate */
+        size_t skip = strcspn(line, " \t");
+        if (skip >= len)
+            return false;
+        line += skip;
+        len -= skip;
+        while (len > 0 && (*line == ' ' || *line == '\t')) {
+            ++line;
+            --len;
+        }
+    }
+    size_t n = 0;
+    while (n < len && line[n] != ' ' && line[n] != '\t' && line[n] != ';')
+        ++n;
+    if (n == 0 || n >= oplen)
+        return false;
+    memcpy(op, line, n);
+    op[n] = '\0';
+    return true;
+}
+
+static bool is_approx(const char *op)
+{
+    return strstr(op, ".approx.") != NULL || strncmp(op, "div.full.", 9) == 0;
+}
+
+static void summarise(const ptx_entry *e, body_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    const char *end = e->body + e->len;
+    for (const char *line = e->body; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        char op[32];
+        if (opcode_of(line, len, op, sizeof op)) {
+            ++s->instructions;
+            bool seen = false;
+            for (unsigned i = 0; i < s->napprox; ++i)
+                seen = seen || strcmp(s->approx[i], op) == 0;
+            if (is_approx(op) && !seen && s->napprox < MAX_APPROX)
+                strcpy(s->approx[s->napprox++], op);
+        }
+        line += len + 1;
+    }
+}
+
+static bool body_has_op(const ptx_entry *e, const char *op)
+{
+    /* As a whole opcode: followed by white space, not a longer name. */
+    size_t n = strlen(op);
+    const char *end = e->body + e->len;
+    for (const char *p = e->body; (p = strstr(p, op)) != NULL && p < end; p += n)
+        if ((p[n] == ' ' || p[n] == '\t') && (p[-1] == '\t' || p[-1] == ' ' || p[-1] == '\n'))
+            return true;
+    return false;
+}
+
+static bool body_has_text(const ptx_entry *e, const char *text)
+{
+    const char *p = strstr(e->body, text);
+    return p != NULL && p < e->body + e->len;
+}
+
+/* ---- setup ---- */
+
+static int load_modules(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", SFU_PTX_DIR, module_files[i]);
+        modules[i].text = read_file(path);
+        if (modules[i].text == NULL) {
+            snprintf(missing, sizeof missing, "%s not found (it is made by nvcc -ptx; no nvcc, no PTX)", path);
+            return 0;
+        }
+        if (!parse_module(&modules[i])) {
+            fprintf(stderr, "%s: no well-formed .entry found\n", path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int free_modules(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; ++i) {
+        free(modules[i].text);
+        free(modules[i].entries);
+        memset(&modules[i], 0, sizeof modules[i]);
+    }
+    return 0;
+}
+
+#define SKIP_WITHOUT_PTX()                                                                                         \
+    do {                                                                                                           \
+        if (missing[0]) {                                                                                          \
+            print_message("skipped: %s\n", missing);                                                               \
+            skip();                                                                                                \
+        }                                                                                                          \
+    } while (0)
+
+/* ---- checks ---- */
+
+static size_t list_len(const char *const *list)
+{
+    size_t n = 0;
+    while (n < MAX_LIST && list[n])
+        ++n;
+    return n;
+}
+
+static bool in_list(const char *const *list, const char *op)
+{
+    for (size_t i = 0; i < list_len(list); ++i)
+        if (strcmp(list[i], op) == 0)
+            return true;
+    return false;
+}
+
+/* "sfu_eval_<ver>_<func>_<type>" for ilp 0, else the chain kernel's name. */
+static void kernel_name(char *buf, size_t len, const char *ver, const sfu_expect *x, int ilp)
+{
+    if (ilp == 0)
+        snprintf(buf, len, "sfu_eval_%s_%s_%s", ver, x->func, x->type);
+    else
+        snprintf(buf, len, "sfu_chain_%s_%s_%s_ilp%d", ver, x->func, x->type, ilp);
+}
+
+static const ptx_entry *must_find(const char *name)
+{
+    const ptx_entry *e = find_entry(name);
+    if (e == NULL)
+        fail_msg("kernel %s is not in the PTX", name);
+    return e;
+}
+
+/* The approximate instructions of name are exactly those of a and b (b may
+ * be NULL), and it contains every instruction of the also lists. */
+static void check_kernel(const char *name, const char *const *a, const char *const *b, const char *const *also_a,
+                         const char *const *also_b, body_summary *out)
+{
+    const ptx_entry *e = must_find(name);
+    summarise(e, out);
+    for (unsigned i = 0; i < out->napprox; ++i)
+        if (!in_list(a, out->approx[i]) && !(b && in_list(b, out->approx[i])))
+            fail_msg("%s contains %s, which it should not", name, out->approx[i]);
+    const char *const *lists[] = {a, b, also_a, also_b};
+    for (size_t l = 0; l < 4; ++l)
+        for (size_t i = 0; lists[l] && i < list_len(lists[l]); ++i)
+            if (!body_has_op(e, lists[l][i]))
+                fail_msg("%s lacks %s", name, lists[l][i]);
+}
+
+static void test_every_kernel_is_expected(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_PTX();
+    size_t expected = 0;
+    char name[96];
+    for (size_t i = 0; i < NEXPECTS; ++i) {
+        const char *vers[] = {"precise", "ptx", "partition", expects[i].has_intrinsic ? "intrinsic" : NULL};
+        for (size_t v = 0; v < 4 && vers[v]; ++v)
+            for (int ilp = 0; ilp <= MAX_ILP; ++ilp) {
+                kernel_name(name, sizeof name, vers[v], &expects[i], ilp);
+                must_find(name);
+                ++expected;
+            }
+    }
+    /* Nothing in the PTX escapes the checks below. */
+    assert_int_equal(modules[0].n + modules[1].n, expected);
+    /* 12 float functions and 4 double ones, precise, ptx and partition,
+     * plus the 10 float intrinsics; each an eval and 8 chain kernels. */
+    assert_int_equal(expected, (16 * 3 + 10) * 9);
+}
+
+static void test_fast_kernels_use_the_sfu(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_PTX();
+    char name[96];
+    body_summary s;
+    for (size_t i = 0; i < NEXPECTS; ++i) {
+        const sfu_expect *x = &expects[i];
+        const char *vers[] = {"ptx", x->has_intrinsic ? "intrinsic" : NULL};
+        for (size_t v = 0; v < 2 && vers[v]; ++v)
+            for (int ilp = 0; ilp <= MAX_ILP; ++ilp) {
+                kernel_name(name, sizeof name, vers[v], x, ilp);
+                check_kernel(name, x->fast, NULL, x->fast_also, NULL, &s);
+                if (x->constant && !body_has_text(must_find(name), x->constant))
+                    fail_msg("%s does not use the constant %s", name, x->constant);
+            }
+    }
+}
+
+static void test_precise_kernels_are_precise(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_PTX();
+    char name[96], fast_name[96];
+    body_summary s, fast;
+    for (size_t i = 0; i < NEXPECTS; ++i) {
+        const sfu_expect *x = &expects[i];
+        for (int ilp = 0; ilp <= MAX_ILP; ++ilp) {
+            kernel_name(name, sizeof name, "precise", x, ilp);
+            check_kernel(name, x->precise, NULL, x->precise_also, NULL, &s);
+            bool flushing_step = false;
+            for (unsigned k = 0; k < s.napprox; ++k)
+                flushing_step = flushing_step || strstr(s.approx[k], ".ftz.") != NULL;
+            if (!flushing_step)
+                continue;
+            kernel_name(fast_name, sizeof fast_name, "ptx", x, ilp);
+            summarise(must_find(fast_name), &fast);
+            if (s.instructions <= fast.instructions)
+                fail_msg("%s has a flushing SFU step but no more instructions (%u) than %s (%u)", name,
+                         s.instructions, fast_name, fast.instructions);
+        }
+    }
+}
+
+static void test_partition_kernels_hold_both(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_PTX();
+    char name[96], part[96];
+    body_summary s, precise, fast;
+    for (size_t i = 0; i < NEXPECTS; ++i) {
+        const sfu_expect *x = &expects[i];
+        for (int ilp = 0; ilp <= MAX_ILP; ++ilp) {
+            kernel_name(part, sizeof part, "partition", x, ilp);
+            check_kernel(part, x->precise, x->fast, x->precise_also, x->fast_also, &s);
+            kernel_name(name, sizeof name, "precise", x, ilp);
+            summarise(must_find(name), &precise);
+            kernel_name(name, sizeof name, "ptx", x, ilp);
+            summarise(must_find(name), &fast);
+            if (s.instructions <= precise.instructions || s.instructions <= fast.instructions)
+                fail_msg("%s (%u instructions) cannot hold both the precise (%u) and the ptx (%u) bodies", part,
+                         s.instructions, precise.instructions, fast.instructions);
+        }
+    }
+}
+
+/* The parser itself, on a hand-written module: a nested brace, a brace in
+ * a comment, a guarded instruction, a label. */
+static void test_parser_on_a_known_body(void **state)
+{
+    (void)state;
+    static const char text[] = ".visible .entry k_a(\n\t.param .u64 p\n)\n{\n\t.reg .f32 %f<3>;\n"
+                               "\t// { not a brace\n$L__BB0_1:\n\t{\n\tex2.approx.ftz.f32 %f1, %f2;\n\t}\n"
+                               "\t@%p1 bra $L__BB0_1;\n\tmul.ftz.f32 %f2, %f1, 0f3FB8AA3B;\n\tret;\n}\n"
+                               ".visible .entry k_b()\n{\n\tsin.approx.f32 %f1, %f1;\n}\n";
+    char copy[sizeof text];
+    memcpy(copy, text, sizeof text);
+    ptx_module m = {.text = copy};
+    assert_true(parse_module(&m));
+    assert_int_equal(m.n, 2);
+    assert_string_equal(m.entries[0].name, "k_a");
+    assert_string_equal(m.entries[1].name, "k_b");
+    body_summary s;
+    summarise(&m.entries[0], &s);
+    assert_int_equal(s.instructions, 4); /* ex2, bra, mul, ret */
+    assert_int_equal(s.napprox, 1);
+    assert_string_equal(s.approx[0], "ex2.approx.ftz.f32");
+    assert_true(body_has_op(&m.entries[0], "mul.ftz.f32"));
+    assert_false(body_has_op(&m.entries[0], "mul.f32"));
+    assert_false(body_has_op(&m.entries[0], "sin.approx.f32")); /* k_b's, outside this body */
+    summarise(&m.entries[1], &s);
+    assert_int_equal(s.instructions, 1);
+    assert_string_equal(s.approx[0], "sin.approx.f32");
+    free(m.entries);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parser_on_a_known_body),
+        cmocka_unit_test(test_every_kernel_is_expected),
+        cmocka_unit_test(test_fast_kernels_use_the_sfu),
+        cmocka_unit_test(test_precise_kernels_are_precise),
+        cmocka_unit_test(test_partition_kernels_hold_both),
+    };
+    return cmocka_run_group_tests(tests, load_modules, free_modules);
+}

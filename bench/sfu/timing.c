@@ -1,0 +1,431 @@
+/* The SFU benchmark's timed measurements, all on the chain kernel of
+ * sfu/backend.h: latency (one dependent chain on one work-item), throughput
+ * (independent chains, work-items doubling until the rate stops growing)
+ * and Li's partition trade-off (a fraction of the units on the fast path).
+ * Every run's end values and sums are checked against the host's replay
+ * (sfu/truth.h). */
+#define _GNU_SOURCE
+#include "sfu/timing.h"
+
+#include "sfu/errors.h"
+#include "sfu/truth.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Chains replayed on the host per run: all of them up to this many, else
+ * this many spread evenly over the work-items (every unit of a partition
+ * gets some). A replay costs a few dozen libm calls. */
+#define REPLAYED_CHAINS 1024
+/* Two successive points within this of the best are the plateau. */
+#define PLATEAU_TOLERANCE 0.05
+#define MAX_ITERS (UINT32_C(1) << 30)
+
+/* The seeds of a run and the host's copies of the results, in one block. */
+typedef struct {
+    uint64_t n;          /* work_items * ilp */
+    double *dx0, *dy0;   /* the seeds as doubles, for the replay */
+    void *x0, *y0;       /* the same in the kernel's type */
+    void *xout, *sout;
+} chain_buffers;
+
+static void free_buffers(chain_buffers *b)
+{
+    free(b->dx0);
+    memset(b, 0, sizeof *b);
+}
+
+/* Seeds drawn uniformly from the chain domain, reproducibly. */
+static int make_seeds(const sfu_state *s, uint64_t n, uint64_t seed, chain_buffers *b)
+{
+    size_t es = cr_dtype_size(s->t);
+    char *block = malloc(n * (2 * sizeof(double) + 4 * es));
+    if (!block) {
+        fprintf(stderr, "%s: error: out of memory for %" PRIu64 " chains\n", s->ses.opt.program, n);
+        return -1;
+    }
+    char *typed = block + n * 2 * sizeof(double);
+    *b = (chain_buffers){.n = n, .dx0 = (double *)block, .dy0 = (double *)block + n, .x0 = typed,
+                         .y0 = typed + n * es, .xout = typed + 2 * n * es, .sout = typed + 3 * n * es};
+    uint64_t rng = seed;
+    for (uint64_t i = 0; i < n; ++i) {
+        sfu_chain_seed(s, &rng, &b->dx0[i], &b->dy0[i]);
+        if (s->t == CR_FLOAT) {
+            ((float *)b->x0)[i] = (float)b->dx0[i];
+            ((float *)b->y0)[i] = (float)b->dy0[i];
+        } else {
+            ((double *)b->x0)[i] = b->dx0[i];
+            ((double *)b->y0)[i] = b->dy0[i];
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    const sfu_backend *be;
+    const sfu_kernel *k;
+    const sfu_chain *c;
+} chain_rep;
+
+static cr_status run_chain(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    chain_rep *r = vctx;
+    return r->be->chain_run(r->k, r->c, t, err, errlen);
+}
+
+static cr_status time_once(sfu_state *s, const sfu_kernel *k, const sfu_chain *c, double *sec, char *err,
+                           size_t errlen)
+{
+    cr_timing t = {0};
+    cr_status st = s->be->chain_run(k, c, &t, err, errlen);
+    if (st != CR_OK)
+        return st;
+    cr_timer_state ts = {.slack_ns = s->meas.timer.slack_ns};
+    cr_timer_kind kind;
+    bool switched;
+    *sec = cr_timer_pick(&ts, &t, &kind, &switched);
+    return CR_OK;
+}
+
+/* Iterations for a run of about target_s: scaled up from a short probe
+ * until one run is long enough that launch overhead does not distort the
+ * scale (the first launch also pays for compiling the kernel). */
+static cr_status calibrate(sfu_state *s, const sfu_kernel *k, sfu_chain *c, char *err, size_t errlen)
+{
+    c->iters = 64;
+    for (int round = 0; round < 12; ++round) {
+        double sec;
+        cr_status st = time_once(s, k, c, &sec, err, errlen);
+        if (st != CR_OK)
+            return st;
+        if (round == 0)
+            continue; /* the compile */
+        double scale = sec > 0 ? s->target_s / sec : 64;
+        if (sec >= 0.25 * s->target_s || c->iters >= MAX_ITERS) {
+            double want = c->iters * scale;
+            c->iters = want < 16 ? 16 : want > MAX_ITERS ? MAX_ITERS : (uint32_t)want;
+            return CR_OK;
+        }
+        double grown = c->iters * (scale > 64 ? 64 : scale < 2 ? 2 : scale);
+        c->iters = grown > MAX_ITERS ? MAX_ITERS : (uint32_t)grown;
+    }
+    return CR_OK;
+}
+
+static double as_double(const void *buf, cr_dtype t, uint64_t i)
+{
+    return t == CR_FLOAT ? (double)((const float *)buf)[i] : ((const double *)buf)[i];
+}
+
+/* The tolerance of chains computed with version v. */
+static double chain_tol(sfu_state *s, sfu_version v, char *err, size_t errlen)
+{
+    double seen = sfu_chain_error(s, v, err, errlen);
+    if (isnan(seen))
+        return NAN;
+    double bound = v == SFU_PRECISE ? sfu_bound_ulp(s->f, s->t, v) : NAN;
+    return sfu_truth_tol_x(s->f, s->t, sfu_truth_err_f(s->f, s->t, seen, bound));
+}
+
+/* Checks the last run: every end value and sum finite, and the replayed
+ * sample within the bounds. Writes the first failure into note. */
+static bool verify_run(sfu_state *s, const sfu_kernel *k, const sfu_chain *c, chain_buffers *b, char *note,
+                       size_t notelen)
+{
+    char err[CR_ERRLEN];
+    double tol[2] = {chain_tol(s, k->version, err, sizeof err), NAN};
+    if (!isnan(tol[0]) && k->fast_units > 0)
+        tol[1] = chain_tol(s, k->fast, err, sizeof err);
+    if (isnan(tol[0]) || (k->fast_units > 0 && isnan(tol[1]))) {
+        snprintf(note, notelen, "cannot bound the chain error: %s", err);
+        return false;
+    }
+    if (s->be->chain_download(b->xout, b->sout, b->n, err, sizeof err) != CR_OK) {
+        snprintf(note, notelen, "download failed: %s", err);
+        return false;
+    }
+    /* The test hook: one end value moved across the whole chain domain. */
+    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used) {
+        const sfu_function *fn = &sfu_functions[s->f];
+        double moved = as_double(b->xout, s->t, 0) + (fn->chain_x_hi - fn->chain_x_lo);
+        if (s->t == CR_FLOAT)
+            ((float *)b->xout)[0] = (float)moved;
+        else
+            ((double *)b->xout)[0] = moved;
+        s->fault_used = true;
+    }
+    for (uint64_t i = 0; i < b->n; ++i) {
+        double x = as_double(b->xout, s->t, i), sum = as_double(b->sout, s->t, i);
+        if (!isfinite(x) || !isfinite(sum)) {
+            snprintf(note, notelen, "chain %" PRIu64 ": end value %g, sum %g", i, x, sum);
+            return false;
+        }
+    }
+    uint64_t count = b->n < REPLAYED_CHAINS ? b->n : REPLAYED_CHAINS;
+    for (uint64_t j = 0; j < count; ++j) {
+        uint64_t i = count == b->n ? j : j * (b->n - 1) / (count - 1);
+        uint64_t unit = i / c->ilp / (c->work_group ? c->work_group : 1);
+        bool fast = unit % SFU_PARTITION_UNITS < k->fast_units;
+        char why[200];
+        if (!sfu_truth_check_chain(s->f, s->t, b->dx0[i], b->dy0[i], c->iters, c->a, c->b, tol[fast],
+                             as_double(b->xout, s->t, i), as_double(b->sout, s->t, i), why, sizeof why)) {
+            snprintf(note, notelen, "chain %" PRIu64 " (%s path): %s", i,
+                     sfu_version_names[fast ? k->fast : k->version], why);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Prepares, calibrates (when c->iters is 0), measures and verifies one
+ * chain configuration into row (stats, timer, stop, calls per run, note,
+ * valid). Returns the median rate in calls per second (NaN when it did not
+ * run), or sets *fatal. */
+static double chain_point(sfu_state *s, const sfu_kernel *k, sfu_chain *c, uint64_t seed, cr_result *row,
+                          bool *fatal)
+{
+    char err[CR_ERRLEN];
+    chain_buffers b = {0};
+    row->work_items = c->work_items;
+    row->work_group = c->work_group;
+    if (make_seeds(s, c->work_items * c->ilp, seed, &b) != 0) {
+        *fatal = true;
+        return NAN;
+    }
+    cr_status st = s->be->chain_prepare(k, c, b.x0, b.y0, err, sizeof err);
+    if (st == CR_OK && c->iters == 0)
+        st = calibrate(s, k, c, err, sizeof err);
+    cr_measurement m;
+    chain_rep rep = {s->be, k, c};
+    if (st == CR_OK)
+        st = cr_measure(&s->meas, run_chain, &rep, &m, err, sizeof err);
+    if (st != CR_OK) {
+        cr_result_unmeasured(row);
+        row->valid = false;
+        snprintf(row->note, sizeof row->note, "run failed: %s", err);
+        fprintf(stderr, "%s: error: %s %s: %s\n", s->ses.opt.program, row->variant, row->dtype, err);
+        free_buffers(&b);
+        return NAN;
+    }
+    row->stats = m.stats;
+    snprintf(row->timer, sizeof row->timer, "%s", m.timer);
+    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m.stop));
+    row->ops_per_rep = (double)c->work_items * c->ilp * c->iters;
+    row->valid = verify_run(s, k, c, &b, row->note, sizeof row->note);
+    if (row->valid && m.below_resolution)
+        snprintf(row->note, sizeof row->note, "median below 20 timer ticks");
+    free_buffers(&b);
+    return row->ops_per_rep / m.stats.median;
+}
+
+static sfu_chain chain_of(const sfu_state *s, uint32_t ilp, uint64_t work_items, uint64_t work_group)
+{
+    const sfu_function *fn = &sfu_functions[s->f];
+    return (sfu_chain){ilp, 0, work_items, work_group, fn->chain_a, fn->chain_b};
+}
+
+int sfu_latency_row(sfu_state *s, sfu_version v)
+{
+    cr_result row;
+    sfu_init_version_row(s, &row, v, "latency");
+    snprintf(row.unit, sizeof row.unit, "ns");
+    sfu_kernel k = sfu_plain_kernel(s, v);
+    sfu_chain c = chain_of(s, 1, 1, 1);
+    bool fatal = false;
+    chain_point(s, &k, &c, 0x1a7e0u + 16u * s->f + s->t, &row, &fatal);
+    if (fatal)
+        return -1;
+    sfu_summary_entry *e = &s->summary[s->f][s->t][v];
+    if (!isnan(row.stats.median)) {
+        row.figure = row.stats.median / c.iters * 1e9;
+        row.figure_best = row.stats.min / c.iters * 1e9;
+        cr_result_add_param(&row, "iters=%" PRIu32, c.iters);
+        e->latency_ns = row.figure;
+        if (s->ses.info.clock_mhz) {
+            e->latency_cycles = row.figure * s->ses.info.clock_mhz * 1e-3;
+            cr_result_add_param(&row, "cycles=%.4g;clock_mhz=%u", e->latency_cycles, s->ses.info.clock_mhz);
+        }
+        if (!row.note[0])
+            snprintf(row.note, sizeof row.note, "per call, including the chain's multiply-add and running sum");
+    }
+    if (!row.valid)
+        e->valid = false;
+    return cr_session_record(&s->ses, &row);
+}
+
+/* One point of the concurrency sweep, recorded. rate: the calls per second
+ * measured so far (NaN before the first point), which sizes the run, and
+ * is updated. Returns the rate of the point's fastest run in Gop/s, NaN
+ * when it failed; -1 via *fatal. */
+static double concurrency_point(sfu_state *s, const sfu_kernel *k, uint64_t w, uint64_t wg, double *rate,
+                                cr_result *row, bool *fatal)
+{
+    sfu_init_version_row(s, row, k->version, "concurrency");
+    snprintf(row->unit, sizeof row->unit, "Gop/s");
+    sfu_chain c = chain_of(s, s->cfg.ilp, w, wg);
+    /* The one-per-group point calibrates afresh: a backend may run it on
+     * scalars and the others in vectors (OpenCL on a CPU), many times
+     * slower, and sized by their rate it would run that much too long. */
+    if (!isnan(*rate) && wg == s->work_group) {
+        double want = s->target_s * *rate / ((double)w * c.ilp);
+        c.iters = want < 16 ? 16 : want > MAX_ITERS ? MAX_ITERS : (uint32_t)want;
+    }
+    double r = chain_point(s, k, &c, 0x7a0u + 16u * s->f + s->t + w, row, fatal);
+    if (*fatal)
+        return NAN;
+    if (!isnan(r)) {
+        *rate = r;
+        double cus = s->ses.info.compute_units ? s->ses.info.compute_units : 1;
+        row->figure = r * 1e-9;
+        row->figure_best = row->ops_per_rep / row->stats.min * 1e-9;
+        cr_result_add_param(row, "ilp=%u;iters=%" PRIu32 ";per_cu_Gops=%.4g", c.ilp, c.iters, row->figure / cus);
+        if (wg == 1 && s->work_group > 1)
+            snprintf(row->note, sizeof row->note, "one work-item per work-group: no packing into SIMD lanes");
+    }
+    if (cr_session_record(&s->ses, row) != 0)
+        *fatal = true;
+    return row->valid && !isnan(r) ? row->figure_best : NAN;
+}
+
+int sfu_throughput_rows(sfu_state *s, sfu_version v)
+{
+    sfu_kernel k = sfu_plain_kernel(s, v);
+    sfu_summary_entry *e = &s->summary[s->f][s->t][v];
+    double cus = s->ses.info.compute_units ? s->ses.info.compute_units : 1;
+    cr_result best_row, row;
+    double best = -1, prev = -1, rate = NAN;
+    int stale = 0; /* successive points that did not beat the best by the tolerance */
+    bool failed = false, fatal = false;
+    for (uint64_t w = s->lane_work_items; w && w <= s->max_work_items; w *= 2) {
+        /* The plateau is judged on each point's fastest run: on a shared
+         * machine the medians wander with other load, the best runs much
+         * less. */
+        double gb = concurrency_point(s, &k, w, s->work_group, &rate, &row, &fatal);
+        if (fatal)
+            return -1;
+        if (isnan(gb)) {
+            failed = true;
+            break; /* a failed run says nothing about the next size */
+        }
+        stale = best >= 0 && gb <= (1 + PLATEAU_TOLERANCE) * best ? stale + 1 : 0;
+        if (gb > best) {
+            best = gb;
+            best_row = row;
+        }
+        /* A plateau, or a curve that has stopped growing (falling after a
+         * peak, or as noisy as it is high). */
+        if ((prev >= 0 && gb >= (1 - PLATEAU_TOLERANCE) * best && prev >= (1 - PLATEAU_TOLERANCE) * best) ||
+            stale >= 2)
+            break;
+        prev = gb;
+    }
+    /* The same work-items one per group: a runtime that packs a group's
+     * work-items into SIMD lanes (PoCL) may vectorise a function worse
+     * than it runs it on scalars (powr, on PoCL 3), and the sustainable
+     * rate is the better of the two. */
+    if (best >= 0 && s->work_group > 1) {
+        double gb = concurrency_point(s, &k, best_row.work_items, 1, &rate, &row, &fatal);
+        if (fatal)
+            return -1;
+        if (isnan(gb))
+            failed = true;
+        else if (gb > best) {
+            best = gb;
+            best_row = row;
+        }
+    }
+    if (best < 0) {
+        sfu_init_version_row(s, &row, v, "throughput");
+        snprintf(row.unit, sizeof row.unit, "Gop/s");
+        cr_result_unmeasured(&row);
+        row.valid = e->valid = false;
+        snprintf(row.note, sizeof row.note, "no concurrency point ran and verified");
+        return cr_session_record(&s->ses, &row);
+    }
+    row = best_row;
+    snprintf(row.sweep, sizeof row.sweep, "throughput");
+    row.params[0] = '\0';
+    double gops = row.figure;
+    double precise = s->summary[s->f][s->t][SFU_PRECISE].gops;
+    double speedup = v != SFU_PRECISE && precise > 0 ? gops / precise : NAN;
+    cr_result_add_param(&row, "per_cu_Gops=%.4g;work_items=%" PRIu64 ";work_group=%" PRIu64 ";ilp=%u", gops / cus,
+                        row.work_items, row.work_group, s->cfg.ilp);
+    if (!isnan(speedup))
+        cr_result_add_param(&row, "speedup_vs_precise=%.4g", speedup);
+    if (failed) {
+        row.valid = false;
+        snprintf(row.note, sizeof row.note, "the sweep stopped at a failed point");
+    }
+    e->gops = gops;
+    e->per_cu_gops = gops / cus;
+    e->speedup = speedup;
+    if (!row.valid)
+        e->valid = false;
+    s->plateau_wi[v] = row.work_items;
+    return cr_session_record(&s->ses, &row);
+}
+
+/* The error of the partitioned kernel over the typical inputs. */
+static cr_status partition_error(sfu_state *s, const sfu_kernel *k, sfu_error_stats *st, char *err, size_t errlen)
+{
+    if (sfu_eval_doubles(s, k, s->typ_x, s->typ_y, s->n, s->got, err, errlen) != CR_OK)
+        return CR_ERR;
+    bool flush_ok = !s->be->keeps_subnormals(s->t, k->version) || !s->be->keeps_subnormals(s->t, k->fast);
+    memset(st, 0, sizeof *st);
+    for (size_t i = 0; i < s->n; ++i)
+        sfu_error_add(st, s->typ_x[i], s->typ_y[i], s->got[i], s->typ_ref[i], s->t, INFINITY, flush_ok);
+    return CR_OK;
+}
+
+int sfu_partition_rows(sfu_state *s)
+{
+    sfu_version fast = s->be->partition_fast;
+    char err[CR_ERRLEN], variant[48];
+    if (s->be->supports(s->f, s->t, SFU_PRECISE, err, sizeof err) != CR_OK ||
+        s->be->supports(s->f, s->t, fast, err, sizeof err) != CR_OK)
+        return 0; /* no fast path in this type (OpenCL double) */
+    snprintf(variant, sizeof variant, "%s/%s+%s", sfu_functions[s->f].name, sfu_version_names[SFU_PRECISE],
+             sfu_version_names[fast]);
+    /* The plateau's work-items, rounded up to whole rounds of the units so
+     * that every lambda is exactly the fraction of the work it names. */
+    uint64_t round = SFU_PARTITION_UNITS * s->unit_size;
+    uint64_t w = s->plateau_wi[SFU_PRECISE] ? s->plateau_wi[SFU_PRECISE] : s->lane_work_items;
+    w = (w + round - 1) / round * round;
+    double cus = s->ses.info.compute_units ? s->ses.info.compute_units : 1;
+    uint32_t iters = 0; /* calibrated on the first lambda, then the same work for all */
+    for (size_t i = 0; i < s->cfg.nlambdas; ++i) {
+        uint32_t units = s->cfg.lambdas[i];
+        double lambda = (double)units / SFU_PARTITION_UNITS;
+        cr_result row;
+        sfu_init_row(s, &row, variant, "partition");
+        snprintf(row.unit, sizeof row.unit, "Gop/s");
+        sfu_kernel k = {s->f, s->t, SFU_PRECISE, fast, units};
+        sfu_chain c = chain_of(s, s->cfg.ilp, w, s->unit_size);
+        c.iters = iters;
+        bool fatal = false;
+        double rate = chain_point(s, &k, &c, 0x9a0u + 16u * s->f + s->t, &row, &fatal);
+        if (fatal)
+            return -1;
+        iters = c.iters;
+        cr_result_add_param(&row, "lambda=%.4g;fast_units=%u", lambda, units);
+        if (!isnan(rate)) {
+            row.figure = rate * 1e-9;
+            row.figure_best = row.ops_per_rep / row.stats.min * 1e-9;
+        }
+        sfu_error_stats st;
+        if (partition_error(s, &k, &st, err, sizeof err) != CR_OK) {
+            row.valid = false;
+            snprintf(row.note, sizeof row.note, "evaluation failed: %s", err);
+        } else {
+            cr_result_add_param(&row, "mean_rel=%.4g;max_ulp=%.4g;max_rel=%.4g", sfu_error_mean_rel(&st), st.max_ulp,
+                                st.max_rel);
+        }
+        if (!isnan(rate))
+            cr_result_add_param(&row, "per_cu_Gops=%.4g;ilp=%u;iters=%" PRIu32, row.figure / cus, c.ilp, c.iters);
+        if (cr_session_record(&s->ses, &row) != 0)
+            return -1;
+    }
+    return 0;
+}

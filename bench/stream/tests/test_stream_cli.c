@@ -1,0 +1,230 @@
+/* End-to-end tests of the stream executables as a user runs them: real
+ * runs on the OpenCL device, the CSV and metadata they write, every bad
+ * input, the planted faults, and the CUDA binary without a GPU. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define BENCHMARK "stream"
+#include "tests/cli_harness.h"
+
+#include <signal.h>
+
+static void test_quick_run_is_complete_and_valid(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "stream-opencl", "--quick", "quick", 0, NULL);
+    expect_all_valid(&t);
+    assert_true(t.nrows >= 50);
+    bool seen[3][2][5] = {{{false}}}; /* sweep x dtype x kernel on the device */
+    const char *sweeps[] = {"footprint", "fixed", "concurrency"}, *dtypes[] = {"float", "double"},
+               *kernels[] = {"copy", "mul", "add", "triad", "dot"};
+    const unsigned moved[] = {2, 2, 3, 3, 2};
+    int host_rows = 0;
+    for (int i = 0; i < t.nrows; ++i) {
+        assert_string_equal(cell(&t, i, "benchmark"), "stream");
+        assert_string_equal(cell(&t, i, "unit"), "GB/s");
+        assert_true(strtod(cell(&t, i, "figure"), NULL) > 0);
+        assert_true(strtod(cell(&t, i, "figure_best"), NULL) >= strtod(cell(&t, i, "figure"), NULL));
+        assert_true(strtoul(cell(&t, i, "n"), NULL, 10) >= 5);
+        double mn = strtod(cell(&t, i, "min_s"), NULL), med = strtod(cell(&t, i, "median_s"), NULL),
+               mx = strtod(cell(&t, i, "max_s"), NULL);
+        assert_true(mn > 0 && mn <= med && med <= mx);
+        assert_true(strtod(cell(&t, i, "ref_ratio"), NULL) > 0); /* PoCL is a CPU device: host limit present */
+        assert_non_null(strstr(cell(&t, i, "params"), "host_limit_GBps="));
+        int s = 0, d = 0, k = 0;
+        while (strcmp(sweeps[s], cell(&t, i, "sweep")) != 0)
+            assert_true(++s < 3);
+        while (strcmp(dtypes[d], cell(&t, i, "dtype")) != 0)
+            assert_true(++d < 2);
+        while (strcmp(kernels[k], cell(&t, i, "variant")) != 0)
+            assert_true(++k < 5);
+        /* Bytes per repetition follow the table: arrays moved x array size. */
+        assert_true(strtod(cell(&t, i, "bytes_per_rep"), NULL) ==
+                    (double)moved[k] * strtod(cell(&t, i, "size_bytes"), NULL));
+        if (strcmp(cell(&t, i, "backend"), "host-openmp") == 0) {
+            host_rows++;
+            assert_string_equal(cell(&t, i, "timer"), "host");
+        } else {
+            assert_string_equal(cell(&t, i, "backend"), "opencl");
+            assert_string_equal(cell(&t, i, "timer"), "event");
+            seen[s][d][k] = true;
+        }
+    }
+    for (int s = 0; s < 3; ++s)
+        for (int d = 0; d < 2; ++d)
+            for (int k = 0; k < 5; ++k)
+                assert_true(seen[s][d][k]);
+    assert_true(host_rows > 0);
+    table_free(&t);
+    expect_meta_keys("quick", "stream-opencl", "date", "host", "cpu", "topology", "command_line", "git_revision",
+                     "device.name", "device.vendor", "device.driver", "device.api_version", "device.compute_units",
+                     "device.clock_mhz", "device.global_mem_bytes", "host_reference", "binding");
+    char *meta = slurp_tmp("quick/stream-opencl.meta.csv");
+    expect_in(meta, "NUMA");
+    free(meta);
+}
+
+/* The shape of the curve is a measurement, reported by the suite, not a
+ * test assertion; the test checks the sweep's structure. */
+static void test_concurrency_sweep_structure(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "stream-opencl",
+                      "--sweeps fixed,concurrency --dtype double --kernels triad --size 64M --reps 5:20 --max-time 1",
+                      "conc", 0, NULL);
+    /* The host's and the device's fixed-size rows come first: the fixed
+     * point and every concurrency point were measured as one interleaved
+     * group, with one host limit and as many repetitions each. */
+    assert_true(t.nrows >= 5);
+    assert_string_equal(cell(&t, 0, "backend"), "host-openmp");
+    assert_string_equal(cell(&t, 1, "sweep"), "fixed");
+    assert_string_equal(cell(&t, 1, "backend"), "opencl");
+    for (int i = 1; i < t.nrows; ++i) {
+        assert_string_equal(cell(&t, i, "params"), cell(&t, 0, "params"));
+        assert_string_equal(cell(&t, i, "n"), cell(&t, 0, "n"));
+    }
+    uint64_t prev = 0, cus = 0;
+    for (int i = 2; i < t.nrows; ++i) {
+        assert_string_equal(cell(&t, i, "sweep"), "concurrency");
+        uint64_t k = strtoull(cell(&t, i, "work_items"), NULL, 10);
+        assert_true(k > prev); /* strictly increasing concurrency */
+        prev = k;
+        assert_string_equal(cell(&t, i, "valid"), "1");
+        assert_true(strtod(cell(&t, i, "ref_ratio"), NULL) > 0);
+        cus = k;
+    }
+    assert_int_equal(strtoull(cell(&t, 2, "work_items"), NULL, 10), 1);
+    /* Up to full occupancy: 16 work-items per CPU compute unit. */
+    assert_int_equal(cus % 16, 0);
+    table_free(&t);
+}
+
+/* Listing the devices where there are none exits 77 too, so that scripts
+ * tell "no device" from a failure the same way. */
+static void test_no_device_to_list(void **state)
+{
+    (void)state;
+    run_result r = run_with_status(77, no_opencl_env(), "stream-opencl", "--list-devices");
+    run_free(&r);
+}
+
+static void test_help_version_and_listing(void **state)
+{
+    (void)state;
+    expect_output("stream-opencl", "--help", 0, "--footprint RANGE", "77 no device");
+    expect_output("stream-opencl", "--version", 0, "crossroof");
+    run_result r = run_with_status(0, NULL, "stream-opencl", "--list-devices");
+    assert_true(count_lines(r.out) >= 1);
+    expect_in(r.out, "0  (0:0)");
+    run_free(&r);
+}
+
+static const char *small = "--sweeps fixed --size 1M --reps 5:10 --max-time 0.5";
+
+static void test_planted_verification_failure_fails_the_run(void **state)
+{
+    (void)state;
+    const char *kernels[] = {"triad", "dot"};
+    for (int i = 0; i < 2; ++i) {
+        char args[256], dir[64];
+        snprintf(args, sizeof args, "%s --dtype double --kernels copy,%s", small, kernels[i]);
+        snprintf(dir, sizeof dir, "fault-%s", kernels[i]);
+        table t = run_planted("verify", "stream-opencl", args, dir);
+        int j = only_invalid_row(&t);
+        assert_string_equal(cell(&t, j, "backend"), "opencl");
+        /* The first device result is the one corrupted: copy. */
+        assert_string_equal(cell(&t, j, "variant"), "copy");
+        expect_cell_has(&t, j, "note", "elements wrong");
+        table_free(&t);
+    }
+    char args[256];
+    snprintf(args, sizeof args, "%s --dtype float --kernels dot", small);
+    table t = run_planted("verify", "stream-opencl", args, "fault-dot-only");
+    expect_cell_has(&t, only_invalid_row(&t), "note", "dot off by");
+    table_free(&t);
+}
+
+static void test_insane_events_fall_back_to_host_timing(void **state)
+{
+    (void)state;
+    char args[256];
+    snprintf(args, sizeof args, "%s --dtype float --kernels triad", small);
+    run_result r;
+    table t = run_csv("CROSSROOF_FAULT=events", "stream-opencl", args, "events", 0, &r);
+    expect_in(r.err, "note: event end before start; timing with the host clock from now on");
+    assert_int_equal(count_where(&t, "backend", "opencl", "timer", "host-fallback", NULL), 1);
+    table_free(&t);
+    run_free(&r);
+}
+
+static void test_csv_on_stdout(void **state)
+{
+    (void)state;
+    char args[256];
+    snprintf(args, sizeof args, "%s --dtype double --kernels add --csv --out %s/stdout-csv", small, tmp);
+    run_result r = run_with_status(0, NULL, "stream-opencl", args);
+    const char *p = r.out;
+    csv_record rec;
+    assert_int_equal(csv_next(&p, rec), (int)cr_result_ncolumns);
+    assert_string_equal(rec[0], "benchmark");
+    int rows = 0, n;
+    while ((n = csv_next(&p, rec)) > 0) {
+        assert_int_equal(n, (int)cr_result_ncolumns);
+        rows++;
+    }
+    assert_int_equal(rows, 2); /* host and device */
+    run_free(&r);
+}
+
+static void test_interrupted_run_keeps_completed_rows(void **state)
+{
+    (void)state;
+    char cmd[512], path[256];
+    snprintf(path, sizeof path, "%s/interrupted/stream-opencl.csv", tmp);
+    snprintf(cmd, sizeof cmd,
+             "exec %s/stream-opencl --sweeps footprint --footprint 64K:256M:x2 --reps 10:20 --out %s/interrupted",
+             bin_dir, tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* Wait until a few rows are on disk, then interrupt mid-run. */
+    int rows = 0;
+    for (int tries = 0; tries < 600 && rows < 6; ++tries) {
+        usleep(50000);
+        char *text = csv_slurp(path);
+        rows = text ? count_lines(text) - 1 : 0;
+        free(text);
+    }
+    assert_true(rows >= 6);
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    table t = read_table(path); /* complete, parseable, every row whole */
+    assert_true(t.nrows >= 6);
+    expect_all_valid(&t);
+    table_free(&t);
+}
+
+/* Its help needs no GPU. */
+static void test_cuda_help_without_gpu(void **state)
+{
+    (void)state;
+    require_cuda_binary("stream-cuda");
+    run_result r = run_with_status(0, NULL, "stream-cuda", "--help");
+    run_free(&r);
+}
+
+CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_options_are_refused,
+              test_no_device_is_skipped, test_no_device_to_list, test_cuda_help_without_gpu,
+              test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
+              test_insane_events_fall_back_to_host_timing, test_csv_on_stdout,
+              test_interrupted_run_keeps_completed_rows, test_concurrency_sweep_structure,
+              test_quick_run_is_complete_and_valid)

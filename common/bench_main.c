@@ -1,0 +1,48 @@
+#include "bench_main.h"
+
+#include "omp_env.h"
+
+int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_base *be)
+{
+    if (d->quiet_omp_waits)
+        cr_omp_quiet_waits(argv);
+    cr_session *s = d->session;
+    int rc = cr_session_parse(s, argc, argv, d->summary, d->options, d->n_options, d->config);
+    if (rc >= 0)
+        return rc;
+    if (d->parsed && (rc = d->parsed(d->state)) >= 0) {
+        cr_session_close(s);
+        return rc;
+    }
+    if (s->opt.list_devices)
+        return be->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
+
+    char err[CR_ERRLEN];
+    cr_status st = be->open(s->opt.device, &s->info, err, sizeof err);
+    if (st == CR_NO_DEVICE && d->without_device) {
+        rc = d->without_device(d->state, err);
+        cr_session_close(s);
+        return rc;
+    }
+    if ((rc = cr_session_opened(s, st, err)) >= 0)
+        return rc;
+    cr_session_bind(s);
+
+    int exit_code;
+    cr_meta meta;
+    cr_meta_init(&meta);
+    if (d->plan && (rc = d->plan(d->state, &meta)) >= 0)
+        exit_code = rc;
+    else if ((rc = cr_session_start(s, d->benchmark, be->name, argc, argv, &meta)) >= 0)
+        exit_code = rc;
+    else if ((rc = d->run(d->state)) >= 0)
+        exit_code = rc;
+    else
+        exit_code = cr_session_finish(s);
+    cr_meta_free(&meta);
+    if (d->release)
+        d->release(d->state);
+    be->close();
+    cr_session_close(s);
+    return exit_code;
+}

@@ -1,0 +1,17 @@
+/* The two ways an error leaves a function or a program: as one line of text
+ * in the caller's buffer, or, for the host tools (critical-points, xgraph,
+ * report), as one line "<program>: error: ..." on stderr and an exit. */
+#ifndef CR_ERROR_H
+#define CR_ERROR_H
+
+#include <stddef.h>
+
+/* Writes the message into err and returns -1, so that a parser can say
+ * `return cr_errf(err, errlen, "...", ...);`. */
+int cr_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Prints the message on one line (newlines in it become spaces) after what
+ * is already on stdout, and exits with status. */
+void cr_die(const char *program, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
+
+#endif

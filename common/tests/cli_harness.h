@@ -1,0 +1,529 @@
+/* Shared by the end-to-end tests: run an executable of the suite with its
+ * output captured, check what it said, and read back the files it wrote.
+ * Include after cmocka.h. */
+#ifndef CR_CLI_HARNESS_H
+#define CR_CLI_HARNESS_H
+
+#include "results.h"
+#include "tests/csv_reader.h"
+#include "tests/test_main.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *bin_dir;
+static char tmp[128]; /* a fresh directory per test program */
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+/* A list of strings as the (array, count) pair the *_ functions take. */
+#define TEXTS(...) (const char *const[]){__VA_ARGS__}, countof(((const char *const[]){__VA_ARGS__}))
+
+typedef struct {
+    int status;   /* exit status */
+    char *out;    /* stdout */
+    char *err;    /* stderr */
+} run_result;
+
+static inline void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Runs a shell command line with nothing on stdin and both outputs captured. */
+static inline run_result run_shell(const char *cmd)
+{
+    size_t len = strlen(cmd) + 2 * sizeof tmp + 64;
+    char *full = malloc(len);
+    assert_non_null(full);
+    snprintf(full, len, "%s >%s/stdout 2>%s/stderr </dev/null", cmd, tmp, tmp);
+    int st = system(full);
+    free(full);
+    run_result r = {.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1};
+    char path[256];
+    snprintf(path, sizeof path, "%s/stdout", tmp);
+    r.out = csv_slurp(path);
+    snprintf(path, sizeof path, "%s/stderr", tmp);
+    r.err = csv_slurp(path);
+    assert_non_null(r.out);
+    assert_non_null(r.err);
+    return r;
+}
+
+/* Runs "ENV BIN ARGS", BIN from the directory of executables under test. */
+static inline run_result run(const char *env, const char *bin, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s/%s %s", env ? env : "", bin_dir, bin, args);
+    return run_shell(cmd);
+}
+
+/* run(), failing (with what it said on stderr) unless it exits with status. */
+static inline run_result run_with_status(int status, const char *env, const char *bin, const char *args)
+{
+    run_result r = run(env, bin, args);
+    if (r.status != status)
+        fail_msg("%s %s: status %d (want %d), stderr:\n%s", bin, args, r.status, status, r.err);
+    return r;
+}
+
+static inline int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; ++s)
+        n += *s == '\n';
+    return n;
+}
+
+static inline bool has_binary(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", bin_dir, name);
+    return access(path, X_OK) == 0;
+}
+
+/* A shell command that must succeed. */
+__attribute__((format(printf, 1, 2))) static inline void sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+/* The text of a file under the temporary directory, named as printf would
+ * (caller frees); fails when it was not written. */
+__attribute__((format(printf, 1, 2))) static inline char *slurp_tmp(const char *fmt, ...)
+{
+    char name[512], path[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    char *text = csv_slurp(path);
+    if (text == NULL)
+        fail_msg("%s was not written", path);
+    return text;
+}
+
+/* ---- what an executable says ---- */
+
+static inline void expect_in(const char *text, const char *what)
+{
+    if (strstr(text, what) == NULL)
+        fail_msg("'%s' is not in:\n%s", what, text);
+}
+
+static inline void expect_all_in_(const char *text, const char *const *whats, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        expect_in(text, whats[i]);
+}
+#define expect_all_in(text, ...) expect_all_in_(text, TEXTS(__VA_ARGS__))
+
+/* `BIN ARGS` exits with status, and says each of the texts on stdout. */
+static inline void expect_output_(const char *bin, const char *args, int status, const char *const *texts, size_t n)
+{
+    run_result r = run_with_status(status, NULL, bin, args);
+    expect_all_in_(r.out, texts, n);
+    run_free(&r);
+}
+#define expect_output(bin, args, status, ...) expect_output_(bin, args, status, TEXTS(__VA_ARGS__))
+
+/* Refused input: exit status and one line on stderr, "PROG: error: ..."
+ * saying text (PROG is the executable's file name). */
+static inline void expect_error_on_stderr(const run_result *r, const char *bin, const char *args, int status,
+                                          const char *text)
+{
+    const char *prog = strrchr(bin, '/') ? strrchr(bin, '/') + 1 : bin;
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s: error: ", prog);
+    if (r->status != status || count_lines(r->err) != 1 || strstr(r->err, text) == NULL ||
+        strncmp(r->err, prefix, strlen(prefix)) != 0)
+        fail_msg("'%s': status %d (want %d), stderr: %s (want one line '%s...%s')", args, r->status, status, r->err,
+                 prefix, text);
+}
+
+/* ... and, refused before it began, nothing on stdout. */
+static inline void expect_error_line(const run_result *r, const char *bin, const char *args, int status,
+                                     const char *text)
+{
+    expect_error_on_stderr(r, bin, args, status, text);
+    if (r->out[0] != '\0')
+        fail_msg("'%s': refused, yet wrote on stdout: %s", args, r->out);
+}
+
+static inline void expect_error(const char *bin, const char *args, int status, const char *text)
+{
+    run_result r = run(NULL, bin, args);
+    expect_error_line(&r, bin, args, status, text);
+    run_free(&r);
+}
+
+/* Refused only once it had begun, and had said so on stdout. */
+static inline void expect_late_error(const char *bin, const char *args, int status, const char *text)
+{
+    run_result r = run(NULL, bin, args);
+    expect_error_on_stderr(&r, bin, args, status, text);
+    run_free(&r);
+}
+
+typedef struct {
+    const char *args;
+    int status; /* 2: refused as usage, 1: refused when it came to run */
+    const char *text;
+} bad_input;
+
+/* Each case refused as expect_error() says, its arguments after before
+ * (where not NULL). */
+static inline void expect_bad_inputs_(const char *bin, const char *before, const bad_input *cases, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        char args[1024];
+        snprintf(args, sizeof args, "%s%s%s", before ? before : "", before ? " " : "", cases[i].args);
+        expect_error(bin, args, cases[i].status, cases[i].text);
+    }
+}
+#define expect_bad_inputs(bin, cases) expect_bad_inputs_(bin, NULL, cases, countof(cases))
+
+/* The same for the cases listed in a file of the source tree, one a line:
+ * "STATUS | ARGUMENTS | TEXT" (ARGUMENTS may be empty); blank lines and
+ * lines starting with # are skipped. A list with no case fails. */
+#ifdef CR_SOURCE_DIR
+static inline void expect_listed_bad_inputs(const char *bin, const char *list)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", CR_SOURCE_DIR, list);
+    char *text = csv_slurp(path);
+    if (text == NULL)
+        fail_msg("cannot read %s", path);
+    int cases = 0, line_no = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        ++line_no;
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        char *args = strstr(line, " | "), *msg = args ? strstr(args + 2, " | ") : NULL;
+        if (msg == NULL)
+            fail_msg("%s:%d: not 'STATUS | ARGUMENTS | TEXT'", path, line_no);
+        *args = *msg = '\0';
+        expect_error(bin, args + 3, atoi(line), msg + 3);
+        ++cases;
+    }
+    free(text);
+    if (cases == 0)
+        fail_msg("%s lists no case", path);
+}
+#endif
+#define expect_bad_inputs_after(bin, before, cases) expect_bad_inputs_(bin, before, cases, countof(cases))
+
+/* ---- the two ways a benchmark is skipped ---- */
+
+/* Exit 77 with one line on stderr, "BIN: skipped: WHY...". */
+static inline void expect_skip_line(const run_result *r, const char *bin, const char *why)
+{
+    char want[160];
+    snprintf(want, sizeof want, "%s: skipped: %s", bin, why);
+    if (r->status != 77 || count_lines(r->err) != 1 || strstr(r->err, want) == NULL)
+        fail_msg("status %d (want 77), stderr: %s (want one line '%s')", r->status, r->err, want);
+}
+
+/* The environment (one VAR=value) under which the OpenCL loader finds no
+ * platform at all. */
+static inline const char *no_opencl_env(void)
+{
+    static char env[256];
+    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds", tmp);
+    mkdir(strchr(env, '=') + 1, 0777);
+    return env;
+}
+
+/* `bin --quick` without any OpenCL platform: one line saying so, exit 77. */
+static inline void expect_skip_without_opencl(const char *bin)
+{
+    run_result r = run(no_opencl_env(), bin, "--quick");
+    expect_skip_line(&r, bin, "no OpenCL device");
+    run_free(&r);
+}
+
+/* Whether a CUDA executable was built. It is wherever nvcc is, so that its
+ * absence beside nvcc fails. */
+static inline bool cuda_binary_built(const char *bin)
+{
+    if (has_binary(bin))
+        return true;
+    if (system("command -v nvcc >/dev/null 2>&1") == 0)
+        fail_msg("nvcc is installed but %s/%s was not built", bin_dir, bin);
+    return false;
+}
+
+/* Without the executable (and without nvcc) the test has nothing to run. */
+static inline void require_cuda_binary(const char *bin)
+{
+    if (!cuda_binary_built(bin))
+        skip();
+}
+
+/* Where a GPU is present the no-GPU path cannot be reached: skipped. */
+static inline void require_no_gpu(void)
+{
+    if (system("nvidia-smi -L >/dev/null 2>&1") == 0)
+        skip();
+}
+
+/* `bin --quick` on a machine without an NVIDIA GPU: one line saying so, exit 77. */
+static inline void expect_skip_without_gpu(const char *bin)
+{
+    require_no_gpu();
+    run_result r = run(NULL, bin, "--quick");
+    expect_skip_line(&r, bin, "no CUDA device");
+    run_free(&r);
+}
+
+/* ---- the CSV as written ---- */
+
+typedef struct {
+    csv_record header;
+    int ncols;
+    csv_record *rows;
+    int nrows;
+} table;
+
+static inline table read_table(const char *path)
+{
+    table t = {0};
+    char *text = csv_slurp(path);
+    if (text == NULL)
+        fail_msg("%s was not written", path);
+    const char *p = text;
+    t.ncols = csv_next(&p, t.header);
+    assert_int_equal(t.ncols, (int)cr_result_ncolumns);
+    for (size_t i = 0; i < cr_result_ncolumns; ++i)
+        assert_string_equal(t.header[i], cr_result_columns[i]);
+    int cap = 0;
+    csv_record rec;
+    int n;
+    while ((n = csv_next(&p, rec)) > 0) {
+        assert_int_equal(n, t.ncols); /* every row complete */
+        if (t.nrows == cap) {
+            cap = cap ? 2 * cap : 64;
+            t.rows = realloc(t.rows, (size_t)cap * sizeof *t.rows);
+        }
+        memcpy(t.rows[t.nrows++], rec, sizeof rec);
+    }
+    assert_int_equal(n, 0); /* no malformed tail */
+    free(text);
+    return t;
+}
+
+static inline void table_free(table *t)
+{
+    free(t->rows);
+}
+
+static inline const char *cell(const table *t, int row, const char *col)
+{
+    int c = csv_column((char (*)[CSV_FIELD_LEN])t->header, t->ncols, col);
+    assert_true(c >= 0);
+    return t->rows[row][c];
+}
+
+static inline bool cell_is(const table *t, int row, const char *col, const char *value)
+{
+    return strcmp(cell(t, row, col), value) == 0;
+}
+
+/* The cell contains text. */
+static inline void expect_cell_has(const table *t, int row, const char *col, const char *text)
+{
+    if (strstr(cell(t, row, col), text) == NULL)
+        fail_msg("row %d: %s '%s' lacks '%s'", row, col, cell(t, row, col), text);
+}
+
+/* Every row holds value in col (the note says why where one does not). */
+static inline void expect_every_row(const table *t, const char *col, const char *value)
+{
+    for (int j = 0; j < t->nrows; ++j)
+        if (!cell_is(t, j, col, value))
+            fail_msg("row %d: %s '%s', want '%s'; note: %s", j, col, cell(t, j, col), value, cell(t, j, "note"));
+}
+
+static inline void expect_all_valid(const table *t)
+{
+    expect_every_row(t, "valid", "1");
+}
+
+/* The rows whose cells equal each (column, value) pair given, the list
+ * ended by NULL: count_where(&t, "sweep", "degree", "backend", "host", NULL). */
+__attribute__((sentinel)) static inline int count_where(const table *t, ...)
+{
+    int n = 0;
+    for (int j = 0; j < t->nrows; ++j) {
+        va_list ap;
+        va_start(ap, t);
+        bool all = true;
+        for (const char *col; all && (col = va_arg(ap, const char *)) != NULL;)
+            all = cell_is(t, j, col, va_arg(ap, const char *));
+        va_end(ap);
+        n += all;
+    }
+    return n;
+}
+
+/* The one row that failed verification (valid 0); fails unless there is
+ * exactly one. */
+static inline int only_invalid_row(const table *t)
+{
+    int found = -1, n = 0;
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "valid", "0")) {
+            found = j;
+            ++n;
+        }
+    if (n != 1)
+        fail_msg("%d rows failed verification, want 1", n);
+    return found;
+}
+
+/* Where key's value starts in a row's "k=v;k=v" params, NULL if absent. */
+static inline const char *param_at(const table *t, int row, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *p = cell(t, row, "params"); p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+        if (strncmp(p, key, klen) == 0 && p[klen] == '=')
+            return p + klen + 1;
+    return NULL;
+}
+
+/* key's value as a whole number, -1 when absent. */
+static inline long long param_ll(const table *t, int row, const char *key)
+{
+    const char *v = param_at(t, row, key);
+    return v ? strtoll(v, NULL, 10) : -1;
+}
+
+/* key's value as text into buf ("" when absent). */
+static inline const char *param_text(const table *t, int row, const char *key, char *buf, size_t len)
+{
+    const char *v = param_at(t, row, key);
+    size_t n = v ? strcspn(v, ";") : 0;
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), v ? v : "");
+    return buf;
+}
+
+/* Runs `BIN ARGS --out TMP/DIR` under env (NULL for none), failing unless
+ * it exits with status, and reads the CSV it wrote, DIR/BIN.csv. The run's
+ * outputs go to *kept when it is not NULL (the caller frees them). */
+static inline table run_csv(const char *env, const char *bin, const char *args, const char *dir, int status,
+                            run_result *kept)
+{
+    char full[1024], path[512];
+    snprintf(full, sizeof full, "%s --out %s/%s", args, tmp, dir);
+    run_result r = run_with_status(status, env, bin, full);
+    snprintf(path, sizeof path, "%s/%s/%s.csv", tmp, dir, bin);
+    table t = read_table(path);
+    if (kept)
+        *kept = r;
+    else
+        run_free(&r);
+    return t;
+}
+
+/* A run with a planted fault (CROSSROOF_FAULT=fault) that one result's
+ * check catches: exit 1, saying so; the CSV it wrote. */
+static inline table run_planted(const char *fault, const char *bin, const char *args, const char *dir)
+{
+    char env[64];
+    snprintf(env, sizeof env, "CROSSROOF_FAULT=%s", fault);
+    run_result r;
+    table t = run_csv(env, bin, args, dir, 1, &r);
+    expect_in(r.err, "1 result(s) failed verification");
+    run_free(&r);
+    return t;
+}
+
+/* Each key has a "key,value" line in the metadata of a run, TMP/DIR/BIN.meta.csv. */
+static inline void expect_meta_keys_(const char *dir, const char *bin, const char *const *keys, size_t n)
+{
+    char *meta = slurp_tmp("%s/%s.meta.csv", dir, bin);
+    for (size_t i = 0; i < n; ++i) {
+        char line[128];
+        snprintf(line, sizeof line, "\n%s,", keys[i]);
+        expect_in(meta, line);
+    }
+    free(meta);
+}
+#define expect_meta_keys(dir, bin, ...) expect_meta_keys_(dir, bin, TEXTS(__VA_ARGS__))
+
+/* ---- what every benchmark's executables do ----
+ * A test program that defines BENCHMARK ("stream") before it includes this
+ * header has these tests to list. */
+#ifdef BENCHMARK
+/* What every OpenCL executable refuses in the options they share. */
+static const bad_input opencl_bad_inputs[] = {
+    {"--bogus", 2, "unknown or ambiguous option '--bogus'"},
+    {"--device no-such-device-anywhere", 1, "no OpenCL device matches 'no-such-device-anywhere'"},
+    {"--device 99", 1, "no OpenCL device with index 99"},
+};
+
+/* Every refusal particular to the benchmark, from its tests/bad_inputs.txt. */
+static inline void test_bad_inputs(void **state)
+{
+    (void)state;
+    expect_listed_bad_inputs(BENCHMARK "-opencl", "bench/" BENCHMARK "/tests/bad_inputs.txt");
+}
+
+static inline void test_shared_options_are_refused(void **state)
+{
+    (void)state;
+    expect_bad_inputs(BENCHMARK "-opencl", opencl_bad_inputs);
+}
+
+static inline void test_no_device_is_skipped(void **state)
+{
+    (void)state;
+    expect_skip_without_opencl(BENCHMARK "-opencl");
+}
+
+static inline void test_cuda_binary_without_gpu(void **state)
+{
+    (void)state;
+    require_cuda_binary(BENCHMARK "-cuda");
+    expect_skip_without_gpu(BENCHMARK "-cuda");
+}
+#endif
+
+/* ---- the test program ---- */
+
+static inline int setup(void **state)
+{
+    (void)state;
+    bin_dir = getenv("CROSSROOF_BIN") ? getenv("CROSSROOF_BIN") : "build/bin";
+    snprintf(tmp, sizeof tmp, "/tmp/crossroof-cli-XXXXXX");
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static inline int teardown(void **state)
+{
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The tests of an end-to-end test program, sharing one temporary directory. */
+#define CLI_TEST_MAIN(...) TEST_MAIN(setup, teardown, __VA_ARGS__)
+
+#endif

@@ -1,5 +1,0 @@
-#include "atomics.h"
-
-extern const at_backend atomics_cuda_backend;
-
-int main(int argc, char **argv) { return atomics_main(argc, argv, &atomics_cuda_backend); }

@@ -1,5 +1,0 @@
-#include "latency.h"
-
-extern const lt_backend latency_cuda_backend;
-
-int main(int argc, char **argv) { return latency_main(argc, argv, &latency_cuda_backend); }

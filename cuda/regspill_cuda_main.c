@@ -1,5 +1,0 @@
-#include "regspill.h"
-
-extern const regspill_backend regspill_cuda_backend;
-
-int main(int argc, char **argv) { return regspill_main(argc, argv, &regspill_cuda_backend); }

@@ -1,5 +1,0 @@
-#include "sfu.h"
-
-extern const sfu_backend sfu_cuda_backend;
-
-int main(int argc, char **argv) { return sfu_main(argc, argv, &sfu_cuda_backend); }

@@ -1,0 +1,652 @@
+/* OpenCL backend of the bandwidth benchmark: every host/device path the API
+ * offers, including Lee's Table 3.2 rows and the buffer-flag variants of his
+ * Table 3.3. Allocates, moves and times; the design verifies. */
+#define _POSIX_C_SOURCE 200809L
+#include "bandwidth/backend.h"
+#include "cl_device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* opencl/layout.cl, bench/bandwidth/elements.h and opencl/bandwidth/kernels.cl, embedded at build time */
+extern const char layout_cl[], bandwidth_elements_h[], bandwidth_kernels_cl[];
+
+enum path_id {
+    P_H2D_PAGEABLE, P_H2D_PAGEABLE_ASYNC, P_H2D_PINNED, P_H2D_PINNED_ASYNC,
+    P_D2H_PAGEABLE, P_D2H_PAGEABLE_ASYNC, P_D2H_PINNED, P_D2H_PINNED_ASYNC,
+    P_D2D_COPY, P_D2D_KERNEL,
+    P_CPU_WRITE_HOST, P_CPU_READ_HOST, P_CPU_WRITE_DEVICE, P_CPU_READ_DEVICE,
+    P_KR_DEVICE, P_KW_DEVICE,
+    P_KR_HOST_RO, P_KR_HOST_RW, P_KW_HOST_WO, P_KW_HOST_RW,
+    P_KR_USE_RO, P_KR_USE_RW, P_KW_USE_WO, P_KW_USE_RW, P_KR_USE_MISALIGNED, P_KW_USE_MISALIGNED,
+    P_KR_SVM_COARSE, P_KW_SVM_COARSE, P_KR_SVM_FINE, P_KW_SVM_FINE,
+    P_TECHNIQUE, /* every technique path: which one is in its workload/technique fields */
+};
+
+/* The paths that model each technique's stages on OpenCL (Lee's mapping,
+ * §3.4): input transfer, kernel reads, kernel writes, output transfer. */
+#define DEFAULT_MODEL {"h2d-write-pageable", "kernel-read-device", "kernel-write-device", "d2h-read-pageable"}
+#define CPU_RESIDENT_MODEL {"cpu-write-host", "kernel-read-host-ro", "kernel-write-host-wo", "cpu-read-host"}
+#define GPU_RESIDENT_MODEL {"cpu-write-device", "kernel-read-device", "kernel-write-device", "cpu-read-device"}
+#define MIXED_MODEL {"cpu-write-device", "kernel-read-device", "kernel-write-device", "d2h-read-pageable"}
+
+#define PATH(k, d, kind_, phases_, id_) {.key = k, .desc = d, .kind = kind_, .phases = phases_, .id = id_}
+#define TECHNIQUE(k, d, workload_, technique_, model_)                                                           \
+    {.key = k, .desc = d, .kind = BW_TECHNIQUE, .phases = 1, .id = P_TECHNIQUE, .workload = workload_,            \
+     .technique = technique_, .model = model_}
+static const bw_path paths[] = {
+    PATH("h2d-write-pageable", "clEnqueueWriteBuffer, blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE),
+    PATH("h2d-write-pageable-async", "clEnqueueWriteBuffer, non-blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC),
+    PATH("h2d-write-pinned", "clEnqueueWriteBuffer, blocking, from pinned memory (ALLOC_HOST_PTR mapped once)", BW_COPY, 1, P_H2D_PINNED),
+    PATH("h2d-write-pinned-async", "clEnqueueWriteBuffer, non-blocking, from pinned memory", BW_COPY, 1, P_H2D_PINNED_ASYNC),
+    PATH("d2h-read-pageable", "clEnqueueReadBuffer, blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE),
+    PATH("d2h-read-pageable-async", "clEnqueueReadBuffer, non-blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC),
+    PATH("d2h-read-pinned", "clEnqueueReadBuffer, blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED),
+    PATH("d2h-read-pinned-async", "clEnqueueReadBuffer, non-blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED_ASYNC),
+    PATH("d2d-copy", "clEnqueueCopyBuffer between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_COPY),
+    PATH("d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL),
+    PATH("cpu-write-host", "CPU memcpy into a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_WRITE_HOST),
+    PATH("cpu-read-host", "CPU memcpy out of a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_READ_HOST),
+    PATH("cpu-write-device", "CPU memcpy into a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_WRITE_DEVICE),
+    PATH("cpu-read-device", "CPU memcpy out of a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_READ_DEVICE),
+    PATH("kernel-read-device", "kernel reads a device buffer", BW_KERNEL_READ, 1, P_KR_DEVICE),
+    PATH("kernel-write-device", "kernel writes a device buffer", BW_KERNEL_WRITE, 1, P_KW_DEVICE),
+    PATH("kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", BW_KERNEL_READ, 1, P_KR_HOST_RO),
+    PATH("kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_READ, 1, P_KR_HOST_RW),
+    PATH("kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", BW_KERNEL_WRITE, 1, P_KW_HOST_WO),
+    PATH("kernel-write-host-rw", "kernel writes ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_WRITE, 1, P_KW_HOST_RW),
+    PATH("kernel-read-use-ro", "kernel reads USE_HOST_PTR|READ_ONLY, pointer aligned for the device", BW_KERNEL_READ, 1, P_KR_USE_RO),
+    PATH("kernel-read-use-rw", "kernel reads USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_READ, 1, P_KR_USE_RW),
+    PATH("kernel-write-use-wo", "kernel writes USE_HOST_PTR|WRITE_ONLY, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_WO),
+    PATH("kernel-write-use-rw", "kernel writes USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_RW),
+    PATH("kernel-read-use-misaligned", "kernel reads USE_HOST_PTR|READ_WRITE, pointer 16 bytes off the device's alignment", BW_KERNEL_READ, 1, P_KR_USE_MISALIGNED),
+    PATH("kernel-write-use-misaligned", "kernel writes USE_HOST_PTR|READ_WRITE, pointer 16 bytes off alignment", BW_KERNEL_WRITE, 1, P_KW_USE_MISALIGNED),
+    PATH("kernel-read-svm-coarse", "kernel reads coarse-grained shared virtual memory", BW_KERNEL_READ, 1, P_KR_SVM_COARSE),
+    PATH("kernel-write-svm-coarse", "kernel writes coarse-grained shared virtual memory", BW_KERNEL_WRITE, 1, P_KW_SVM_COARSE),
+    PATH("kernel-read-svm-fine", "kernel reads fine-grained shared virtual memory (buffer)", BW_KERNEL_READ, 1, P_KR_SVM_FINE),
+    PATH("kernel-write-svm-fine", "kernel writes fine-grained shared virtual memory (buffer)", BW_KERNEL_WRITE, 1, P_KW_SVM_FINE),
+    TECHNIQUE("vectoradd-default", "vector add: write buffers in, kernel, read buffer out", BW_VECTOR_ADD, BW_DEFAULT, DEFAULT_MODEL),
+    TECHNIQUE("vectoradd-cpu-resident", "vector add: kernel on host buffers (READ_ONLY/WRITE_ONLY), CPU maps them", BW_VECTOR_ADD, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
+    TECHNIQUE("vectoradd-gpu-resident", "vector add: CPU maps device buffers in and out", BW_VECTOR_ADD, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
+    TECHNIQUE("vectoradd-mixed", "vector add: CPU maps device buffers in, read buffer out", BW_VECTOR_ADD, BW_MIXED, MIXED_MODEL),
+    TECHNIQUE("reduce-default", "reduce: write buffer in, kernel, read partial sums out", BW_REDUCE, BW_DEFAULT, DEFAULT_MODEL),
+    {"reduce-cpu-resident", "reduce: kernel on a host buffer, CPU maps it and the partial sums", BW_TECHNIQUE, 1,
+     P_TECHNIQUE, BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL},
+    {"reduce-gpu-resident", "reduce: CPU maps the device buffer in and the partial sums out", BW_TECHNIQUE, 1,
+     P_TECHNIQUE, BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL},
+    TECHNIQUE("reduce-mixed", "reduce: CPU maps the device buffer in, read partial sums out", BW_REDUCE, BW_MIXED, MIXED_MODEL),
+};
+#define N_PATHS (sizeof paths / sizeof paths[0])
+
+enum kernel_id { K_READ, K_WRITE, K_COPY, K_VECTOR_ADD, K_REDUCE, N_KERNELS };
+static const char *const kernel_names[N_KERNELS] = {"bw_read", "bw_write", "bw_copy", "bw_vector_add", "bw_reduce"};
+
+static struct {
+    cr_cl cl;
+    cl_program program;
+    cl_kernel kernel[N_KERNELS];
+    cl_device_svm_capabilities svm;
+    size_t base_align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
+    /* per prepared path */
+    uint64_t bytes;
+    cl_mem src, dst;         /* device-side buffers */
+    cl_mem pinned;           /* ALLOC_HOST_PTR buffer backing a pinned host pointer */
+    void *pinned_ptr;
+    void *host;              /* pageable host memory (source or destination) */
+    void *host_block;        /* USE_HOST_PTR allocation (host points into it) */
+    void *svm_ptr;
+    void *mapped;            /* CPU access: the pointer of the current map */
+    cl_mem partial;          /* kernel reads: one sum per work-group */
+    cl_mem tin[2], tout;     /* technique: inputs and output */
+    void *tsrc;              /* technique: the inputs in host memory */
+    void *tdst;              /* technique: the output in host memory */
+    uint64_t tin_bytes, tout_bytes;
+    uint64_t groups;
+    uint64_t work_items, work_group;
+} S;
+
+static void bw_release(const bw_path *p)
+{
+    (void)p;
+    if (S.pinned && S.pinned_ptr)
+        clEnqueueUnmapMemObject(S.cl.queue, S.pinned, S.pinned_ptr, 0, NULL, NULL);
+    if (S.mapped) /* an interrupted map/access/unmap cycle */
+        clEnqueueUnmapMemObject(S.cl.queue, S.dst ? S.dst : S.src, S.mapped, 0, NULL, NULL);
+    if (S.cl.queue)
+        clFinish(S.cl.queue);
+    cl_mem *mems[] = {&S.src, &S.dst, &S.pinned, &S.partial, &S.tin[0], &S.tin[1], &S.tout};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; ++i)
+        cr_cl_release_mem(mems[i]);
+    if (S.svm_ptr)
+        clSVMFree(S.cl.context, S.svm_ptr);
+    free(S.host);
+    free(S.host_block);
+    free(S.tsrc);
+    free(S.tdst);
+    S.svm_ptr = S.host = S.host_block = S.pinned_ptr = S.mapped = S.tsrc = S.tdst = NULL;
+}
+
+static void bw_close(void)
+{
+    bw_release(NULL);
+    for (int k = 0; k < N_KERNELS; ++k)
+        cr_cl_release_kernel(&S.kernel[k]);
+    cr_cl_release_program(&S.program);
+    cr_cl_close(&S.cl);
+    memset(&S, 0, sizeof S);
+}
+
+static cr_status build_kernels(char *err, size_t errlen)
+{
+    char options[64];
+    snprintf(options, sizeof options, "-cl-std=CL1.2 -DCONTIGUOUS=%d", cr_cl_contiguous(&S.cl));
+    const char *const sources[] = {layout_cl, bandwidth_elements_h, bandwidth_kernels_cl};
+    if (cr_cl_build(&S.cl, sources, 3, options, &S.program, err, errlen) != CR_OK)
+        return CR_ERR;
+    for (int k = 0; k < N_KERNELS; ++k) {
+        cl_int rc;
+        S.kernel[k] = clCreateKernel(S.program, kernel_names[k], &rc);
+        CR_CL_CHECK(rc, "clCreateKernel", err, errlen);
+    }
+    return CR_OK;
+}
+
+static cr_status bw_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
+{
+    memset(&S, 0, sizeof S);
+    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    if (st != CR_OK)
+        return st;
+    if (build_kernels(err, errlen) != CR_OK) {
+        bw_close();
+        return CR_ERR;
+    }
+    if (clGetDeviceInfo(S.cl.device, CL_DEVICE_SVM_CAPABILITIES, sizeof S.svm, &S.svm, NULL) != CL_SUCCESS)
+        S.svm = 0; /* OpenCL 1.x device */
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(S.cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    S.base_align = align_bits / 8 > 4096 ? align_bits / 8 : 4096;
+    *info = S.cl.info;
+    return CR_OK;
+}
+
+static size_t bw_paths(const bw_path **out)
+{
+    *out = paths;
+    return N_PATHS;
+}
+
+static cr_status bw_supported(const bw_path *p, char *why, size_t len)
+{
+    if (p->kind == BW_TECHNIQUE && !(S.cl.info.has_fp64)) {
+        snprintf(why, len, "the reduce kernel accumulates in double, which the device lacks");
+        return p->workload == BW_REDUCE ? CR_UNSUPPORTED : CR_OK;
+    }
+    bool coarse = p->id == P_KR_SVM_COARSE || p->id == P_KW_SVM_COARSE;
+    bool fine = p->id == P_KR_SVM_FINE || p->id == P_KW_SVM_FINE;
+    if (coarse && !(S.svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+        snprintf(why, len, "the device reports no coarse-grained SVM");
+        return CR_UNSUPPORTED;
+    }
+    if (fine && !(S.svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) {
+        snprintf(why, len, "the device reports no fine-grained SVM buffers");
+        return CR_UNSUPPORTED;
+    }
+    return CR_OK;
+}
+
+/* ---- preparation ---- */
+
+static cr_status make_buffer(cl_mem *out, cl_mem_flags flags, void *host_ptr, char *err, size_t errlen)
+{
+    cl_int rc;
+    *out = clCreateBuffer(S.cl.context, flags, (size_t)S.bytes, host_ptr, &rc);
+    CR_CL_CHECK(rc, "clCreateBuffer", err, errlen);
+    return CR_OK;
+}
+
+static cr_status zero(cl_mem m, char *err, size_t errlen)
+{
+    const cl_uint nothing = 0;
+    CR_CL_CHECK(clEnqueueFillBuffer(S.cl.queue, m, &nothing, sizeof nothing, 0, (size_t)S.bytes, 0, NULL, NULL),
+                "clEnqueueFillBuffer", err, errlen);
+    CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+    return CR_OK;
+}
+
+static cr_status fill(cl_mem m, const void *src, char *err, size_t errlen)
+{
+    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, m, CL_TRUE, 0, (size_t)S.bytes, src, 0, NULL, NULL),
+                "clEnqueueWriteBuffer", err, errlen);
+    return CR_OK;
+}
+
+static cr_status alloc_host(void **out, char *err, size_t errlen)
+{
+    if (posix_memalign(out, 4096, (size_t)S.bytes) != 0) {
+        *out = NULL;
+        snprintf(err, errlen, "cannot allocate %llu bytes of host memory", (unsigned long long)S.bytes);
+        return CR_ERR;
+    }
+    return CR_OK;
+}
+
+/* A pinned host pointer: an ALLOC_HOST_PTR buffer mapped for the path's life. */
+static cr_status alloc_pinned(char *err, size_t errlen)
+{
+    if (make_buffer(&S.pinned, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, NULL, err, errlen) != CR_OK)
+        return CR_ERR;
+    cl_int rc;
+    S.pinned_ptr = clEnqueueMapBuffer(S.cl.queue, S.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)S.bytes,
+                                      0, NULL, NULL, &rc);
+    CR_CL_CHECK(rc, "clEnqueueMapBuffer", err, errlen);
+    return CR_OK;
+}
+
+/* USE_HOST_PTR: host memory aligned as the device asks, or 16 bytes off. */
+static cr_status alloc_use_host(cl_mem_flags access, bool misaligned, const void *src, char *err, size_t errlen)
+{
+    if (posix_memalign(&S.host_block, S.base_align, (size_t)S.bytes + S.base_align) != 0) {
+        S.host_block = NULL;
+        snprintf(err, errlen, "cannot allocate %llu bytes of host memory", (unsigned long long)S.bytes);
+        return CR_ERR;
+    }
+    void *ptr = (char *)S.host_block + (misaligned ? 16 : 0);
+    if (src)
+        memcpy(ptr, src, (size_t)S.bytes);
+    return make_buffer(&S.dst, CL_MEM_USE_HOST_PTR | access, ptr, err, errlen);
+}
+
+static cr_status alloc_svm(bool fine, const void *src, char *err, size_t errlen)
+{
+    cl_svm_mem_flags flags = CL_MEM_READ_WRITE | (fine ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0);
+    S.svm_ptr = clSVMAlloc(S.cl.context, flags, (size_t)S.bytes, 0);
+    if (S.svm_ptr == NULL) {
+        snprintf(err, errlen, "clSVMAlloc of %llu bytes failed", (unsigned long long)S.bytes);
+        return CR_ERR;
+    }
+    if (src == NULL)
+        return CR_OK;
+    if (!fine)
+        CR_CL_CHECK(clEnqueueSVMMap(S.cl.queue, CL_TRUE, CL_MAP_WRITE, S.svm_ptr, (size_t)S.bytes, 0, NULL, NULL),
+                    "clEnqueueSVMMap", err, errlen);
+    memcpy(S.svm_ptr, src, (size_t)S.bytes);
+    if (!fine) {
+        CR_CL_CHECK(clEnqueueSVMUnmap(S.cl.queue, S.svm_ptr, 0, NULL, NULL), "clEnqueueSVMUnmap", err, errlen);
+        CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+    }
+    return CR_OK;
+}
+
+/* ---- memory-movement techniques (Lee 2012, §3.1.2) ---- */
+
+static bool host_resident(const bw_path *p) { return p->technique == BW_CPU_RESIDENT; }
+
+static cr_status prepare_technique(const bw_path *p, const void *src, char *err, size_t errlen)
+{
+    bool vadd = p->workload == BW_VECTOR_ADD;
+    uint64_t n = S.bytes / (vadd ? 8 : 4);
+    cr_cl_default_geometry(&S.cl, n, &S.work_items, &S.work_group);
+    S.groups = S.work_items / S.work_group;
+    S.tin_bytes = n * 4;
+    S.tout_bytes = vadd ? n * 4 : S.groups * sizeof(double);
+    /* CPU-Resident keeps everything in host buffers, with Lee's Garlic flags. */
+    cl_mem_flags in_flags = host_resident(p) ? CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+    cl_mem_flags out_flags = host_resident(p) ? CL_MEM_ALLOC_HOST_PTR | CL_MEM_WRITE_ONLY : CL_MEM_READ_WRITE;
+    cl_int rc = CL_SUCCESS;
+    for (int i = 0; i < (vadd ? 2 : 1) && rc == CL_SUCCESS; ++i)
+        S.tin[i] = clCreateBuffer(S.cl.context, in_flags, (size_t)S.tin_bytes, NULL, &rc);
+    if (rc == CL_SUCCESS)
+        S.tout = clCreateBuffer(S.cl.context, out_flags, (size_t)S.tout_bytes, NULL, &rc);
+    CR_CL_CHECK(rc, "clCreateBuffer", err, errlen);
+    S.tsrc = malloc((size_t)S.bytes);
+    S.tdst = calloc(1, (size_t)S.tout_bytes);
+    if (S.tsrc == NULL || S.tdst == NULL) {
+        snprintf(err, errlen, "out of host memory");
+        return CR_ERR;
+    }
+    memcpy(S.tsrc, src, (size_t)S.bytes);
+    return CR_OK;
+}
+
+/* The CPU writes or reads a buffer through a map: Lee's direct access. */
+static cl_int through_map(cl_mem m, bool write, void *host, size_t bytes)
+{
+    cl_int rc;
+    void *p = clEnqueueMapBuffer(S.cl.queue, m, CL_TRUE, write ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ, 0,
+                                 bytes, 0, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS)
+        return rc;
+    if (write)
+        memcpy(p, host, bytes);
+    else
+        memcpy(host, p, bytes);
+    return clEnqueueUnmapMemObject(S.cl.queue, m, p, 0, NULL, NULL);
+}
+
+static cr_status run_technique(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    bool vadd = p->workload == BW_VECTOR_ADD;
+    bool map_in = p->technique != BW_DEFAULT, map_out = p->technique == BW_CPU_RESIDENT || p->technique == BW_GPU_RESIDENT;
+    cl_ulong n = S.tin_bytes / 4;
+    uint64_t t0 = cr_now_ns();
+    cl_int rc = CL_SUCCESS;
+    for (int i = 0; i < (vadd ? 2 : 1) && rc == CL_SUCCESS; ++i) {
+        char *in = (char *)S.tsrc + i * S.tin_bytes;
+        rc = map_in ? through_map(S.tin[i], true, in, (size_t)S.tin_bytes)
+                    : clEnqueueWriteBuffer(S.cl.queue, S.tin[i], CL_TRUE, 0, (size_t)S.tin_bytes, in, 0, NULL, NULL);
+    }
+    CR_CL_CHECK(rc, "technique input", err, errlen);
+    const enum kernel_id k = vadd ? K_VECTOR_ADD : K_REDUCE;
+    const cr_cl_arg vadd_args[] = {CR_CL_ARG(S.tin[0]), CR_CL_ARG(S.tin[1]), CR_CL_ARG(S.tout), CR_CL_ARG(n)};
+    const cr_cl_arg reduce_args[] = {CR_CL_ARG(S.tin[0]), CR_CL_ARG(S.tout),
+                                     CR_CL_LOCAL((size_t)S.work_group * sizeof(double)), CR_CL_ARG(n)};
+    if (cr_cl_set_args(S.kernel[k], kernel_names[k], vadd ? vadd_args : reduce_args, 4, err, errlen) != CR_OK)
+        return CR_ERR;
+    /* Not cr_cl_launch_timed: its wait would add a synchronisation the
+     * technique does not have; the output transfer waits for the kernel. */
+    size_t global = (size_t)S.work_items, local = (size_t)S.work_group;
+    CR_CL_CHECK(clEnqueueNDRangeKernel(S.cl.queue, S.kernel[k], 1, NULL, &global, &local, 0, NULL, NULL),
+                "clEnqueueNDRangeKernel", err, errlen);
+    rc = map_out ? through_map(S.tout, false, S.tdst, (size_t)S.tout_bytes)
+                 : clEnqueueReadBuffer(S.cl.queue, S.tout, CL_TRUE, 0, (size_t)S.tout_bytes, S.tdst, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(S.cl.queue);
+    t->host_ns = cr_now_ns() - t0;
+    t->has_event = false; /* a technique is several commands and host work: the host clock spans them */
+    CR_CL_CHECK(rc, "technique output", err, errlen);
+    return CR_OK;
+}
+
+static void technique_result(const bw_path *p, void *dst)
+{
+    if (p->workload == BW_VECTOR_ADD) {
+        memcpy(dst, S.tdst, (size_t)S.tout_bytes);
+        return;
+    }
+    double sum = 0;
+    for (uint64_t i = 0; i < S.groups; ++i)
+        sum += ((const double *)S.tdst)[i];
+    memcpy(dst, &sum, sizeof sum);
+}
+
+/* The target of a kernel write starts zeroed, whatever memory it is. */
+static cr_status zero_target(char *err, size_t errlen)
+{
+    if (S.svm_ptr == NULL)
+        return zero(S.dst, err, errlen);
+    CR_CL_CHECK(clEnqueueSVMMemFill(S.cl.queue, S.svm_ptr, &(cl_uint){0}, sizeof(cl_uint), (size_t)S.bytes, 0, NULL,
+                                    NULL),
+                "clEnqueueSVMMemFill", err, errlen);
+    CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+    return CR_OK;
+}
+
+static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen)
+{
+    bw_release(p);
+    S.bytes = bytes;
+    cr_cl_default_geometry(&S.cl, bytes / 16 ? bytes / 16 : 1, &S.work_items, &S.work_group);
+    S.groups = S.work_items / S.work_group;
+    const cl_mem_flags rw = CL_MEM_READ_WRITE;
+    bool read = p->kind == BW_KERNEL_READ;
+    switch ((enum path_id)p->id) {
+    case P_H2D_PAGEABLE:
+    case P_H2D_PAGEABLE_ASYNC:
+        if (alloc_host(&S.host, err, errlen) != CR_OK)
+            return CR_ERR;
+        memcpy(S.host, src, (size_t)bytes);
+        return make_buffer(&S.dst, rw, NULL, err, errlen) == CR_OK ? zero(S.dst, err, errlen) : CR_ERR;
+    case P_H2D_PINNED:
+    case P_H2D_PINNED_ASYNC:
+        if (alloc_pinned(err, errlen) != CR_OK)
+            return CR_ERR;
+        memcpy(S.pinned_ptr, src, (size_t)bytes);
+        return make_buffer(&S.dst, rw, NULL, err, errlen) == CR_OK ? zero(S.dst, err, errlen) : CR_ERR;
+    case P_D2H_PAGEABLE:
+    case P_D2H_PAGEABLE_ASYNC:
+        if (alloc_host(&S.host, err, errlen) != CR_OK || make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        memset(S.host, 0, (size_t)bytes);
+        return fill(S.src, src, err, errlen);
+    case P_D2H_PINNED:
+    case P_D2H_PINNED_ASYNC:
+        if (alloc_pinned(err, errlen) != CR_OK || make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        memset(S.pinned_ptr, 0, (size_t)bytes);
+        return fill(S.src, src, err, errlen);
+    case P_D2D_COPY:
+    case P_D2D_KERNEL:
+        if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK ||
+            zero(S.dst, err, errlen) != CR_OK)
+            return CR_ERR;
+        return fill(S.src, src, err, errlen);
+    case P_CPU_WRITE_HOST:
+    case P_CPU_READ_HOST:
+    case P_CPU_WRITE_DEVICE:
+    case P_CPU_READ_DEVICE: {
+        bool host = p->id == P_CPU_WRITE_HOST || p->id == P_CPU_READ_HOST;
+        if (make_buffer(&S.dst, rw | (host ? CL_MEM_ALLOC_HOST_PTR : 0), NULL, err, errlen) != CR_OK ||
+            alloc_host(&S.host, err, errlen) != CR_OK)
+            return CR_ERR;
+        if (p->id == P_CPU_WRITE_HOST || p->id == P_CPU_WRITE_DEVICE) {
+            memcpy(S.host, src, (size_t)bytes); /* the CPU copies from here into the map */
+            return zero(S.dst, err, errlen);
+        }
+        memset(S.host, 0, (size_t)bytes);
+        return fill(S.dst, src, err, errlen);
+    }
+    case P_KR_DEVICE:
+    case P_KW_DEVICE:
+        if (make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        break;
+    case P_KR_HOST_RO:
+    case P_KR_HOST_RW:
+    case P_KW_HOST_WO:
+    case P_KW_HOST_RW: {
+        cl_mem_flags access = p->id == P_KR_HOST_RO ? CL_MEM_READ_ONLY : p->id == P_KW_HOST_WO ? CL_MEM_WRITE_ONLY : rw;
+        if (make_buffer(&S.dst, CL_MEM_ALLOC_HOST_PTR | access, NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        break;
+    }
+    case P_KR_USE_RO:
+    case P_KR_USE_RW:
+    case P_KW_USE_WO:
+    case P_KW_USE_RW:
+    case P_KR_USE_MISALIGNED:
+    case P_KW_USE_MISALIGNED: {
+        cl_mem_flags access = p->id == P_KR_USE_RO ? CL_MEM_READ_ONLY : p->id == P_KW_USE_WO ? CL_MEM_WRITE_ONLY : rw;
+        bool mis = p->id == P_KR_USE_MISALIGNED || p->id == P_KW_USE_MISALIGNED;
+        if (alloc_use_host(access, mis, read ? src : NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        read = false; /* already filled through the host pointer */
+        break;
+    }
+    case P_TECHNIQUE:
+        return prepare_technique(p, src, err, errlen);
+    case P_KR_SVM_COARSE:
+    case P_KW_SVM_COARSE:
+    case P_KR_SVM_FINE:
+    case P_KW_SVM_FINE:
+        if (alloc_svm(p->id == P_KR_SVM_FINE || p->id == P_KW_SVM_FINE, read ? src : NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        read = false;
+        break;
+    }
+    if (p->kind == BW_KERNEL_READ) {
+        cl_int rc;
+        S.partial = clCreateBuffer(S.cl.context, CL_MEM_READ_WRITE, (size_t)S.groups * sizeof(cl_ulong), NULL, &rc);
+        CR_CL_CHECK(rc, "clCreateBuffer(partial sums)", err, errlen);
+    }
+    if (read && S.dst)
+        return fill(S.dst, src, err, errlen);
+    if (p->kind == BW_KERNEL_WRITE)
+        return zero_target(err, errlen);
+    return CR_OK;
+}
+
+/* ---- repetitions ---- */
+
+static cr_status finish_timed(cl_event ev, uint64_t t0, cr_timing *t, const char *what, char *err, size_t errlen)
+{
+    cl_int rc = clFinish(S.cl.queue);
+    t->host_ns = cr_now_ns() - t0;
+    if (rc == CL_SUCCESS)
+        cr_cl_event_times(ev, t);
+    clReleaseEvent(ev);
+    CR_CL_CHECK(rc, what, err, errlen);
+    return CR_OK;
+}
+
+/* Sets kernel k's arguments and runs it, timed. */
+static cr_status launch(enum kernel_id k, const cr_cl_arg *args, unsigned count, cr_timing *t, char *err,
+                        size_t errlen)
+{
+    if (cr_cl_set_args(S.kernel[k], kernel_names[k], args, count, err, errlen) != CR_OK)
+        return CR_ERR;
+    /* The target (argument 0) of an SVM path is its SVM allocation. */
+    if (S.svm_ptr)
+        CR_CL_CHECK(clSetKernelArgSVMPointer(S.kernel[k], 0, S.svm_ptr), "clSetKernelArgSVMPointer", err, errlen);
+    return cr_cl_launch_timed(&S.cl, S.kernel[k], (size_t)S.work_items, (size_t)S.work_group, t, err, errlen);
+}
+
+static cr_status run_kernel(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    cl_ulong n4 = S.bytes / 16;
+    cl_uint seed = (cl_uint)S.bytes;
+    bool read = p->kind == BW_KERNEL_READ;
+    const cr_cl_arg read_args[] = {CR_CL_ARG(S.dst), CR_CL_ARG(S.partial),
+                                   CR_CL_LOCAL((size_t)S.work_group * sizeof(cl_ulong)), CR_CL_ARG(n4)};
+    const cr_cl_arg write_args[] = {CR_CL_ARG(S.dst), CR_CL_ARG(n4), CR_CL_ARG(seed)};
+    return read ? launch(K_READ, read_args, 4, t, err, errlen) : launch(K_WRITE, write_args, 3, t, err, errlen);
+}
+
+static cr_status run_copy(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    size_t n = (size_t)S.bytes;
+    cl_event ev;
+    cl_int rc;
+    uint64_t t0 = cr_now_ns();
+    switch ((enum path_id)p->id) {
+    case P_H2D_PAGEABLE: rc = clEnqueueWriteBuffer(S.cl.queue, S.dst, CL_TRUE, 0, n, S.host, 0, NULL, &ev); break;
+    case P_H2D_PAGEABLE_ASYNC: rc = clEnqueueWriteBuffer(S.cl.queue, S.dst, CL_FALSE, 0, n, S.host, 0, NULL, &ev); break;
+    case P_H2D_PINNED: rc = clEnqueueWriteBuffer(S.cl.queue, S.dst, CL_TRUE, 0, n, S.pinned_ptr, 0, NULL, &ev); break;
+    case P_H2D_PINNED_ASYNC: rc = clEnqueueWriteBuffer(S.cl.queue, S.dst, CL_FALSE, 0, n, S.pinned_ptr, 0, NULL, &ev); break;
+    case P_D2H_PAGEABLE: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_TRUE, 0, n, S.host, 0, NULL, &ev); break;
+    case P_D2H_PAGEABLE_ASYNC: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_FALSE, 0, n, S.host, 0, NULL, &ev); break;
+    case P_D2H_PINNED: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_TRUE, 0, n, S.pinned_ptr, 0, NULL, &ev); break;
+    case P_D2H_PINNED_ASYNC: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_FALSE, 0, n, S.pinned_ptr, 0, NULL, &ev); break;
+    case P_D2D_COPY: rc = clEnqueueCopyBuffer(S.cl.queue, S.src, S.dst, 0, 0, n, 0, NULL, &ev); break;
+    default: {
+        cl_ulong n4 = S.bytes / 16;
+        const cr_cl_arg args[] = {CR_CL_ARG(S.src), CR_CL_ARG(S.dst), CR_CL_ARG(n4)};
+        return launch(K_COPY, args, 3, t, err, errlen);
+    }
+    }
+    CR_CL_CHECK(rc, "clEnqueue(Write|Read|Copy)Buffer", err, errlen);
+    return finish_timed(ev, t0, t, "clFinish(transfer)", err, errlen);
+}
+
+static cr_status run_cpu_access(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
+{
+    bool write = p->id == P_CPU_WRITE_HOST || p->id == P_CPU_WRITE_DEVICE;
+    size_t n = (size_t)S.bytes;
+    uint64_t t0 = cr_now_ns();
+    cl_event ev;
+    cl_int rc;
+    switch (phase) {
+    case 0:
+        S.mapped = clEnqueueMapBuffer(S.cl.queue, S.dst, CL_TRUE, write ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ,
+                                      0, n, 0, NULL, &ev, &rc);
+        CR_CL_CHECK(rc, "clEnqueueMapBuffer", err, errlen);
+        return finish_timed(ev, t0, t, "clFinish(map)", err, errlen);
+    case 1:
+        if (write)
+            memcpy(S.mapped, S.host, n);
+        else
+            memcpy(S.host, S.mapped, n);
+        t->host_ns = cr_now_ns() - t0;
+        t->has_event = false;
+        return CR_OK;
+    default:
+        rc = clEnqueueUnmapMemObject(S.cl.queue, S.dst, S.mapped, 0, NULL, &ev);
+        S.mapped = NULL;
+        CR_CL_CHECK(rc, "clEnqueueUnmapMemObject", err, errlen);
+        return finish_timed(ev, t0, t, "clFinish(unmap)", err, errlen);
+    }
+}
+
+static cr_status bw_run(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
+{
+    switch (p->kind) {
+    case BW_COPY: return run_copy(p, t, err, errlen);
+    case BW_CPU_ACCESS: return run_cpu_access(p, phase, t, err, errlen);
+    case BW_TECHNIQUE: return run_technique(p, t, err, errlen);
+    default: return run_kernel(p, t, err, errlen);
+    }
+}
+
+/* ---- results ---- */
+
+static cr_status read_target(void *dst, char *err, size_t errlen)
+{
+    if (S.svm_ptr) { /* a map is required for coarse grain and harmless for fine */
+        CR_CL_CHECK(clEnqueueSVMMap(S.cl.queue, CL_TRUE, CL_MAP_READ, S.svm_ptr, (size_t)S.bytes, 0, NULL, NULL),
+                    "clEnqueueSVMMap", err, errlen);
+        memcpy(dst, S.svm_ptr, (size_t)S.bytes);
+        CR_CL_CHECK(clEnqueueSVMUnmap(S.cl.queue, S.svm_ptr, 0, NULL, NULL), "clEnqueueSVMUnmap", err, errlen);
+        CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+        return CR_OK;
+    }
+    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.dst, CL_TRUE, 0, (size_t)S.bytes, dst, 0, NULL, NULL),
+                "clEnqueueReadBuffer", err, errlen);
+    return CR_OK;
+}
+
+static cr_status bw_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)
+{
+    switch ((enum path_id)p->id) {
+    case P_TECHNIQUE:
+        technique_result(p, dst);
+        return CR_OK;
+    case P_D2H_PAGEABLE:
+    case P_D2H_PAGEABLE_ASYNC:
+    case P_CPU_READ_HOST:
+    case P_CPU_READ_DEVICE:
+        memcpy(dst, S.host, (size_t)S.bytes);
+        return CR_OK;
+    case P_D2H_PINNED:
+    case P_D2H_PINNED_ASYNC:
+        memcpy(dst, S.pinned_ptr, (size_t)S.bytes);
+        return CR_OK;
+    default: break;
+    }
+    if (p->kind != BW_KERNEL_READ)
+        return read_target(dst, err, errlen);
+    cl_ulong *partial = malloc((size_t)S.groups * sizeof *partial);
+    if (partial == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return CR_ERR;
+    }
+    cl_int rc = clEnqueueReadBuffer(S.cl.queue, S.partial, CL_TRUE, 0, (size_t)S.groups * sizeof *partial, partial, 0,
+                                    NULL, NULL);
+    *sum = 0;
+    for (uint64_t i = 0; i < S.groups; ++i)
+        *sum += partial[i];
+    free(partial);
+    CR_CL_CHECK(rc, "clEnqueueReadBuffer(partial sums)", err, errlen);
+    return CR_OK;
+}
+
+const bw_backend bandwidth_opencl_backend = {
+    .base = {.name = "opencl", .list_devices = cr_cl_list, .open = bw_open, .close = bw_close},
+    .paths = bw_paths,
+    .supported = bw_supported,
+    .prepare = bw_prepare,
+    .run = bw_run,
+    .result = bw_result,
+    .release = bw_release,
+};
+
+int main(int argc, char **argv) { return bandwidth_main(argc, argv, &bandwidth_opencl_backend); }

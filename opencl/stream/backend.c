@@ -1,0 +1,238 @@
+/* OpenCL backend of the stream benchmark: allocates, launches and times. */
+#include "cl_device.h"
+#include "stream/backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* opencl/layout.cl, bench/stream/elements.h and opencl/stream/kernels.cl, embedded at build time */
+extern const char layout_cl[], stream_elements_h[], stream_kernels_cl[];
+
+static const char *const kernel_names[STREAM_NKERNELS] = {
+    "stream_copy", "stream_mul", "stream_add", "stream_triad", "stream_dot",
+};
+
+static struct {
+    cr_cl cl;
+    cl_program program[CR_NDTYPES];
+    cl_kernel kernel[CR_NDTYPES][STREAM_NKERNELS];
+    cl_mem array[3];
+    cl_mem partial;
+    uint64_t partial_count;
+    void *partial_host;
+    cr_dtype dtype;
+    uint64_t n;
+} S;
+
+static cr_status build_programs(char *err, size_t errlen)
+{
+    for (int t = 0; t < CR_NDTYPES; ++t) {
+        if (t == CR_DOUBLE && !S.cl.info.has_fp64)
+            continue;
+        char options[128];
+        snprintf(options, sizeof options, "-cl-std=CL1.2 -DIS_DOUBLE=%d -DCONTIGUOUS=%d -DDOT_BLOCK=%u",
+                 t == CR_DOUBLE, cr_cl_contiguous(&S.cl), STREAM_DOT_BLOCK);
+        const char *const sources[] = {layout_cl, stream_elements_h, stream_kernels_cl};
+        if (cr_cl_build(&S.cl, sources, 3, options, &S.program[t], err, errlen) != CR_OK)
+            return CR_ERR;
+        for (int k = 0; k < STREAM_NKERNELS; ++k) {
+            cl_int rc;
+            S.kernel[t][k] = clCreateKernel(S.program[t], kernel_names[k], &rc);
+            CR_CL_CHECK(rc, "clCreateKernel", err, errlen);
+        }
+    }
+    return CR_OK;
+}
+
+static void release_arrays(void)
+{
+    for (int i = 0; i < 3; ++i)
+        cr_cl_release_mem(&S.array[i]);
+}
+
+static void cl_close(void)
+{
+    release_arrays();
+    cr_cl_release_mem(&S.partial);
+    free(S.partial_host);
+    for (int t = 0; t < CR_NDTYPES; ++t) {
+        for (int k = 0; k < STREAM_NKERNELS; ++k)
+            cr_cl_release_kernel(&S.kernel[t][k]);
+        cr_cl_release_program(&S.program[t]);
+    }
+    cr_cl_close(&S.cl);
+    memset(&S, 0, sizeof S);
+}
+
+static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
+{
+    memset(&S, 0, sizeof S);
+    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    if (st != CR_OK)
+        return st;
+    if (build_programs(err, errlen) != CR_OK) {
+        cl_close();
+        return CR_ERR;
+    }
+    *info = S.cl.info;
+    return CR_OK;
+}
+
+static cr_status cl_prepare(cr_dtype t, uint64_t n, char *err, size_t errlen)
+{
+    release_arrays();
+    size_t bytes = (size_t)n * cr_dtype_size(t);
+    for (int i = 0; i < 3; ++i) {
+        cl_int rc;
+        S.array[i] = clCreateBuffer(S.cl.context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+        CR_CL_CHECK(rc, "clCreateBuffer", err, errlen);
+    }
+    S.dtype = t;
+    S.n = n;
+    return CR_OK;
+}
+
+static cr_status cl_upload(stream_array which, const void *src, char *err, size_t errlen)
+{
+    size_t bytes = (size_t)S.n * cr_dtype_size(S.dtype);
+    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.array[which], CL_TRUE, 0, bytes, src, 0, NULL, NULL),
+                "clEnqueueWriteBuffer", err, errlen);
+    return CR_OK;
+}
+
+static cr_status cl_download(stream_array which, void *dst, char *err, size_t errlen)
+{
+    size_t bytes = (size_t)S.n * cr_dtype_size(S.dtype);
+    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.array[which], CL_TRUE, 0, bytes, dst, 0, NULL, NULL),
+                "clEnqueueReadBuffer", err, errlen);
+    return CR_OK;
+}
+
+static cr_status ensure_partials(uint64_t groups, char *err, size_t errlen)
+{
+    if (groups <= S.partial_count)
+        return CR_OK;
+    cr_cl_release_mem(&S.partial);
+    free(S.partial_host);
+    S.partial_count = 0;
+    cl_int rc;
+    S.partial = clCreateBuffer(S.cl.context, CL_MEM_READ_WRITE, (size_t)groups * sizeof(double), NULL, &rc);
+    CR_CL_CHECK(rc, "clCreateBuffer(partial sums)", err, errlen);
+    S.partial_host = malloc((size_t)groups * sizeof(double));
+    if (S.partial_host == NULL) {
+        snprintf(err, errlen, "out of memory for %llu partial sums", (unsigned long long)groups);
+        return CR_ERR;
+    }
+    S.partial_count = groups;
+    return CR_OK;
+}
+
+static cr_status set_args(stream_kernel k, cl_kernel kern, const stream_geometry *g, double scalar, char *err,
+                          size_t errlen)
+{
+    cl_ulong n = S.n;
+    float sf = (float)scalar;
+    size_t ss = cr_dtype_size(S.dtype);
+    const cr_cl_arg A = CR_CL_ARG(S.array[STREAM_A]), B = CR_CL_ARG(S.array[STREAM_B]),
+                    C = CR_CL_ARG(S.array[STREAM_C]), N = CR_CL_ARG(n), P = CR_CL_ARG(S.partial),
+                    L = CR_CL_LOCAL((size_t)g->work_group * ss),
+                    s = {ss, S.dtype == CR_DOUBLE ? (const void *)&scalar : (const void *)&sf};
+    cr_cl_arg args[5];
+    unsigned count = 0;
+#define PUSH(x) (args[count++] = (x))
+    switch (k) {
+    case STREAM_COPY: PUSH(A), PUSH(C), PUSH(N); break;
+    case STREAM_MUL: PUSH(B), PUSH(C), PUSH(s), PUSH(N); break;
+    case STREAM_ADD: PUSH(A), PUSH(B), PUSH(C), PUSH(N); break;
+    case STREAM_TRIAD: PUSH(A), PUSH(B), PUSH(C), PUSH(s), PUSH(N); break;
+    case STREAM_DOT:
+        if (ensure_partials(g->work_items / g->work_group, err, errlen) != CR_OK)
+            return CR_ERR;
+        PUSH(A), PUSH(B), PUSH(P), PUSH(L), PUSH(N);
+        break;
+    default: break;
+    }
+#undef PUSH
+    return cr_cl_set_args(kern, kernel_names[k], args, count, err, errlen);
+}
+
+static double sum_partials(uint64_t groups)
+{
+    double sum = 0;
+    for (uint64_t i = 0; i < groups; ++i)
+        sum += S.dtype == CR_DOUBLE ? ((double *)S.partial_host)[i] : ((float *)S.partial_host)[i];
+    return sum;
+}
+
+static cr_status cl_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
+                        char *err, size_t errlen)
+{
+    cl_kernel kern = S.kernel[S.dtype][k];
+    if (set_args(k, kern, g, scalar, err, errlen) != CR_OK)
+        return CR_ERR;
+    size_t global = (size_t)g->work_items, local = (size_t)g->work_group;
+    uint64_t groups = g->work_items / g->work_group;
+    cl_event ev_kernel = NULL, ev_read = NULL;
+    uint64_t t0 = cr_now_ns();
+    CR_CL_CHECK(clEnqueueNDRangeKernel(S.cl.queue, kern, 1, NULL, &global, &local, 0, NULL, &ev_kernel),
+                "clEnqueueNDRangeKernel", err, errlen);
+    cl_int rc = CL_SUCCESS;
+    if (k == STREAM_DOT)
+        rc = clEnqueueReadBuffer(S.cl.queue, S.partial, CL_FALSE, 0, (size_t)groups * cr_dtype_size(S.dtype),
+                                 S.partial_host, 0, NULL, &ev_read);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(S.cl.queue);
+    t->host_ns = cr_now_ns() - t0;
+    if (rc == CL_SUCCESS) {
+        /* The dot interval runs from the kernel's start to the end of the
+         * partial-sum read-back: the reduction's whole device cost. */
+        cr_cl_event_times(ev_kernel, t);
+        if (ev_read) {
+            cr_timing tr;
+            cr_cl_event_times(ev_read, &tr);
+            t->has_event = t->has_event && tr.has_event;
+            t->ev_end_ns = tr.ev_end_ns;
+        }
+    }
+    clReleaseEvent(ev_kernel);
+    if (ev_read)
+        clReleaseEvent(ev_read);
+    CR_CL_CHECK(rc, k == STREAM_DOT ? "clEnqueueReadBuffer/clFinish" : "clFinish", err, errlen);
+    if (k == STREAM_DOT)
+        *dot = sum_partials(groups);
+    return CR_OK;
+}
+
+static stream_geometry cl_default_geometry(uint64_t n)
+{
+    stream_geometry g;
+    cr_cl_default_geometry(&S.cl, n, &g.work_items, &g.work_group);
+    return g;
+}
+
+static uint64_t cl_work_group_for(uint64_t work_items)
+{
+    if (cr_cl_contiguous(&S.cl))
+        return 1;
+    const cr_device_info *d = &S.cl.info;
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    uint64_t cap = d->max_work_group < 256 ? d->max_work_group : 256;
+    uint64_t wg = work_items >= cus ? work_items / cus : 1;
+    if (wg > cap)
+        wg = cap;
+    while (wg > 1 && work_items % wg != 0)
+        --wg;
+    return wg;
+}
+
+const stream_backend stream_opencl_backend = {
+    .base = {.name = "opencl", .list_devices = cr_cl_list, .open = cl_open, .close = cl_close},
+    .prepare = cl_prepare,
+    .upload = cl_upload,
+    .download = cl_download,
+    .run = cl_run,
+    .default_geometry = cl_default_geometry,
+    .work_group_for = cl_work_group_for,
+};
+
+int main(int argc, char **argv) { return stream_main(argc, argv, &stream_opencl_backend); }

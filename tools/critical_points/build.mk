@@ -1,0 +1,2 @@
+# The calculator is regspill's occupancy model.
+critical_points_LIBS := bench_regspill.a

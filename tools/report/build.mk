@@ -1,0 +1,1 @@
+report_LIBS := tool_shared.a

@@ -1,0 +1,274 @@
+/* Checks a written report against the files it cites, independently of how
+ * it was written: it reads report.html and report.md back as text. */
+#define _GNU_SOURCE
+#include "report/check.h"
+
+#include "report/base64.h"
+#include "report/model.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (cap - n < 65537) {
+            cap = cap ? 2 * cap : 1 << 20;
+            char *nb = realloc(buf, cap);
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* An attribute value as the HTML means it: the entities the report can
+ * write, decoded. */
+static void unescape(const char *s, size_t n, char *out, size_t outlen)
+{
+    static const struct {
+        const char *ent;
+        char c;
+    } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}};
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 1 < outlen;) {
+        bool done = false;
+        for (size_t e = 0; e < sizeof ents / sizeof *ents && !done; ++e) {
+            size_t el = strlen(ents[e].ent);
+            if (i + el <= n && strncmp(s + i, ents[e].ent, el) == 0) {
+                out[o++] = ents[e].c;
+                i += el;
+                done = true;
+            }
+        }
+        if (!done)
+            out[o++] = s[i++];
+    }
+    out[o] = '\0';
+}
+
+static bool external(const char *target)
+{
+    return strncmp(target, "http:", 5) == 0 || strncmp(target, "https:", 6) == 0 || strncmp(target, "//", 2) == 0 ||
+           strncmp(target, "file:", 5) == 0;
+}
+
+typedef struct {
+    const char *dir;
+    FILE *out;
+    int problems;
+    size_t images, links;
+    rp_strings embedded; /* data-file names of the embedded figures */
+} checker;
+
+static void problem(checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(checker *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(c->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->out);
+    ++c->problems;
+}
+
+/* A relative link: the file exists, and a CSV parses with every record as
+ * long as its header. */
+static void check_file(checker *c, const char *from, const char *target)
+{
+    if (strstr(target, "..") != NULL || target[0] == '/') {
+        problem(c, "%s: link '%s' leaves the run directory", from, target);
+        return;
+    }
+    char path[RP_PATH_LEN + 1024];
+    snprintf(path, sizeof path, "%s/%s", c->dir, target);
+    struct stat st;
+    ++c->links;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        problem(c, "%s: linked file '%s' does not exist", from, target);
+        return;
+    }
+    size_t n = strlen(target);
+    if (n > 4 && strcmp(target + n - 4, ".csv") == 0) {
+        cr_csv_table t;
+        char err[512];
+        if (cr_csv_load(&t, path, err, sizeof err) != 0)
+            problem(c, "%s: linked CSV does not parse: %s", from, err);
+        else
+            cr_csv_free(&t);
+    }
+}
+
+static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+/* A data: URI in the tag starting at tag: a PNG whose first chunk is IHDR,
+ * byte for byte the file its data-file attribute names. */
+static void check_image(checker *c, const char *tag, const char *tag_end, const char *value, size_t vlen)
+{
+    ++c->images;
+    static const char prefix[] = "data:image/png;base64,";
+    const size_t plen = sizeof prefix - 1;
+    char name[1024] = "";
+    const char *df = memmem(tag, (size_t)(tag_end - tag), "data-file=\"", 11);
+    if (df) {
+        const char *q = memchr(df + 11, '"', (size_t)(tag_end - df - 11));
+        if (q)
+            unescape(df + 11, (size_t)(q - df - 11), name, sizeof name);
+    }
+    const char *what = name[0] ? name : "an image without data-file";
+    if (vlen < plen || strncmp(value, prefix, plen) != 0) {
+        problem(c, "report.html: %s: not a base64 PNG data: URI", what);
+        return;
+    }
+    unsigned char *png = malloc((vlen - plen) / 4 * 3 + 1);
+    ssize_t n = png ? cr_base64_decode(value + plen, vlen - plen, png) : -1;
+    if (n < 0) {
+        problem(c, "report.html: %s: the data: URI is not valid base64", what);
+    } else if (n < 16 || memcmp(png, png_signature, 8) != 0 || memcmp(png + 12, "IHDR", 4) != 0) {
+        problem(c, "report.html: %s: the embedded data is not a PNG image", what);
+    } else if (name[0]) {
+        rp_strings_push(&c->embedded, "%s", name);
+        char path[RP_PATH_LEN + 1024];
+        snprintf(path, sizeof path, "%s/%s", c->dir, name);
+        size_t flen = 0;
+        char *file = read_text(path, &flen);
+        if (file == NULL)
+            problem(c, "report.html: embedded figure '%s' has no file", name);
+        else if (flen != (size_t)n || memcmp(file, png, flen) != 0)
+            problem(c, "report.html: the embedded '%s' differs from the file", name);
+        free(file);
+    }
+    free(png);
+}
+
+static void check_html(checker *c, const char *html)
+{
+    static const char *const attrs[] = {" src=\"", " href=\""};
+    for (int a = 0; a < 2; ++a) {
+        size_t alen = strlen(attrs[a]);
+        for (const char *p = strstr(html, attrs[a]); p; p = strstr(p + 1, attrs[a])) {
+            const char *v = p + alen, *q = strchr(v, '"');
+            if (q == NULL) {
+                problem(c, "report.html: an unterminated attribute");
+                return;
+            }
+            const char *tag = p;
+            while (tag > html && *tag != '<')
+                --tag;
+            const char *tag_end = strchr(q, '>');
+            if (tag_end == NULL)
+                tag_end = q;
+            char target[2048];
+            if (a == 0 && strncmp(v, "data:", 5) == 0) {
+                check_image(c, tag, tag_end, v, (size_t)(q - v));
+                continue;
+            }
+            unescape(v, (size_t)(q - v), target, sizeof target);
+            if (target[0] == '#') {
+                char id[2100];
+                snprintf(id, sizeof id, " id=\"%s\"", target + 1);
+                if (strstr(html, id) == NULL)
+                    problem(c, "report.html: link to '%s', which is not in the page", target);
+            } else if (external(target)) {
+                if (a == 0)
+                    problem(c, "report.html: image '%s' is not embedded (the page is not self-contained)", target);
+            } else {
+                check_file(c, "report.html", target);
+            }
+        }
+    }
+}
+
+static void check_markdown(checker *c, const char *md)
+{
+    for (const char *p = strstr(md, "]("); p; p = strstr(p + 2, "](")) {
+        const char *v = p + 2, *q = strchr(v, ')');
+        if (q == NULL)
+            break;
+        char target[2048];
+        snprintf(target, sizeof target, "%.*s", (int)(q - v), v);
+        if (target[0] != '#' && !external(target))
+            check_file(c, "report.md", target);
+    }
+}
+
+static bool is_png_name(const char *n)
+{
+    size_t k = strlen(n);
+    return k > 4 && strcmp(n + k - 4, ".png") == 0;
+}
+
+/* Every figure in the run (in the run directory or one level down) must
+ * be in the HTML report. */
+static void check_every_figure(checker *c, const char *rel)
+{
+    char path[RP_PATH_LEN + 512];
+    snprintf(path, sizeof path, "%s%s%s", c->dir, rel[0] ? "/" : "", rel);
+    DIR *dir = opendir(path);
+    if (dir == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char name[1024];
+        snprintf(name, sizeof name, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        char full[RP_PATH_LEN + 1024];
+        snprintf(full, sizeof full, "%s/%s", c->dir, name);
+        struct stat st;
+        if (stat(full, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && rel[0] == '\0')
+            check_every_figure(c, e->d_name);
+        else if (S_ISREG(st.st_mode) && is_png_name(e->d_name) && !rp_strings_has(&c->embedded, name))
+            problem(c, "report.html: figure '%s' is missing from the report", name);
+    }
+    closedir(dir);
+}
+
+int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t *links)
+{
+    checker c = {.dir = run_dir, .out = problems};
+    char path[RP_PATH_LEN + 32];
+    size_t len;
+    snprintf(path, sizeof path, "%s/report.html", run_dir);
+    char *html = read_text(path, &len);
+    if (html == NULL)
+        return -1;
+    if (strlen(html) != len || strncmp(html, "<!DOCTYPE html>", 15) != 0 || strstr(html, "</html>") == NULL)
+        problem(&c, "report.html: not a complete HTML document");
+    check_html(&c, html);
+    free(html);
+    snprintf(path, sizeof path, "%s/report.md", run_dir);
+    char *md = read_text(path, &len);
+    if (md == NULL) {
+        problem(&c, "report.md: cannot be read");
+    } else {
+        check_markdown(&c, md);
+        free(md);
+    }
+    check_every_figure(&c, "");
+    rp_strings_free(&c.embedded);
+    *images = c.images;
+    *links = c.links;
+    return c.problems;
+}

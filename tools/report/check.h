@@ -1,0 +1,15 @@
+/* Checking a written report against the files it cites. */
+#ifndef CR_REPORT_CHECK_H
+#define CR_REPORT_CHECK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Verifies run_dir/report.html and report.md: every embedded image decodes
+ * to a PNG identical to the file it names, every linked file exists, every
+ * linked CSV parses with a consistent column count, every figure of the run
+ * is in the report. Problems go to `problems` one line each; returns their
+ * count, or -1 when the report cannot be read at all. */
+int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t *links);
+
+#endif

@@ -1,0 +1,207 @@
+/* Two runs side by side: the devices paired, every headline number present
+ * in both with the ratio B / A. */
+#define _GNU_SOURCE
+#include "report/compare.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+double rp_ratio(double a, double b)
+{
+    if (!isfinite(a) || !isfinite(b) || a == 0)
+        return NAN;
+    return b / a;
+}
+
+/* "opencl-0" of "opencl-0-pthread-...", "cuda" of "cuda": the backend and
+ * the index run_all.sh put first in a device directory's name. */
+static void backend_index(const char *dir, char *out, size_t len)
+{
+    snprintf(out, len, "%s", dir);
+    char *dash = strchr(out, '-');
+    if (dash == NULL)
+        return;
+    char *second = strchr(dash + 1, '-');
+    if (second)
+        *second = '\0';
+}
+
+size_t rp_pair_devices(const rp_run *a, const rp_run *b, rp_pair *pairs, size_t max)
+{
+    size_t n = 0;
+    bool used_a[a->ndevices + 1], used_b[b->ndevices + 1];
+    memset(used_a, 0, sizeof used_a);
+    memset(used_b, 0, sizeof used_b);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (size_t i = 0; i < a->ndevices; ++i) {
+            for (size_t j = 0; j < b->ndevices && !used_a[i]; ++j) {
+                if (used_b[j])
+                    continue;
+                char ka[256], kb[256];
+                if (pass == 0) {
+                    snprintf(ka, sizeof ka, "%s", a->devices[i].dir);
+                    snprintf(kb, sizeof kb, "%s", b->devices[j].dir);
+                } else {
+                    backend_index(a->devices[i].dir, ka, sizeof ka);
+                    backend_index(b->devices[j].dir, kb, sizeof kb);
+                }
+                if (strcmp(ka, kb) != 0 || n == max)
+                    continue;
+                used_a[i] = used_b[j] = true;
+                pairs[n] = (rp_pair){&a->devices[i], &b->devices[j], ""};
+                snprintf(pairs[n].how, sizeof pairs[n].how, "%s",
+                         pass == 0 ? "the same directory" : "the same backend and index");
+                ++n;
+            }
+        }
+    }
+    size_t left_a = 0, left_b = 0, ia = 0, ib = 0;
+    for (size_t i = 0; i < a->ndevices; ++i)
+        if (!used_a[i])
+            ++left_a, ia = i;
+    for (size_t j = 0; j < b->ndevices; ++j)
+        if (!used_b[j])
+            ++left_b, ib = j;
+    if (left_a == 1 && left_b == 1 && n < max) {
+        pairs[n] = (rp_pair){&a->devices[ia], &b->devices[ib], "the only devices left"};
+        ++n;
+    }
+    /* In A's order of devices, as its report shows them. */
+    for (size_t i = 1; i < n; ++i)
+        for (size_t j = i; j > 0 && pairs[j].a < pairs[j - 1].a; --j) {
+            rp_pair t = pairs[j];
+            pairs[j] = pairs[j - 1];
+            pairs[j - 1] = t;
+        }
+    return n;
+}
+
+/* A number the comparison looks at: the counts of rows are not results. */
+static bool compared(const rp_table *t, const rp_row *r, int c)
+{
+    return strcmp(t->cols[c], "rows") != 0 && strcmp(t->cols[c], "invalid rows") != 0 && !isnan(r->cells[c].num);
+}
+
+/* The cell of the other table with r's key and column c of t, where it
+ * holds a number; NULL where not. */
+static const rp_cell *counterpart(const rp_table *t, const rp_row *r, int c, const rp_table *other)
+{
+    const rp_row *o = rp_find_row(other, r->key);
+    int oc = rp_col_index(other, t->cols[c]);
+    return o == NULL || oc < 0 || isnan(o->cells[oc].num) ? NULL : &o->cells[oc];
+}
+
+static void md(FILE *f, const char *s)
+{
+    for (; *s; ++s)
+        fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
+}
+
+/* One number of both runs: row, quantity, A, B and B / A. */
+static void compare_line(FILE *f, const rp_table *ta, const rp_row *ra, int c, const rp_cell *b)
+{
+    fputs("| ", f);
+    md(f, ra->key);
+    fputs(" | ", f);
+    md(f, ta->cols[c]);
+    fprintf(f, " | %s | %s | ", ra->cells[c].text, b->text);
+    double r = rp_ratio(ra->cells[c].num, b->num);
+    if (isfinite(r))
+        fprintf(f, "%.3g |\n", r);
+    else
+        fputs("\xe2\x80\x93 |\n", f);
+}
+
+/* One table's common numbers, printed unless f is NULL (counting only);
+ * returns how many there are, and counts the values on one side only. */
+static size_t compare_table(FILE *f, const rp_table *ta, const rp_table *tb, size_t *only_a, size_t *only_b)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < ta->nrows; ++i) {
+        const rp_row *ra = &ta->rows[i];
+        for (int c = 0; c < ta->ncols; ++c) {
+            if (!compared(ta, ra, c))
+                continue;
+            const rp_cell *b = counterpart(ta, ra, c, tb);
+            if (b == NULL) {
+                ++*only_a;
+                continue;
+            }
+            if (shown++ == 0 && f)
+                fprintf(f, "**%s**\n\n| %s | quantity | A | B | B/A |\n|---|---|---:|---:|---:|\n", ta->title,
+                        ta->key_head[0] ? ta->key_head : "row");
+            if (f)
+                compare_line(f, ta, ra, c, b);
+        }
+    }
+    for (size_t j = 0; j < tb->nrows; ++j)
+        for (int c = 0; c < tb->ncols; ++c)
+            *only_b += compared(tb, &tb->rows[j], c) && counterpart(tb, &tb->rows[j], c, ta) == NULL;
+    if (shown && f)
+        fputc('\n', f);
+    return shown;
+}
+
+static size_t numbers_in(const rp_table *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; ++i)
+        for (int c = 0; c < t->ncols; ++c)
+            n += compared(t, &t->rows[i], c);
+    return n;
+}
+
+/* The devices of run that no pair holds, side "A" or "B". */
+static void list_unpaired(FILE *f, const char *side, const rp_run *run, const rp_pair *pairs, size_t np)
+{
+    for (size_t i = 0; i < run->ndevices; ++i) {
+        const rp_device *d = &run->devices[i];
+        bool paired = false;
+        for (size_t p = 0; p < np; ++p)
+            paired = paired || pairs[p].a == d || pairs[p].b == d;
+        if (!paired)
+            fprintf(f, "Only in %s: %s (`%s`).\n\n", side, d->label, d->dir);
+    }
+}
+
+void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
+{
+    fprintf(f, "# crossroof comparison: %s (B) against %s (A)\n\n", b->name, a->name);
+    fputs("Every headline number found in both runs, with B / A: above 1 the value is larger in B (faster for "
+          "bandwidths and throughputs, slower for times and latencies; for contention ratios, more lost to "
+          "contention).\n\n",
+          f);
+    rp_pair pairs[64];
+    size_t np = rp_pair_devices(a, b, pairs, 64);
+    for (size_t p = 0; p < np; ++p) {
+        const rp_device *da = pairs[p].a, *db = pairs[p].b;
+        fprintf(f, "## %s / %s\n\nA: `%s`, B: `%s` (paired as %s).\n\n", da->label, db->label,
+                da->dir[0] ? da->dir : a->name, db->dir[0] ? db->dir : b->name, pairs[p].how);
+        size_t only_a = 0, only_b = 0, shown = 0;
+        for (int s = 0; s < RP_NSECTIONS; ++s) {
+            const rp_section *sa = &da->sections[s], *sb = &db->sections[s];
+            size_t common = 0, ignore = 0;
+            for (size_t k = 0; k < sa->ntables; ++k) {
+                const rp_table *tb = rp_find_table(sb, sa->tables[k].id);
+                if (tb)
+                    common += compare_table(NULL, &sa->tables[k], tb, &ignore, &ignore);
+            }
+            if (common)
+                fprintf(f, "### %s\n\n", rp_section_title((rp_section_id)s));
+            for (size_t k = 0; k < sa->ntables; ++k) {
+                const rp_table *tb = rp_find_table(sb, sa->tables[k].id);
+                if (tb)
+                    shown += compare_table(f, &sa->tables[k], tb, &only_a, &only_b);
+                else
+                    only_a += numbers_in(&sa->tables[k]);
+            }
+            for (size_t k = 0; k < sb->ntables; ++k)
+                if (rp_find_table(sa, sb->tables[k].id) == NULL)
+                    only_b += numbers_in(&sb->tables[k]);
+        }
+        fprintf(f, "%zu values compared; %zu only in A, %zu only in B.\n\n", shown, only_a, only_b);
+    }
+    list_unpaired(f, "A", a, pairs, np);
+    list_unpaired(f, "B", b, pairs, np);
+}

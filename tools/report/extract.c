@@ -1,0 +1,359 @@
+/* Reading a results directory: its devices, each device's metadata, which
+ * benchmarks ran and how they ended (run_all.sh's run-log.csv), every CSV
+ * handed to its section's headline extraction, every figure. */
+#define _GNU_SOURCE
+#include "report/extract.h"
+
+#include "error.h"
+#include "report/headlines.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The names in a directory, sorted bytewise (not by locale: the report must
+ * not depend on where it is made). */
+static void list_dir(const char *path, rp_strings *out)
+{
+    struct dirent **ents;
+    int n = scandir(path, &ents, NULL, by_name);
+    for (int i = 0; i < n; ++i) {
+        if (ents[i]->d_name[0] != '.')
+            rp_strings_push(out, "%s", ents[i]->d_name);
+        free(ents[i]);
+    }
+    if (n >= 0)
+        free(ents);
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* ---- run_all.sh's log ---- */
+
+static void load_log(rp_run *run)
+{
+    char path[RP_PATH_LEN + 32], err[512];
+    snprintf(path, sizeof path, "%s/run-log.csv", run->path);
+    cr_csv_table t;
+    if (access(path, F_OK) != 0 || cr_csv_load(&t, path, err, sizeof err) != 0)
+        return;
+    run->has_log = true;
+    rp_table *log = &run->log;
+    snprintf(log->id, sizeof log->id, "run-log");
+    snprintf(log->title, sizeof log->title, "run_all.sh's record of every benchmark");
+    snprintf(log->key_head, sizeof log->key_head, "benchmark");
+    static const char *const cols[] = {"device", "status", "exit", "seconds", "mode", "reason"};
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; ++c)
+        snprintf(log->cols[log->ncols++], sizeof log->cols[0], "%s", cols[c]);
+    for (size_t i = 0; i < t.nrows; ++i) {
+        /* "dir/task": a task is listed once per device directory. */
+        const char *dir = rp_get(&t, i, "dir");
+        rp_row *r = rp_row_for(log, "%s%s%s", dir, *dir ? "/" : "", rp_get(&t, i, "task"));
+        rp_set_text(r, 0, "%s", rp_get(&t, i, "device"));
+        rp_set_text(r, 1, "%s", rp_get(&t, i, "status"));
+        rp_set_int(r, 2, rp_number(rp_get(&t, i, "exit_code")));
+        rp_set_num(r, 3, rp_number(rp_get(&t, i, "seconds")), 4);
+        rp_set_text(r, 4, "%s", rp_get(&t, i, "mode"));
+        rp_set_text(r, 5, "%s", rp_get(&t, i, "reason"));
+    }
+    cr_csv_free(&t);
+}
+
+/* ---- the device and host ---- */
+
+/* SIZE: a byte count; COUNT: a number that 0 means unknown (no device). */
+enum { PLAIN, BYTES, COUNT };
+static const struct {
+    const char *key, *label;
+    int kind;
+} meta_keys[] = {
+    {"device.name", "device", PLAIN},
+    {"device.vendor", "vendor", PLAIN},
+    {"device.platform", "platform", PLAIN},
+    {"device.driver", "driver", PLAIN},
+    {"device.api_version", "API version", PLAIN},
+    {"device.type", "type", PLAIN},
+    {"device.compute_units", "compute units", COUNT},
+    {"device.clock_mhz", "clock (MHz)", COUNT},
+    {"device.global_mem_bytes", "global memory", BYTES},
+    {"device.max_alloc_bytes", "largest allocation", BYTES},
+    {"device.local_mem_bytes", "local memory", BYTES},
+    {"device.cache_bytes", "device cache", BYTES},
+    {"device.unified_memory", "unified memory", PLAIN},
+    {"device.fp64", "fp64", PLAIN},
+    {"device.timer_resolution_ns", "timer resolution (ns)", COUNT},
+    {"device.pci_bus_id", "PCI bus", PLAIN},
+    {"mode", "mode", PLAIN},
+    {"host", "host", PLAIN},
+    {"cpu", "CPU", PLAIN},
+    {"online_cpus", "online CPUs", PLAIN},
+    {"topology", "topology", PLAIN},
+    {"os", "OS", PLAIN},
+    {"compiler", "compiler", PLAIN},
+    {"crossroof_version", "crossroof", PLAIN},
+    {"git_revision", "git revision", PLAIN},
+    {"date", "date", PLAIN},
+};
+
+static const char *meta_value(const cr_csv_table *t, const char *key)
+{
+    for (size_t i = 0; i < t->nrows; ++i)
+        if (strcmp(rp_get(t, i, "key"), key) == 0)
+            return rp_get(t, i, "value");
+    return "";
+}
+
+/* The device table from one metadata file, and the device's label. The
+ * benchmarks' files agree on the device; the first in benchmark order is
+ * read (the stream benchmark's, when it ran). */
+static void load_meta(rp_device *d, const rp_strings *files)
+{
+    rp_section *sec = &d->sections[RP_DEVICE];
+    const char *chosen = NULL;
+    for (size_t i = 0; i < files->n && !chosen; ++i)
+        if (strncmp(files->v[i], "stream-", 7) == 0 && ends_with(files->v[i], ".meta.csv"))
+            chosen = files->v[i];
+    for (size_t i = 0; i < files->n; ++i)
+        if (ends_with(files->v[i], ".meta.csv")) {
+            rp_strings_push(&sec->sources, "%s", files->v[i]);
+            if (!chosen)
+                chosen = files->v[i];
+        }
+    snprintf(d->label, sizeof d->label, "%s", d->dir[0] ? d->dir : "device");
+    if (!chosen)
+        return;
+    sec->ran = true;
+    cr_csv_table t;
+    char path[RP_PATH_LEN + 256], err[512];
+    snprintf(path, sizeof path, "%s/%s", d->path, chosen);
+    if (cr_csv_load(&t, path, err, sizeof err) != 0) {
+        rp_strings_push(&sec->notes, "%s cannot be read: %s", chosen, err);
+        return;
+    }
+    rp_table *tab = rp_add_table(sec, "device", "", "", "value", NULL);
+    snprintf(tab->title, sizeof tab->title, "From %s", chosen);
+    for (size_t k = 0; k < sizeof meta_keys / sizeof *meta_keys; ++k) {
+        const char *v = meta_value(&t, meta_keys[k].key);
+        double num = rp_number(v);
+        if (*v == '\0' || (meta_keys[k].kind != PLAIN && num == 0))
+            continue;
+        rp_row *r = rp_row_for(tab, "%s", meta_keys[k].label);
+        if (meta_keys[k].kind == BYTES && isfinite(num) && num > 0) {
+            char human[48];
+            rp_format_bytes(num, human, sizeof human);
+            rp_set_text(r, 0, "%s", human);
+            r->cells[0].num = num;
+        } else {
+            rp_set_text(r, 0, "%s", v);
+            r->cells[0].num = num;
+        }
+    }
+    const char *name = meta_value(&t, "device.name"), *backend = meta_value(&t, "backend");
+    if (*name)
+        snprintf(d->label, sizeof d->label, "%s%s%s%s", name, *backend ? " (" : "", backend, *backend ? ")" : "");
+    cr_csv_free(&t);
+}
+
+/* ---- what ran, and every row's verification ---- */
+
+/* The name run_all.sh records a CSV's producer under. */
+static void task_of(const char *csv, char *task, size_t len)
+{
+    if (strncmp(csv, "xgraph", 6) == 0) {
+        snprintf(task, len, "xgraph");
+        return;
+    }
+    snprintf(task, len, "%s", csv);
+    char *dot = strchr(task, '.');
+    if (dot)
+        *dot = '\0';
+}
+
+static void count_rows(rp_device *d, rp_table *bench, const char *file)
+{
+    char path[RP_PATH_LEN + 256], err[512], task[256];
+    snprintf(path, sizeof path, "%s/%s", d->path, file);
+    task_of(file, task, sizeof task);
+    cr_csv_table t;
+    if (cr_csv_load(&t, path, err, sizeof err) != 0)
+        return; /* the section says why */
+    rp_row *r = rp_row_for(bench, "%s", task);
+    int valid = cr_csv_column(&t, "valid");
+    size_t invalid = 0, first_bad = 0;
+    for (size_t i = 0; valid >= 0 && i < t.nrows; ++i)
+        if (strcmp(t.rows[i].fields[valid], "0") == 0 && invalid++ == 0)
+            first_bad = i;
+    double rows = rp_number(r->cells[2].text);
+    rp_set_int(r, 2, (isfinite(rows) ? rows : 0) + (double)t.nrows);
+    double bad = rp_number(r->cells[3].text);
+    rp_set_int(r, 3, (isfinite(bad) ? bad : 0) + (double)invalid);
+    if (invalid) {
+        rp_section *sec = &d->sections[rp_section_of_file(file)];
+        rp_strings_push(&sec->notes,
+                        "%zu of %zu rows of %s failed verification and are left out of the tables; the first: "
+                        "%s %s %s: %s",
+                        invalid, t.nrows, file, rp_get(&t, first_bad, "variant"), rp_get(&t, first_bad, "dtype"),
+                        rp_get(&t, first_bad, "sweep"), rp_get(&t, first_bad, "note"));
+    }
+    cr_csv_free(&t);
+}
+
+/* Reads one device directory into d (path and dir set by the caller). */
+static void load_device(rp_device *d, const rp_run *run)
+{
+    rp_strings files = {0};
+    list_dir(d->path, &files);
+    load_meta(d, &files);
+
+    rp_table *bench = rp_add_table(&d->sections[RP_DEVICE], "benchmarks", "What ran on this device", "benchmark",
+                                   "status", "time (s)", "rows", "invalid rows", "note", NULL);
+    if (run->has_log) {
+        size_t dl = strlen(d->dir);
+        for (size_t i = 0; i < run->log.nrows; ++i) {
+            const rp_row *l = &run->log.rows[i];
+            if (strncmp(l->key, d->dir, dl) != 0 || l->key[dl] != '/')
+                continue;
+            const char *task = l->key + dl + 1;
+            rp_row *r = rp_row_for(bench, "%s", task);
+            rp_set_text(r, 0, "%s", l->cells[1].text);
+            rp_set_num(r, 1, l->cells[3].num, 3);
+            rp_set_text(r, 4, "%s", l->cells[5].text);
+            /* A benchmark that ended without results says why in its section. */
+            if (strcmp(l->cells[1].text, "passed") != 0) {
+                rp_section_id s = rp_section_of_file(task);
+                rp_strings_push(&d->sections[s].notes, "%s %s%s%s", task, l->cells[1].text,
+                                l->cells[5].text[0] ? ": " : "", l->cells[5].text);
+            }
+        }
+    }
+    for (size_t i = 0; i < files.n; ++i) {
+        const char *f = files.v[i];
+        if (ends_with(f, ".csv") && !ends_with(f, ".meta.csv") && strcmp(f, "run-log.csv") != 0) {
+            count_rows(d, bench, f);
+            rp_headline(d, f);
+        } else if (ends_with(f, ".png")) {
+            rp_strings_push(&d->sections[rp_section_of_file(f)].figures, "%s", f);
+        }
+    }
+    /* Tables the results had no rows for would be empty frames. */
+    for (int s = 0; s < RP_NSECTIONS; ++s) {
+        rp_section *sec = &d->sections[s];
+        size_t keep = 0;
+        for (size_t i = 0; i < sec->ntables; ++i) {
+            if (sec->tables[i].nrows > 0)
+                sec->tables[keep++] = sec->tables[i];
+            else
+                rp_table_free(&sec->tables[i]);
+        }
+        sec->ntables = keep;
+        if (sec->figures.n)
+            sec->ran = true;
+    }
+    rp_strings_free(&files);
+}
+
+static bool holds_results(const char *path)
+{
+    rp_strings files = {0};
+    list_dir(path, &files);
+    bool any = false;
+    for (size_t i = 0; i < files.n && !any; ++i)
+        any = ends_with(files.v[i], ".csv") || ends_with(files.v[i], ".log");
+    rp_strings_free(&files);
+    return any;
+}
+
+static bool holds_meta(const char *path)
+{
+    rp_strings files = {0};
+    list_dir(path, &files);
+    bool any = false;
+    for (size_t i = 0; i < files.n && !any; ++i)
+        any = ends_with(files.v[i], ".meta.csv");
+    rp_strings_free(&files);
+    return any;
+}
+
+static bool is_real(const rp_device *d)
+{
+    const rp_table *t = rp_find_table(&d->sections[RP_DEVICE], "device");
+    return t && rp_find_row(t, "compute units") != NULL;
+}
+
+static rp_device *new_device(rp_run *run)
+{
+    rp_device *v = realloc(run->devices, (run->ndevices + 1) * sizeof *v);
+    if (v == NULL)
+        cr_die("report", 1, "out of memory");
+    run->devices = v;
+    rp_device *d = &v[run->ndevices++];
+    memset(d, 0, sizeof *d);
+    return d;
+}
+
+int rp_load_run(const char *path, rp_run *run, char *err, size_t errlen)
+{
+    memset(run, 0, sizeof *run);
+    if (!is_dir(path))
+        return cr_errf(err, errlen, "%s is not a directory", path);
+    snprintf(run->path, sizeof run->path, "%s", path);
+    size_t n = strlen(run->path);
+    while (n > 1 && run->path[n - 1] == '/')
+        run->path[--n] = '\0';
+    const char *slash = strrchr(run->path, '/');
+    snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : run->path);
+    load_log(run);
+
+    if (holds_meta(run->path)) {
+        rp_device *d = new_device(run);
+        snprintf(d->path, sizeof d->path, "%s", run->path);
+        load_device(d, run);
+        return 0;
+    }
+    rp_strings entries = {0};
+    list_dir(run->path, &entries);
+    for (size_t i = 0; i < entries.n; ++i) {
+        char sub[RP_PATH_LEN + 256];
+        snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
+        if (!is_dir(sub) || !holds_results(sub) || strlen(sub) >= RP_PATH_LEN)
+            continue;
+        rp_device *d = new_device(run);
+        snprintf(d->dir, sizeof d->dir, "%s", entries.v[i]);
+        snprintf(d->path, sizeof d->path, "%s", sub);
+        load_device(d, run);
+    }
+    rp_strings_free(&entries);
+    /* Real devices first (a CUDA directory without a GPU holds only skips
+     * and an offline table); otherwise in directory order. */
+    for (size_t i = 1; i < run->ndevices; ++i) {
+        for (size_t j = i; j > 0 && is_real(&run->devices[j]) && !is_real(&run->devices[j - 1]); --j) {
+            rp_device t = run->devices[j];
+            run->devices[j] = run->devices[j - 1];
+            run->devices[j - 1] = t;
+        }
+    }
+    if (run->ndevices == 0) {
+        rp_run_free(run);
+        return cr_errf(err, errlen, "%s holds no results (no CSV files, nor directories of them)", path);
+    }
+    return 0;
+}

@@ -1,0 +1,114 @@
+/* report: the characterization report of a results directory, a comparison
+ * of two, or a check of a written report against the files it cites. */
+#define _GNU_SOURCE
+#include "error.h"
+#include "report/check.h"
+#include "report/compare.h"
+#include "report/extract.h"
+#include "report/model.h"
+#include "report/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "report"
+
+static const char usage_text[] =
+    "usage: " PROG " RUN_DIR                 write RUN_DIR/report.md and RUN_DIR/report.html\n"
+    "       " PROG " --compare DIR_A DIR_B   print the two runs side by side (ratios B/A) as Markdown\n"
+    "                                      and write it to DIR_B/compare-<name of DIR_A>.md\n"
+    "       " PROG " --check RUN_DIR         check the written report: every embedded figure a PNG\n"
+    "                                      identical to its file, every linked file present, every\n"
+    "                                      linked CSV parsing, every figure of the run in the report\n"
+    "       " PROG " --help\n"
+    "\n"
+    "RUN_DIR is a run of run_all.sh (results/<date>-<host>/, one directory per device) or one\n"
+    "device's directory of CSVs. Exit status: 0 ok, 1 a check failed or a file could not be\n"
+    "written, 2 bad input.\n";
+
+#define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
+
+static void load(const char *dir, rp_run *run)
+{
+    char err[1024];
+    if (rp_load_run(dir, run, err, sizeof err) != 0)
+        die(2, "%s", err);
+}
+
+static int write_report(const char *dir)
+{
+    rp_run run;
+    load(dir, &run);
+    char err[1024];
+    if (rp_write_reports(&run, err, sizeof err) != 0)
+        die(1, "%s: %s", dir, err);
+    size_t figures = 0;
+    for (size_t i = 0; i < run.ndevices; ++i)
+        for (int s = 0; s < RP_NSECTIONS; ++s)
+            figures += run.devices[i].sections[s].figures.n;
+    printf("report: %s/report.md and report.html: %zu device(s), %zu figure(s)\n", run.path, run.ndevices, figures);
+    rp_run_free(&run);
+    return 0;
+}
+
+static int compare(const char *dir_a, const char *dir_b)
+{
+    rp_run a, b;
+    load(dir_a, &a);
+    load(dir_b, &b);
+    rp_render_compare(stdout, &a, &b);
+    char path[RP_PATH_LEN + 300];
+    snprintf(path, sizeof path, "%s/compare-%s.md", b.path, a.name);
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        die(1, "cannot write %s", path);
+    rp_render_compare(f, &a, &b);
+    if (fclose(f) != 0)
+        die(1, "cannot write %s", path);
+    fflush(stdout);
+    fprintf(stderr, "report: comparison written to %s\n", path);
+    rp_run_free(&a);
+    rp_run_free(&b);
+    return 0;
+}
+
+static int check(const char *dir)
+{
+    size_t images = 0, links = 0;
+    int problems = rp_check_report(dir, stderr, &images, &links);
+    if (problems < 0)
+        die(1, "%s/report.html cannot be read", dir);
+    if (problems > 0) {
+        fprintf(stderr, "report: check: %s: %d problem(s)\n", dir, problems);
+        return 1;
+    }
+    printf("report: check: %s: %zu embedded figure(s), %zu linked file(s): ok\n", dir, images, links);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        die(2, "no results directory given (see --help)");
+    const char *first = argv[1];
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (strcmp(first, "--compare") == 0) {
+        if (argc != 4)
+            die(2, "--compare needs two results directories, DIR_A and DIR_B");
+        return compare(argv[2], argv[3]);
+    }
+    if (strcmp(first, "--check") == 0) {
+        if (argc != 3)
+            die(2, "--check needs one results directory");
+        return check(argv[2]);
+    }
+    if (first[0] == '-')
+        die(2, "unknown option '%s' (see --help)", first);
+    if (argc != 2)
+        die(2, "one results directory at a time ('%s' is extra)", argv[2]);
+    return write_report(first);
+}

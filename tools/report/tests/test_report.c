@@ -1,0 +1,542 @@
+/* The report's pure parts: base64 against RFC 4648's vectors, the headline
+ * numbers read from small synthetic results (by column name, verified rows
+ * only, the largest size, the peak), sections of benchmarks that did not
+ * run, and the comparison's pairing and ratios. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "report/base64.h"
+#include "report/compare.h"
+#include "report/extract.h"
+#include "report/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- base64 ---- */
+
+static const char *const rfc4648[][2] = {
+    {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+    {"foobar", "Zm9vYmFy"},
+};
+
+static void test_base64_rfc4648_vectors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof rfc4648 / sizeof *rfc4648; ++i) {
+        const char *plain = rfc4648[i][0], *coded = rfc4648[i][1];
+        char out[16];
+        assert_int_equal(cr_base64_encoded_len(strlen(plain)), strlen(coded));
+        cr_base64_encode((const unsigned char *)plain, strlen(plain), out);
+        assert_string_equal(out, coded);
+        unsigned char back[16];
+        assert_int_equal(cr_base64_decode(coded, strlen(coded), back), (ssize_t)strlen(plain));
+        assert_memory_equal(back, plain, strlen(plain));
+    }
+}
+
+static void test_base64_every_byte_round_trips(void **state)
+{
+    (void)state;
+    unsigned char bytes[256], back[258];
+    for (int i = 0; i < 256; ++i)
+        bytes[i] = (unsigned char)(255 - i);
+    char coded[400];
+    cr_base64_encode(bytes, sizeof bytes, coded);
+    assert_int_equal(strlen(coded), 344); /* 256 bytes: 85 groups of 3 and one byte, padded */
+    assert_string_equal(coded + 340, "AA==");
+    assert_int_equal(cr_base64_decode(coded, strlen(coded), back), 256);
+    assert_memory_equal(back, bytes, sizeof bytes);
+}
+
+static void test_base64_rejects_what_is_not_canonical(void **state)
+{
+    (void)state;
+    unsigned char out[16];
+    static const char *const bad[] = {
+        "Zg=",      /* not a multiple of 4 */
+        "Zg=a",     /* padding inside */
+        "Zh==",     /* bits the padding drops are not zero */
+        "Zm9v!A==", /* outside the alphabet */
+        "====",     /* nothing but padding */
+        "Zm9v\nYg==",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i)
+        if (cr_base64_decode(bad[i], strlen(bad[i]), out) != -1)
+            fail_msg("'%s' was accepted", bad[i]);
+}
+
+/* ---- synthetic results ---- */
+
+static char root[64];
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *make_dir(const char *name)
+{
+    static char path[4][256];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, 256, "%s/%s", root, name);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", p);
+    assert_int_equal(system(cmd), 0);
+    return p;
+}
+
+/* A path under the test's directory (one of four rotating buffers). */
+static const char *under(const char *name)
+{
+    static char path[4][256];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, 256, "%s/%s", root, name);
+    return p;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/crossroof-report-XXXXXX");
+    return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char meta[] = "key,value\n"
+                           "device.name,Test device\n"
+                           "device.compute_units,4\n"
+                           "device.global_mem_bytes,8589934592\n"
+                           "backend,opencl\n"
+                           "host,testhost\n";
+
+/* Only the columns the report reads, in an order of their own: it reads
+ * by name. A host reference row, an invalid row and a larger-first size
+ * order are the traps. */
+static const char stream_csv[] =
+    "valid,benchmark,backend,variant,dtype,sweep,size_bytes,work_items,params,figure,figure_best,ref_ratio,note\n"
+    "1,stream,opencl,triad,float,fixed,268435456,16,host_limit_GBps=40,30,32,0.75,\n"
+    "1,stream,host-openmp,triad,float,fixed,268435456,2,host_limit_GBps=40,39,41,0.975,\n"
+    "0,stream,opencl,copy,double,fixed,268435456,16,host_limit_GBps=40,35,36,0.875,copy mismatch at 7\n"
+    "1,stream,opencl,triad,float,concurrency,268435456,4,,10,11,,\n"
+    "1,stream,opencl,triad,float,concurrency,268435456,16,,28,29,,\n"
+    "1,stream,opencl,triad,float,concurrency,268435456,32,,27,30,,\n";
+
+static const rp_cell *cell_of(const rp_device *d, rp_section_id s, const char *table, const char *key,
+                              const char *col)
+{
+    const rp_table *t = rp_find_table(&d->sections[s], table);
+    if (t == NULL)
+        fail_msg("no table %s", table);
+    const rp_row *r = rp_find_row(t, key);
+    if (r == NULL)
+        fail_msg("no row '%s' in %s", key, table);
+    int c = rp_col_index(t, col);
+    if (c < 0)
+        fail_msg("no column '%s' in %s", col, table);
+    return &r->cells[c];
+}
+
+/* Cells the report must hold: a number, compared exactly, or a text. */
+typedef struct {
+    const char *run; /* the case whose report shows it */
+    rp_section_id s;
+    const char *table, *key, *col;
+    double num;
+} shown_num;
+
+typedef struct {
+    const char *run;
+    rp_section_id s;
+    const char *table, *key, *col;
+    const char *text;
+} shown_text;
+
+static void expect_num(const rp_device *d, const shown_num *w)
+{
+    const rp_cell *c = cell_of(d, w->s, w->table, w->key, w->col);
+    if (!(c->num == w->num))
+        fail_msg("%s, '%s', %s: %.12g, want %.12g", w->table, w->key, w->col, c->num, w->num);
+}
+
+static void expect_text(const rp_device *d, const shown_text *w)
+{
+    const rp_cell *c = cell_of(d, w->s, w->table, w->key, w->col);
+    if (strcmp(c->text, w->text) != 0)
+        fail_msg("%s, '%s', %s: '%s', want '%s'", w->table, w->key, w->col, c->text, w->text);
+}
+
+static bool has_note(const rp_section *sec, const char *text)
+{
+    for (size_t i = 0; i < sec->notes.n; ++i)
+        if (strstr(sec->notes.v[i], text))
+            return true;
+    return false;
+}
+
+static void load(const char *dir, rp_run *run)
+{
+    char err[256] = "";
+    if (rp_load_run(dir, run, err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
+/* A file of a device directory: its name and text. */
+typedef struct {
+    const char *name, *text;
+} dev_file;
+
+/* Writes the files into ROOT/<name>/opencl-0-test and loads ROOT/<name>:
+ * a run of that one device. */
+static const rp_device *load_device(const char *name, const dev_file *files, size_t n, rp_run *run)
+{
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/opencl-0-test", name);
+    char *dir = make_dir(sub);
+    for (size_t i = 0; i < n; ++i)
+        write_file(dir, files[i].name, files[i].text);
+    load(under(name), run);
+    assert_int_equal(run->ndevices, 1);
+    return &run->devices[0];
+}
+
+/* ---- the headlines of one device directory ---- */
+
+/* A directory of files, and what its report must hold beyond the cells
+ * of headline_nums and headline_texts (also, may be NULL). */
+typedef struct {
+    const char *test;      /* the test's name */
+    const char *run;       /* the run directory under the test's root */
+    const dev_file *files; /* in its one device directory */
+    size_t nfiles;
+    void (*also)(const rp_device *d);
+} headline_case;
+
+#define LIST(a) (a), sizeof(a) / sizeof *(a)
+
+/* Every headline cell the cases' directories must give, by case. */
+static const shown_num headline_nums[] = {
+    {"stream", RP_STREAM, "stream-fixed", "triad float", "GB/s", 30},
+    {"stream", RP_STREAM, "stream-fixed", "triad float", "best GB/s", 32},
+    {"stream", RP_STREAM, "stream-fixed", "triad float", "host limit (GB/s)", 40},
+    {"stream", RP_STREAM, "stream-fixed", "triad float", "vs host limit", 0.75},
+    {"stream", RP_STREAM, "stream-concurrency", "triad float", "peak f(k) (GB/s)", 28},
+    {"stream", RP_STREAM, "stream-concurrency", "triad float", "k at the peak", 16},
+    {"stream", RP_STREAM, "stream-concurrency", "triad float", "largest k", 32},
+    /* The device table; the benchmarks table counts rows. */
+    {"stream", RP_DEVICE, "device", "compute units", "value", 4},
+    {"stream", RP_DEVICE, "benchmarks", "stream-opencl", "rows", 6},
+    {"stream", RP_DEVICE, "benchmarks", "stream-opencl", "invalid rows", 1},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "GB/s", 9},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "vs host", 0.9},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit b (GB/s)", 10},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit c (us)", 2},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit max err (%)", 5},
+    {"bw", RP_BANDWIDTH, "bandwidth-maps", "cpu-read-host:map", "us", 0.5},
+    {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 global", "ratio", 150},
+    {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 global", "work-items per counter", 128},
+    {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 global", "one address (Mop/s)", 4},
+    {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 local", "ratio", 0.8},
+    {"ar", RP_ATOMICS, "atomics-launch", "round-trip", "median (us)", 17},
+    {"ar", RP_REGSPILL, "regspill-cliff", "opencl uint32", "last fitting", 32},
+    {"ar", RP_REGSPILL, "regspill-cliff", "opencl uint32", "first spilling", 40},
+    {"ar", RP_REGSPILL, "regspill-region", "sm_90 live=64", "r_min", 24},
+    {"ar", RP_REGSPILL, "regspill-region", "sm_90 live=64", "r_max", 69},
+    {"ar", RP_REGSPILL, "regspill-region", "sm_90 live=64", "spill at r_min (B/thread)", 1704},
+    {"ar", RP_REGSPILL, "regspill-tuner", "live=64 rule=per-warp", "speed-up (CPs)", 1.25},
+    {"ar", RP_REGSPILL, "regspill-tuner", "live=64 rule=per-warp", "search reduction (x)", 13.3},
+    {"sx", RP_SFU, "sfu-table", "sin float native", "speed-up", 3.5},
+    {"sx", RP_SFU, "sfu-table", "sin float native", "max ulp", 4},
+    {"sx", RP_SFU, "sfu-table", "sin float precise", "latency (ns)", 9},
+    {"sx", RP_XMODEL, "xmodel-params", "R float", "value", 25.5},
+    {"sx", RP_XMODEL, "xmodel-params", "R float", "fit quality", 0.98},
+    {"sx", RP_XMODEL, "xmodel-params", "M float ilp=2", "value", 120},
+    /* The fit's inputs belong to its section, anything unknown to the last. */
+    {"sx", RP_XMODEL, "other-files", "latency-opencl.csv", "rows", 2},
+    {"sx", RP_XMODEL, "other-files", "latency-opencl.csv", "invalid rows", 1},
+    {"sx", RP_OTHER, "other-files", "newbench-opencl.csv", "rows", 1},
+};
+
+static const shown_text headline_texts[] = {
+    /* Sizes in binary units. */
+    {"stream", RP_DEVICE, "device", "global memory", "value", "8 GiB"},
+    /* The largest valid size, whatever the order; the invalid 32 MiB row is not it. */
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "size", "16 MiB"},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "kernel-read-svm-fine", "GB/s", "not supported"},
+    {"bw", RP_BANDWIDTH, "bandwidth-maps", "cpu-read-host:map", "data moved", "no (zero-copy)"},
+    {"bw", RP_BANDWIDTH, "bandwidth-ranking", "vectoradd", "measured", "mixed<default"},
+    {"bw", RP_BANDWIDTH, "bandwidth-ranking", "vectoradd", "model agrees", "yes"},
+    {"ar", RP_REGSPILL, "regspill-tuner", "live=64 rule=per-warp", "critical points", "32/40/64"},
+    {"sx", RP_SFU, "sfu-table", "exp float native", "verified", "NO"},
+    {"sx", RP_OTHER, "other-files", "newbench-opencl.csv", "units", "x/s"},
+};
+
+/* Checks the cells of one case: there are some, or its name is wrong. */
+static void expect_cells(const rp_device *d, const char *run)
+{
+    size_t checked = 0;
+    for (size_t i = 0; i < sizeof headline_nums / sizeof *headline_nums; ++i)
+        if (strcmp(headline_nums[i].run, run) == 0) {
+            expect_num(d, &headline_nums[i]);
+            ++checked;
+        }
+    for (size_t i = 0; i < sizeof headline_texts / sizeof *headline_texts; ++i)
+        if (strcmp(headline_texts[i].run, run) == 0) {
+            expect_text(d, &headline_texts[i]);
+            ++checked;
+        }
+    assert_true(checked > 0);
+}
+
+static const dev_file stream_files[] = {{"stream-opencl.csv", stream_csv}, {"stream-opencl.meta.csv", meta}};
+
+static void stream_also(const rp_device *d)
+{
+    assert_string_equal(d->dir, "opencl-0-test");
+    assert_string_equal(d->label, "Test device (opencl)");
+    const rp_table *fixed = rp_find_table(&d->sections[RP_STREAM], "stream-fixed");
+    assert_non_null(fixed);
+    assert_int_equal(fixed->nrows, 1); /* the host's row and the invalid row are not headlines */
+    assert_non_null(strstr(fixed->title, "256 MiB"));
+    assert_true(has_note(&d->sections[RP_STREAM], "1 of 6 rows of stream-opencl.csv failed verification"));
+    assert_true(has_note(&d->sections[RP_STREAM], "copy mismatch at 7"));
+    /* What did not run says so: no tables, not marked as run. */
+    assert_false(d->sections[RP_ATOMICS].ran);
+    assert_int_equal(d->sections[RP_ATOMICS].ntables, 0);
+    assert_true(d->sections[RP_STREAM].ran);
+    assert_string_equal(d->sections[RP_STREAM].sources.v[0], "stream-opencl.csv");
+}
+
+static const dev_file bandwidth_files[] = {
+    {"bandwidth-opencl.meta.csv", meta},
+    {"bandwidth-opencl.csv",
+     "benchmark,backend,variant,sweep,size_bytes,params,stop,figure,unit,ref_ratio,valid,note\n"
+     "bandwidth,opencl,h2d-write-pinned,size,16777216,,stable,9,GB/s,0.9,1,\n"
+     "bandwidth,opencl,h2d-write-pinned,size,1048576,,stable,5,GB/s,0.5,1,\n"
+     "bandwidth,opencl,h2d-write-pinned,size,33554432,,stable,1,GB/s,0.1,0,bad bytes\n"
+     "bandwidth,opencl,kernel-read-svm-fine,size,16777216,,unsupported,,GB/s,,1,no fine-grained SVM\n"
+     "bandwidth,opencl,cpu-read-host:map,size,16777216,data_moved=no (zero-copy),stable,0.5,us,,1,\n"
+     "bandwidth,opencl,h2d-write-pinned,fit,,c_us=2;b_GBps=10;max_rel_err=0.05;rms_rel_err=0.02,,10,GB/s,"
+     ",1,\n"
+     "bandwidth,opencl,vectoradd,ranking,16777216,measured=mixed<default;predicted=mixed<default;match=1,,,,"
+     ",1,\n"},
+};
+
+static const dev_file atomics_regspill_files[] = {
+    {"atomics-opencl.meta.csv", meta},
+    {"atomics-opencl.csv",
+     "benchmark,backend,variant,dtype,sweep,params,figure,figure_best,unit,valid\n"
+     "atomics,opencl,add,uint32,ratio,space=global;degree_low=1;low_Mops=600;degree_high=128;"
+     "high_Mops=4,150,,x,1\n"
+     "atomics,opencl,add,uint32,ratio,space=local;degree_low=1;low_Mops=800;degree_high=16;"
+     "high_Mops=1000,0.8,,x,1\n"
+     "atomics,opencl,round-trip,,launch,,17,9,us,1\n"},
+    {"regspill-opencl.csv",
+     "benchmark,backend,device,variant,dtype,sweep,params,figure,unit,valid,note\n"
+     "regspill,opencl,dev,cliff,uint32,live,lanes=16;last_fitting=32;first_spilling=40;best_Gops=224;"
+     "after_Gops=149;drop=0.664,32,values,1,throughput falls\n"
+     "regspill,offline,sm_90,offline-bound,uint32,registers,arch=sm_90;live=64;cap=1;registers=24;"
+     "spill_store_bytes=852;spill_load_bytes=852,1704,B/thread,1,\n"
+     "regspill,offline,sm_90,offline-bound,uint32,registers,arch=sm_90;live=64;cap=255;registers=69;"
+     "spill_store_bytes=0;spill_load_bytes=0,0,B/thread,1,\n"
+     "regspill,cuda,gpu,tuner,uint32,registers,live=64;rule=per-warp;critical_points=32/40/64;"
+     "searched=3/40;best_cp=40;best=40;default=72;speedup_cp=1.25;speedup_best=1.25;reduction=13.3,1.25,"
+     "speedup,1,the critical points contain the exhaustive optimum\n"},
+};
+
+static void atomics_regspill_also(const rp_device *d)
+{
+    /* 100 x 0.664, as a product of doubles. */
+    assert_true(fabs(cell_of(d, RP_REGSPILL, "regspill-cliff", "opencl uint32", "falls to (%)")->num - 66.4) < 1e-9);
+    assert_false(d->sections[RP_STREAM].ran);
+}
+
+static const dev_file sfu_xmodel_other_files[] = {
+    {"sfu-opencl.csv", "benchmark,valid\nsfu,1\n"},
+    {"sfu-opencl.table.csv",
+     "func,math,dtype,version,latency_ns,latency_cycles,mean_rel_err,max_rel_err,max_ulp,max_ulp_wide,"
+     "bound_ulp,ftz,registers,throughput_Gops,per_cu_Gops,speedup_vs_precise,valid\n"
+     "sin,sin(x),float,native,2.5,,1e-7,3e-6,4,,,,,12,,3.5,1\n"
+     "sin,sin(x),float,precise,9,,5e-8,1e-7,1,,,,,3.4,,1,1\n"
+     "exp,exp(x),float,native,,,,,,,,,,,,,0\n"},
+    {"xgraph-params.csv", "parameter,dtype,ilp,value,unit,fit_quality,source,note\n"
+                          "R,float,,25.5,GB/s,0.98,stream concurrency,\n"
+                          "s,float,,51,GB/s per work-items/CU,0.98,stream,\n"
+                          "M,float,2,120,Gflop/s,,fma,\n"},
+    {"latency-opencl.csv", "benchmark,unit,valid\nlatency,ns,1\nlatency,ns,0\n"},
+    {"latency-opencl-levels.png", "not really a png"},
+    {"newbench-opencl.csv", "benchmark,unit,valid\nnew,x/s,1\n"},
+};
+
+static void sfu_xmodel_other_also(const rp_device *d)
+{
+    assert_true(rp_strings_has(&d->sections[RP_SFU].sources, "sfu-opencl.csv"));
+    assert_true(rp_strings_has(&d->sections[RP_SFU].sources, "sfu-opencl.table.csv"));
+    /* The fit's by-products stay in its CSV, with a note saying so. */
+    assert_null(rp_find_row(rp_find_table(&d->sections[RP_XMODEL], "xmodel-params"), "s float"));
+    assert_true(has_note(&d->sections[RP_XMODEL], "1 more rows of xgraph-params.csv"));
+    assert_true(rp_strings_has(&d->sections[RP_XMODEL].figures, "latency-opencl-levels.png"));
+}
+
+static const headline_case headline_cases[] = {
+    {"test_stream_headline", "stream", LIST(stream_files), stream_also},
+    {"test_bandwidth_headline", "bw", LIST(bandwidth_files), NULL},
+    {"test_atomics_and_regspill_headlines", "ar", LIST(atomics_regspill_files), atomics_regspill_also},
+    {"test_sfu_xmodel_and_other", "sx", LIST(sfu_xmodel_other_files), sfu_xmodel_other_also},
+};
+
+static void test_headlines(void **state)
+{
+    const headline_case *c = *state;
+    rp_run run;
+    const rp_device *d = load_device(c->run, c->files, c->nfiles, &run);
+    expect_cells(d, c->run);
+    if (c->also)
+        c->also(d);
+    rp_run_free(&run);
+}
+
+/* run_all.sh's log: a failed and a skipped benchmark are named in their
+ * sections, which did not run. */
+static void test_run_log_reasons(void **state)
+{
+    (void)state;
+    char *run_dir = make_dir("logged");
+    char *dir = make_dir("logged/opencl-0-test");
+    write_file(dir, "stream-opencl.csv", stream_csv);
+    write_file(run_dir, "run-log.csv",
+               "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n"
+               "stream-opencl,opencl,0,Test,opencl-0-test,passed,0,12.5,quick,2026-01-01T00:00:00Z,\n"
+               "atomics-opencl,opencl,0,Test,opencl-0-test,failed,1,3.0,quick,2026-01-01T00:00:03Z,"
+               "\"exit 1: atomics-opencl: error: lost, an update\"\n"
+               "stream-cuda,cuda,,,,skipped,77,0,quick,2026-01-01T00:00:04Z,not built\n");
+    rp_run run;
+    load(run_dir, &run);
+    assert_true(run.has_log);
+    assert_int_equal(run.log.nrows, 3);
+    assert_int_equal(run.ndevices, 1);
+    const rp_device *d = &run.devices[0];
+    assert_false(d->sections[RP_ATOMICS].ran);
+    assert_true(
+        has_note(&d->sections[RP_ATOMICS], "atomics-opencl failed: exit 1: atomics-opencl: error: lost, an update"));
+    assert_true(cell_of(d, RP_DEVICE, "benchmarks", "stream-opencl", "time (s)")->num == 12.5);
+    assert_string_equal(cell_of(d, RP_DEVICE, "benchmarks", "atomics-opencl", "status")->text, "failed");
+    rp_run_free(&run);
+}
+
+/* ---- comparing ---- */
+
+static void test_compare_pairs_and_ratios(void **state)
+{
+    (void)state;
+    assert_true(rp_ratio(2, 3) == 1.5);
+    assert_true(isnan(rp_ratio(0, 1)));
+    assert_true(isnan(rp_ratio(NAN, 1)));
+    assert_true(isnan(rp_ratio(1, INFINITY)));
+
+    char *a_cl = make_dir("cmp-a/opencl-0-old_name"), *a_cu = make_dir("cmp-a/cuda");
+    write_file(a_cl, "stream-opencl.csv", stream_csv);
+    write_file(a_cu, "stream-cuda.log", "skipped\n");
+    char *b_cl = make_dir("cmp-b/opencl-0-new_name"), *b_cu = make_dir("cmp-b/cuda");
+    char faster[sizeof stream_csv + 16];
+    snprintf(faster, sizeof faster, "%s", stream_csv);
+    char *p = strstr(faster, ",30,32,0.75,"); /* the device's triad: 30 -> 45 GB/s */
+    assert_non_null(p);
+    memcpy(p, ",45,32,0.75,", 12);
+    write_file(b_cl, "stream-opencl.csv", faster);
+    write_file(b_cu, "stream-cuda.log", "skipped\n");
+
+    rp_run a, b;
+    load(under("cmp-a"), &a);
+    load(under("cmp-b"), &b);
+    rp_pair pairs[4];
+    assert_int_equal(rp_pair_devices(&a, &b, pairs, 4), 2);
+    assert_string_equal(pairs[0].a->dir, "cuda");
+    assert_string_equal(pairs[0].b->dir, "cuda");
+    assert_string_equal(pairs[1].a->dir, "opencl-0-old_name");
+    assert_string_equal(pairs[1].b->dir, "opencl-0-new_name");
+    assert_string_equal(pairs[1].how, "the same backend and index");
+
+    /* Two machines' only devices pair whatever their names. */
+    char *x = make_dir("cmp-x/opencl-1-one"), *y = make_dir("cmp-y/opencl-0-another");
+    write_file(x, "stream-opencl.csv", stream_csv);
+    write_file(y, "stream-opencl.csv", stream_csv);
+    rp_run rx, ry;
+    load(under("cmp-x"), &rx);
+    load(under("cmp-y"), &ry);
+    assert_int_equal(rp_pair_devices(&rx, &ry, pairs, 4), 1);
+    assert_string_equal(pairs[0].how, "the only devices left");
+    rp_run_free(&rx);
+    rp_run_free(&ry);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rp_render_compare(f, &a, &b);
+    fclose(f);
+    assert_non_null(strstr(text, "| triad float | GB/s | 30 | 45 | 1.5 |"));
+    assert_non_null(strstr(text, "| triad float | best GB/s | 32 | 32 | 1 |"));
+    free(text);
+    rp_run_free(&a);
+    rp_run_free(&b);
+}
+
+static void test_bad_directories(void **state)
+{
+    (void)state;
+    rp_run run;
+    char err[256];
+    assert_int_equal(rp_load_run("/nonexistent/crossroof", &run, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a directory"));
+    char *empty = make_dir("empty/sub");
+    (void)empty;
+    assert_int_equal(rp_load_run(under("empty"), &run, err, sizeof err), -1);
+    assert_non_null(strstr(err, "holds no results"));
+    /* A malformed CSV is a note, not a crash. */
+    char *dir = make_dir("broken/opencl-0-test");
+    write_file(dir, "stream-opencl.csv", "benchmark,valid\nstream,1,extra\n");
+    assert_int_equal(rp_load_run(under("broken"), &run, err, sizeof err), 0);
+    assert_true(has_note(&run.devices[0].sections[RP_STREAM], "stream-opencl.csv cannot be read"));
+    assert_true(has_note(&run.devices[0].sections[RP_STREAM], "3 fields, the header has 2"));
+    rp_run_free(&run);
+}
+
+int main(void)
+{
+    enum { FIRST = 3, NCASES = sizeof headline_cases / sizeof *headline_cases };
+    /* The headline cases after base64's tests, each under its own name. */
+    struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base64_rfc4648_vectors),
+        cmocka_unit_test(test_base64_every_byte_round_trips),
+        cmocka_unit_test(test_base64_rejects_what_is_not_canonical),
+        [FIRST + NCASES] = cmocka_unit_test(test_run_log_reasons),
+        cmocka_unit_test(test_compare_pairs_and_ratios),
+        cmocka_unit_test(test_bad_directories),
+    };
+    for (size_t i = 0; i < NCASES; ++i)
+        tests[FIRST + i] = (struct CMUnitTest){.name = headline_cases[i].test, .test_func = test_headlines,
+                                               .initial_state = (void *)&headline_cases[i]};
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,405 @@
+#define _POSIX_C_SOURCE 200809L
+#include "xgraph/data.h"
+
+#include "error.h"
+#include "shared/result_reader.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int push(xg_point **v, size_t *n, xg_point p)
+{
+    /* The capacity doubles whenever n reaches a power of two, so n is the
+     * only size to keep. */
+    if ((*n & (*n - 1)) == 0) {
+        xg_point *b = realloc(*v, (*n ? 2 * *n : 1) * sizeof *b);
+        if (b == NULL)
+            return -1;
+        *v = b;
+    }
+    (*v)[(*n)++] = p;
+    return 0;
+}
+
+static int by_k(const void *a, const void *b)
+{
+    const xg_point *p = a, *q = b;
+    return (p->k > q->k) - (p->k < q->k);
+}
+
+static int dtype_index(const char *s)
+{
+    return strcmp(s, "float") == 0 ? 0 : strcmp(s, "double") == 0 ? 1 : -1;
+}
+
+/* ---- which stream CSV ---- */
+
+static int find_stream(xg_data *d, const char *backend, char *err, size_t errlen)
+{
+    if (backend) {
+        snprintf(d->backend, sizeof d->backend, "%s", backend);
+        snprintf(d->stream_csv, sizeof d->stream_csv, "%s/stream-%s.csv", d->dir, backend);
+        if (!file_exists(d->stream_csv))
+            return cr_errf(err, errlen, "%s: no such file: f(k) comes from the stream concurrency sweep",
+                           d->stream_csv);
+        return 0;
+    }
+    DIR *dp = opendir(d->dir);
+    if (dp == NULL)
+        return cr_errf(err, errlen, "%s: %s", d->dir, strerror(errno));
+    int found = 0;
+    char names[2][64] = {"", ""};
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        const char *n = e->d_name;
+        size_t len = strlen(n);
+        if (strncmp(n, "stream-", 7) != 0 || len <= 11 || strcmp(n + len - 4, ".csv") != 0 ||
+            (len > 9 && strcmp(n + len - 9, ".meta.csv") == 0) || len - 11 >= sizeof d->backend)
+            continue;
+        if (found < 2)
+            snprintf(names[found], sizeof names[found], "%s", n);
+        if (found == 0)
+            snprintf(d->backend, sizeof d->backend, "%.*s", (int)(len - 11), n + 7);
+        ++found;
+    }
+    closedir(dp);
+    if (found == 0)
+        return cr_errf(err, errlen, "%s: no stream-<backend>.csv: f(k) comes from the stream concurrency sweep "
+                                    "(stream-opencl --sweeps concurrency,fixed --out %s)",
+                       d->dir, d->dir);
+    if (found > 1)
+        return cr_errf(err, errlen, "%s: %d stream CSVs (%s, %s, ...): pick one with --backend", d->dir, found,
+                       names[0], names[1]);
+    snprintf(d->stream_csv, sizeof d->stream_csv, "%s/stream-%s.csv", d->dir, d->backend);
+    return 0;
+}
+
+/* ---- metadata: the compute-unit count ---- */
+
+static int load_meta(xg_data *d, char *err, size_t errlen)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/stream-%s.meta.csv", d->dir, d->backend);
+    cr_csv_table t;
+    if (cr_csv_load(&t, path, err, errlen) != 0) {
+        if (file_exists(path))
+            return -1;
+        return cr_errf(err, errlen, "%s: no such file: the compute-unit count comes from the stream run's metadata",
+                       path);
+    }
+    static const char *const cols[] = {"key", "value"};
+    int c[2];
+    int rc = cr_csv_require(&t, cols, 2, c, err, errlen);
+    double warp = NAN;
+    d->compute_units = NAN;
+    for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
+        const char *key = t.rows[i].fields[c[0]], *val = t.rows[i].fields[c[1]];
+        if (strcmp(key, "device.compute_units") == 0) {
+            rc = cr_csv_number(&t, i, c[1], false, &d->compute_units, err, errlen);
+            if (rc == 0 && !(d->compute_units >= 1))
+                rc = cr_errf(err, errlen, "%s:%u: device.compute_units is %s: no compute unit", path, t.rows[i].line,
+                             val);
+        } else if (strcmp(key, "device.warp_size") == 0) {
+            rc = cr_csv_number(&t, i, c[1], true, &warp, err, errlen);
+        } else if (strcmp(key, "device.name") == 0) {
+            snprintf(d->device, sizeof d->device, "%s", val);
+        } else if (strcmp(key, "device.type") == 0) {
+            d->is_cpu = strcmp(val, "cpu") == 0;
+        }
+    }
+    if (rc == 0 && isnan(d->compute_units))
+        rc = cr_errf(err, errlen, "%s: no device.compute_units row", path);
+    cr_csv_free(&t);
+    if (rc != 0)
+        return -1;
+    /* CUDA counts Li's way, warps per SM; OpenCL devices work-items per
+     * compute unit (PoCL's CPU work-items are not grouped into warps). */
+    if (strcmp(d->backend, "cuda") == 0) {
+        d->threads_per_unit = warp > 1 ? warp : 32;
+        snprintf(d->unit, sizeof d->unit, "warps/SM");
+    } else {
+        d->threads_per_unit = 1;
+        snprintf(d->unit, sizeof d->unit, "work-items/CU");
+    }
+    return 0;
+}
+
+/* ---- the result CSVs ---- */
+
+enum { C_BENCH, C_BACKEND, C_VARIANT, C_DTYPE, C_SWEEP, C_WI, C_PARAMS, C_FIGURE, C_VALID, C_NOTE, C_N };
+
+static int open_results(cr_csv_table *t, const char *path, int *c, char *err, size_t errlen)
+{
+    static const char *const cols[C_N] = {"benchmark", "backend", "variant", "dtype",  "sweep",
+                                          "work_items", "params", "figure",  "valid", "note"};
+    if (cr_csv_load(t, path, err, errlen) != 0)
+        return -1;
+    if (cr_csv_require(t, cols, C_N, c, err, errlen) != 0) {
+        cr_csv_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+/* DIR/<bench>-<backend>.csv, whose name goes into path, opened into t
+ * where it exists: an optional input. Returns 1 when open, 0 when there is
+ * no such file, -1 with err when it does not read. */
+static int open_optional(const xg_data *d, const char *bench, char *path, size_t len, cr_csv_table *t, int *c,
+                         char *err, size_t errlen)
+{
+    snprintf(path, len, "%s/%s-%s.csv", d->dir, bench, d->backend);
+    if (!file_exists(path))
+        return 0;
+    return open_results(t, path, c, err, errlen) == 0 ? 1 : -1;
+}
+
+/* Checks what every row must hold: a valid flag of 0 or 1, numbers (or
+ * nothing) where numbers go. */
+static int check_row(const cr_csv_table *t, size_t i, const int *c, double *wi, double *fig, char *err,
+                     size_t errlen)
+{
+    const char *v = t->rows[i].fields[c[C_VALID]];
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        return cr_errf(err, errlen, "%s:%u: column 'valid': '%.20s' is neither 0 nor 1", t->path, t->rows[i].line, v);
+    if (cr_csv_number(t, i, c[C_WI], true, wi, err, errlen) != 0 ||
+        cr_csv_number(t, i, c[C_FIGURE], true, fig, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+static bool used(const cr_csv_table *t, size_t i, const int *c, const char *bench, const xg_data *d)
+{
+    char **f = t->rows[i].fields;
+    return strcmp(f[c[C_BENCH]], bench) == 0 && strcmp(f[c[C_BACKEND]], d->backend) == 0 &&
+           strcmp(f[c[C_VALID]], "1") == 0;
+}
+
+static int need_positive(const cr_csv_table *t, size_t i, const char *what, double v, char *err, size_t errlen)
+{
+    if (!(v > 0))
+        return cr_errf(err, errlen, "%s:%u: %s is %s: a measured point needs a positive value", t->path,
+                       t->rows[i].line, what, isnan(v) ? "empty" : "not positive");
+    return 0;
+}
+
+static int load_stream(xg_data *d, char *err, size_t errlen)
+{
+    cr_csv_table t;
+    int c[C_N];
+    if (open_results(&t, d->stream_csv, c, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    double per_unit = d->threads_per_unit * d->compute_units;
+    int c_ref = cr_csv_column(&t, "ref_ratio"); /* optional */
+    for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
+        double wi, fig, ref = NAN;
+        if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0 ||
+            (c_ref >= 0 && (rc = cr_csv_number(&t, i, c_ref, true, &ref, err, errlen)) != 0))
+            break;
+        char **f = t.rows[i].fields;
+        int di = dtype_index(f[c[C_DTYPE]]);
+        if (!used(&t, i, c, "stream", d) || strcmp(f[c[C_VARIANT]], "triad") != 0 || di < 0)
+            continue;
+        xg_dtype_data *dt = &d->dt[di];
+        if (strcmp(f[c[C_SWEEP]], "concurrency") == 0) {
+            if ((rc = need_positive(&t, i, "work_items", wi, err, errlen)) != 0 ||
+                (rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
+                break;
+            if (push(&dt->f, &dt->nf, (xg_point){wi / per_unit, fig}) != 0 ||
+                (ref > 0 && push(&dt->f_ref, &dt->nf_ref, (xg_point){wi / per_unit, ref}) != 0))
+                rc = cr_errf(err, errlen, "out of memory");
+        } else if (strcmp(f[c[C_SWEEP]], "fixed") == 0) {
+            if ((rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
+                break;
+            dt->triad_fixed = fig;
+            dt->triad_fixed_ref = ref > 0 ? ref : NAN;
+            dt->triad_line = t.rows[i].line;
+        }
+    }
+    cr_csv_free(&t);
+    for (int k = 0; rc == 0 && k < XG_NDTYPES; ++k)
+        if (d->dt[k].nf)
+            qsort(d->dt[k].f, d->dt[k].nf, sizeof *d->dt[k].f, by_k);
+    if (rc == 0 && d->dt[0].nf + d->dt[1].nf == 0)
+        rc = cr_errf(err, errlen, "%s: no valid triad rows of the concurrency sweep for backend %s: run stream-%s "
+                                  "--sweeps concurrency,fixed",
+                     d->stream_csv, d->backend, d->backend);
+    return rc;
+}
+
+static xg_ilp_series *series_for(xg_dtype_data *dt, int ilp)
+{
+    for (size_t i = 0; i < dt->ng; ++i)
+        if (dt->g[i].ilp == ilp)
+            return &dt->g[i];
+    if (dt->ng == XG_MAX_ILP)
+        return NULL;
+    xg_ilp_series *s = &dt->g[dt->ng++];
+    *s = (xg_ilp_series){.ilp = ilp};
+    return s;
+}
+
+static int by_ilp(const void *a, const void *b)
+{
+    const xg_ilp_series *p = a, *q = b;
+    return (p->ilp > q->ilp) - (p->ilp < q->ilp);
+}
+
+/* A params value as a positive number, or an error naming the row. */
+static int param_number(const cr_csv_table *t, size_t i, const char *params, const char *key, bool required,
+                        double *out, char *err, size_t errlen)
+{
+    char buf[64], *end;
+    *out = NAN;
+    if (!cr_params_get(params, key, buf, sizeof buf))
+        return required ? cr_errf(err, errlen, "%s:%u: params has no %s=", t->path, t->rows[i].line, key) : 0;
+    *out = strtod(buf, &end);
+    if (end == buf || *end != '\0' || !(*out > 0) || !isfinite(*out))
+        return cr_errf(err, errlen, "%s:%u: params %s='%s' is not a positive number", t->path, t->rows[i].line, key,
+                       buf);
+    return 0;
+}
+
+static int load_fma(xg_data *d, char *err, size_t errlen)
+{
+    cr_csv_table t;
+    int c[C_N];
+    int open = open_optional(d, "fma", d->fma_csv, sizeof d->fma_csv, &t, c, err, errlen);
+    if (open <= 0)
+        return open;
+    d->have_fma = true;
+    int rc = 0;
+    double per_unit = d->threads_per_unit * d->compute_units;
+    const char *want_unit = d->threads_per_unit > 1 ? "warps" : "work-items";
+    for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
+        double wi, fig, ilp, per_cu;
+        if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0)
+            break;
+        char **f = t.rows[i].fields;
+        int di = dtype_index(f[c[C_DTYPE]]);
+        if (!used(&t, i, c, "fma", d) || strcmp(f[c[C_SWEEP]], "concurrency") != 0 || di < 0)
+            continue;
+        const char *params = f[c[C_PARAMS]];
+        if ((rc = param_number(&t, i, params, "ilp", true, &ilp, err, errlen)) != 0 ||
+            (rc = param_number(&t, i, params, "per_cu", false, &per_cu, err, errlen)) != 0 ||
+            (rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
+            break;
+        char unit[32];
+        if (!isnan(per_cu) && cr_params_get(params, "per_cu_unit", unit, sizeof unit) && strcmp(unit, want_unit)) {
+            rc = cr_errf(err, errlen, "%s:%u: per_cu_unit=%s, but %s concurrency counts %s", t.path, t.rows[i].line,
+                         unit, d->backend, want_unit);
+            break;
+        }
+        if (isnan(per_cu)) {
+            if ((rc = need_positive(&t, i, "work_items", wi, err, errlen)) != 0)
+                break;
+            per_cu = wi / per_unit;
+        }
+        if (ilp != floor(ilp) || ilp > 1024) {
+            rc = cr_errf(err, errlen, "%s:%u: params ilp=%g is not a whole number up to 1024", t.path, t.rows[i].line,
+                         ilp);
+            break;
+        }
+        xg_dtype_data *dt = &d->dt[di];
+        xg_ilp_series *s = series_for(dt, (int)ilp);
+        if (s == NULL) {
+            rc = cr_errf(err, errlen, "%s:%u: more than %d ILP values", t.path, t.rows[i].line, XG_MAX_ILP);
+            break;
+        }
+        if (push(&s->pts, &s->n, (xg_point){per_cu, fig}) != 0)
+            rc = cr_errf(err, errlen, "out of memory");
+        if (!(fig <= dt->fma_best)) {
+            dt->fma_best = fig;
+            dt->fma_best_line = t.rows[i].line;
+        }
+    }
+    cr_csv_free(&t);
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        xg_dtype_data *dt = &d->dt[k];
+        qsort(dt->g, dt->ng, sizeof *dt->g, by_ilp);
+        for (size_t e = 0; e < dt->ng; ++e)
+            qsort(dt->g[e].pts, dt->g[e].n, sizeof *dt->g[e].pts, by_k);
+    }
+    return rc;
+}
+
+static int load_latency(xg_data *d, char *err, size_t errlen)
+{
+    cr_csv_table t;
+    int c[C_N];
+    int open = open_optional(d, "latency", d->latency_csv, sizeof d->latency_csv, &t, c, err, errlen);
+    if (open == 0)
+        snprintf(d->l_chase_note, sizeof d->l_chase_note, "no latency-%s.csv in the directory", d->backend);
+    if (open <= 0)
+        return open;
+    d->have_latency = true;
+    snprintf(d->l_chase_note, sizeof d->l_chase_note, "no valid 'memory' level row for backend %s", d->backend);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
+        double wi, fig;
+        if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0)
+            break;
+        char **f = t.rows[i].fields;
+        if (!used(&t, i, c, "latency", d) || strcmp(f[c[C_SWEEP]], "level") != 0 ||
+            strcmp(f[c[C_VARIANT]], "memory") != 0)
+            continue;
+        if (isnan(fig)) {
+            snprintf(d->l_chase_note, sizeof d->l_chase_note, "line %u: %s", t.rows[i].line, f[c[C_NOTE]]);
+            continue;
+        }
+        if ((rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
+            break;
+        d->l_chase_ns = fig;
+        snprintf(d->l_chase_note, sizeof d->l_chase_note, "pointer chase, 'memory' level (line %u; %s)",
+                 t.rows[i].line, f[c[C_PARAMS]]);
+    }
+    cr_csv_free(&t);
+    return rc;
+}
+
+int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->dir, sizeof d->dir, "%s", dir);
+    d->l_chase_ns = NAN;
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        xg_dtype_data *dt = &d->dt[k];
+        dt->name = k ? "double" : "float";
+        dt->element_bytes = k ? 8 : 4;
+        /* a[i] = b[i] + s*c[i]: two loads and a store per iteration, all in
+         * flight together; Little's law counts all three. */
+        dt->bytes_per_thread = 3 * dt->element_bytes;
+        dt->triad_fixed = dt->triad_fixed_ref = NAN;
+        dt->fma_best = NAN;
+    }
+    if (find_stream(d, backend, err, errlen) != 0 || load_meta(d, err, errlen) != 0 ||
+        load_stream(d, err, errlen) != 0 || load_fma(d, err, errlen) != 0 || load_latency(d, err, errlen) != 0) {
+        xg_data_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+void xg_data_free(xg_data *d)
+{
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        free(d->dt[k].f);
+        free(d->dt[k].f_ref);
+        d->dt[k].f = d->dt[k].f_ref = NULL;
+        d->dt[k].nf = d->dt[k].nf_ref = 0;
+        for (size_t e = 0; e < d->dt[k].ng; ++e)
+            free(d->dt[k].g[e].pts);
+        d->dt[k].ng = 0;
+    }
+}

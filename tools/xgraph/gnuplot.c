@@ -1,0 +1,124 @@
+#define _POSIX_C_SOURCE 200809L
+#include "xgraph/gnuplot.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void first_line(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    /* gnuplot echoes the offending line first; its verdict follows. */
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strstr(line, "rror") || strstr(line, "arning")) {
+            snprintf(buf, len, "%.280s", line);
+            break;
+        }
+        if (buf[0] == '\0')
+            snprintf(buf, len, "%.280s", line);
+    }
+    fclose(f);
+}
+
+int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err, size_t errlen)
+{
+    char gp[4200], log[4200];
+    snprintf(gp, sizeof gp, "%s/.xgraph-gp-XXXXXX", dir);
+    snprintf(log, sizeof log, "%s/.xgraph-log-XXXXXX", dir);
+    int gfd = mkstemp(gp);
+    if (gfd < 0)
+        return cr_errf(err, errlen, "%s: %s", gp, strerror(errno));
+    int lfd = mkstemp(log);
+    if (lfd < 0) {
+        close(gfd), unlink(gp);
+        return cr_errf(err, errlen, "%s: %s", log, strerror(errno));
+    }
+    close(lfd);
+    FILE *f = fdopen(gfd, "w");
+    int rc = 0;
+    if (f == NULL || fputs(vars, f) < 0 || fputs(script, f) < 0 || fclose(f) != 0) {
+        rc = cr_errf(err, errlen, "%s: cannot write the gnuplot script", gp);
+        goto out;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_TRUNC, 0);
+    char *argv[] = {"gnuplot", gp, NULL};
+    pid_t pid;
+    int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e == ENOENT) {
+        rc = 1;
+        goto out;
+    }
+    if (e != 0) {
+        rc = cr_errf(err, errlen, "cannot start gnuplot: %s", strerror(e));
+        goto out;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    char why[300];
+    first_line(log, why, sizeof why);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        rc = 1; /* the shell-less spawn of a missing program can end here too */
+    else if (WIFSIGNALED(st))
+        rc = cr_errf(err, errlen, "gnuplot crashed (signal %d)%s%s", WTERMSIG(st), why[0] ? ": " : "", why);
+    else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        rc = cr_errf(err, errlen, "gnuplot failed: %s", why[0] ? why : "no message");
+    else if (why[0])
+        fprintf(stderr, "xgraph: note: gnuplot: %s\n", why);
+out:
+    unlink(gp);
+    unlink(log);
+    return rc;
+}
+
+void xg_gp_str(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, "%s = '", name);
+    for (const char *p = value; *p; ++p) {
+        if (*p == '\'')
+            fputs("''", f);
+        else if (*p != '\n' && *p != '\r')
+            fputc(*p, f);
+    }
+    fputs("'\n", f);
+}
+
+void xg_gp_num(FILE *f, const char *name, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%s = %.10g\n", name, v);
+    else
+        fprintf(f, "%s = NaN\n", name);
+}
+
+void xg_gp_fmt(FILE *f, const char *name, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    xg_gp_str(f, name, buf);
+}
+

@@ -1,0 +1,407 @@
+#include "xgraph/params.h"
+
+#include "csv.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cache peak: the highest point lies before the last one and a later
+ * point falls at least 10% below it (a valley), as in Li's Fig. 3.7. */
+static void find_peak(const xg_dtype_data *dt, xg_dtype_fit *o)
+{
+    size_t peak = 0;
+    for (size_t i = 1; i < dt->nf; ++i)
+        if (dt->f[i].y > dt->f[peak].y)
+            peak = i;
+    double valley = INFINITY;
+    for (size_t i = peak + 1; i < dt->nf; ++i)
+        valley = fmin(valley, dt->f[i].y);
+    o->have_peak = peak + 1 < dt->nf && valley < 0.9 * dt->f[peak].y;
+    o->peak_k = dt->f[peak].k;
+    o->peak_y = dt->f[peak].y;
+    o->valley_y = valley;
+}
+
+void xg_fit_all(const xg_data *d, xg_fits *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        const xg_dtype_data *dt = &d->dt[k];
+        xg_dtype_fit *o = &out->dt[k];
+        o->best = -1;
+        o->m_peak = o->l_fit_ns = NAN;
+        if (dt->nf && xg_fit_roof(dt->f, dt->nf, &o->f) == 0) {
+            o->have_f = true;
+            o->l_fit_ns = xg_little_latency_ns(o->f.knee, d->threads_per_unit, d->compute_units,
+                                               dt->bytes_per_thread, o->f.plateau);
+            find_peak(dt, o);
+            /* Bytes in flight per unit of k over the whole device: the
+             * latencies come out in ns against GB/s. */
+            double b = dt->bytes_per_thread * d->threads_per_unit * d->compute_units;
+            o->have_cache = o->have_peak && xg_fit_cache(dt->f, dt->nf, b, &o->cache) == 0;
+        }
+        for (size_t e = 0; e < dt->ng; ++e) {
+            if (xg_fit_peak(dt->g[e].pts, dt->g[e].n, &o->g[o->ng]) != 0)
+                continue;
+            o->ilp[o->ng] = dt->g[e].ilp;
+            if (o->best < 0 || o->g[o->ng].plateau > o->m_peak) {
+                o->best = (int)o->ng;
+                o->m_peak = o->g[o->ng].plateau;
+            }
+            ++o->ng;
+        }
+    }
+}
+
+static xg_param *add(xg_param_list *l, const char *parameter, const char *dtype, int ilp, double value,
+                     const char *unit, double quality, const char *source)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        xg_param *v = realloc(l->v, cap * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        l->v = v;
+        l->cap = cap;
+    }
+    xg_param *p = &l->v[l->n++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->parameter, sizeof p->parameter, "%s", parameter);
+    snprintf(p->dtype, sizeof p->dtype, "%s", dtype);
+    p->ilp = ilp;
+    p->value = value;
+    snprintf(p->unit, sizeof p->unit, "%s", unit);
+    p->quality = quality;
+    snprintf(p->source, sizeof p->source, "%s", source);
+    return p;
+}
+
+static void note(xg_param *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(xg_param *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->note, sizeof p->note, fmt, ap);
+    va_end(ap);
+}
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* What a fit's status makes of its knee: exact, or a bound. */
+static const char *relation(const xg_roof_fit *f)
+{
+    return f->status == XG_FIT_SATURATED ? "<=" : f->status == XG_FIT_OK ? "=" : ">=";
+}
+/* And of its plateau. */
+static const char *plateau_bound(const xg_roof_fit *f)
+{
+    return f->status == XG_FIT_OK || f->status == XG_FIT_SATURATED ? "" : ">= ";
+}
+
+static void fit_note(xg_param *p, const xg_roof_fit *f, const char *what)
+{
+    switch (f->status) {
+    case XG_FIT_OK:
+        note(p, "%s: min(slope*k, plateau), least absolute relative deviation; %zu rising and %zu plateau "
+                "point(s)%s",
+             what, f->n_rising, f->n_plateau, f->n_plateau == 1 ? "; the plateau rests on one point" : "");
+        break;
+    case XG_FIT_SATURATED:
+        note(p, "%s: saturated at the smallest concurrency measured (k_min = %g): every point within %.0f%% of "
+                "the plateau, so the knee is at most k_min and the slope at least plateau/k_min",
+             what, f->k_min, 100 * f->tolerance);
+        break;
+    case XG_FIT_UNSATURATED:
+        note(p, "%s: still rising at the largest concurrency measured (k_max = %g): the plateau is at least the "
+                "largest throughput and the knee at least k_max",
+             what, f->k_max);
+        break;
+    default:
+        note(p, "%s: one concurrency measured: plateau >= its throughput, slope >= throughput/k, no knee", what);
+        break;
+    }
+}
+
+static void verdict(xg_param *p, const char *a, double va, const char *b, double vb)
+{
+    double dev = va / vb - 1;
+    p->value = fabs(dev) <= XG_CONSISTENCY ? 1 : 0;
+    note(p, "%s: %s = %.4g is %+.1f%% from %s = %.4g (limit +-%.0f%%)", p->value ? "yes" : "no", a, va, 100 * dev, b,
+         vb, 100 * XG_CONSISTENCY);
+}
+
+/* Li's Eq. 3.5 where f(k) shows a cache peak; a row saying so where not. */
+static int build_cache(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
+{
+    const char *ty = dt->name;
+    char src[160];
+    snprintf(src, sizeof src, "%.60s: triad, concurrency sweep, Eq. 3.5", base(d->stream_csv));
+    xg_param *p;
+    if (!o->have_cache) {
+        if (!(p = add(l, "cache_peak", ty, 0, NAN, d->unit, NAN, src)))
+            return -1;
+        if (o->have_peak)
+            note(p, "f(k) peaks at k = %g (%.4g GB/s) and falls to %.4g GB/s, but Eq. 3.5 did not fit", o->peak_k,
+                 o->peak_y, o->valley_y);
+        else
+            note(p, "no cache peak in f(k) (no point 10%% below an earlier maximum): the cache form (Li's Eq. 3.5) "
+                    "is not fitted");
+        return 0;
+    }
+    const xg_cache_params *c = &o->cache.p;
+    double q = o->cache.rel_rms;
+    struct {
+        const char *name;
+        double v;
+        const char *unit, *what;
+    } rows[] = {
+        {"cache_peak", o->peak_k, d->unit, "psi: where the measured f(k) peaks before its valley"},
+        {"L_cache_ns", c->l_cache, "ns", "L$, the cache latency (Eq. 3.5)"},
+        {"L_eq35_ns", c->l_mem, "ns", "L, the memory latency before saturation (Eq. 3.5)"},
+        {"R_eq35", c->r, "GB/s", "R, the memory throughput (Eq. 3.5)"},
+        {"S_over_beta", c->s_cache / c->beta, d->unit, "S$/beta, the cache's share in units of k (Eq. 3.3)"},
+        {"alpha", c->alpha, "", "alpha, the locality exponent (Eq. 3.3)"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        if (!(p = add(l, rows[i].name, ty, 0, rows[i].v, rows[i].unit, i ? q : NAN, src)))
+            return -1;
+        note(p, "%s; Nelder-Mead, %d iterations%s", rows[i].what, o->cache.iterations,
+             o->cache.converged ? "" : ", not converged");
+    }
+    return 0;
+}
+
+/* The same check in units of the host's own triad limit, measured
+ * interleaved with every point: a shared machine's bandwidth drifts between
+ * the concurrency sweep and the fixed sweep, the ratios do not. */
+static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
+{
+    if (dt->nf_ref == 0 || isnan(dt->triad_fixed_ref))
+        return 0;
+    double v[256];
+    size_t n = 0;
+    for (size_t i = 0; i < dt->nf_ref && n < 256; ++i)
+        if (o->f.status == XG_FIT_SATURATED || dt->f_ref[i].k >= o->f.knee)
+            v[n++] = dt->f_ref[i].y;
+    if (n == 0)
+        return 0;
+    for (size_t i = 1; i < n; ++i) /* a few values: insertion sort for the median */
+        for (size_t j = i; j > 0 && v[j] < v[j - 1]; --j) {
+            double t = v[j];
+            v[j] = v[j - 1], v[j - 1] = t;
+        }
+    double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    const char *ty = dt->name;
+    char src[160];
+    snprintf(src, sizeof src, "%.60s: ref_ratio of the triad rows", base(d->stream_csv));
+    xg_param *p;
+    if (!(p = add(l, "R_host_ratio", ty, 0, med, "x host limit", NAN, src)))
+        return -1;
+    note(p, "f's plateau against the host's triad limit measured interleaved with each point: the median ratio "
+            "of the %zu plateau point(s)", n);
+    if (!(p = add(l, "R_triad_host_ratio", ty, 0, dt->triad_fixed_ref, "x host limit", NAN, src)))
+        return -1;
+    note(p, "the fixed-size triad against the host's limit measured interleaved with it");
+    if (!(p = add(l, "R_consistent_drift", ty, 0, NAN, "yes=1/no=0", NAN, "R_host_ratio / R_triad_host_ratio")))
+        return -1;
+    verdict(p, "R_host_ratio", med, "R_triad_host_ratio", dt->triad_fixed_ref);
+    return 0;
+}
+
+static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
+{
+    const char *ty = dt->name;
+    char src[160], unit[40];
+    snprintf(src, sizeof src, "%.60s: triad, concurrency sweep, %zu points", base(d->stream_csv), dt->nf);
+    const xg_roof_fit *f = &o->f;
+    xg_param *p;
+
+    if (!(p = add(l, "R", ty, 0, f->plateau, "GB/s", f->rel_rms, src)))
+        return -1;
+    fit_note(p, f, "R, the memory system's plateau");
+    if (!(p = add(l, "s", ty, 0, f->slope, "", f->rel_rms, src)))
+        return -1;
+    snprintf(p->unit, sizeof p->unit, "GB/s per %s", d->unit);
+    note(p, "slope of f(k) below the knee%s", f->status == XG_FIT_SATURATED ? ": a lower bound (R/k_min)" : "");
+    if (!(p = add(l, "delta_k", ty, 0, f->knee, d->unit, f->rel_rms, src)))
+        return -1;
+    note(p, "Li's delta, where f(k) saturates: delta %s %.4g %s%s", relation(f), f->knee, d->unit,
+         f->status == XG_FIT_OK ? " (R/s)" : "");
+    if (!(p = add(l, "delta95_k", ty, 0, f->reach95, d->unit, NAN, src)))
+        return -1;
+    note(p, "%s", isnan(f->reach95) ? "the measured curve never reaches 95% of R"
+                                     : "the smallest measured k whose throughput reaches 95% of R");
+
+    snprintf(unit, sizeof unit, "ns");
+    if (!(p = add(l, "L_fit_ns", ty, 0, o->l_fit_ns, unit, f->rel_rms, src)))
+        return -1;
+    note(p, "Little's law at the knee: L %s delta x %g thread(s) per unit x %g compute units x b / R, b = %g bytes "
+            "(triad: 2 loads + 1 store of %g-byte %s per iteration)",
+         relation(f), d->threads_per_unit, d->compute_units, dt->bytes_per_thread, dt->element_bytes, ty);
+    if (!(p = add(l, "L_chase_ns", ty, 0, d->l_chase_ns, "ns", NAN, d->have_latency ? base(d->latency_csv) : "")))
+        return -1;
+    note(p, "%s", d->l_chase_note);
+    if (!(p = add(l, "L_ratio", ty, 0, o->l_fit_ns / d->l_chase_ns, "", NAN, "L_fit_ns / L_chase_ns")))
+        return -1;
+    note(p, "%s", isnan(d->l_chase_ns) ? "no pointer-chase latency to compare with"
+                  : f->status == XG_FIT_SATURATED
+                      ? "an upper bound, as L_fit is; the chase has one load in flight per thread, the triad "
+                        "streams with prefetching, so they need not agree"
+                      : "the chase has one load in flight per thread, the triad streams with prefetching, so "
+                        "they need not agree");
+
+    if (build_cache(d, dt, o, l) != 0)
+        return -1;
+
+    snprintf(src, sizeof src, "%.60s: triad, fixed sweep (line %u)", base(d->stream_csv), dt->triad_line);
+    if (!(p = add(l, "R_triad", ty, 0, dt->triad_fixed, "GB/s", NAN, isnan(dt->triad_fixed) ? "" : src)))
+        return -1;
+    note(p, "%s", isnan(dt->triad_fixed) ? "no fixed-sweep triad row: run stream with --sweeps concurrency,fixed"
+                                          : "the stream triad's bandwidth at the fixed size (median)");
+    if (!(p = add(l, "R_over_triad", ty, 0, f->plateau / dt->triad_fixed, "", NAN, "R / R_triad")))
+        return -1;
+    note(p, "%sR from the concurrency sweep against the fixed-size triad", plateau_bound(f));
+    if (!(p = add(l, "R_consistent", ty, 0, NAN, "yes=1/no=0", NAN, "R / R_triad")))
+        return -1;
+    if (isnan(dt->triad_fixed))
+        note(p, "not checked: no fixed-sweep triad");
+    else
+        verdict(p, "R", f->plateau, "R_triad", dt->triad_fixed);
+    return build_drift(d, dt, o, l);
+}
+
+static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
+{
+    const char *ty = dt->name;
+    xg_param *p;
+    if (!d->have_fma || o->ng == 0) {
+        if (!(p = add(l, "M", ty, 0, NAN, "Gflop/s", NAN, "")))
+            return -1;
+        if (!d->have_fma)
+            note(p, "no fma-%s.csv in the directory: M, m_E and pi_E not fitted, g(x) not drawn", d->backend);
+        else
+            note(p, "no valid %s rows of the fma concurrency sweep in %s", ty, base(d->fma_csv));
+        return 0;
+    }
+    char src[160], unit[40];
+    for (size_t e = 0; e < o->ng; ++e) {
+        const xg_roof_fit *g = &o->g[e];
+        int ilp = o->ilp[e];
+        snprintf(src, sizeof src, "%.60s: fma, ilp=%d, concurrency sweep, %zu points", base(d->fma_csv), ilp, g->n);
+        if (!(p = add(l, "M_E", ty, ilp, g->plateau, "Gflop/s", g->rel_rms, src)))
+            return -1;
+        fit_note(p, g, "the computation system's peak at this ILP (the median of the points within 5% of the "
+                       "highest)");
+        if (!(p = add(l, "M_E_settled", ty, ilp, g->settled, "Gflop/s", NAN, src)))
+            return -1;
+        note(p, "the median of all plateau points: %s", g->settled < 0.95 * g->plateau
+                                                           ? "below M_E, since g_E sags past its peak where more "
+                                                             "work-items per compute unit cost throughput"
+                                                           : "M_E within 5%: the plateau is flat");
+        snprintf(unit, sizeof unit, "Gflop/s per %s", d->unit);
+        if (!(p = add(l, "m_E", ty, ilp, g->slope, unit, g->rel_rms, src)))
+            return -1;
+        note(p, "slope of g_E(x) below pi_E (2 flops per FMA)");
+        if (!(p = add(l, "pi_E", ty, ilp, g->knee, d->unit, g->rel_rms, src)))
+            return -1;
+        note(p, "Li's pi, where g_E(x) saturates: pi %s %.4g %s%s", relation(g), g->knee, d->unit,
+             g->status == XG_FIT_OK ? " (M_E/m_E)" : "");
+    }
+    const xg_roof_fit *gb = &o->g[o->best];
+    snprintf(src, sizeof src, "%.60s: the largest M_E", base(d->fma_csv));
+    if (!(p = add(l, "M", ty, o->ilp[o->best], o->m_peak, "Gflop/s", gb->rel_rms, src)))
+        return -1;
+    note(p, "%sthe computation system's peak: the largest M_E over %zu ILP value(s), at E = %d",
+         plateau_bound(gb), o->ng, o->ilp[o->best]);
+    snprintf(src, sizeof src, "%.60s: line %u", base(d->fma_csv), dt->fma_best_line);
+    if (!(p = add(l, "M_best_measured", ty, 0, dt->fma_best, "Gflop/s", NAN, src)))
+        return -1;
+    note(p, "the best fma point of the run (median figure)");
+    if (!(p = add(l, "M_over_best", ty, 0, o->m_peak / dt->fma_best, "", NAN, "M / M_best_measured")))
+        return -1;
+    note(p, "the fitted peak against the best measured point: far below 1 only where the top of the curve rests "
+            "on points more than 5%% apart");
+    if (!(p = add(l, "M_consistent", ty, 0, NAN, "yes=1/no=0", NAN, "M / M_best_measured")))
+        return -1;
+    verdict(p, "M", o->m_peak, "M_best_measured", dt->fma_best);
+    if (o->have_f) {
+        if (!(p = add(l, "Z_ridge", ty, 0, o->m_peak / o->f.plateau, "flop/B", NAN, "M / R")))
+            return -1;
+        note(p, "the machine's DLP (Li): the ridge point; an application with Z below it is memory-bound");
+        if (!(p = add(l, "n_balance", ty, o->ilp[o->best], o->f.knee + gb->knee, d->unit, NAN, "delta + pi_E")))
+            return -1;
+        note(p, "the machine's TLP (Li): threads per unit to saturate both systems at once, at E = %d",
+             o->ilp[o->best]);
+    }
+    return 0;
+}
+
+int xg_params_build(const xg_data *d, const xg_fits *fits, xg_param_list *out)
+{
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        const xg_dtype_data *dt = &d->dt[k];
+        const xg_dtype_fit *o = &fits->dt[k];
+        if (!o->have_f && o->ng == 0)
+            continue;
+        if (o->have_f && build_memory(d, dt, o, out) != 0)
+            return -1;
+        if (build_compute(d, dt, o, out) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+const xg_param *xg_params_find(const xg_param_list *l, const char *parameter, const char *dtype, int ilp)
+{
+    for (size_t i = 0; i < l->n; ++i)
+        if (strcmp(l->v[i].parameter, parameter) == 0 && strcmp(l->v[i].dtype, dtype) == 0 &&
+            (ilp == 0 || l->v[i].ilp == ilp))
+            return &l->v[i];
+    return NULL;
+}
+
+static int write_rows(FILE *f, void *ctx)
+{
+    const xg_param_list *l = ctx;
+    fputs("parameter,dtype,ilp,value,unit,fit_quality,source,note\n", f);
+    for (size_t i = 0; i < l->n; ++i) {
+        const xg_param *p = &l->v[i];
+        cr_csv_field(f, p->parameter);
+        fputc(',', f);
+        cr_csv_field(f, p->dtype);
+        fputc(',', f);
+        if (p->ilp)
+            fprintf(f, "%d", p->ilp);
+        fputc(',', f);
+        cr_csv_double(f, isfinite(p->value) ? p->value : NAN);
+        fputc(',', f);
+        cr_csv_field(f, p->unit);
+        fputc(',', f);
+        cr_csv_double(f, p->quality);
+        fputc(',', f);
+        cr_csv_field(f, p->source);
+        fputc(',', f);
+        cr_csv_field(f, p->note);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int xg_params_write(const xg_param_list *l, const char *path, char *err, size_t errlen)
+{
+    return cr_write_atomic(path, write_rows, (void *)l, err, errlen);
+}
+
+void xg_params_free(xg_param_list *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}

@@ -1,0 +1,552 @@
+/* End-to-end tests of the xgraph tool on results directories the test
+ * writes itself (through the suite's own row writer): the parameters it
+ * fits, the figures, the application report, and bad input. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/cli_harness.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+/* The tools sit beside the benchmark executables' directory. */
+static const char *tool = "../tools/xgraph";
+
+/* ---- fixtures ---- */
+
+/* DIR/NAME, a results CSV with its header written. */
+static FILE *results_csv(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    cr_result_write_header(f);
+    return f;
+}
+
+/* A results directory of one device with cus compute units: its stream
+ * metadata (and extra, lines of it) written, stream-BACKEND.csv open. */
+static FILE *stream_results(const char *dir, const char *backend, unsigned cus, const char *extra)
+{
+    mkdir(dir, 0755);
+    char path[512];
+    snprintf(path, sizeof path, "%s/stream-%s.meta.csv", dir, backend);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "key,value\ndevice.name,synthetic device\ndevice.type,%s\ndevice.compute_units,%u\nbackend,%s\n%s",
+            strcmp(backend, "cuda") == 0 ? "gpu/accelerator" : "cpu", cus, backend, extra);
+    fclose(f);
+    char name[64];
+    snprintf(name, sizeof name, "stream-%s.csv", backend);
+    return results_csv(dir, name);
+}
+
+static cr_result row(const char *bench, const char *backend, const char *variant, const char *dtype,
+                     const char *sweep, uint64_t work_items, double figure, const char *unit)
+{
+    cr_result r = {.work_items = work_items, .figure = figure, .figure_best = figure, .ref_ratio = NAN,
+                   .valid = true, .bytes_per_rep = NAN, .ops_per_rep = NAN};
+    snprintf(r.benchmark, sizeof r.benchmark, "%s", bench);
+    snprintf(r.backend, sizeof r.backend, "%s", backend);
+    snprintf(r.device, sizeof r.device, "synthetic device");
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    snprintf(r.dtype, sizeof r.dtype, "%s", dtype);
+    snprintf(r.sweep, sizeof r.sweep, "%s", sweep);
+    snprintf(r.unit, sizeof r.unit, "%s", unit);
+    r.stats = (cr_summary){.n = 5, .min = 1e-3, .median = 1e-3, .mean = 1e-3, .max = 1e-3, .stddev = 0, .ci_rel = 0};
+    snprintf(r.timer, sizeof r.timer, "event");
+    snprintf(r.stop, sizeof r.stop, "stable");
+    return r;
+}
+
+/* An OpenCL CPU device with 2 compute units; per compute unit k = 0.5 .. 16.
+ *  f_float(k) = min(40k, 30) GB/s: delta = 0.75, L = 0.75 x 2 x 12 B / 30 GB/s
+ *  = 0.6 ns; f_double(k) = min(20k, 30): delta = 1.5, L = 1.5 x 2 x 24 / 30 =
+ *  2.4 ns. Fixed triad 31 GB/s (float: 30/31, within 10%) and 40 GB/s
+ *  (double: 30/40, not). g_E(x) = min(10E·x, 120) Gflop/s float, min(5E·x,
+ *  60) double, E = 1, 2, 4: pi_E = 12/E; M = 120, M/R = 4 flop/B. The chase's
+ *  memory level: 80 ns. Rows the tool must ignore: the host's, other
+ *  kernels, an invalid fma point. */
+static void opencl_fixture(const char *dir, bool with_fma, bool with_latency)
+{
+    FILE *f = stream_results(dir, "opencl", 2, "");
+    for (int i = 0; i < 6; ++i) {
+        double k = 0.5 * (1 << i);
+        cr_result r = row("stream", "opencl", "triad", "float", "concurrency", (uint64_t)(2 * k), fmin(40 * k, 30),
+                          "GB/s");
+        cr_result_add_param(&r, "host_limit_GBps=29");
+        r.ref_ratio = i % 2 ? 1.01 : 0.99; /* against the host's limit, measured interleaved */
+        cr_result_write_row(f, &r);
+        r = row("stream", "opencl", "triad", "double", "concurrency", (uint64_t)(2 * k), fmin(20 * k, 30), "GB/s");
+        cr_result_write_row(f, &r);
+        r = row("stream", "opencl", "copy", "float", "concurrency", (uint64_t)(2 * k), 99, "GB/s");
+        cr_result_write_row(f, &r);
+    }
+    cr_result r = row("stream", "opencl", "triad", "float", "fixed", 16, 31, "GB/s");
+    r.ref_ratio = 1.2;
+    cr_result_write_row(f, &r);
+    r = row("stream", "opencl", "triad", "double", "fixed", 16, 40, "GB/s");
+    cr_result_write_row(f, &r);
+    r = row("stream", "host-openmp", "triad", "float", "fixed", 2, 50, "GB/s");
+    cr_result_write_row(f, &r);
+    fclose(f);
+
+    if (with_fma) {
+        f = results_csv(dir, "fma-opencl.csv");
+        for (int e = 1; e <= 4; e *= 2)
+            for (int i = 0; i < 6; ++i) {
+                double x = 0.5 * (1 << i);
+                for (int d = 0; d < 2; ++d) {
+                    cr_result g = row("fma", "opencl", "fma", d ? "double" : "float", "concurrency",
+                                      (uint64_t)(2 * x), fmin((d ? 5 : 10) * e * x, d ? 60 : 120), "Gflop/s");
+                    cr_result_add_param(&g, "ilp=%d", e);
+                    cr_result_add_param(&g, "per_cu=%g", x);
+                    cr_result_add_param(&g, "per_cu_unit=work-items");
+                    cr_result_add_param(&g, "iters=1000");
+                    cr_result_write_row(f, &g);
+                }
+            }
+        cr_result bad = row("fma", "opencl", "fma", "float", "concurrency", 4, 999, "Gflop/s");
+        cr_result_add_param(&bad, "ilp=1;per_cu=2;per_cu_unit=work-items");
+        bad.valid = false;
+        cr_result_write_row(f, &bad);
+        fclose(f);
+    }
+    if (with_latency) {
+        f = results_csv(dir, "latency-opencl.csv");
+        cr_result l = row("latency", "opencl", "memory", "uint64", "level", 1, 80, "ns");
+        cr_result_add_param(&l, "cache_bytes=33554432;footprint=268435456");
+        cr_result_write_row(f, &l);
+        l = row("latency", "host", "memory", "uint64", "level", 1, 70, "ns");
+        cr_result_write_row(f, &l);
+        fclose(f);
+    }
+}
+
+/* ---- reading the outputs ---- */
+
+typedef struct {
+    csv_record header;
+    int ncols;
+    csv_record rows[128];
+    int nrows;
+} small_table;
+
+static void read_any(const char *path, small_table *t)
+{
+    char *text = csv_slurp(path);
+    if (text == NULL)
+        fail_msg("%s was not written", path);
+    const char *p = text;
+    t->ncols = csv_next(&p, t->header);
+    t->nrows = 0;
+    int n;
+    while (t->nrows < 128 && (n = csv_next(&p, t->rows[t->nrows])) > 0) {
+        assert_int_equal(n, t->ncols);
+        ++t->nrows;
+    }
+    free(text);
+}
+
+/* The parameters xgraph fitted, DIR/xgraph-params.csv. */
+static void read_params(const char *dir, small_table *t)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/xgraph-params.csv", dir);
+    read_any(path, t);
+}
+
+/* Runs xgraph on DIR without drawing, and reads the parameters it fitted. */
+static void fit_without_plots(const char *dir, small_table *t)
+{
+    char args[300];
+    snprintf(args, sizeof args, "%s --no-plot", dir);
+    run_result r = run_with_status(0, NULL, tool, args);
+    run_free(&r);
+    read_params(dir, t);
+}
+
+static const char *field(const small_table *t, int r, const char *col)
+{
+    int c = csv_column((char (*)[CSV_FIELD_LEN])t->header, t->ncols, col);
+    assert_true(c >= 0);
+    return t->rows[r][c];
+}
+
+/* The value of a parameter row ("" ilp: any). */
+static double param(const small_table *t, const char *name, const char *dtype, const char *ilp)
+{
+    for (int r = 0; r < t->nrows; ++r)
+        if (strcmp(field(t, r, "parameter"), name) == 0 && strcmp(field(t, r, "dtype"), dtype) == 0 &&
+            (ilp[0] == '\0' || strcmp(field(t, r, "ilp"), ilp) == 0)) {
+            const char *v = field(t, r, "value");
+            return v[0] ? strtod(v, NULL) : NAN;
+        }
+    fail_msg("no %s row for %s", name, dtype);
+    return NAN;
+}
+
+static const char *param_note(const small_table *t, const char *name, const char *dtype)
+{
+    for (int r = 0; r < t->nrows; ++r)
+        if (strcmp(field(t, r, "parameter"), name) == 0 && strcmp(field(t, r, "dtype"), dtype) == 0)
+            return field(t, r, "note");
+    fail_msg("no %s row for %s", name, dtype);
+    return "";
+}
+
+/* A fitted parameter of a type (and an ILP, "" for any), and its value. */
+typedef struct {
+    const char *name, *dtype, *ilp;
+    double value;
+} fitted;
+
+static void expect_fitted(const small_table *t, const fitted *want, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        double got = param(t, want[i].name, want[i].dtype, want[i].ilp);
+        if (!(fabs(got - want[i].value) <= 1e-6 * fabs(want[i].value)))
+            fail_msg("%s %s%s%s: got %.10g, want %.10g", want[i].name, want[i].dtype, want[i].ilp[0] ? " ilp " : "",
+                     want[i].ilp, got, want[i].value);
+    }
+}
+
+static void close_to(double got, double want, int line)
+{
+    if (!(fabs(got - want) <= 1e-6 * fabs(want)))
+        fail_msg("line %d: got %.10g, want %.10g", line, got, want);
+}
+#define near(a, b) close_to((a), (b), __LINE__)
+
+static void is_png(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("%s was not drawn", path);
+    unsigned char sig[8] = {0};
+    size_t got = fread(sig, 1, 8, f);
+    fclose(f);
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    assert_int_equal(got, 8);
+    assert_memory_equal(sig, png, 8);
+    snprintf(path, sizeof path, "%s/%.*s.svg", dir, (int)strlen(name) - 4, name);
+    char *svg = csv_slurp(path);
+    if (svg == NULL || strstr(svg, "<svg") == NULL)
+        fail_msg("%s is no SVG", path);
+    free(svg);
+}
+
+/* ---- tests ---- */
+
+static void test_parameters_and_figures(void **state)
+{
+    (void)state;
+    char dir[256], path[600];
+    snprintf(dir, sizeof dir, "%s/ocl", tmp);
+    opencl_fixture(dir, true, true);
+    run_result r = run_with_status(0, NULL, tool, dir);
+    assert_string_equal(r.err, "");
+    expect_in(r.out, "k and x in work-items/CU");
+    run_free(&r);
+
+    static small_table t;
+    read_params(dir, &t);
+    assert_int_equal(t.ncols, 8);
+    assert_string_equal(t.header[0], "parameter");
+    assert_string_equal(t.header[7], "note");
+    static const fitted want[] = {
+        {"R", "float", "", 30},
+        {"s", "float", "", 40},
+        {"delta_k", "float", "", 0.75},
+        {"delta95_k", "float", "", 1},
+        {"L_fit_ns", "float", "", 0.6},
+        {"L_chase_ns", "float", "", 80},
+        {"L_ratio", "float", "", 0.6 / 80},
+        {"R_triad", "float", "", 31},
+        {"R_over_triad", "float", "", 30.0 / 31},
+        {"R_consistent", "float", "", 1},
+        /* Plateau ratios (k >= 0.75: k = 1..16) 1.01 0.99 1.01 0.99 1.01:
+         * median 1.01, against the fixed triad's 1.2: -15.8%, not consistent. */
+        {"R_host_ratio", "float", "", 1.01},
+        {"R_triad_host_ratio", "float", "", 1.2},
+        {"R_consistent_drift", "float", "", 0},
+        {"delta_k", "double", "", 1.5},
+        {"L_fit_ns", "double", "", 2.4},
+        {"R_consistent", "double", "", 0}, /* 30 against 40 */
+        {"M_E", "float", "2", 120},
+        {"m_E", "float", "2", 20},
+        {"pi_E", "float", "1", 12},
+        {"pi_E", "float", "2", 6},
+        {"pi_E", "float", "4", 3},
+        {"M", "float", "", 120},
+        {"M_best_measured", "float", "", 120}, /* the invalid 999 is not a measurement */
+        {"M_consistent", "float", "", 1},
+        {"Z_ridge", "float", "", 4},
+        {"M", "double", "", 60},
+        {"pi_E", "double", "4", 3},
+    };
+    expect_fitted(&t, want, countof(want));
+    assert_true(strncmp(param_note(&t, "R_consistent", "float"), "yes", 3) == 0);
+    assert_true(strncmp(param_note(&t, "R_consistent", "double"), "no", 2) == 0);
+    is_png(dir, "xgraph-float.png");
+    is_png(dir, "xgraph-double.png");
+    snprintf(path, sizeof path, "%s/xgraph-float.dat", dir);
+    char *dat = csv_slurp(path);
+    assert_non_null(dat);
+    assert_non_null(strstr(dat, "reference f(k): Tesla K40")); /* Li's Table 3.2, float rows */
+    free(dat);
+}
+
+static void test_cuda_counts_warps_per_sm(void **state)
+{
+    (void)state;
+    /* 4 SMs, warps of 32: k warps per SM launch 128k threads. f(k) = min(10k,
+     * 200) GB/s at k = 4, 8, ..., 64: delta = 20 warps/SM, and Little gives
+     * L = 20 x 32 x 4 x 12 B / 200 GB/s = 153.6 ns. */
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/cuda", tmp);
+    FILE *f = stream_results(dir, "cuda", 4, "device.warp_size,32\n");
+    for (int k = 4; k <= 64; k += 4) {
+        cr_result r = row("stream", "cuda", "triad", "float", "concurrency", (uint64_t)k * 128, fmin(10.0 * k, 200),
+                          "GB/s");
+        cr_result_write_row(f, &r);
+    }
+    fclose(f);
+    expect_output(tool, dir, 0, "warps/SM", "missing:"); /* no fma, no latency: said */
+    static small_table t;
+    read_params(dir, &t);
+    near(param(&t, "delta_k", "float", ""), 20);
+    near(param(&t, "L_fit_ns", "float", ""), 153.6);
+    assert_true(isnan(param(&t, "M", "float", "")));
+    assert_non_null(strstr(param_note(&t, "M", "float"), "no fma-cuda.csv"));
+    is_png(dir, "xgraph-float.png");
+}
+
+static void test_cache_form(void **state)
+{
+    (void)state;
+    /* f(k) of Li's Eq. 3.5 with L$ = 1 ns, L = 40 ns, R = 40 GB/s,
+     * S$/beta = 32, alpha = 4 on 2 compute units: a float triad keeps
+     * b = 12 bytes per work-item in flight, 24 per unit of k. It peaks near
+     * k = 12 and dips into a valley; the tool fits the cache form back. */
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/cache", tmp);
+    FILE *f = stream_results(dir, "opencl", 2, "");
+    uint64_t last = 0;
+    for (double k = 1; k <= 256; k *= 1.15) {
+        uint64_t wi = (uint64_t)llround(2 * k);
+        if (wi == last)
+            continue;
+        last = wi;
+        double kk = (double)wi / 2, miss = pow(32 / kk + 1, 1 - 4.0), lm = fmax(40, kk * 24 / 40);
+        cr_result r = row("stream", "opencl", "triad", "float", "concurrency", wi, kk * 24 / (1 + (lm - 1) * miss),
+                          "GB/s");
+        cr_result_write_row(f, &r);
+    }
+    fclose(f);
+    static small_table t;
+    fit_without_plots(dir, &t);
+    assert_true(fabs(param(&t, "R_eq35", "float", "") / 40 - 1) < 0.02);
+    assert_true(fabs(param(&t, "L_eq35_ns", "float", "") / 40 - 1) < 0.05);
+    assert_true(fabs(param(&t, "L_cache_ns", "float", "") - 1) < 0.05);
+    assert_true(fabs(param(&t, "alpha", "float", "") / 4 - 1) < 0.05);
+    double psi = param(&t, "cache_peak", "float", "");
+    assert_true(psi > 8 && psi < 16);
+    /* The plain fit's file has no cache rows where there is no peak. */
+    snprintf(dir, sizeof dir, "%s/nopeak", tmp);
+    opencl_fixture(dir, false, false);
+    fit_without_plots(dir, &t);
+    assert_true(isnan(param(&t, "cache_peak", "float", "")));
+    assert_non_null(strstr(param_note(&t, "cache_peak", "float"), "no cache peak"));
+}
+
+static void test_application(void **state)
+{
+    (void)state;
+    char dir[256], args[512], path[600];
+    snprintf(dir, sizeof dir, "%s/app", tmp);
+    opencl_fixture(dir, true, false);
+
+    /* Z = 2, E = 2, n = 8, float: demand min(20x, 120)/2 = 10(8 - k) for
+     * x < pi = 6; f = 30 on its plateau: 10(8 - k) = 30 at k = 5, x = 3:
+     * memory-bound, MS 30 GB/s, CS 60 Gflop/s. */
+    snprintf(args, sizeof args, "%s --app Z=2,E=2,n=8", dir);
+    run_result r = run_with_status(0, NULL, tool, args);
+    const char *fl = strstr(r.out, "float: Z = 2");
+    assert_non_null(fl);
+    expect_all_in(fl, "crossing 1: k = 5, x = 3 work-items/CU: MS 30 GB/s, CS 60 Gflop/s; stable", "memory-bound");
+    assert_null(strstr(fl, "crossing 2"));
+    run_free(&r);
+    static small_table t;
+    snprintf(path, sizeof path, "%s/xgraph-app.csv", dir);
+    read_any(path, &t);
+    assert_int_equal(t.nrows, 2); /* one crossing per type */
+    assert_string_equal(field(&t, 0, "dtype"), "float");
+    near(strtod(field(&t, 0, "k"), NULL), 5);
+    near(strtod(field(&t, 0, "cs_Gflops"), NULL), 60);
+    assert_string_equal(field(&t, 0, "state"), "memory-bound");
+    assert_string_equal(field(&t, 0, "stability"), "stable");
+    is_png(dir, "xgraph-app-float.png");
+
+    /* Z = 8, E = 4: demand min(40x, 120)/8 = 15 for x >= 3; f = 40k = 15 at
+     * k = 0.375, x = 7.625 >= pi = 3: compute-bound, CS 120 Gflop/s. */
+    snprintf(args, sizeof args, "%s --app Z=8,E=4,n=8 --no-plot", dir);
+    expect_output(tool, args, 0, "crossing 1: k = 0.375, x = 7.625 work-items/CU: MS 15 GB/s, CS 120 Gflop/s",
+                  "compute-bound");
+
+    /* Z = 1, E = 1, n = 1: demand 10(1 - k), f = 40k: k = 0.2, x = 0.8;
+     * below delta = 0.75 and pi = 12: capacity-bound, MS = CS = 8. */
+    snprintf(args, sizeof args, "%s --app n=1,E=1,Z=1 --no-plot --f-curve measured", dir);
+    expect_output(tool, args, 0, "crossing 1: k = 0.2, x = 0.8 work-items/CU: MS 8 GB/s, CS 8 Gflop/s",
+                  "capacity-bound", "measured points joined");
+}
+
+static void test_three_crossings(void **state)
+{
+    (void)state;
+    /* Li's Fig. 3.9-B through the command line: measured f(k) with a cache
+     * peak, k = 4, 6, 12, 20, 24, 28 per CU -> 100, 40, 28, 60, 60, 60 GB/s
+     * (joined: 25k to the peak, then -30/k, -2/k, +4/k, flat; it stays at
+     * R = 60 from k = 20 on: delta = 20). g_1(x) = min(20x, 160) (pi = 8).
+     * Z = 2, n = 12: demand 80 for k <= 4, then 120 - 10k (the unit test's
+     * case): crossings at k = 3.2 (stable, compute-bound), 5 (unstable:
+     * |f'| = 30 > g'/Z = 10, Eq. 3.6), 8.5 (stable, thrashing). */
+    char dir[256], args[512];
+    snprintf(dir, sizeof dir, "%s/three", tmp);
+    FILE *f = stream_results(dir, "opencl", 2, "");
+    static const double k[] = {4, 6, 12, 20, 24, 28}, y[] = {100, 40, 28, 60, 60, 60};
+    for (int i = 0; i < 6; ++i) {
+        cr_result r = row("stream", "opencl", "triad", "float", "concurrency", (uint64_t)(2 * k[i]), y[i], "GB/s");
+        cr_result_write_row(f, &r);
+    }
+    fclose(f);
+    f = results_csv(dir, "fma-opencl.csv");
+    for (int x = 1; x <= 16; x *= 2) {
+        cr_result g = row("fma", "opencl", "fma", "float", "concurrency", (uint64_t)(2 * x), fmin(20.0 * x, 160),
+                          "Gflop/s");
+        cr_result_add_param(&g, "ilp=1;per_cu=%d;per_cu_unit=work-items", x);
+        cr_result_write_row(f, &g);
+    }
+    fclose(f);
+    snprintf(args, sizeof args, "%s --app Z=2,E=1,n=12 --f-curve measured", dir);
+    expect_output(tool, args, 0, "δ = 20, where",
+                  "crossing 1: k = 3.2, x = 8.8 work-items/CU: MS 80 GB/s, CS 160 Gflop/s; stable",
+                  "crossing 2: k = 5, x = 7 work-items/CU: MS 70 GB/s, CS 140 Gflop/s; unstable "
+                  "(df/dk -30, dg/dx/Z 10); thrashing",
+                  "crossing 3: k = 8.5, x = 3.5 work-items/CU: MS 35 GB/s, CS 70 Gflop/s; stable "
+                  "(df/dk -2, dg/dx/Z 10); thrashing",
+                  "compute-bound", "one of the stable states");
+    is_png(dir, "xgraph-app-float.png");
+}
+
+/* Replaces line `line` (1-based) of DIR/NAME by text. */
+static void rewrite_line(const char *dir, const char *name, int line, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *all = csv_slurp(path);
+    assert_non_null(all);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    int n = 1;
+    for (char *p = all; *p;) {
+        char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p + 1) : strlen(p);
+        if (n == line)
+            fprintf(f, "%s\n", text);
+        else
+            fwrite(p, 1, len, f);
+        p += len;
+        ++n;
+    }
+    fclose(f);
+    free(all);
+}
+
+/* Refused options, after the results directory they would apply to. */
+static const bad_input bad[] = {
+    {"--bogus", 2, "--bogus"},
+    {"--f-curve sideways", 2, "sideways"},
+    {"--app Z=0,E=1,n=8", 2, "Z=0"},
+    {"--app Z=2,E=1,n=-1", 2, "n=-1"},
+    {"--app Z=2,E=0,n=8", 2, "E=0"},
+    {"--app Z=2,E=1.5,n=8", 2, "E=1.5"},
+    {"--app Z=2,n=8", 2, "E missing"},
+    {"--app Z=abc,E=1,n=8", 2, "Z=abc is not a number"},
+};
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char dir[256], args[700];
+    snprintf(dir, sizeof dir, "%s/bad", tmp);
+    opencl_fixture(dir, true, true);
+    expect_bad_inputs_after(tool, dir, bad);
+    /* Refused once the fit is done and shown. */
+    snprintf(args, sizeof args, "%s --app Z=2,E=3,n=8", dir);
+    expect_late_error(tool, args, 2, "E=3: no float fma rows with ilp=3 (measured: 1 2 4)");
+    expect_error(tool, "", 2, "no results directory");
+    snprintf(args, sizeof args, "%s/nowhere", tmp);
+    expect_error(tool, args, 2, "nowhere: no such directory");
+    snprintf(args, sizeof args, "%s --reference %s/none.csv", dir, tmp);
+    expect_error(tool, args, 2, "none.csv");
+}
+
+/* A line of a results file that breaks it, and what xgraph says. */
+static const struct {
+    const char *file;
+    int line;
+    const char *text, *error;
+} bad_lines[] = {
+    {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"ilp=1\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1",
+     "fma-opencl.csv:5: 26 fields, the header has 27"},
+    /* The count right, the ILP missing: */
+    {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"per_cu=2\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1,",
+     "fma-opencl.csv:5: params has no ilp="},
+    {"stream-opencl.csv", 3, "stream,opencl,dev,triad,float", "stream-opencl.csv:3: 5 fields, the header has 27"},
+    {"stream-opencl.csv", 4, "stream,opencl,dev,triad,float,concurrency,,2,1,,,,5,,,,,,,event,stable,fast,,GB/s,,1,",
+     "stream-opencl.csv:4: column 'figure': 'fast' is not a number"},
+    {"stream-opencl.csv", 1,
+     "benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,params,bytes_per_rep,ops_per_rep,"
+     "n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,speed,figure_best,unit,ref_ratio,valid,note",
+     "stream-opencl.csv:1: no column 'figure'"},
+    {"stream-opencl.csv", 2, "stream,opencl,dev,triad,float,concurrency,,2,1,\"broken,,,5",
+     "stream-opencl.csv:2: malformed quoting"},
+};
+
+/* Faults in the data: exit 1, the file (and line) named. */
+static void test_bad_data(void **state)
+{
+    (void)state;
+    char dir[256], args[700];
+    snprintf(args, sizeof args, "%s/empty", tmp);
+    mkdir(args, 0755);
+    expect_error(tool, args, 1, "no stream-<backend>.csv");
+
+    snprintf(dir, sizeof dir, "%s/faults", tmp);
+    for (size_t i = 0; i < countof(bad_lines); ++i) {
+        opencl_fixture(dir, true, true);
+        rewrite_line(dir, bad_lines[i].file, bad_lines[i].line, bad_lines[i].text);
+        expect_error(tool, dir, 1, bad_lines[i].error);
+    }
+    opencl_fixture(dir, true, true);
+    snprintf(args, sizeof args, "%s/stream-opencl.meta.csv", dir);
+    remove(args);
+    expect_error(tool, dir, 1, "stream-opencl.meta.csv: no such file");
+
+    /* --app without any fma CSV: g(x) is unknown, found after the fit of f(k). */
+    snprintf(dir, sizeof dir, "%s/nofma", tmp);
+    opencl_fixture(dir, false, false);
+    snprintf(args, sizeof args, "%s --app Z=2,E=1,n=8 --no-plot", dir);
+    expect_late_error(tool, args, 1, "needs g(x): no");
+}
+
+CLI_TEST_MAIN(test_parameters_and_figures, test_cuda_counts_warps_per_sm, test_cache_form, test_application,
+              test_three_crossings, test_bad_input, test_bad_data)
