@@ -2,6 +2,15 @@
 
 #include "omp_env.h"
 
+int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device_info *info)
+{
+    char err[CR_ERRLEN];
+    if (host->open(NULL, info, err, sizeof err) == CR_OK)
+        return 0;
+    fprintf(stderr, "%s: error: host reference: %s\n", s->opt.program, err);
+    return -1;
+}
+
 int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_base *be)
 {
     if (d->quiet_omp_waits)

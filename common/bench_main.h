@@ -53,6 +53,10 @@ typedef struct {
     void (*release)(void *state);
 } cr_design;
 
+/* Opens a host reference backend (the host measuring the same work) beside
+ * the device: 0, or -1 after "<program>: error: host reference: why". */
+int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device_info *info);
+
 int cr_bench_main(int argc, char **argv, const cr_design *design, const cr_backend_base *backend);
 
 #endif

@@ -601,13 +601,10 @@ static int run_sweeps(at_state *s)
 
 static int open_host(at_state *s)
 {
-    char err[CR_ERRLEN];
     if (!(s->cfg.sweeps & SW_HOST) || (!s->dev.info.is_cpu && !s->dev.info.unified_memory))
         return 0;
-    if (at_host_backend.base.open(NULL, &s->host.info, err, sizeof err) != CR_OK) {
-        fprintf(stderr, "%s: error: host reference: %s\n", s->ses.opt.program, err);
+    if (cr_open_host_ref(&s->ses, &at_host_backend.base, &s->host.info) != 0)
         return -1;
-    }
     s->host.be = &at_host_backend;
     s->use_host = true;
     at_host_backend.geometry(&s->host.work_items, &s->host.work_group, &s->host.max_work_group);

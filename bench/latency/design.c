@@ -429,13 +429,10 @@ static int check_footprints(lt_state *s)
 
 static int open_host(lt_state *s)
 {
-    char err[CR_ERRLEN];
     if (!cr_host_ref_wanted(s->cfg.host_ref, s->dev.info.is_cpu || s->dev.info.unified_memory))
         return 0;
-    if (lt_host_backend.base.open(NULL, &s->host.info, err, sizeof err) != CR_OK) {
-        fprintf(stderr, "%s: error: host reference: %s\n", s->ses.opt.program, err);
+    if (cr_open_host_ref(&s->ses, &lt_host_backend.base, &s->host.info) != 0)
         return -1;
-    }
     s->host.be = &lt_host_backend;
     s->use_host = true;
     find_caches(s, &s->host);

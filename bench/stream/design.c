@@ -538,13 +538,10 @@ static int check_sizes(stream_run *run)
 
 static int open_host(stream_run *run)
 {
-    char err[CR_ERRLEN];
     if (!cr_host_ref_wanted(run->cfg.host_ref, run->ses.info.is_cpu || run->ses.info.unified_memory))
         return 0;
-    if (stream_host_backend.base.open(NULL, &run->host.info, err, sizeof err) != CR_OK) {
-        fprintf(stderr, "%s: error: host reference: %s\n", run->ses.opt.program, err);
+    if (cr_open_host_ref(&run->ses, &stream_host_backend.base, &run->host.info) != 0)
         return -1;
-    }
     run->host.be = &stream_host_backend;
     run->host.open = true;
     run->host.label = run->host.info.name;
