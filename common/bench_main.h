@@ -21,7 +21,8 @@ typedef struct {
     /* Prints the devices with their indices; CR_NO_DEVICE when there is none. */
     cr_status (*list_devices)(FILE *f);
     /* Opens the device named by spec (NULL: default) and fills info.
-     * CR_NO_DEVICE when there is no device at all; err says why. */
+     * CR_NO_DEVICE when there is no device at all, CR_NO_MATCH when spec
+     * names none of those there are; err says why. */
     cr_status (*open)(const char *spec, cr_device_info *info, char *err, size_t errlen);
     void (*close)(void);
 } cr_backend_base;

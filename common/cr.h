@@ -24,6 +24,7 @@ typedef enum {
     CR_ERR = 1,
     CR_NO_DEVICE = 2,
     CR_UNSUPPORTED = 3,
+    CR_NO_MATCH = 4, /* devices exist, but --device names none of them: bad usage */
 } cr_status;
 
 typedef enum { CR_FLOAT = 0, CR_DOUBLE = 1, CR_NDTYPES } cr_dtype;

@@ -336,7 +336,8 @@ void cr_options_usage(FILE *f, const char *program, const char *summary, const c
                  extra[i].metavar ? extra[i].metavar : "");
         fprintf(f, "  %-24s %s\n", left, extra[i].help);
     }
-    fprintf(f, "\nexit status: 0 ok, 1 run or verification failed, 2 bad usage, 77 no device (skipped)\n");
+    fprintf(f, "\nexit status: 0 ok, 1 run or verification failed (or --out is being written by another run),\n"
+               "2 bad usage (an option or value refused, or a --device that matches none), 77 no device (skipped)\n");
 }
 
 static int parse_reps(const char *arg, cr_options *o, char *err, size_t errlen)
@@ -363,17 +364,23 @@ static int parse_reps(const char *arg, cr_options *o, char *err, size_t errlen)
     return 0;
 }
 
+/* A text option that may not be empty ("--out ''" is a mistake, not the
+ * current directory). */
+static int nonempty_text(const char *arg, const char **to, const char *what, char *err, size_t errlen)
+{
+    if (arg[0] == '\0')
+        return cr_errf(err, errlen, "empty %s", what);
+    *to = arg;
+    return 0;
+}
+
 static int apply_common(int id, const char *arg, cr_options *o, char *err, size_t errlen)
 {
     switch (id) {
     case OPT_HELP: o->help = true; return 0;
     case OPT_VERSION: o->version = true; return 0;
     case OPT_LIST: o->list_devices = true; return 0;
-    case OPT_DEVICE:
-        if (arg[0] == '\0')
-            return cr_errf(err, errlen, "empty device");
-        o->device = arg;
-        return 0;
+    case OPT_DEVICE: return nonempty_text(arg, &o->device, "device", err, errlen);
     case OPT_QUICK: o->quick = true; return 0;
     case OPT_REPS: return parse_reps(arg, o, err, errlen);
     case OPT_MIN_TIME: return cr_parse_seconds(arg, &o->min_time_s, err, errlen);
@@ -398,11 +405,7 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
             return cr_errf(err, errlen, "'%s': more than 1000 warm-up repetitions", arg);
         return 0;
     }
-    case OPT_OUT:
-        if (arg[0] == '\0')
-            return cr_errf(err, errlen, "empty directory");
-        o->out_dir = arg;
-        return 0;
+    case OPT_OUT: return nonempty_text(arg, &o->out_dir, "directory", err, errlen);
     case OPT_CSV: o->csv_stdout = true; return 0;
     case OPT_NO_BIND: o->bind = false; return 0;
     default: return cr_errf(err, errlen, "internal: unknown option id %d", id);

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include "csv.h"
+#include "out_lock.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -13,6 +14,7 @@ int cr_session_parse(cr_session *s, int argc, char **argv, const char *summary, 
                      size_t n_extra, void *ctx)
 {
     memset(s, 0, sizeof *s);
+    s->lock_fd = -1;
     if (cr_options_parse(argc, argv, extra, n_extra, ctx, &s->opt) != 0)
         return CR_EXIT_USAGE;
     if (s->opt.help) {
@@ -36,7 +38,7 @@ int cr_session_opened(cr_session *s, cr_status st, const char *err)
     }
     if (st != CR_OK) {
         fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
-        return CR_EXIT_FAILED;
+        return st == CR_NO_MATCH ? CR_EXIT_USAGE : CR_EXIT_FAILED;
     }
     return -1;
 }
@@ -56,11 +58,19 @@ void cr_session_bind(cr_session *s)
 
 int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta)
 {
-    char err[CR_ERRLEN], path[4200];
+    char err[CR_ERRLEN + 4200], path[4200];
     if (cr_mkdirs(s->opt.out_dir, err, sizeof err) != 0) {
         fprintf(stderr, "%s: error: --out: %s\n", s->opt.program, err);
         return CR_EXIT_USAGE;
     }
+    cr_lock_result locked = cr_out_lock(s->opt.out_dir, &s->lock_fd, err, sizeof err);
+    if (locked != CR_LOCK_TAKEN) {
+        fprintf(stderr, "%s: error: %s%s\n", s->opt.program, locked == CR_LOCK_ERROR ? "--out: " : "", err);
+        return locked == CR_LOCK_ERROR ? CR_EXIT_USAGE : CR_EXIT_FAILED;
+    }
+    s->started = true;
+    for (size_t i = 0; i < s->n_notes; ++i)
+        fprintf(stderr, "note: %s\n", s->notes[i]);
     snprintf(s->base, sizeof s->base, "%s/%s-%s", s->opt.out_dir, benchmark, backend);
     cr_meta_collect_host(meta, s->topo, argc, argv);
     cr_meta_add_device(meta, &s->info);
@@ -129,9 +139,23 @@ int cr_session_finish(cr_session *s)
 
 void cr_session_close(cr_session *s)
 {
+    cr_out_unlock(&s->lock_fd);
     cr_table_free(&s->table);
     cr_topo_close(s->topo);
     s->topo = NULL;
+}
+
+void cr_session_note(cr_session *s, const char *fmt, ...)
+{
+    char note[sizeof s->notes[0]];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note, sizeof note, fmt, ap);
+    va_end(ap);
+    if (s->started)
+        fprintf(stderr, "note: %s\n", note);
+    else if (s->n_notes < CR_SESSION_NOTES)
+        memcpy(s->notes[s->n_notes++], note, sizeof note);
 }
 
 int cr_fail_usage(const cr_session *s, const char *fmt, ...)

@@ -12,6 +12,10 @@
 #include "stats.h"
 #include "topology.h"
 
+#include <stdbool.h>
+
+#define CR_SESSION_NOTES 8
+
 typedef struct {
     cr_options opt;
     cr_device_info info; /* filled by the backend's open */
@@ -21,6 +25,10 @@ typedef struct {
     char base[4096];     /* <out>/<benchmark>-<backend>: CSV and metadata share it */
     char bind_note[256];
     int failures;        /* rows recorded invalid */
+    int lock_fd;         /* the output directory's lock, -1 until cr_session_start takes it */
+    bool started;        /* cr_session_start has begun the run's output */
+    char notes[CR_SESSION_NOTES][256]; /* notes held back until the run starts */
+    size_t n_notes;
 } cr_session;
 
 /* Parses argv. Returns -1 when the run goes on, else the exit status
@@ -29,16 +37,19 @@ int cr_session_parse(cr_session *s, int argc, char **argv, const char *summary, 
                      size_t n_extra, void *ctx);
 
 /* Turns the backend's open() outcome into -1 (go on) or an exit status:
- * 77 with "skipped: why" when there is no device, 1 with the error. */
+ * 77 with "skipped: why" when there is no device, 2 with the error when
+ * --device names none of those there are, 1 with any other error. */
 int cr_session_opened(cr_session *s, cr_status st, const char *err);
 
 /* Loads the topology and binds the host thread near the device unless
  * --no-bind or a CPU device (which uses every core). */
 void cr_session_bind(cr_session *s);
 
-/* Creates the output directory, writes the metadata (the host, the device,
- * the binding and stop rule, plus the caller's keys in meta) and an empty
- * CSV. Returns -1 to go on, else the exit status. */
+/* Creates the output directory and takes its lock for the rest of the run
+ * (another run writing there: one line, exit 1), prints the notes held
+ * back, writes the metadata (the host, the device, the binding and stop
+ * rule, plus the caller's keys in meta) and an empty CSV. Returns -1 to go
+ * on, else the exit status. */
 int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta);
 
 /* Prints the row (readable, or CSV with --csv) and adds it to the CSV file.
@@ -49,6 +60,12 @@ int cr_session_record(cr_session *s, const cr_result *r);
 int cr_session_finish(cr_session *s);
 
 void cr_session_close(cr_session *s);
+
+/* "note: ..." on stderr: at once once the run has started, else held back
+ * until cr_session_start, so that a note (a default lowered to fit the
+ * device, say) never comes before an error about the arguments, which is
+ * then the only line. */
+void cr_session_note(cr_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* "<program>: error: ..." on stderr; returns CR_EXIT_USAGE. */
 int cr_fail_usage(const cr_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -122,7 +122,7 @@ static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errle
         }
     }
     snprintf(err, errlen, "no CUDA device matches '%s' (%d found; see --list-devices)", spec, n);
-    return CR_ERR;
+    return CR_NO_MATCH;
 }
 
 cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *err, size_t errlen)

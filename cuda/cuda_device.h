@@ -21,7 +21,8 @@ cr_status cr_cuda_list(FILE *f);
 
 /* Opens the device named by spec: NULL (device 0), a decimal index or a
  * case-insensitive name substring; makes it current and fills info.
- * CR_NO_DEVICE when there is no device at all, CR_ERR when spec matches none. */
+ * CR_NO_DEVICE when there is no device at all, CR_NO_MATCH when spec matches
+ * none of those there are. */
 cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *err, size_t errlen);
 
 /* Brackets device work with events and the host clock. */

@@ -223,7 +223,7 @@ cr_status cr_cl_open(const char *spec, cr_cl *cl, char *err, size_t errlen)
     int i = pick(devs, n, spec, err, errlen);
     if (i < 0) {
         free(devs);
-        return CR_ERR; /* devices exist; the request names none of them */
+        return CR_NO_MATCH;
     }
     cl->platform = devs[i].platform;
     cl->device = devs[i].device;
@@ -254,6 +254,18 @@ void cr_cl_close(cr_cl *cl)
         clReleaseContext(cl->context);
     cl->queue = NULL;
     cl->context = NULL;
+}
+
+cr_status cr_cl_open_state(const char *spec, void *state, size_t size, cr_cl *cl, char *err, size_t errlen)
+{
+    memset(state, 0, size);
+    return cr_cl_open(spec, cl, err, errlen);
+}
+
+void cr_cl_close_state(void *state, size_t size, cr_cl *cl)
+{
+    cr_cl_close(cl);
+    memset(state, 0, size);
 }
 
 cr_status cr_cl_build(cr_cl *cl, const char *const *sources, unsigned count, const char *options, cl_program *out,

@@ -30,9 +30,15 @@ cr_status cr_cl_list(FILE *f);
 /* Opens the device named by spec: NULL (first device of the first platform
  * that has one), "D" (index over all devices in listing order), "P:D", or a
  * case-insensitive name substring. Creates context and profiling queue.
- * CR_NO_DEVICE when there is no device at all, CR_ERR when spec names none. */
+ * CR_NO_DEVICE when there is no device at all, CR_NO_MATCH when spec names
+ * none of those there are, CR_ERR when the context or queue fails. */
 cr_status cr_cl_open(const char *spec, cr_cl *cl, char *err, size_t errlen);
 void cr_cl_close(cr_cl *cl);
+/* A backend's whole state (state, size bytes, cl a member of it) zeroed
+ * and its device opened into cl; and closed, then zeroed again: a backend
+ * opened twice starts from nothing. */
+cr_status cr_cl_open_state(const char *spec, void *state, size_t size, cr_cl *cl, char *err, size_t errlen);
+void cr_cl_close_state(void *state, size_t size, cr_cl *cl);
 
 /* Builds the concatenation of count sources with options; on failure err
  * holds the first error line of the build log. */

@@ -44,6 +44,7 @@ typedef struct {
     cr_range degrees;   /* all 0 until given */
     uint64_t iters;     /* 0 until given: calibrated */
     uint64_t max_bytes; /* largest counter buffer */
+    bool strides_given;
 } at_config;
 
 /* ---- options ---- */
@@ -628,11 +629,62 @@ static int calibrate_all(at_state *s)
     return 0;
 }
 
+/* Bytes of `items` uint32 counters stride elements apart (the stride
+ * sweep's layout), UINT64_MAX when that does not fit in 64 bits. */
+static uint64_t strided_bytes(uint64_t items, uint64_t stride)
+{
+    uint64_t elements;
+    if (__builtin_mul_overflow(items - 1, stride, &elements) || elements > UINT64_MAX / 4 - 1)
+        return UINT64_MAX;
+    return (elements + 1) * at_type_size(AT_TYPE_U32);
+}
+
+static void format_need(uint64_t bytes, char *buf, size_t len)
+{
+    if (bytes == UINT64_MAX)
+        snprintf(buf, len, "more than 16 EiB");
+    else
+        cr_format_bytes(bytes, buf, len);
+}
+
+/* A --strides whose largest stride needs more counter memory than the
+ * device gives is refused, never run as "unsupported" rows: in each space
+ * selected, global memory over every work-item, within the buffer this run
+ * allows, and local memory over one group, within the device's. */
+static int check_strides(at_state *s)
+{
+    if (!s->cfg.strides_given)
+        return -1;
+    uint64_t stride = cr_range_value(&s->cfg.strides, cr_range_count(&s->cfg.strides) - 1);
+    const endpoint *d = &s->dev;
+    char need[32], limit[32];
+    uint64_t global = strided_bytes(d->work_items, stride);
+    if (selected(s->cfg.spaces, AT_GLOBAL) && global > s->cfg.max_bytes) {
+        format_need(global, need, sizeof need);
+        cr_format_bytes(s->cfg.max_bytes, limit, sizeof limit);
+        return cr_fail_usage(&s->ses,
+                             "--strides reaches %" PRIu64 " elements: %s of counters over %" PRIu64 " work-items, "
+                             "above the %s this device allows (half its largest allocation, at most 1 GiB)",
+                             stride, need, d->work_items, limit);
+    }
+    uint64_t local = strided_bytes(d->work_group, stride);
+    if (selected(s->cfg.spaces, AT_LOCAL) && d->info.local_mem_bytes && local > d->info.local_mem_bytes) {
+        format_need(local, need, sizeof need);
+        cr_format_bytes(d->info.local_mem_bytes, limit, sizeof limit);
+        return cr_fail_usage(&s->ses,
+                             "--strides reaches %" PRIu64 " elements: %s of local memory for a group of %" PRIu64
+                             " work-items, above the %s the device has (--spaces global runs it in global memory)",
+                             stride, need, d->work_group, limit);
+    }
+    return -1;
+}
+
 /* ---- the skeleton's hooks ---- */
 
 static int parsed(void *state)
 {
     at_state *s = state;
+    s->cfg.strides_given = s->cfg.strides.start != 0;
     if (s->cfg.strides.start == 0)
         s->cfg.strides = (cr_range){1, 1024, s->ses.opt.quick ? 32 : 2};
     return -1;
@@ -656,6 +708,9 @@ static int plan(void *state, cr_meta *meta)
     s->cfg.max_bytes = s->ses.info.max_alloc_bytes / 2;
     if (s->cfg.max_bytes > (UINT64_C(1) << 30))
         s->cfg.max_bytes = UINT64_C(1) << 30;
+    int rc = check_strides(s);
+    if (rc >= 0)
+        return rc;
     if (open_host(s) != 0)
         return CR_EXIT_FAILED;
     cr_meta_set(meta, "host_reference", "%s", s->use_host ? s->host.info.name : "off");

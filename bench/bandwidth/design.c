@@ -663,6 +663,9 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
 
 /* ---- set-up ---- */
 
+/* Checks the sizes against the device and the host; fills the default,
+ * which stops below the device's allocation limit (the session holds that
+ * note back until every check has passed). */
 static int check_sizes(bw_run *run)
 {
     bw_config *c = &run->cfg;
@@ -675,7 +678,7 @@ static int check_sizes(bw_run *run)
             c->sizes.end /= c->sizes.factor;
         if (c->sizes.end < (run->ses.opt.quick ? UINT64_C(16) << 20 : UINT64_C(1) << 30)) {
             cr_format_bytes(c->sizes.end, a, sizeof a);
-            fprintf(stderr, "note: sizes capped at %s by the device's allocation limit\n", a);
+            cr_session_note(&run->ses, "sizes capped at %s by the device's allocation limit", a);
         }
     }
     size_t n = cr_range_count(&c->sizes);

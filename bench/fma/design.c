@@ -434,8 +434,14 @@ static int plan_sweep(fma_state *s)
     size_t n = cr_range_count(&r);
     if (n > MAX_POINTS)
         return cr_fail_usage(&s->ses, "--per-cu has %zu points, more than %d", n, MAX_POINTS);
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
         s->per_cu[i] = cr_range_value(&r, i);
+        /* A point no launch can hold is refused now, not failed mid-run. */
+        uint64_t wi, wg;
+        char err[CR_ERRLEN];
+        if (per_cu_given && fma_launch_shape(&s->geo, s->per_cu[i], &wi, &wg, err, sizeof err) != 0)
+            return cr_fail_usage(&s->ses, "--per-cu: %s", err);
+    }
     s->npoints = n;
     /* The default sweep always ends at full occupancy: the plateau. */
     if (!per_cu_given && s->per_cu[n - 1] != r.end && n < MAX_POINTS)

@@ -420,8 +420,8 @@ static int check_footprints(lt_state *s)
         end *= factor;
     if (end < want) {
         cr_format_bytes(end, a, sizeof a);
-        fprintf(stderr, "note: footprint sweep capped at %s by the %s\n", a,
-                cap == limit ? "device's allocation limit" : "host's memory");
+        cr_session_note(&s->ses, "footprint sweep capped at %s by the %s", a,
+                        cap == limit ? "device's allocation limit" : "host's memory");
     }
     c->footprint = (cr_range){LT_MIN_FOOTPRINT, end, factor};
     return 0;

@@ -80,6 +80,10 @@ typedef struct {
      * CR_UNSUPPORTED when the compiler cannot be found. */
     cr_status (*compile_offline)(const regspill_variant *v, const char *arch, char *log, size_t loglen, char *err,
                                  size_t errlen);
+    /* Whether the backend has a kernel for live values (no device needed),
+     * else false with why in err; NULL when it builds any count up to
+     * RS_LIVE_MAX. */
+    bool (*has_kernel)(unsigned live, char *err, size_t errlen);
 } regspill_backend;
 
 /* Entry point shared by every regspill executable. */

@@ -679,6 +679,24 @@ static int offline_table(regspill_run *run)
 
 /* ---- set-up ---- */
 
+/* --regs needs a toolchain that takes a register cap, and caps within the
+ * architecture's maximum: checked before the run begins, like every
+ * argument. -1 to go on, else the exit status. */
+static int check_regs(regspill_run *run)
+{
+    if (run->cfg.r_hi == 0)
+        return -1;
+    if (!run->be->can_cap_registers())
+        return cr_fail_usage(&run->ses, "--regs: the %s toolchain of this device takes no register cap",
+                             run->be->base.name);
+    const char *arch = run->be->arch();
+    const occ_arch *a = arch ? occ_arch_find(arch) : NULL;
+    if (a && run->cfg.r_hi > a->max_regs_per_thread)
+        return cr_fail_usage(&run->ses, "--regs: register cap %" PRIu64 " is above the %u of %s", run->cfg.r_hi,
+                             a->max_regs_per_thread, a->name);
+    return -1;
+}
+
 /* The launch geometry: --work-group's groups over the backend's
  * work-items, or the backend's own. -1 to go on, else the exit status. */
 static int choose_geometry(regspill_run *run)
@@ -719,9 +737,7 @@ static int allocate(regspill_run *run)
 static int run_device(void *state)
 {
     regspill_run *run = state;
-    int rc = choose_geometry(run);
-    if (rc < 0)
-        rc = allocate(run);
+    int rc = allocate(run);
     if (rc >= 0)
         return rc;
     cr_measure_init(&run->meas, &run->ses.rule, (unsigned)run->ses.opt.warmup,
@@ -777,10 +793,34 @@ static int run_offline(regspill_run *run, const char *why)
     return rc;
 }
 
+/* Every live-value count given must have a kernel in this backend: a count
+ * it lacks is refused, not skipped with a note mid-run. -1 to go on, else
+ * the exit status. */
+static int check_live_kernels(regspill_run *run)
+{
+    const regspill_config *c = &run->cfg;
+    if (!run->be->has_kernel)
+        return -1;
+    char err[CR_ERRLEN];
+    for (size_t i = 0; i < c->nlive; ++i)
+        if (!run->be->has_kernel((unsigned)c->live[i], err, sizeof err))
+            return cr_fail_usage(&run->ses, "--live: %s", err);
+    if (c->sweep_live && !run->be->has_kernel((unsigned)c->sweep_live, err, sizeof err))
+        return cr_fail_usage(&run->ses, "--sweep-live: %s", err);
+    return -1;
+}
+
 static int parsed(void *state)
 {
     regspill_run *run = state;
     run->fault = getenv("CROSSROOF_FAULT");
+    int rc = check_live_kernels(run);
+    if (rc >= 0)
+        return rc;
+    /* --arch names the offline table's architectures: no table, no use. */
+    if (run->cfg.narchs > 0 && !run->be->compile_offline)
+        return cr_fail_usage(&run->ses, "--arch: the %s backend has no offline compiler for a spill table",
+                             run->be->base.name);
     /* --list-devices lists, with --offline too. */
     if (!run->cfg.offline_only || run->ses.opt.list_devices)
         return -1;
@@ -795,6 +835,11 @@ static int plan(void *state, cr_meta *meta)
 {
     regspill_run *run = state;
     run->open = true;
+    int rc = choose_geometry(run);
+    if (rc < 0)
+        rc = check_regs(run);
+    if (rc >= 0)
+        return rc;
     default_config(run);
     const char *arch = run->be->arch();
     cr_meta_set(meta, "architecture", "%s", arch ? arch : "n/a");

@@ -127,30 +127,17 @@ const occ_arch *occ_arch_find(const char *name)
 
 const char *occ_limiter_name(occ_limiter l)
 {
-    switch (l) {
-    case OCC_LIMIT_NONE:
-        return "none";
-    case OCC_LIMIT_BLOCKS:
-        return "blocks";
-    case OCC_LIMIT_WARPS:
-        return "warps";
-    case OCC_LIMIT_REGISTERS:
-        return "registers";
-    case OCC_LIMIT_SMEM:
-        return "smem";
-    }
-    return "?";
+    static const char *const names[] = {[OCC_LIMIT_NONE] = "none",           [OCC_LIMIT_BLOCKS] = "blocks",
+                                        [OCC_LIMIT_WARPS] = "warps",         [OCC_LIMIT_REGISTERS] = "registers",
+                                        [OCC_LIMIT_SMEM] = "smem"};
+    return (size_t)l < sizeof names / sizeof names[0] && names[l] ? names[l] : "?";
 }
 
 const char *occ_rule_name(occ_rule r)
 {
-    switch (r) {
-    case OCC_RULE_PER_BLOCK:
-        return "per-block (Li Eq. 4.3)";
-    case OCC_RULE_PER_WARP:
-        return "per-warp (NVIDIA)";
-    }
-    return "?";
+    static const char *const names[] = {[OCC_RULE_PER_BLOCK] = "per-block (Li Eq. 4.3)",
+                                        [OCC_RULE_PER_WARP] = "per-warp (NVIDIA)"};
+    return (size_t)r < sizeof names / sizeof names[0] && names[r] ? names[r] : "?";
 }
 
 static int check_kernel(const occ_arch *a, unsigned threads, unsigned smem, char *err, size_t errlen)

@@ -79,6 +79,8 @@ typedef struct {
     stream_config cfg;
     endpoint dev, host;
     bool use_host;
+    uint64_t conc[64];   /* work-items of the concurrency sweep */
+    size_t nconc;
     void *mirror[3]; /* expected contents of a, b, c */
     void *scratch;   /* downloaded output */
     uint64_t mirror_bytes;
@@ -418,25 +420,9 @@ static int run_fixed_size(stream_run *run, cr_dtype t)
     bool fixed = run->cfg.sweeps & SWEEP_FIXED;
     if (fixed)
         pts[np++] = (dev_point){run->dev.be->default_geometry(n), "fixed"};
-    if (run->cfg.sweeps & SWEEP_CONCURRENCY) {
-        uint64_t k[64];
-        size_t nk;
-        if (run->cfg.concurrency.start != 0) {
-            nk = cr_range_count(&run->cfg.concurrency);
-            for (size_t i = 0; i < nk; ++i)
-                k[i] = cr_range_value(&run->cfg.concurrency, i);
-        } else {
-            nk = default_concurrency(&run->ses.info, run->ses.opt.quick, k, 64);
-        }
-        for (size_t i = 0; i < nk; ++i) {
-            if (k[i] > n) { /* idle work-items would not be concurrency */
-                fprintf(stderr, "note: concurrency %" PRIu64 " and above skipped: more work-items than the %" PRIu64
-                                " elements\n", k[i], n);
-                break;
-            }
-            pts[np++] = (dev_point){{k[i], run->dev.be->work_group_for(k[i])}, "concurrency"};
-        }
-    }
+    if (run->cfg.sweeps & SWEEP_CONCURRENCY)
+        for (size_t i = 0; i < run->nconc; ++i) /* plan_concurrency kept every k within n */
+            pts[np++] = (dev_point){{run->conc[i], run->dev.be->work_group_for(run->conc[i])}, "concurrency"};
     return run_points(run, t, n, pts, np, fixed);
 }
 
@@ -459,11 +445,10 @@ static uint64_t pow2_floor(uint64_t v)
 }
 
 /* Checks every size against the device and host limits; fills defaults.
- * Notes about lowered defaults wait until every check has passed, so that a
- * bad argument's error is the only line printed. */
+ * Notes about lowered defaults are held back by the session until the run
+ * starts, so that a bad argument's error is the only line printed. */
 static int check_sizes(stream_run *run)
 {
-    char notes[2][160] = {"", ""};
     const cr_device_info *d = &run->ses.info;
     stream_config *c = &run->cfg;
     uint64_t limit = d->max_alloc_bytes;
@@ -481,7 +466,7 @@ static int check_sizes(stream_run *run)
         if (c->size > limit) {
             c->size = pow2_floor(limit);
             cr_format_bytes(c->size, a, sizeof a);
-            snprintf(notes[0], sizeof notes[0], "default array size lowered to %s by the device's allocation limit", a);
+            cr_session_note(&run->ses, "default array size lowered to %s by the device's allocation limit", a);
         }
     }
     if (c->footprint.start != 0) {
@@ -499,8 +484,7 @@ static int check_sizes(stream_run *run)
         if (end > limit) {
             end = pow2_floor(limit);
             cr_format_bytes(end, a, sizeof a);
-            snprintf(notes[1], sizeof notes[1], "working-set sweep capped at %s per array by the device's allocation limit",
-                     a);
+            cr_session_note(&run->ses, "working-set sweep capped at %s per array by the device's allocation limit", a);
         }
         c->footprint = (cr_range){UINT64_C(16) << 10, end, run->ses.opt.quick ? 16 : 2};
     }
@@ -530,9 +514,49 @@ static int check_sizes(stream_run *run)
         }
     }
     run->mirror_bytes = biggest;
-    for (int i = 0; i < 2; ++i)
-        if (notes[i][0])
-            fprintf(stderr, "note: %s\n", notes[i]);
+    return 0;
+}
+
+/* The types that will run: those selected, double only where the device
+ * has it. */
+static bool dtype_runs(const stream_run *run, cr_dtype t)
+{
+    return (run->cfg.dtypes & (1u << t)) && (t != CR_DOUBLE || run->ses.info.has_fp64);
+}
+
+/* The concurrency sweep's work-items. Every work-item must have an element
+ * of its own at --size in every type that runs (idle work-items would not
+ * be concurrency): a --concurrency beyond that is refused; the default
+ * ladder stops below it, with a note. */
+static int plan_concurrency(stream_run *run)
+{
+    size_t es = dtype_runs(run, CR_DOUBLE) ? cr_dtype_size(CR_DOUBLE) : cr_dtype_size(CR_FLOAT);
+    uint64_t n = run->cfg.size / es;
+    const cr_range *given = &run->cfg.concurrency;
+    char a[32];
+    cr_format_bytes(run->cfg.size, a, sizeof a);
+    if (given->start != 0) {
+        run->nconc = cr_range_count(given); /* at most 64 over 64-bit values */
+        uint64_t end = cr_range_value(given, run->nconc - 1);
+        if (end > n)
+            return cr_fail_usage(&run->ses,
+                                 "--concurrency reaches %" PRIu64 " work-items, above the %" PRIu64
+                                 " elements of a %s array of %s (at most one work-item per element)",
+                                 end, n, cr_dtype_name(es == 8 ? CR_DOUBLE : CR_FLOAT), a);
+        for (size_t i = 0; i < run->nconc; ++i)
+            run->conc[i] = cr_range_value(given, i);
+        return 0;
+    }
+    uint64_t k[64];
+    size_t nk = default_concurrency(&run->ses.info, run->ses.opt.quick, k, 64);
+    run->nconc = 0;
+    while (run->nconc < nk && k[run->nconc] <= n) {
+        run->conc[run->nconc] = k[run->nconc];
+        run->nconc++;
+    }
+    if (run->nconc < nk && (run->cfg.sweeps & SWEEP_CONCURRENCY))
+        cr_session_note(&run->ses, "concurrency %" PRIu64 " and above skipped: more work-items than the %" PRIu64
+                                   " elements of an array of %s", k[run->nconc], n, a);
     return 0;
 }
 
@@ -585,6 +609,8 @@ static int plan(void *state, cr_meta *meta)
     if (open_host(run) != 0)
         return CR_EXIT_FAILED;
     int rc = check_sizes(run);
+    if (rc == 0)
+        rc = plan_concurrency(run);
     if (rc != 0)
         return rc;
     cr_meta_set(meta, "host_reference", "%s", run->use_host ? run->host.info.name : "off");

@@ -4,8 +4,10 @@
 #ifndef CR_CLI_HARNESS_H
 #define CR_CLI_HARNESS_H
 
+#include "out_lock.h"
 #include "results.h"
 #include "tests/csv_reader.h"
+#include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
 #include <stdarg.h>
@@ -196,11 +198,35 @@ static inline void expect_bad_inputs_(const char *bin, const char *before, const
 }
 #define expect_bad_inputs(bin, cases) expect_bad_inputs_(bin, NULL, cases, countof(cases))
 
+/* The environments a listed refusal is tried under: as it is, and with
+ * PoCL reporting 1 GB and 2 GB of device memory (POCL_MEMORY_LIMIT, in GB).
+ * The device's allocation limit decides which defaults a benchmark lowers,
+ * and says so in a note; an error must still be the one line on stderr,
+ * whatever the device reports. */
+#define POCL_MEMORY_ENVS {NULL, "POCL_MEMORY_LIMIT=1", "POCL_MEMORY_LIMIT=2"}
+
+/* expect_error() under each of POCL_MEMORY_ENVS; a failure names the
+ * environment it happened under. */
+static inline void expect_error_whatever_the_memory(const char *bin, const char *args, int status, const char *text)
+{
+    const char *const envs[] = POCL_MEMORY_ENVS;
+    for (size_t i = 0; i < countof(envs); ++i) {
+        char label[1200];
+        snprintf(label, sizeof label, "%s%s%s%s", args, envs[i] ? " [PoCL memory limited: " : "",
+                 envs[i] ? envs[i] : "", envs[i] ? " GB]" : "");
+        run_result r = run(envs[i], bin, args);
+        expect_error_line(&r, bin, label, status, text);
+        run_free(&r);
+    }
+}
+
 /* The same for the cases listed in a file of the source tree, one a line:
- * "STATUS | ARGUMENTS | TEXT" (ARGUMENTS may be empty); blank lines and
- * lines starting with # are skipped. A list with no case fails. */
+ * "STATUS | ARGUMENTS | TEXT" (ARGUMENTS may be empty), each after before
+ * where it is not NULL (a results directory the options would apply to);
+ * blank lines and lines starting with # are skipped. A list with no case
+ * fails. Each case is tried under every environment of POCL_MEMORY_ENVS. */
 #ifdef CR_SOURCE_DIR
-static inline void expect_listed_bad_inputs(const char *bin, const char *list)
+static inline void expect_listed_bad_inputs_after(const char *bin, const char *before, const char *list)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", CR_SOURCE_DIR, list);
@@ -219,13 +245,16 @@ static inline void expect_listed_bad_inputs(const char *bin, const char *list)
         if (msg == NULL)
             fail_msg("%s:%d: not 'STATUS | ARGUMENTS | TEXT'", path, line_no);
         *args = *msg = '\0';
-        expect_error(bin, args + 3, atoi(line), msg + 3);
+        char full[1024];
+        snprintf(full, sizeof full, "%s%s%s", before ? before : "", before ? " " : "", args + 3);
+        expect_error_whatever_the_memory(bin, full, atoi(line), msg + 3);
         ++cases;
     }
     free(text);
     if (cases == 0)
         fail_msg("%s lists no case", path);
 }
+#define expect_listed_bad_inputs(bin, list) expect_listed_bad_inputs_after(bin, NULL, list)
 #endif
 #define expect_bad_inputs_after(bin, before, cases) expect_bad_inputs_(bin, before, cases, countof(cases))
 
@@ -471,11 +500,15 @@ static inline void expect_meta_keys_(const char *dir, const char *bin, const cha
  * A test program that defines BENCHMARK ("stream") before it includes this
  * header has these tests to list. */
 #ifdef BENCHMARK
-/* What every OpenCL executable refuses in the options they share. */
+/* What every OpenCL executable refuses in the options they share. A device
+ * that matches none of those present is bad usage (2); none at all is a
+ * skip (77, test_no_device_is_skipped). */
 static const bad_input opencl_bad_inputs[] = {
     {"--bogus", 2, "unknown or ambiguous option '--bogus'"},
-    {"--device no-such-device-anywhere", 1, "no OpenCL device matches 'no-such-device-anywhere'"},
-    {"--device 99", 1, "no OpenCL device with index 99"},
+    {"--device no-such-device-anywhere", 2, "no OpenCL device matches 'no-such-device-anywhere'"},
+    {"--device 99", 2, "no OpenCL device with index 99"},
+    {"--device 0:99", 2, "no OpenCL device 0:99"},
+    {"--device 99999999999999999999999", 2, "no OpenCL device with index 99999999999999999999999"},
 };
 
 /* Every refusal particular to the benchmark, from its tests/bad_inputs.txt. */
@@ -489,6 +522,50 @@ static inline void test_shared_options_are_refused(void **state)
 {
     (void)state;
     expect_bad_inputs(BENCHMARK "-opencl", opencl_bad_inputs);
+}
+
+/* Two runs writing into one output directory would lose one run's rows,
+ * or pair one run's metadata with the other's CSV. While the directory's
+ * lock is held (here by flock(1), its pid written in the lock file as a run
+ * writes its own), a run into it is refused before it measures or writes
+ * anything: exit 1, one line naming the directory and the holder. */
+static inline void test_locked_output_is_refused(void **state)
+{
+    (void)state;
+    const char *bin = BENCHMARK "-opencl";
+    char cmd[2048];
+    sh("mkdir -p %s/locked", tmp);
+    /* The group's exec keeps the shell's pid, $$, for flock: the holder. */
+    char lock[256];
+    snprintf(lock, sizeof lock, "%s/locked/%s", tmp, CR_OUT_LOCK_NAME);
+    snprintf(cmd, sizeof cmd, "{ echo $$; echo $$ >%s; exec flock %s %s/%s --quick --out %s/locked; }", lock, lock,
+             bin_dir, bin, tmp);
+    run_result r = run_shell(cmd);
+    long holder = strtol(r.out, NULL, 10);
+    char want[512];
+    snprintf(want, sizeof want, "%s/locked is being written by another run (pid %ld)", tmp, holder);
+    expect_error_on_stderr(&r, bin, "--quick --out <locked directory>", 1, want);
+    if (holder <= 0 || strchr(r.out, '\n') != r.out + strlen(r.out) - 1)
+        fail_msg("refused, yet wrote on stdout: %s", r.out);
+    const char *const written[] = {"csv", "meta.csv"};
+    for (size_t i = 0; i < countof(written); ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/locked/%s.%s", tmp, bin, written[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("refused, yet wrote %s", path);
+    }
+    char *pid = slurp_tmp("locked/%s", CR_OUT_LOCK_NAME); /* still the holder's */
+    if (strtol(pid, NULL, 10) != holder)
+        fail_msg("the refused run rewrote the lock file: '%s', holder %ld", pid, holder);
+    free(pid);
+    run_free(&r);
+}
+
+/* After a run the lock is free again: runs one after another share a
+ * directory, as run_all.sh's runs of one device do. */
+static inline void expect_output_lock_released(const char *dir)
+{
+    sh("test -f %s/%s/%s && flock -n %s/%s/%s true", tmp, dir, CR_OUT_LOCK_NAME, tmp, dir, CR_OUT_LOCK_NAME);
 }
 
 static inline void test_no_device_is_skipped(void **state)
@@ -511,16 +588,13 @@ static inline int setup(void **state)
 {
     (void)state;
     bin_dir = getenv("CROSSROOF_BIN") ? getenv("CROSSROOF_BIN") : "build/bin";
-    snprintf(tmp, sizeof tmp, "/tmp/crossroof-cli-XXXXXX");
-    return mkdtemp(tmp) ? 0 : -1;
+    return cr_scratch_make(tmp, sizeof tmp, "cli");
 }
 
 static inline int teardown(void **state)
 {
     (void)state;
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-    return system(cmd) == 0 ? 0 : -1;
+    return cr_scratch_remove(tmp);
 }
 
 /* The tests of an end-to-end test program, sharing one temporary directory. */

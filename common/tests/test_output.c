@@ -1,4 +1,5 @@
-/* CSV quoting, atomic files, the result schema and metadata. */
+/* CSV quoting, atomic files, the result schema, metadata and the output
+ * directory's lock. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,10 +12,13 @@
 #include "cr.h"
 #include "csv.h"
 #include "metadata.h"
+#include "out_lock.h"
 #include "results.h"
 #include "tests/csv_reader.h"
+#include "tests/scratch_dir.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,20 +92,7 @@ static char *slurp(const char *path)
 
 static char tmpdir[64];
 
-static int make_tmpdir(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/crossroof-test-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+CR_SCRATCH_FIXTURES(tmpdir, "test")
 
 static int files_in_tmpdir(void)
 {
@@ -288,5 +279,34 @@ static void test_topology_allocation(void **state)
     cr_topo_close(topo);
 }
 
-TEST_MAIN(make_tmpdir, remove_tmpdir, test_quoting, test_doubles, test_result_table_round_trip,
-          test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_metadata, test_topology_allocation)
+/* One holder at a time, another refused naming the holder's pid, free
+ * again once released: runs one after another share a directory (as
+ * run_all.sh's do), runs at the same time never. */
+static void test_output_lock(void **state)
+{
+    (void)state;
+    char dir[160], err[CR_ERRLEN + 200], want[256];
+    snprintf(dir, sizeof dir, "%s/locked", tmpdir);
+    assert_int_equal(cr_mkdirs(dir, err, sizeof err), 0);
+    int first, second;
+    assert_int_equal(cr_out_lock(dir, &first, err, sizeof err), CR_LOCK_TAKEN);
+    assert_true(first >= 0);
+    assert_true(fcntl(first, F_GETFD) & FD_CLOEXEC); /* no child keeps it */
+    assert_int_equal(cr_out_lock(dir, &second, err, sizeof err), CR_LOCK_BUSY);
+    assert_int_equal(second, -1);
+    snprintf(want, sizeof want, "%s is being written by another run (pid %ld)", dir, (long)getpid());
+    assert_string_equal(err, want);
+    cr_out_unlock(&first);
+    assert_int_equal(first, -1);
+    cr_out_unlock(&first); /* twice is harmless */
+    assert_int_equal(cr_out_lock(dir, &second, err, sizeof err), CR_LOCK_TAKEN);
+    cr_out_unlock(&second);
+    /* Not a held lock but a missing directory: an error of its own. */
+    snprintf(dir, sizeof dir, "%s/no-such-dir", tmpdir);
+    assert_int_equal(cr_out_lock(dir, &first, err, sizeof err), CR_LOCK_ERROR);
+    assert_non_null(strstr(err, "no-such-dir/" CR_OUT_LOCK_NAME));
+}
+
+TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
+          test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_metadata, test_topology_allocation,
+          test_output_lock)

@@ -138,6 +138,11 @@ static bool rs_can_cap_registers(void)
     return true;
 }
 
+static bool rs_has_kernel(unsigned live, char *err, size_t errlen)
+{
+    return find_ptx(live) != NULL || no_ptx(live, err, errlen) == CR_OK;
+}
+
 /* The first line of text, for one-line errors. */
 static void first_line(const char *text, char *line, size_t len)
 {
@@ -515,6 +520,6 @@ const regspill_backend regspill_cuda_backend = {
     {"cuda", rs_list, rs_open, rs_close},
     rs_arch, rs_can_cap_registers, rs_build, rs_prepare, rs_run, rs_download,
     NULL, /* lanes: one thread is one work-item */
-    rs_geometry, rs_compile_offline,
+    rs_geometry, rs_compile_offline, rs_has_kernel,
 };
 }

@@ -36,8 +36,7 @@ static void cl_close(void)
         cr_cl_release_mem(bufs[i]);
     for (int t = 0; t < AT_NTYPES; ++t)
         cr_cl_release_program(&S.program[t]);
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 /* The kernels of counter type t, built when first needed: a run on uint32
@@ -57,8 +56,7 @@ static cr_status program_for(at_type t, cl_program *out, char *err, size_t errle
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st == CR_OK) {
         S.has_int64 = has_int64_atomics();
         *info = S.cl.info;

@@ -132,8 +132,7 @@ static void bw_close(void)
     for (int k = 0; k < N_KERNELS; ++k)
         cr_cl_release_kernel(&S.kernel[k]);
     cr_cl_release_program(&S.program);
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 static cr_status build_kernels(char *err, size_t errlen)
@@ -153,8 +152,7 @@ static cr_status build_kernels(char *err, size_t errlen)
 
 static cr_status bw_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st != CR_OK)
         return st;
     if (build_kernels(err, errlen) != CR_OK) {

@@ -41,8 +41,7 @@ static void cl_close(void)
             cr_cl_release_kernel(&S.kernel[t][e]);
         cr_cl_release_program(&S.program[t]);
     }
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 static void kernel_name(unsigned ilp, char *name, size_t len) { snprintf(name, len, "fma_chains_%u", ilp); }
@@ -93,8 +92,7 @@ static cr_status probe_kernels(char *err, size_t errlen)
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st != CR_OK)
         return st;
     /* A CPU runs one vector of its preferred width per chain. */

@@ -23,8 +23,7 @@ static void cl_close(void)
     cr_cl_release_mem(&S.end);
     cr_cl_release_kernel(&S.kernel);
     cr_cl_release_program(&S.program);
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 /* The kernel and the word it ends on, made once: every run reuses them. */
@@ -43,8 +42,7 @@ static cr_status build_chase(char *err, size_t errlen)
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st == CR_OK && (st = build_chase(err, errlen)) != CR_OK)
         cl_close();
     if (st == CR_OK)

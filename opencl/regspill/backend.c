@@ -36,8 +36,7 @@ static void cl_close(void)
 {
     release_kernel();
     cr_cl_release_mem(&S.out);
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 /* NVIDIA's OpenCL names its compute capability through cl_nv_device_attribute_query. */
@@ -58,8 +57,7 @@ static void detect_nvidia(void)
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st != CR_OK)
         return st;
     detect_nvidia();

@@ -54,14 +54,12 @@ static void cl_close(void)
         for (int t = 0; t < CR_NDTYPES; ++t)
             for (int k = 0; k < PROG_KINDS; ++k)
                 cr_cl_release_program(&S.program[f][t][k]);
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st != CR_OK)
         return st;
     cl_device_fp_config single = 0, dbl = 0;

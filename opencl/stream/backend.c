@@ -60,14 +60,12 @@ static void cl_close(void)
             cr_cl_release_kernel(&S.kernel[t][k]);
         cr_cl_release_program(&S.program[t]);
     }
-    cr_cl_close(&S.cl);
-    memset(&S, 0, sizeof S);
+    cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    memset(&S, 0, sizeof S);
-    cr_status st = cr_cl_open(spec, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
     if (st != CR_OK)
         return st;
     if (build_programs(err, errlen) != CR_OK) {

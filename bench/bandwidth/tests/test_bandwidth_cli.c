@@ -103,5 +103,6 @@ static void test_cuda_lists_paths_without_gpu(void **state)
     expect_output("bandwidth-cuda", "--list-paths", 0, "kernel-read-mapped");
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_planted_failure_fails_the_run,
-              test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu, test_quick_run_covers_every_path)
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
+              test_planted_failure_fails_the_run, test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu,
+              test_quick_run_covers_every_path)

@@ -62,13 +62,6 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table_free(&t);
 }
 
-/* Refused once the device is open, after the line that announces the run. */
-static void test_late_refusal(void **state)
-{
-    (void)state;
-    expect_late_error("regspill-opencl", "--work-group 100000", 2, "above the device's maximum");
-}
-
 /* ---- CUDA: the offline table needs ptxas, not a GPU ---- */
 
 /* Spill bytes per cap for one architecture, checked as a table: every cap
@@ -126,6 +119,16 @@ static void test_cuda_offline_spill_table(void **state)
     expect_error("regspill-cuda", "--offline --arch sm_bogus", 2, "unknown architecture");
 }
 
+/* The CUDA kernels are built for some live-value counts only: any other is
+ * bad usage, refused before a device is looked for, with or without a GPU. */
+static void test_cuda_live_count_without_kernel_is_refused(void **state)
+{
+    (void)state;
+    require_cuda_binary("regspill-cuda");
+    expect_error("regspill-cuda", "--live 4,5", 2, "--live: no CUDA kernel for 5 live values (built for: 2 4 8");
+    expect_error("regspill-cuda", "--offline --sweep-live 7", 2, "--sweep-live: no CUDA kernel for 7 live values");
+}
+
 static void test_cuda_without_gpu_writes_the_offline_table(void **state)
 {
     (void)state;
@@ -140,6 +143,7 @@ static void test_cuda_without_gpu_writes_the_offline_table(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_late_refusal, test_shared_options_are_refused, test_no_device_is_skipped,
-              test_planted_verification_failure_fails_the_run, test_live_sweep_rows_are_verified,
-              test_cuda_offline_spill_table, test_cuda_without_gpu_writes_the_offline_table)
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
+              test_no_device_is_skipped, test_planted_verification_failure_fails_the_run,
+              test_live_sweep_rows_are_verified, test_cuda_offline_spill_table,
+              test_cuda_live_count_without_kernel_is_refused, test_cuda_without_gpu_writes_the_offline_table)

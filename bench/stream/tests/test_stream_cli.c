@@ -17,6 +17,7 @@ static void test_quick_run_is_complete_and_valid(void **state)
 {
     (void)state;
     table t = run_csv(NULL, "stream-opencl", "--quick", "quick", 0, NULL);
+    expect_output_lock_released("quick");
     expect_all_valid(&t);
     assert_true(t.nrows >= 50);
     bool seen[3][2][5] = {{{false}}}; /* sweep x dtype x kernel on the device */
@@ -115,7 +116,8 @@ static void test_no_device_to_list(void **state)
 static void test_help_version_and_listing(void **state)
 {
     (void)state;
-    expect_output("stream-opencl", "--help", 0, "--footprint RANGE", "77 no device");
+    expect_output("stream-opencl", "--help", 0, "--footprint RANGE", "77 no device",
+                  "2 bad usage (an option or value refused, or a --device that matches none)");
     expect_output("stream-opencl", "--version", 0, "crossroof");
     run_result r = run_with_status(0, NULL, "stream-opencl", "--list-devices");
     assert_true(count_lines(r.out) >= 1);
@@ -223,8 +225,8 @@ static void test_cuda_help_without_gpu(void **state)
 }
 
 CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_options_are_refused,
-              test_no_device_is_skipped, test_no_device_to_list, test_cuda_help_without_gpu,
-              test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
+              test_locked_output_is_refused, test_no_device_is_skipped, test_no_device_to_list,
+              test_cuda_help_without_gpu, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
               test_insane_events_fall_back_to_host_timing, test_csv_on_stdout,
               test_interrupted_run_keeps_completed_rows, test_concurrency_sweep_structure,
               test_quick_run_is_complete_and_valid)
