@@ -10,6 +10,12 @@
 #   --device SPEC  only the devices whose index or name contains SPEC
 #   --only NAMES   only these benchmarks, comma-separated: stream-opencl, or stream for every backend
 #   --out DIR      the run directory (default results/<UTC date>-<host>; never overwritten)
+# One run at a time writes a run directory: another run_all.sh into it, or
+# a --resume of it, is refused while it lasts.
+# Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure,
+# the report or a write of run_all.sh failed; 2 bad usage, nothing run (a
+# directory another run is writing included); 128+N interrupted by signal N
+# (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP), which --resume DIR finishes.
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
 # the host tools (xgraph, report; default beside CROSSROOF_BIN, else build/tools).
@@ -23,27 +29,60 @@ usage() {
     echo "Results go to <run>/<backend>-<index>-<device>/: CSVs, metadata, logs and figures;"
     echo "<run>/report.html and report.md are the characterization report, run-log.csv what ran."
 }
-die() {
-    echo "run_all.sh: error: $*" >&2
-    exit 2
+# Errors are one line, even where a value the user gave holds a newline.
+say_error() {
+    local m="$*"
+    printf 'run_all.sh: error: %s\n' "${m//$'\n'/\\n}" >&2
 }
-# A path the user gave, relative to where run_all.sh was started.
-absolute() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
+die() { say_error "$@"; exit 2; }  # bad usage: nothing has run
+fail() { say_error "$@"; exit 1; } # it cannot go on
+# The cause in a tool's error message ("mkdir: cannot create directory 'x': File exists").
+reason() {
+    local r=${1##*$'\n'}
+    r=${r##*: }
+    printf '%s' "${r:-unknown error}"
+}
+# A path the user gave, relative to where run_all.sh was started, into the
+# variable named first. No command substitution: it would drop a trailing
+# newline of the path.
+absolute() { # variable path
+    local p=$2
+    [[ $p == /* ]] || p=$caller/$p
+    while [[ $p == */ && $p != / ]]; do p=${p%/}; done
+    printf -v "$1" '%s' "$p"
+}
+# --only's list into the array only_names. An empty list or an empty name in
+# it is refused: it would select every benchmark, or none, without a word.
+parse_only() { # list, what to call it in an error
+    local rest=$1 name
+    only_names=()
+    [ -n "$rest" ] || die "$2: the list of benchmarks is empty"
+    while :; do
+        name=${rest%%,*}
+        [ -n "$name" ] || die "$2: empty name in '$1'"
+        only_names+=("$name")
+        [[ $rest == *,* ]] || break
+        rest=${rest#*,}
+    done
+}
 
-quick=() device="" only="" out="" extra=() check=0 resume="" compare=() given=()
+quick=() device="" only="" only_names=() out="" extra=() check=0 resume="" compare=() given=()
+bin_dir="" tools=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) quick=(--quick) given+=("$1") ;;
         --device) [ $# -ge 2 ] || die "--device needs a value"
+                  [ -n "$2" ] || die "--device: the SPEC is empty; give a device's index or part of its name"
                   device=$2 given+=("$1"); shift ;;
         --only) [ $# -ge 2 ] || die "--only needs a list of benchmark names"
+                parse_only "$2" --only
                 only=$2 given+=("$1"); shift ;;
         --out) [ $# -ge 2 ] || die "--out needs a value"
-               out=$(absolute "$2") given+=("$1"); shift ;;
+               absolute out "$2"; given+=("$1"); shift ;;
         --resume) [ $# -ge 2 ] || die "--resume needs the run directory to finish"
-                  resume=$(absolute "$2"); shift ;;
+                  absolute resume "$2"; shift ;;
         --compare) [ $# -ge 3 ] || die "--compare needs two run directories, DIR_A and DIR_B"
-                   compare=("$(absolute "$2")" "$(absolute "$3")"); shift 2 ;;
+                   absolute dir_a "$2"; absolute dir_b "$3"; compare=("$dir_a" "$dir_b"); shift 2 ;;
         --check) check=1 ;;
         -h|--help) usage; exit 0 ;;
         --) shift; extra=("$@"); given+=(--); break ;;
@@ -57,74 +96,285 @@ fi
 if [ ${#compare[@]} -gt 0 ] && { [ ${#given[@]} -gt 0 ] || [ -n "$resume" ] || [ "$check" = 1 ]; }; then
     die "--compare takes two run directories and nothing else"
 fi
+for d in "${compare[@]}"; do
+    [ -d "$d" ] || die "--compare: $d is not a directory"
+done
 if [ -n "$resume" ] && { [ ! -d "$resume" ] || [ ! -f "$resume/run-options" ]; }; then
     die "--resume: $resume is not a run of run_all.sh (no run-options in it)"
 fi
 
+# ---- the lock of a run directory ----
+# DIR/run_all.lock, held (flock) by the run_all.sh writing DIR, which wrote
+# its pid there for the message of the one refused.
+lock_pid() { # lock file
+    local pid=""
+    IFS= read -r pid 2>/dev/null <"$1"
+    [[ $pid =~ ^[0-9]+$ ]] && printf ' (pid %s)' "$pid"
+}
+# Whether another run holds DIR's lock. Looks without changing anything: the
+# file is opened read-only, and only where it exists.
+lock_is_held() { # dir
+    local lock=$1/run_all.lock fd held=1
+    [ -f "$lock" ] || return 1
+    { exec {fd}<"$lock"; } 2>/dev/null || return 1
+    flock -n "$fd" && held=0
+    exec {fd}<&-
+    [ $held = 1 ]
+}
+# Holds DIR's lock for the rest of run_all's life, or refuses. The descriptor
+# stays open and children inherit it, so the lock lasts while anything
+# run_all started may still write there; the kernel drops it when the last of
+# them has gone, however they ended.
+lock_run_dir() { # dir
+    local lock=$1/run_all.lock err
+    # Opened for appending, which changes nothing in a file another run holds.
+    err=$({ : >>"$lock"; } 2>&1) || die "cannot lock $1: cannot write $lock: $(reason "$err")"
+    exec {lock_fd}>>"$lock"
+    flock -n "$lock_fd" || die "$1 is being written by another run$(lock_pid "$lock")"
+    # A pid cut short by a full disk would name another process: then none.
+    printf '%s\n' "$$" 2>/dev/null >"$lock" || : >"$lock"
+}
+
+# ---- the run directory of a new run: checked now, created once the benchmarks are known ----
+# An --out that exists: a run being written, an earlier run, or something else.
+refuse_existing() { # dir
+    [ -d "$1" ] || die "--out: $1 exists and is not a directory"
+    lock_is_held "$1" && die "$1 is being written by another run$(lock_pid "$1/run_all.lock")"
+    [ -f "$1/run-options" ] && die "$1 exists; an earlier run is never overwritten (--resume $1 finishes it)"
+    die "$1 exists; an earlier run is never overwritten"
+}
+# Whether --out can be created, without creating anything: bad input leaves
+# nothing behind. The nearest existing ancestor must be a directory we may
+# write in.
+check_new_out() { # dir
+    local up=${1%/*}
+    { [ -e "$1" ] || [ -L "$1" ]; } && refuse_existing "$1"
+    while [ -n "$up" ] && [ ! -e "$up" ]; do up=${up%/*}; done
+    [ -n "$up" ] || up=/
+    [ -d "$up" ] || die "--out: cannot create $1: $up is not a directory"
+    { [ -w "$up" ] && [ -x "$up" ]; } || die "--out: cannot create $1: permission denied in $up"
+}
+if [ -z "$resume" ] && [ ${#compare[@]} -eq 0 ] && [ "$check" = 0 ]; then
+    [ -n "$out" ] || out="$PWD/results/$(date -u +%Y%m%dT%H%M%SZ)-$(hostname -s 2>/dev/null || echo host)"
+    check_new_out "$out"
+fi
+
 # ---- dependencies and the build ----
 if [ -n "${CROSSROOF_BIN:-}" ]; then
-    bin_dir=$(absolute "$CROSSROOF_BIN")
+    absolute bin_dir "$CROSSROOF_BIN"
     [ -d "$bin_dir" ] || die "CROSSROOF_BIN: $bin_dir is not a directory"
-    tools=$(absolute "${CROSSROOF_TOOLS:-$bin_dir/../tools}")
+    absolute tools "${CROSSROOF_TOOLS:-$bin_dir/../tools}"
 else
     common/deps.sh || exit 1
     if [ "$check" = 1 ]; then
         exec make check
     fi
     if [ ${#compare[@]} -gt 0 ]; then
-        make -s tools || { echo "run_all.sh: error: the build failed" >&2; exit 1; }
+        make -s tools || fail "the build failed"
     else
-        make -s all || { echo "run_all.sh: error: the build failed" >&2; exit 1; }
+        make -s all || fail "the build failed"
     fi
     bin_dir=$PWD/build/bin
-    tools=$(absolute "${CROSSROOF_TOOLS:-$PWD/build/tools}")
+    absolute tools "${CROSSROOF_TOOLS:-$PWD/build/tools}"
 fi
 [ "$check" = 1 ] && exec make check
 
 if [ ${#compare[@]} -gt 0 ]; then
-    [ -x "$tools/report" ] || { echo "run_all.sh: error: $tools/report is missing" >&2; exit 1; }
+    [ -x "$tools/report" ] || fail "$tools/report is missing"
     exec "$tools/report" --compare "${compare[@]}"
 fi
+
+# A run holds together with util-linux: process groups (setsid), the signal
+# a benchmark gets when run_all dies (setpriv --pdeathsig), the lock (flock).
+for t in setsid setpriv flock; do
+    command -v "$t" >/dev/null || fail "$t not found: install util-linux (common/deps.sh checks for it)"
+done
+
+# ---- run-options: the options of a run, for --resume ----
+# One key=value line each (extra once per benchmark option, in order). In a
+# value a backslash is written \\ and a newline \n, so that every string
+# comes back as it was. It is read by parsing, never run.
+escape() { # variable value (the variable is the caller's: no local of that name here)
+    local escaped=${2//\\/\\\\}
+    printf -v "$1" '%s' "${escaped//$'\n'/\\n}"
+}
+unescape() { # variable text; false on an unknown escape, in bad_escape
+    local s=$2 r="" # not the caller's variable
+    while [[ $s == *\\* ]]; do
+        r+=${s%%\\*}
+        s=${s#*\\}
+        case ${s:0:1} in
+            \\) r+=\\ ;;
+            n) r+=$'\n' ;;
+            *) bad_escape=\\${s:0:1}; return 1 ;;
+        esac
+        s=${s:1}
+    done
+    printf -v "$1" '%s' "$r$s"
+}
+run_options_text() {
+    local v
+    printf '%s\n' '# read back by run_all.sh --resume: key=value; in values \\ is \, \n a newline'
+    echo "quick=${#quick[@]}"
+    escape v "$device"; printf 'device=%s\n' "$v"
+    escape v "$only"; printf 'only=%s\n' "$v"
+    for v in "${extra[@]}"; do
+        escape v "$v"; printf 'extra=%s\n' "$v"
+    done
+}
+# Every key and value checked: a bad one is one line and exit 2.
+read_run_options() { # file
+    local file=$1 line key value n=0 seen=" " where
+    [ -r "$file" ] || die "--resume: cannot read $file"
+    quick=() device="" only="" only_names=() extra=()
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        where="--resume: $file:$n"
+        case $line in
+            '' | '#'*) continue ;;
+            'declare '*) # the shell code earlier versions wrote, and ran to read it back
+                die "$where: written by an older run_all.sh, whose run-options --resume no longer reads; start a new run" ;;
+            *=*) ;;
+            *) die "$where: not a key=value line: '$line'" ;;
+        esac
+        key=${line%%=*}
+        unescape value "${line#*=}" || die "$where: $key: unknown escape '$bad_escape'"
+        case $key in
+            quick | device | only)
+                [[ $seen == *" $key "* ]] && die "$where: $key is given twice"
+                seen+="$key " ;;
+        esac
+        case $key in
+            quick) case $value in
+                       0) quick=() ;;
+                       1) quick=(--quick) ;;
+                       *) die "$where: quick is 0 or 1, not '$value'" ;;
+                   esac ;;
+            device) device=$value ;;
+            only) only=$value
+                  [ -z "$only" ] || parse_only "$only" "$where: only" ;;
+            extra) extra+=("$value") ;;
+            *) die "$where: unknown key '$key'" ;;
+        esac
+    done <"$file"
+    for key in quick device only; do
+        [[ $seen == *" $key "* ]] || die "--resume: $file: no $key= line"
+    done
+}
+
+# ---- files written whole ----
+# Writes stdin to PATH through PATH.tmp.PID renamed over it: PATH is then
+# complete, or as it was. A full disk leaves no empty or half-written file
+# behind, and is one line on stderr.
+write_atomically() { # path
+    local tmp=$1.tmp.$$ err
+    if err=$(cat 2>&1 >"$tmp") && err=$(mv -f -- "$tmp" "$1" 2>&1); then
+        return 0
+    fi
+    rm -f -- "$tmp"
+    say_error "cannot write $1: $(reason "$err")"
+    return 1
+}
 
 # Every name in --only must name a benchmark: an executable, or a CUDA one
 # that could not be built.
 check_only() {
-    local w b n found wanted
-    [ -n "$only" ] || return 0
-    IFS=, read -r -a wanted <<<"$only"
-    for w in "${wanted[@]}"; do
+    local w b n found
+    for w in "${only_names[@]}"; do
         found=0
         for b in "$bin_dir"/* cuda/*/main.c; do
-            n=$(basename "$b"); [[ $b == cuda/* ]] && n=$(basename "$(dirname "$b")")-cuda
+            n=${b##*/}
+            [[ $b == cuda/* ]] && { n=${b%/main.c}; n=${n##*/}-cuda; }
             { [ "$n" = "$w" ] || [ "${n%-*}" = "$w" ]; } && found=1
         done
         [ $found = 1 ] || die "--only: no benchmark named '$w'"
     done
 }
 
-# ---- the run directory and its options ----
+# A run's run-options never change once written (write_atomically): they are
+# read before the lock, so that a bad file leaves the directory as it was.
 if [ -n "$resume" ]; then
     out=$resume
-    # shellcheck disable=SC1091
-    source "$out/run-options" || die "--resume: cannot read $out/run-options"
-    check_only
-else
-    check_only
-    if [ -z "$out" ]; then
-        out="$PWD/results/$(date -u +%Y%m%dT%H%M%SZ)-$(hostname -s 2>/dev/null || echo host)"
-    fi
-    if [ -e "$out" ]; then
-        die "$out exists; an earlier run is never overwritten (--resume $out finishes it)"
-    fi
-    mkdir -p "$out" || exit 1
-    { echo "# run_all.sh's options for this run, read back by --resume"
-      declare -p quick device only extra; } > "$out/run-options"
+    read_run_options "$out/run-options"
+    lock_run_dir "$out"
 fi
+check_only
+
+# ---- what to run: every executable on every device it lists ----
+selected() { # NAME: is it in --only?
+    [ ${#only_names[@]} -eq 0 ] && return 0
+    local w
+    for w in "${only_names[@]}"; do
+        [ "$1" = "$w" ] || [ "${1%-*}" = "$w" ] && return 0
+    done
+    return 1
+}
+slug() { tr -c 'A-Za-z0-9.\n-' '_' <<<"$1" | tr -s '_' | cut -c1-60; }
+t_name=() t_bin=() t_backend=() t_index=() t_label=() t_dir=()
+declare -A first_seen=()
+dirs=()
+lister="" # the first benchmark that listed a device, for --device's error
+for bin in "$bin_dir"/*; do
+    [ -f "$bin" ] && [ -x "$bin" ] || continue
+    name=${bin##*/}
+    selected "$name" || continue
+    backend=${name##*-}
+    # One run per device the backend lists ("INDEX  NAME ..."), or one that
+    # reports why there is none.
+    mapfile -t devices < <("$bin" --list-devices 2>/dev/null </dev/null |
+                           awk '$1 ~ /^[0-9]+$/ { i = $1; $1 = ""; sub(/^ +/, ""); print i "\t" $0 }')
+    [ ${#devices[@]} -eq 0 ] && devices=("")
+    for entry in "${devices[@]}"; do
+        index=${entry%%$'\t'*}
+        label=${entry#*$'\t'}
+        label=${label#(*) }          # OpenCL lists "(platform:device) name [details]"
+        label=${label%% \[*}
+        if [ -n "$entry" ]; then
+            lister=${lister:-$bin}
+            if [ -n "$device" ] && [[ "${label,,}" != *"${device,,}"* ]] && [ "$index" != "$device" ]; then
+                continue
+            fi
+        fi
+        dir="$backend${index:+-$index-$(slug "$label")}"
+        t_name+=("$name") t_bin+=("$bin") t_backend+=("$backend") t_index+=("$index") t_label+=("$label") t_dir+=("$dir")
+        [ -n "${first_seen[$dir]:-}" ] || { first_seen[$dir]=1; dirs+=("$dir"); }
+    done
+done
+# A --device that matches nothing listed would measure nothing. Where no
+# benchmark lists any device, each runs to say why it found none.
+if [ -n "$device" ] && [ -n "$lister" ]; then
+    matched=0
+    for index in "${t_index[@]}"; do [ -n "$index" ] && matched=1; done
+    [ $matched = 1 ] ||
+        die "--device: no device of the selected benchmarks matches '$device' (see $lister --list-devices)"
+fi
+
+# ---- the run directory and its options ----
+# Created (its parents too), locked and given its run-options; where they
+# cannot be written it goes again, since it would be no run to resume.
+create_run_dir() {
+    local err parent=${out%/*}
+    err=$(mkdir -p -- "${parent:-/}" 2>&1) || die "--out: cannot create $out: $(reason "$err")"
+    if ! err=$(mkdir -- "$out" 2>&1); then
+        [ -e "$out" ] && refuse_existing "$out" # another run took it since it was checked
+        die "--out: cannot create $out: $(reason "$err")"
+    fi
+    lock_run_dir "$out"
+    if ! run_options_text | write_atomically "$out/run-options"; then
+        rm -f -- "$out/run-options" "$out/run_all.lock"
+        rmdir -- "$out"
+        exit 1
+    fi
+}
+[ -n "$resume" ] || create_run_dir
+
 mode=full
 [ ${#quick[@]} -gt 0 ] && mode=quick
 log_csv=$out/run-log.csv
 log_header="task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason"
-[ -s "$log_csv" ] || echo "$log_header" > "$log_csv"
+if [ ! -s "$log_csv" ]; then
+    printf '%s\n' "$log_header" | write_atomically "$log_csv" || exit 1
+fi
 
 # ---- small helpers ----
 now_ms() {
@@ -147,13 +397,13 @@ words_time() {
     elif [ "$s" -ge 60 ]; then printf 'about 1 min %d s' $((s - 60))
     else printf 'about %d s' "$s"; fi
 }
-slug() { tr -c 'A-Za-z0-9.\n-' '_' <<<"$1" | tr -s '_' | cut -c1-60; }
+# One CSV field (RFC 4180): quoted where it holds a comma, a quote or a line break.
 csv_field() {
-    local s=${1//$'\n'/ }
-    if [[ $s == *[,\"]* ]]; then s=${s//\"/\"\"}; s="\"$s\""; fi
+    local s=$1
+    if [[ $s == *[,\"$'\n'$'\r']* ]]; then s=${s//\"/\"\"}; s="\"$s\""; fi
     printf '%s' "$s"
 }
-# Splits one CSV line (no line breaks inside fields) into the array F.
+# Splits one CSV record into the array F.
 csv_split() {
     local line=$1 f="" q=0 c i
     F=()
@@ -169,72 +419,47 @@ csv_split() {
     done
     F+=("$f")
 }
+# Reads one CSV record from stdin into F; a quoted field may span lines (an
+# odd number of quotes so far: the record goes on). False at the end.
+csv_read() {
+    local rec line quotes
+    IFS= read -r rec || [ -n "$rec" ] || return 1
+    while quotes=${rec//[^\"]/}; [ $((${#quotes} % 2)) = 1 ] && IFS= read -r line; do
+        rec+=$'\n'$line
+    done
+    csv_split "$rec"
+}
 # A log's last line, without the program's name and "skipped: " before it:
 # why a benchmark was skipped or failed.
 last_words() { # log name
     local w
-    w=$(grep -v '^ *$' "$1" | tail -n 1)
+    w=$(grep -v '^ *$' "$1" 2>/dev/null | tail -n 1)
     w=${w#"$2: "}
     printf '%s' "${w#skipped: }"
 }
+# Appends a record by writing the log anew (write_atomically): a record is
+# in the log whole or not at all. The run stops where it cannot be written.
 record() { # task backend index label dir status rc seconds reason
     local line="" v
     for v in "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$mode" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$9"; do
         line+=$(csv_field "$v"),
     done
-    printf '%s\n' "${line%,}" >> "$log_csv"
+    { cat -- "$log_csv" && printf '%s\n' "${line%,}"; } | write_atomically "$log_csv" || exit 1
 }
-
-# ---- what to run: every executable on every device it lists ----
-selected() { # NAME: is it in --only?
-    [ -z "$only" ] && return 0
-    local want
-    IFS=, read -r -a want <<<"$only"
-    for w in "${want[@]}"; do
-        [ "$1" = "$w" ] || [ "${1%-*}" = "$w" ] && return 0
-    done
-    return 1
-}
-t_name=() t_bin=() t_backend=() t_index=() t_label=() t_dir=()
-declare -A first_seen=()
-dirs=()
-for bin in "$bin_dir"/*; do
-    [ -f "$bin" ] && [ -x "$bin" ] || continue
-    name=$(basename "$bin")
-    selected "$name" || continue
-    backend=${name##*-}
-    # One run per device the backend lists ("INDEX  NAME ..."), or one that
-    # reports why there is none.
-    mapfile -t devices < <("$bin" --list-devices 2>/dev/null </dev/null |
-                           awk '$1 ~ /^[0-9]+$/ { i = $1; $1 = ""; sub(/^ +/, ""); print i "\t" $0 }')
-    [ ${#devices[@]} -eq 0 ] && devices=("")
-    for entry in "${devices[@]}"; do
-        index=${entry%%$'\t'*}
-        label=${entry#*$'\t'}
-        label=${label#(*) }          # OpenCL lists "(platform:device) name [details]"
-        label=${label%% \[*}
-        if [ -n "$device" ] && [ -n "$entry" ] && [[ "${label,,}" != *"${device,,}"* ]] && [ "$index" != "$device" ]; then
-            continue
-        fi
-        dir="$backend${index:+-$index-$(slug "$label")}"
-        t_name+=("$name") t_bin+=("$bin") t_backend+=("$backend") t_index+=("$index") t_label+=("$label") t_dir+=("$dir")
-        [ -n "${first_seen[$dir]:-}" ] || { first_seen[$dir]=1; dirs+=("$dir"); }
-    done
-done
 
 # Done before (a resumed run): every task with a record in the log.
 declare -A done_task=()
-while IFS= read -r line; do
-    csv_split "$line"
+while csv_read; do
     [ "${F[0]}" = task ] && continue
-    done_task["${F[4]}/${F[0]}"]=1
-done < "$log_csv"
+    done_task["${F[4]:-}/${F[0]}"]=1
+done <"$log_csv"
 done_before=${#done_task[@]}
 
 # A CUDA benchmark that make could not build (no nvcc) is skipped, not silent.
 for main in cuda/*/main.c; do
     [ -e "$main" ] || continue
-    name=$(basename "$(dirname "$main")")-cuda
+    name=${main%/main.c}
+    name=${name##*/}-cuda
     selected "$name" || continue
     if [ ! -e "$bin_dir/$name" ] && [ -z "${done_task[/$name]:-}" ]; then
         if [ -n "${CROSSROOF_BIN:-}" ]; then why="not in $bin_dir"; else why="not built (nvcc not found; see README, Building)"; fi
@@ -262,19 +487,31 @@ declare -A full_default=([stream]=259 [bandwidth]=916 [regspill]=43 [atomics]=48
                          [regspill-cuda]=3)
 declare -A history=()
 history_from=""
-while IFS= read -r f; do
+# The run logs beside this run, newest first, whatever their names hold.
+earlier_logs() {
+    local parent=${out%/*}
+    find -L "${parent:-/}" -mindepth 2 -maxdepth 2 -name run-log.csv -printf '%T@\t%p\0' 2>/dev/null |
+        sort -z -rn
+}
+while IFS= read -r -d '' f; do
+    f=${f#*$'\t'}
     [ "$f" = "$log_csv" ] && continue
     found=0
-    while IFS= read -r line; do
-        csv_split "$line"
+    while csv_read; do
         [ "${F[8]:-}" = "$mode" ] || continue
-        secs=${F[7]%.*}
-        history["${F[4]}/${F[0]}"]=$secs
-        history["${F[0]}"]=$secs
+        # Whole seconds only, in decimal: bash arithmetic would evaluate
+        # anything else, and run what an array subscript in it holds.
+        [[ ${F[7]:-} =~ ^0*([0-9]{1,9})(\.[0-9]*)?$ ]] || continue
+        history["${F[4]:-}/${F[0]}"]=${BASH_REMATCH[1]}
+        history["${F[0]}"]=${BASH_REMATCH[1]}
         found=1
-    done < "$f"
-    if [ $found = 1 ]; then history_from=$(basename "$(dirname "$f")"); break; fi
-done < <(ls -t "$(dirname "$out")"/*/run-log.csv 2>/dev/null)
+    done <"$f"
+    if [ $found = 1 ]; then
+        history_from=${f%/*}
+        history_from=${history_from##*/}
+        break
+    fi
+done < <(earlier_logs)
 estimate() { # task index -> seconds
     local i=$1 name=${t_name[$1]} base=${t_name[$1]%-*} s
     s=${history["${t_dir[$i]}/$name"]:-${history[$name]:-}}
@@ -294,40 +531,88 @@ finish_estimate=$((5 * ${#dirs[@]}))
 est=() total_est=$finish_estimate
 for i in "${order[@]}"; do est[$i]=$(estimate "$i"); total_est=$((total_est + est[i])); done
 
-tty=0
-[ -t 1 ] && tty=1
+tty=0 columns=100
+if [ -t 1 ]; then
+    tty=1
+    columns=${COLUMNS:-$(tput cols 2>/dev/null)}
+    [[ $columns =~ ^[0-9]+$ ]] || columns=100 # it goes into arithmetic: a number only
+fi
 n=${#order[@]}
 before=""
 [ "$done_before" -gt 0 ] && before=", $done_before done before"
 echo "crossroof: $mode run in $out"
 echo "crossroof: $n benchmark run(s) on ${#dirs[@]} device(s)$before; expected $(words_time "$total_est") (${history_from:+the times of }${history_from:-built-in estimates})"
 
-# ---- running, interruptible ----
-interrupted=0 child=""
-on_signal() {
+# ---- children: each in a process group of its own, ended with it ----
+# A benchmark, xgraph, plot.sh or the report runs in a session and process
+# group of its own (setsid): a signal to the group reaches everything it
+# started, and a Ctrl-C on the terminal reaches run_all alone, which then
+# ends the group in order: SIGTERM, and SIGKILL after grace_s seconds.
+# setpriv's parent-death signal stops the child where run_all dies without a
+# word (SIGKILL); it reaches that process, not its own children.
+grace_s=5
+interrupted=0 stop_status=0 child="" rc=0
+on_signal() { # exit status: 128 + the signal's number
     interrupted=1
-    # Benchmarks run in the background, where a script's children ignore
-    # SIGINT: they are told to stop with SIGTERM.
-    [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
+    [ "$stop_status" != 0 ] || stop_status=$1
 }
-trap on_signal INT TERM
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
 
+start_child() { # command... (the caller redirects it)
+    setsid setpriv --pdeathsig TERM -- "$@" &
+    child=$!
+    # setsid runs just after the fork: until then there is no group to signal.
+    local t
+    for ((t = 0; t < 100; t++)); do
+        kill -0 -- -"$child" 2>/dev/null || ! kill -0 "$child" 2>/dev/null && break
+        sleep 0.01
+    done
+}
+end_group() { # group id, the pid of the child that made it
+    kill -0 -- -"$1" 2>/dev/null || return 0
+    kill -TERM -- -"$1" 2>/dev/null
+    local t
+    for ((t = 0; t < grace_s * 10; t++)); do
+        kill -0 -- -"$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill -KILL -- -"$1" 2>/dev/null
+}
+# Waits for the child, waking every 0.2 s: to run the command given (the
+# progress line), and to see a signal that came just before a wait began (a
+# signal ends a wait only while it waits). Then ends what is left of its
+# group, all of it after a signal. The child's exit status goes to rc.
+wait_child() { # [command to run at each wake]
+    while kill -0 "$child" 2>/dev/null && [ $interrupted = 0 ]; do
+        [ $# -eq 0 ] || "$@"
+        sleep 0.2 {lock_fd}>&- & # it may outlive run_all: without the lock
+        wait $!
+    done
+    end_group "$child"
+    wait "$child"
+    rc=$?
+    child=""
+}
+
+# ---- running, interruptible ----
 start_ms=$(now_ms)
 left_after=() # estimated seconds of the work after each position
 acc=$finish_estimate
 for ((k = n - 1; k >= 0; k--)); do left_after[k]=$acc; acc=$((acc + est[order[k]])); done
 
-live() { # position, task, elapsed in this task (s)
-    local text
+live() { # position, task, when it started (ms)
+    local text in_task=$(( ($(now_ms) - $3) / 1000 ))
     text="[$(($1 + 1))/$n] ${t_name[$2]}${t_label[$2]:+ on ${t_label[$2]}}  elapsed $(clock $(( ($(now_ms) - start_ms) / 1000 )))"
-    text+="  about $(clock $(( left_after[$1] + (est[$2] > $3 ? est[$2] - $3 : 0) ))) left"
-    printf '\r\033[K%s' "${text:0:$(( ${COLUMNS:-$(tput cols 2>/dev/null || echo 100)} - 1 ))}"
+    text+="  about $(clock $(( left_after[$1] + (est[$2] > in_task ? est[$2] - in_task : 0) ))) left"
+    printf '\r\033[K%s' "${text:0:$((columns - 1))}"
 }
 
 declare -A ran_in=()   # device directories where something ran in this invocation
 run_one() { # task index, position -> records the result; returns 1 when interrupted
-    local i=$1 p=$2 name=${t_name[$1]} dir=$out/${t_dir[$1]} rc t0 secs ms what status reason=""
-    mkdir -p "$dir"
+    local i=$1 p=$2 name=${t_name[$1]} dir=$out/${t_dir[$1]} t0 secs ms what status reason="" err
+    err=$(mkdir -p -- "$dir" 2>&1) || fail "cannot create $dir: $(reason "$err")"
     local args=("${quick[@]}" --out "$dir" "${extra[@]}")
     [ -n "${t_index[$i]}" ] && args+=(--device "${t_index[$i]}")
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
@@ -335,18 +620,9 @@ run_one() { # task index, position -> records the result; returns 1 when interru
         echo "$what: started (elapsed $(clock $(( ($(now_ms) - start_ms) / 1000 ))), about $(clock $(( left_after[p] + est[i] ))) left)"
     fi
     t0=$(now_ms)
-    "${t_bin[$i]}" "${args[@]}" >"$dir/$name.log" 2>&1 </dev/null &
-    child=$!
-    if [ $tty = 1 ]; then
-        while kill -0 "$child" 2>/dev/null && [ $interrupted = 0 ]; do
-            live "$p" "$i" $(( ($(now_ms) - t0) / 1000 ))
-            sleep 0.2 &
-            wait $!
-        done
-    fi
-    wait "$child"; rc=$?
-    while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done
-    child=""
+    { start_child "${t_bin[$i]}" "${args[@]}" >"$dir/$name.log" 2>&1 </dev/null; } 2>/dev/null ||
+        fail "cannot write $dir/$name.log"
+    if [ $tty = 1 ]; then wait_child live "$p" "$i" "$t0"; else wait_child; fi
     ms=$(( $(now_ms) - t0 ))
     secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
     [ $tty = 1 ] && printf '\r\033[K'
@@ -366,19 +642,22 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     return 0
 }
 
+has_stream_csv() { # dir
+    local f
+    for f in "$1"/stream-*.csv; do [ -e "$f" ] && return 0; done
+    return 1
+}
 # The X-model fit of one device, after its benchmarks: where the tool exists
 # and the device has a stream CSV; again when a benchmark there ran anew.
 xgraph() { # dir
-    local d=$1 dir=$out/$1 rc ms t0 secs status reason=""
+    local d=$1 dir=$out/$1 ms t0 secs status reason=""
     [ -x "$tools/xgraph" ] || return 0
-    compgen -G "$dir/stream-*.csv" >/dev/null || return 0
+    has_stream_csv "$dir" || return 0
     [ -n "${done_task[$d/xgraph]:-}" ] && [ -z "${ran_in[$d]:-}" ] && return 0
     t0=$(now_ms)
-    "$tools/xgraph" "$dir" >"$dir/xgraph.log" 2>&1 </dev/null &
-    child=$!
-    wait "$child"; rc=$?
-    while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done
-    child=""
+    { start_child "$tools/xgraph" "$dir" >"$dir/xgraph.log" 2>&1 </dev/null; } 2>/dev/null ||
+        fail "cannot write $dir/xgraph.log"
+    wait_child
     [ $interrupted = 1 ] && [ $rc -ne 0 ] && return 1
     ms=$(( $(now_ms) - t0 ))
     secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
@@ -413,13 +692,17 @@ if [ $interrupted = 0 ]; then
     echo "crossroof: drawing the figures and writing the report"
     for d in "$out"/*/; do
         [ -d "$d" ] || continue
+        start_child plot/plot.sh "$d" >/dev/null
+        wait_child
         [ $interrupted = 0 ] || break
-        plot/plot.sh "$d" >/dev/null || extra_failed+=("figures in ${d%/}")
+        [ $rc = 0 ] || extra_failed+=("figures in ${d%/}")
     done
 fi
 if [ $interrupted = 0 ]; then
     if [ -x "$tools/report" ]; then
-        "$tools/report" "$out" >/dev/null || extra_failed+=("the report ($tools/report $out)")
+        start_child "$tools/report" "$out" >/dev/null
+        wait_child
+        [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("the report ($tools/report $out)")
     else
         extra_failed+=("the report: $tools/report is missing")
     fi
@@ -430,27 +713,27 @@ passed=() skipped=() failed=()
 # A task run again (the X-model fit after a resume) counts once, as it ended last.
 declare -A last=()
 k=0
-while IFS= read -r line; do
-    csv_split "$line"
-    last["${F[4]}/${F[0]}"]=$k
+while csv_read; do
+    last["${F[4]:-}/${F[0]}"]=$k
     k=$((k + 1))
-done < "$log_csv"
+done <"$log_csv"
 k=0
-while IFS= read -r line; do
-    csv_split "$line"
+while csv_read; do
     k=$((k + 1))
-    [ "${F[0]}" = task ] || [ "${last["${F[4]}/${F[0]}"]}" != $((k - 1)) ] && continue
+    [ "${F[0]}" = task ] || [ "${last["${F[4]:-}/${F[0]}"]}" != $((k - 1)) ] && continue
     what="${F[0]}${F[3]:+ on ${F[3]}}"
     [ "${F[0]}" = xgraph ] && what="xgraph on ${F[4]}"
-    case ${F[5]} in
-        passed) passed+=("$what (${F[7]} s)") ;;
-        skipped) skipped+=("$what: ${F[10]}") ;;
-        *) failed+=("$what: ${F[10]} (log: $out/${F[4]}/${F[0]}.log)") ;;
+    why=${F[10]:-}
+    why=${why//$'\n'/ } # one line per entry
+    case ${F[5]:-} in
+        passed) passed+=("$what (${F[7]:-} s)") ;;
+        skipped) skipped+=("$what: $why") ;;
+        *) failed+=("$what: $why (log: $out/${F[4]:-}/${F[0]}.log)") ;;
     esac
-done < "$log_csv"
+done <"$log_csv"
 failed+=("${extra_failed[@]}")
 
-{
+summary_text() {
     echo
     echo "crossroof summary ($out), $(clock $(( ($(now_ms) - start_ms) / 1000 ))) elapsed:"
     for p in "${passed[@]}"; do echo "  passed   $p"; done
@@ -458,10 +741,14 @@ failed+=("${extra_failed[@]}")
     for f in "${failed[@]}"; do echo "  FAILED   $f"; done
     if [ $interrupted = 1 ]; then
         echo "Interrupted: completed benchmarks keep their results. Finish the run with:"
-        echo "  ./run_all.sh --resume $out"
+        echo "  ./run_all.sh --resume $(printf '%q' "$out")"
     elif [ -e "$out/report.html" ]; then
         echo "Report: $out/report.html (and report.md)"
     fi
-} | tee "$out/summary.txt"
-[ $interrupted = 1 ] && exit 130
+}
+summary=$(summary_text)
+printf '%s\n' "$summary"
+# summary.txt is the summary whole, or not there at all.
+printf '%s\n' "$summary" | write_atomically "$out/summary.txt" || exit 1
+[ $interrupted = 1 ] && exit "$stop_status"
 [ ${#failed[@]} -eq 0 ]

@@ -6,7 +6,10 @@
 set -euo pipefail
 
 build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev libmpfr-dev)
-run_pkgs=(pocl-opencl-icd gnuplot-nox clinfo hwloc-nox)
+# util-linux: run_all.sh's setsid (a process group per benchmark), setpriv
+# --pdeathsig (a benchmark stops when run_all.sh dies) and flock (one run
+# per directory).
+run_pkgs=(pocl-opencl-icd gnuplot-nox clinfo hwloc-nox util-linux)
 wanted=("${build_pkgs[@]}" "${run_pkgs[@]}")
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -17,6 +20,9 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     [ -f /usr/include/mpfr.h ] || missing+=(libmpfr-dev)
     command -v gnuplot >/dev/null || missing+=(gnuplot)
+    for t in setsid setpriv flock; do
+        command -v "$t" >/dev/null || { missing+=(util-linux); break; }
+    done
     if [ ${#missing[@]} -gt 0 ]; then
         echo "crossroof: missing dependencies (Debian package names): ${missing[*]}" >&2
         exit 1
