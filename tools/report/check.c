@@ -41,14 +41,14 @@ static char *read_text(const char *path, size_t *len)
     return buf;
 }
 
-/* An attribute value as the HTML means it: the entities the report can
- * write, decoded. */
+/* An attribute value as the HTML means it: the entities the report
+ * writes, decoded. */
 static void unescape(const char *s, size_t n, char *out, size_t outlen)
 {
     static const struct {
         const char *ent;
         char c;
-    } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}};
+    } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
     size_t o = 0;
     for (size_t i = 0; i < n && o + 1 < outlen;) {
         bool done = false;
@@ -64,6 +64,36 @@ static void unescape(const char *s, size_t n, char *out, size_t outlen)
             out[o++] = s[i++];
     }
     out[o] = '\0';
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A link's target as the file name it stands for: %XX decoded in place.
+ * False for a '%' not followed by two hex digits, or one that decodes to
+ * NUL. */
+static bool percent_decode(char *s)
+{
+    char *o = s;
+    for (const char *p = s; *p; ++p) {
+        if (*p != '%') {
+            *o++ = *p;
+            continue;
+        }
+        int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+        if (lo < 0 || (hi == 0 && lo == 0))
+            return false;
+        *o++ = (char)(hi * 16 + lo);
+        p += 2;
+    }
+    *o = '\0';
+    return true;
 }
 
 static bool external(const char *target)
@@ -91,15 +121,21 @@ static void problem(checker *c, const char *fmt, ...)
     ++c->problems;
 }
 
-/* A relative link: the file exists, and a CSV parses with every record as
- * long as its header. */
-static void check_file(checker *c, const char *from, const char *target)
+/* A relative link (percent-encoded, as the report writes every target):
+ * the file exists, and a CSV reads as the report reads it. */
+static void check_file(checker *c, const char *from, const char *link)
 {
+    char target[2048];
+    snprintf(target, sizeof target, "%s", link);
+    if (!percent_decode(target)) {
+        problem(c, "%s: link '%s' is not a valid percent-encoded path", from, link);
+        return;
+    }
     if (strstr(target, "..") != NULL || target[0] == '/') {
         problem(c, "%s: link '%s' leaves the run directory", from, target);
         return;
     }
-    char path[RP_PATH_LEN + 1024];
+    char path[RP_PATH_LEN + 2048];
     snprintf(path, sizeof path, "%s/%s", c->dir, target);
     struct stat st;
     ++c->links;
@@ -110,9 +146,9 @@ static void check_file(checker *c, const char *from, const char *target)
     size_t n = strlen(target);
     if (n > 4 && strcmp(target + n - 4, ".csv") == 0) {
         cr_csv_table t;
-        char err[512];
-        if (cr_csv_load(&t, path, err, sizeof err) != 0)
-            problem(c, "%s: linked CSV does not parse: %s", from, err);
+        char err[1024];
+        if (cr_csv_load(&t, path, cr_schema_for(target), err, sizeof err) != 0)
+            problem(c, "%s: linked CSV does not read: %s", from, err);
         else
             cr_csv_free(&t);
     }

@@ -6,9 +6,10 @@
 #include <stdio.h>
 
 /* Verifies run_dir/report.html and report.md: every embedded image decodes
- * to a PNG identical to the file it names, every linked file exists, every
- * linked CSV parses with a consistent column count, every figure of the run
- * is in the report. Problems go to `problems` one line each; returns their
+ * to a PNG identical to the file it names, every linked file exists (links
+ * are percent-encoded), every linked CSV reads as the report reads it (the
+ * shared reader, by what its name says it is), every figure of the run is
+ * in the report. Problems go to `problems` one line each; returns their
  * count, or -1 when the report cannot be read at all. */
 int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t *links);
 

@@ -47,15 +47,26 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Every CSV of a run, read through the shared reader by what its name says
+ * it is; err says why when it does not read. */
+static int read_csv(const char *dir, const char *file, cr_csv_table *t, char *err, size_t errlen)
+{
+    char path[RP_PATH_LEN + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    return cr_csv_load(t, path, cr_schema_for(file), err, errlen);
+}
+
 /* ---- run_all.sh's log ---- */
 
-static void load_log(rp_run *run)
+static int load_log(rp_run *run, char *err, size_t errlen)
 {
-    char path[RP_PATH_LEN + 32], err[512];
+    char path[RP_PATH_LEN + 32];
     snprintf(path, sizeof path, "%s/run-log.csv", run->path);
     cr_csv_table t;
-    if (access(path, F_OK) != 0 || cr_csv_load(&t, path, err, sizeof err) != 0)
-        return;
+    if (access(path, F_OK) != 0)
+        return 0;
+    if (read_csv(run->path, "run-log.csv", &t, err, errlen) != 0)
+        return -1;
     run->has_log = true;
     rp_table *log = &run->log;
     snprintf(log->id, sizeof log->id, "run-log");
@@ -76,6 +87,7 @@ static void load_log(rp_run *run)
         rp_set_text(r, 5, "%s", rp_get(&t, i, "reason"));
     }
     cr_csv_free(&t);
+    return 0;
 }
 
 /* ---- the device and host ---- */
@@ -122,37 +134,14 @@ static const char *meta_value(const cr_csv_table *t, const char *key)
     return "";
 }
 
-/* The device table from one metadata file, and the device's label. The
- * benchmarks' files agree on the device; the first in benchmark order is
- * read (the stream benchmark's, when it ran). */
-static void load_meta(rp_device *d, const rp_strings *files)
+/* The device table from one metadata file t, and the device's label. */
+static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
 {
     rp_section *sec = &d->sections[RP_DEVICE];
-    const char *chosen = NULL;
-    for (size_t i = 0; i < files->n && !chosen; ++i)
-        if (strncmp(files->v[i], "stream-", 7) == 0 && ends_with(files->v[i], ".meta.csv"))
-            chosen = files->v[i];
-    for (size_t i = 0; i < files->n; ++i)
-        if (ends_with(files->v[i], ".meta.csv")) {
-            rp_strings_push(&sec->sources, "%s", files->v[i]);
-            if (!chosen)
-                chosen = files->v[i];
-        }
-    snprintf(d->label, sizeof d->label, "%s", d->dir[0] ? d->dir : "device");
-    if (!chosen)
-        return;
-    sec->ran = true;
-    cr_csv_table t;
-    char path[RP_PATH_LEN + 256], err[512];
-    snprintf(path, sizeof path, "%s/%s", d->path, chosen);
-    if (cr_csv_load(&t, path, err, sizeof err) != 0) {
-        rp_strings_push(&sec->notes, "%s cannot be read: %s", chosen, err);
-        return;
-    }
     rp_table *tab = rp_add_table(sec, "device", "", "", "value", NULL);
-    snprintf(tab->title, sizeof tab->title, "From %s", chosen);
+    snprintf(tab->title, sizeof tab->title, "From %s", file);
     for (size_t k = 0; k < sizeof meta_keys / sizeof *meta_keys; ++k) {
-        const char *v = meta_value(&t, meta_keys[k].key);
+        const char *v = meta_value(t, meta_keys[k].key);
         double num = rp_number(v);
         if (*v == '\0' || (meta_keys[k].kind != PLAIN && num == 0))
             continue;
@@ -167,10 +156,40 @@ static void load_meta(rp_device *d, const rp_strings *files)
             r->cells[0].num = num;
         }
     }
-    const char *name = meta_value(&t, "device.name"), *backend = meta_value(&t, "backend");
+    const char *name = meta_value(t, "device.name"), *backend = meta_value(t, "backend");
     if (*name)
         snprintf(d->label, sizeof d->label, "%s%s%s%s", name, *backend ? " (" : "", backend, *backend ? ")" : "");
-    cr_csv_free(&t);
+}
+
+/* Every metadata file is read (each is linked from the report); the
+ * benchmarks' files agree on the device, and the device table comes from
+ * the first in benchmark order (the stream benchmark's, when it ran). */
+static int load_meta(rp_device *d, const rp_strings *files, char *err, size_t errlen)
+{
+    rp_section *sec = &d->sections[RP_DEVICE];
+    const char *chosen = NULL;
+    for (size_t i = 0; i < files->n && !chosen; ++i)
+        if (strncmp(files->v[i], "stream-", 7) == 0 && ends_with(files->v[i], ".meta.csv"))
+            chosen = files->v[i];
+    for (size_t i = 0; i < files->n && !chosen; ++i)
+        if (ends_with(files->v[i], ".meta.csv"))
+            chosen = files->v[i];
+    snprintf(d->label, sizeof d->label, "%s", d->dir[0] ? d->dir : "device");
+    for (size_t i = 0; i < files->n; ++i) {
+        const char *f = files->v[i];
+        if (!ends_with(f, ".meta.csv"))
+            continue;
+        rp_strings_push(&sec->sources, "%s", f);
+        cr_csv_table t;
+        if (read_csv(d->path, f, &t, err, errlen) != 0)
+            return -1;
+        if (f == chosen) {
+            sec->ran = true;
+            device_table(d, f, &t);
+        }
+        cr_csv_free(&t);
+    }
+    return 0;
 }
 
 /* ---- what ran, and every row's verification ---- */
@@ -188,22 +207,18 @@ static void task_of(const char *csv, char *task, size_t len)
         *dot = '\0';
 }
 
-static void count_rows(rp_device *d, rp_table *bench, const char *file)
+static void count_rows(rp_device *d, rp_table *bench, const char *file, const cr_csv_table *t)
 {
-    char path[RP_PATH_LEN + 256], err[512], task[256];
-    snprintf(path, sizeof path, "%s/%s", d->path, file);
+    char task[256];
     task_of(file, task, sizeof task);
-    cr_csv_table t;
-    if (cr_csv_load(&t, path, err, sizeof err) != 0)
-        return; /* the section says why */
     rp_row *r = rp_row_for(bench, "%s", task);
-    int valid = cr_csv_column(&t, "valid");
+    int valid = cr_csv_column(t, "valid");
     size_t invalid = 0, first_bad = 0;
-    for (size_t i = 0; valid >= 0 && i < t.nrows; ++i)
-        if (strcmp(t.rows[i].fields[valid], "0") == 0 && invalid++ == 0)
+    for (size_t i = 0; valid >= 0 && i < t->nrows; ++i)
+        if (strcmp(t->rows[i].fields[valid], "0") == 0 && invalid++ == 0)
             first_bad = i;
     double rows = rp_number(r->cells[2].text);
-    rp_set_int(r, 2, (isfinite(rows) ? rows : 0) + (double)t.nrows);
+    rp_set_int(r, 2, (isfinite(rows) ? rows : 0) + (double)t->nrows);
     double bad = rp_number(r->cells[3].text);
     rp_set_int(r, 3, (isfinite(bad) ? bad : 0) + (double)invalid);
     if (invalid) {
@@ -211,18 +226,21 @@ static void count_rows(rp_device *d, rp_table *bench, const char *file)
         rp_strings_push(&sec->notes,
                         "%zu of %zu rows of %s failed verification and are left out of the tables; the first: "
                         "%s %s %s: %s",
-                        invalid, t.nrows, file, rp_get(&t, first_bad, "variant"), rp_get(&t, first_bad, "dtype"),
-                        rp_get(&t, first_bad, "sweep"), rp_get(&t, first_bad, "note"));
+                        invalid, t->nrows, file, rp_get(t, first_bad, "variant"), rp_get(t, first_bad, "dtype"),
+                        rp_get(t, first_bad, "sweep"), rp_get(t, first_bad, "note"));
     }
-    cr_csv_free(&t);
 }
 
-/* Reads one device directory into d (path and dir set by the caller). */
-static void load_device(rp_device *d, const rp_run *run)
+/* Reads one device directory into d (path and dir set by the caller);
+ * -1 with err at the first CSV that does not read. */
+static int load_device(rp_device *d, const rp_run *run, char *err, size_t errlen)
 {
     rp_strings files = {0};
     list_dir(d->path, &files);
-    load_meta(d, &files);
+    if (load_meta(d, &files, err, errlen) != 0) {
+        rp_strings_free(&files);
+        return -1;
+    }
 
     rp_table *bench = rp_add_table(&d->sections[RP_DEVICE], "benchmarks", "What ran on this device", "benchmark",
                                    "status", "time (s)", "rows", "invalid rows", "note", NULL);
@@ -248,8 +266,14 @@ static void load_device(rp_device *d, const rp_run *run)
     for (size_t i = 0; i < files.n; ++i) {
         const char *f = files.v[i];
         if (ends_with(f, ".csv") && !ends_with(f, ".meta.csv") && strcmp(f, "run-log.csv") != 0) {
-            count_rows(d, bench, f);
-            rp_headline(d, f);
+            cr_csv_table t;
+            if (read_csv(d->path, f, &t, err, errlen) != 0) {
+                rp_strings_free(&files);
+                return -1;
+            }
+            count_rows(d, bench, f, &t);
+            rp_headline(d, f, &t);
+            cr_csv_free(&t);
         } else if (ends_with(f, ".png")) {
             rp_strings_push(&d->sections[rp_section_of_file(f)].figures, "%s", f);
         }
@@ -269,6 +293,7 @@ static void load_device(rp_device *d, const rp_run *run)
             sec->ran = true;
     }
     rp_strings_free(&files);
+    return 0;
 }
 
 static bool holds_results(const char *path)
@@ -313,35 +338,40 @@ static rp_device *new_device(rp_run *run)
 int rp_load_run(const char *path, rp_run *run, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
-    if (!is_dir(path))
-        return cr_errf(err, errlen, "%s is not a directory", path);
+    if (!is_dir(path)) {
+        cr_errf(err, errlen, "%s is not a directory", path);
+        return RP_NOT_A_RUN;
+    }
     snprintf(run->path, sizeof run->path, "%s", path);
     size_t n = strlen(run->path);
     while (n > 1 && run->path[n - 1] == '/')
         run->path[--n] = '\0';
     const char *slash = strrchr(run->path, '/');
     snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : run->path);
-    load_log(run);
-
-    if (holds_meta(run->path)) {
+    int rc = load_log(run, err, errlen);
+    if (rc == 0 && holds_meta(run->path)) {
         rp_device *d = new_device(run);
         snprintf(d->path, sizeof d->path, "%s", run->path);
-        load_device(d, run);
-        return 0;
+        rc = load_device(d, run, err, errlen);
+    } else if (rc == 0) {
+        rp_strings entries = {0};
+        list_dir(run->path, &entries);
+        for (size_t i = 0; i < entries.n && rc == 0; ++i) {
+            char sub[RP_PATH_LEN + 256];
+            snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
+            if (!is_dir(sub) || !holds_results(sub) || strlen(sub) >= RP_PATH_LEN)
+                continue;
+            rp_device *d = new_device(run);
+            snprintf(d->dir, sizeof d->dir, "%s", entries.v[i]);
+            snprintf(d->path, sizeof d->path, "%s", sub);
+            rc = load_device(d, run, err, errlen);
+        }
+        rp_strings_free(&entries);
     }
-    rp_strings entries = {0};
-    list_dir(run->path, &entries);
-    for (size_t i = 0; i < entries.n; ++i) {
-        char sub[RP_PATH_LEN + 256];
-        snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
-        if (!is_dir(sub) || !holds_results(sub) || strlen(sub) >= RP_PATH_LEN)
-            continue;
-        rp_device *d = new_device(run);
-        snprintf(d->dir, sizeof d->dir, "%s", entries.v[i]);
-        snprintf(d->path, sizeof d->path, "%s", sub);
-        load_device(d, run);
+    if (rc != 0) {
+        rp_run_free(run);
+        return RP_BAD_DATA;
     }
-    rp_strings_free(&entries);
     /* Real devices first (a CUDA directory without a GPU holds only skips
      * and an offline table); otherwise in directory order. */
     for (size_t i = 1; i < run->ndevices; ++i) {
@@ -353,7 +383,8 @@ int rp_load_run(const char *path, rp_run *run, char *err, size_t errlen)
     }
     if (run->ndevices == 0) {
         rp_run_free(run);
-        return cr_errf(err, errlen, "%s holds no results (no CSV files, nor directories of them)", path);
+        cr_errf(err, errlen, "%s holds no results (no CSV files, nor directories of them)", path);
+        return RP_NOT_A_RUN;
     }
     return 0;
 }

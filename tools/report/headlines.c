@@ -363,7 +363,7 @@ static extraction *extraction_for(rp_section_id s, const char *file)
     }
 }
 
-void rp_headline(rp_device *d, const char *file)
+void rp_headline(rp_device *d, const char *file, const cr_csv_table *t)
 {
     rp_section_id s = rp_section_of_file(file);
     rp_section *sec = &d->sections[s];
@@ -371,15 +371,6 @@ void rp_headline(rp_device *d, const char *file)
     if (!rp_strings_has(&sec->sources, file))
         rp_strings_push(&sec->sources, "%s", file);
     extraction *extract = extraction_for(s, file);
-    if (extract == NULL)
-        return;
-    char path[RP_PATH_LEN + 256], err[512];
-    snprintf(path, sizeof path, "%s/%s", d->path, file);
-    cr_csv_table t;
-    if (cr_csv_load(&t, path, err, sizeof err) != 0) {
-        rp_strings_push(&sec->notes, "%s cannot be read: %s", file, err);
-        return;
-    }
-    extract(sec, file, &t);
-    cr_csv_free(&t);
+    if (extract)
+        extract(sec, file, t);
 }

@@ -5,9 +5,9 @@
 
 #include "report/model.h"
 
-/* Reads file (a name within d->path) into the section it belongs to: marks
- * the section as run and lists the file as its source; a file that does
- * not parse becomes a note. */
-void rp_headline(rp_device *d, const char *file);
+/* Takes file (a name within d->path, read into t) into the section it
+ * belongs to: marks the section as run, lists the file as its source and
+ * puts its headline numbers into the section's tables. */
+void rp_headline(rp_device *d, const char *file, const cr_csv_table *t);
 
 #endif

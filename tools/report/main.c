@@ -20,20 +20,27 @@ static const char usage_text[] =
     "                                      and write it to DIR_B/compare-<name of DIR_A>.md\n"
     "       " PROG " --check RUN_DIR         check the written report: every embedded figure a PNG\n"
     "                                      identical to its file, every linked file present, every\n"
-    "                                      linked CSV parsing, every figure of the run in the report\n"
+    "                                      linked CSV reading as the report reads it, every figure\n"
+    "                                      of the run in the report\n"
     "       " PROG " --help\n"
     "\n"
     "RUN_DIR is a run of run_all.sh (results/<date>-<host>/, one directory per device) or one\n"
-    "device's directory of CSVs. Exit status: 0 ok, 1 a check failed or a file could not be\n"
-    "written, 2 bad input.\n";
+    "device's directory of CSVs. Every CSV is read as what its name says it is (results,\n"
+    "metadata, run log, SFU table, xgraph's output) and refused, FILE:LINE named, when it is\n"
+    "not: binary data, a line over 64 KiB, the last line cut short, no header or an unknown\n"
+    "one, a record with more or fewer fields than the header, a number that is not finite\n"
+    "or not in its column's range. Exit status: 0 ok; 1 such a CSV, a check that failed or\n"
+    "a file that could not be written; 2 bad usage (options, a directory that does not\n"
+    "exist or holds no results).\n";
 
 #define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
 static void load(const char *dir, rp_run *run)
 {
     char err[1024];
-    if (rp_load_run(dir, run, err, sizeof err) != 0)
-        die(2, "%s", err);
+    int status = rp_load_run(dir, run, err, sizeof err);
+    if (status != 0)
+        die(status, "%s", err);
 }
 
 static int write_report(const char *dir)

@@ -5,7 +5,6 @@
 
 #include "error.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -171,14 +170,8 @@ const char *rp_get(const cr_csv_table *t, size_t row, const char *col)
 
 double rp_number(const char *text)
 {
-    if (text == NULL || *text == '\0')
-        return NAN;
-    errno = 0;
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE)
-        return NAN;
-    return v;
+    double v;
+    return text && cr_number_fault(text, &v) == NULL ? v : NAN;
 }
 
 void rp_table_free(rp_table *t)

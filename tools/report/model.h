@@ -91,7 +91,8 @@ void rp_format_bytes(double bytes, char *out, size_t len);
 
 /* A CSV cell by column name; "" when the column or row does not exist. */
 const char *rp_get(const cr_csv_table *t, size_t row, const char *col);
-/* A CSV cell as a number: NaN when empty or not entirely a number. */
+/* A CSV cell (or a params value) as a number: NaN when empty or not a
+ * number as the reader takes one (cr_number_fault). */
 double rp_number(const char *text);
 
 void rp_table_free(rp_table *t);

@@ -56,6 +56,29 @@ static bool worth_a_section(const rp_device *d, int s)
     return s != RP_OTHER || sec->ran || sec->notes.n;
 }
 
+/* "Host H (CPU; OS), topology. Measured DATE, a MODE run.": the facts
+ * through text (the format's escaping), the host's name in bold. */
+static void host_sentence(FILE *f, const rp_run *run, void (*text)(FILE *, const char *), const char *bold,
+                          const char *unbold)
+{
+    fprintf(f, "Host %s", bold);
+    text(f, device_fact(run, "host"));
+    fprintf(f, "%s (", unbold);
+    text(f, device_fact(run, "CPU"));
+    fputs("; ", f);
+    text(f, device_fact(run, "OS"));
+    fputs("), ", f);
+    text(f, device_fact(run, "topology"));
+    fputs(". Measured ", f);
+    text(f, device_fact(run, "date"));
+    if (run_mode(run)[0]) {
+        fputs(", a ", f);
+        text(f, run_mode(run));
+        fputs(" run", f);
+    }
+    fputs(".", f);
+}
+
 static void prefix_of(const rp_device *d, char *out, size_t len)
 {
     snprintf(out, len, "%s%s", d->dir, d->dir[0] ? "/" : "");
@@ -63,22 +86,72 @@ static void prefix_of(const rp_device *d, char *out, size_t len)
 
 /* ---- Markdown ---- */
 
-static void md_text(FILE *f, const char *s)
+/* A character and what a format writes for it. */
+typedef struct {
+    char c;
+    const char *as;
+} escape;
+
+/* Markdown's own text goes as it is written. */
+static void plain_text(FILE *f, const char *s)
+{
+    fputs(s, f);
+}
+
+static void escaped(FILE *f, const char *s, const escape *e, size_t n)
 {
     for (; *s; ++s) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
+        size_t k = 0;
+        while (k < n && e[k].c != *s)
+            ++k;
+        if (k < n)
+            fputs(e[k].as, f);
         else
             fputc(*s, f);
     }
 }
 
+/* Text from the results, in Markdown: one line, no cell border, no link
+ * (brackets as entities: "x](y" would end a link's text), and no HTML
+ * (Markdown passes tags through to the page it becomes). */
+static void md_text(FILE *f, const char *s)
+{
+    static const escape md[] = {{'|', "\\|"},   {'<', "&lt;"},   {'>', "&gt;"}, {'&', "&amp;"},
+                                {'[', "&#91;"}, {']', "&#93;"}, {'\n', " "},  {'\r', " "}};
+    escaped(f, s, md, sizeof md / sizeof md[0]);
+}
+
+/* A link's target, a path relative to the run directory: every byte but
+ * letters, digits, "-._~" and '/' percent-encoded (RFC 3986), so that a
+ * name with quotes, brackets, blanks or a colon stays one relative link,
+ * in an HTML attribute as in Markdown. */
+static void url_path(FILE *f, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-._~/", c))
+            fputc(c, f);
+        else
+            fprintf(f, "%%%c%c", hex[c >> 4], hex[c & 15]);
+    }
+}
+
+/* The target of a link to a device's file: its directory prefix, then the
+ * name. */
+static void link_target(FILE *f, const char *pre, const char *name)
+{
+    url_path(f, pre);
+    url_path(f, name);
+}
+
 static void md_table(FILE *f, const rp_table *t)
 {
-    if (t->title[0])
-        fprintf(f, "**%s**\n\n", t->title);
+    if (t->title[0]) {
+        fputs("**", f);
+        md_text(f, t->title);
+        fputs("**\n\n", f);
+    }
     fputs("| ", f);
     md_text(f, t->key_head);
     for (int c = 0; c < t->ncols; ++c) {
@@ -107,17 +180,20 @@ static void md_table(FILE *f, const rp_table *t)
 
 static void md_summary(FILE *f, const rp_run *run)
 {
-    fprintf(f, "# crossroof characterization: %s\n\n", run->name);
-    fprintf(f, "Host **%s** (%s; %s), %s. Measured %s%s%s%s.", device_fact(run, "host"), device_fact(run, "CPU"),
-            device_fact(run, "OS"), device_fact(run, "topology"), device_fact(run, "date"),
-            run_mode(run)[0] ? ", a " : "", run_mode(run), run_mode(run)[0] ? " run" : "");
+    fputs("# crossroof characterization: ", f);
+    md_text(f, run->name);
+    fputs("\n\n", f);
+    host_sentence(f, run, md_text, "**", "**");
     if (run->has_log)
         fprintf(f, " %zu benchmark runs: %zu passed, %zu skipped, %zu failed; %.0f s of benchmarks.",
                 run->log.nrows, count_status(run, "passed"), count_status(run, "skipped"),
                 count_status(run, "failed"), total_seconds(run));
     fputs("\n\n", f);
-    for (size_t i = 0; i < run->ndevices; ++i)
-        fprintf(f, "- [%s](#device-%zu)\n", run->devices[i].label, i + 1);
+    for (size_t i = 0; i < run->ndevices; ++i) {
+        fputs("- [", f);
+        md_text(f, run->devices[i].label);
+        fprintf(f, "](#device-%zu)\n", i + 1);
+    }
     fputc('\n', f);
     if (run->has_log) {
         fputs("## The run\n\n*How to read this.* Every benchmark run_all.sh ran, on which device, how it ended and "
@@ -129,54 +205,159 @@ static void md_summary(FILE *f, const rp_run *run)
     }
 }
 
-void rp_render_markdown(FILE *f, const rp_run *run)
+/* ---- the walk over devices and sections, in either format ---- */
+
+/* How each part of a device's sections is marked up: the walk over them
+ * (render_devices) is the same for both formats, and so is the order of
+ * the parts; only the markup around each and the escaping of text differ. */
+typedef struct {
+    void (*text)(FILE *f, const char *s); /* text from outside the report, escaped */
+    void (*own)(FILE *f, const char *s);  /* the report's own text */
+    const char *device_open;  /* a format: %zu the device's number */
+    const char *device_close;
+    const char *results_open; /* around the device's directory */
+    const char *results_close;
+    const char *section_open; /* a format: %zu the device's number, %s the section's slug */
+    const char *section_close;
+    const char *how_open, *how_close;   /* around how to read a section */
+    const char *none_open, *none_close; /* around why it is empty */
+    const char *list_open, *item_open, *item_close, *list_close;
+    const char *data_open, *data_close; /* around the links to the CSVs */
+    const char *link_open, *link_mid, *link_close;
+    bool target_first; /* the link's target between open and mid, else its text */
+    void (*table)(FILE *f, const rp_table *t);
+    int (*figure)(FILE *f, const rp_device *d, const char *pre, const char *png, char *err, size_t errlen);
+} markup;
+
+static const char *why_empty(int s)
 {
-    md_summary(f, run);
+    return s == RP_DEVICE ? "No benchmark left metadata here." : "Did not run on this device.";
+}
+
+static void wrapped(FILE *f, void (*text)(FILE *, const char *), const char *open, const char *s, const char *close)
+{
+    fputs(open, f);
+    text(f, s);
+    fputs(close, f);
+}
+
+static void link(FILE *f, const markup *m, const char *pre, const char *name)
+{
+    fputs(m->link_open, f);
+    if (m->target_first)
+        link_target(f, pre, name);
+    else
+        m->text(f, name);
+    fputs(m->link_mid, f);
+    if (m->target_first)
+        m->text(f, name);
+    else
+        link_target(f, pre, name);
+    fputs(m->link_close, f);
+}
+
+static int render_section(FILE *f, const markup *m, size_t i, const rp_device *d, const char *pre, int s)
+{
+    const rp_section *sec = &d->sections[s];
+    fprintf(f, m->section_open, i + 1, rp_section_slug((rp_section_id)s));
+    wrapped(f, m->own, "", rp_section_title((rp_section_id)s), m->section_close);
+    if (sec->ran)
+        wrapped(f, m->own, m->how_open, rp_how_to_read((rp_section_id)s), m->how_close);
+    else
+        wrapped(f, m->own, m->none_open, why_empty(s), m->none_close);
+    for (size_t k = 0; k < sec->ntables; ++k)
+        m->table(f, &sec->tables[k]);
+    if (sec->notes.n) {
+        fputs(m->list_open, f);
+        for (size_t k = 0; k < sec->notes.n; ++k)
+            wrapped(f, m->text, m->item_open, sec->notes.v[k], m->item_close);
+        fputs(m->list_close, f);
+    }
+    if (sec->sources.n) {
+        fputs(m->data_open, f);
+        for (size_t k = 0; k < sec->sources.n; ++k) {
+            fputs(k ? ", " : " ", f);
+            link(f, m, pre, sec->sources.v[k]);
+        }
+        fputs(m->data_close, f);
+    }
+    return 0;
+}
+
+static int render_devices(FILE *f, const rp_run *run, const markup *m, char *err, size_t errlen)
+{
     for (size_t i = 0; i < run->ndevices; ++i) {
         const rp_device *d = &run->devices[i];
         char pre[300];
         prefix_of(d, pre, sizeof pre);
-        fprintf(f, "<a id=\"device-%zu\"></a>\n\n## %s\n\n", i + 1, d->label);
+        fprintf(f, m->device_open, i + 1);
+        wrapped(f, m->text, "", d->label, m->device_close);
         if (d->dir[0])
-            fprintf(f, "Results in `%s/`.\n\n", d->dir);
+            wrapped(f, m->text, m->results_open, d->dir, m->results_close);
         for (int s = 0; s < RP_NSECTIONS; ++s) {
-            const rp_section *sec = &d->sections[s];
             if (!worth_a_section(d, s))
                 continue;
-            fprintf(f, "### %s\n\n", rp_section_title((rp_section_id)s));
-            if (!sec->ran)
-                fprintf(f, "%s\n\n", s == RP_DEVICE ? "No benchmark left metadata here." : "Did not run on this device.");
-            else
-                fprintf(f, "*How to read this.* %s\n\n", rp_how_to_read((rp_section_id)s));
-            for (size_t k = 0; k < sec->ntables; ++k)
-                md_table(f, &sec->tables[k]);
-            for (size_t k = 0; k < sec->notes.n; ++k)
-                fprintf(f, "- %s\n%s", sec->notes.v[k], k + 1 == sec->notes.n ? "\n" : "");
-            if (sec->sources.n) {
-                fputs("Data:", f);
-                for (size_t k = 0; k < sec->sources.n; ++k)
-                    fprintf(f, "%s [%s](%s%s)", k ? "," : "", sec->sources.v[k], pre, sec->sources.v[k]);
-                fputs("\n\n", f);
-            }
-            for (size_t k = 0; k < sec->figures.n; ++k)
-                fprintf(f, "![%s](%s%s)\n\n", sec->figures.v[k], pre, sec->figures.v[k]);
+            render_section(f, m, i, d, pre, s);
+            const rp_strings *figures = &d->sections[s].figures;
+            for (size_t k = 0; k < figures->n; ++k)
+                if (m->figure(f, d, pre, figures->v[k], err, errlen) != 0)
+                    return -1;
         }
     }
+    return 0;
+}
+
+/* ---- Markdown's parts ---- */
+
+static int md_figure(FILE *f, const rp_device *d, const char *pre, const char *png, char *err, size_t errlen)
+{
+    (void)d, (void)err, (void)errlen;
+    fputs("![", f);
+    md_text(f, png);
+    fputs("](", f);
+    link_target(f, pre, png);
+    fputs(")\n\n", f);
+    return 0;
+}
+
+void rp_render_markdown(FILE *f, const rp_run *run)
+{
+    static const markup md = {
+        .text = md_text,
+        .own = plain_text,
+        .device_open = "<a id=\"device-%zu\"></a>\n\n## ",
+        .device_close = "\n\n",
+        .results_open = "Results in ",
+        .results_close = "/.\n\n",
+        .section_open = "### ",
+        .section_close = "\n\n",
+        .how_open = "*How to read this.* ",
+        .how_close = "\n\n",
+        .none_open = "",
+        .none_close = "\n\n",
+        .list_open = "",
+        .item_open = "- ",
+        .item_close = "\n",
+        .list_close = "\n",
+        .data_open = "Data:",
+        .data_close = "\n\n",
+        .link_open = "[",
+        .link_mid = "](",
+        .link_close = ")",
+        .target_first = false,
+        .table = md_table,
+        .figure = md_figure,
+    };
+    md_summary(f, run);
+    render_devices(f, run, &md, NULL, 0); /* nothing in Markdown fails */
 }
 
 /* ---- HTML ---- */
 
 static void html_text(FILE *f, const char *s)
 {
-    for (; *s; ++s) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
+    static const escape html[] = {{'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}};
+    escaped(f, s, html, sizeof html / sizeof html[0]);
 }
 
 static const char css[] =
@@ -302,11 +483,10 @@ static int html_figure(FILE *f, const rp_device *d, const char *pre, const char 
         if (probe) {
             fclose(probe);
             fputs(" (<a href=\"", f);
-            html_text(f, pre);
             char name[512];
             snprintf(name, sizeof name, "%s", png);
             memcpy(name + strlen(name) - 4, ".svg", 4);
-            html_text(f, name);
+            link_target(f, pre, name);
             fputs("\">SVG</a>)", f);
         }
     }
@@ -320,22 +500,8 @@ int rp_render_html(FILE *f, const rp_run *run, char *err, size_t errlen)
     html_text(f, run->name);
     fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>crossroof characterization: ", css);
     html_text(f, run->name);
-    fputs("</h1>\n<p>Host <b>", f);
-    html_text(f, device_fact(run, "host"));
-    fputs("</b> (", f);
-    html_text(f, device_fact(run, "CPU"));
-    fputs("; ", f);
-    html_text(f, device_fact(run, "OS"));
-    fputs("), ", f);
-    html_text(f, device_fact(run, "topology"));
-    fputs(". Measured ", f);
-    html_text(f, device_fact(run, "date"));
-    if (run_mode(run)[0]) {
-        fputs(", a ", f);
-        html_text(f, run_mode(run));
-        fputs(" run", f);
-    }
-    fputs(".", f);
+    fputs("</h1>\n<p>", f);
+    host_sentence(f, run, html_text, "<b>", "</b>");
     if (run->has_log)
         fprintf(f, " %zu benchmark runs: %zu passed, %zu skipped, <span%s>%zu failed</span>; %.0f s of benchmarks.",
                 run->log.nrows, count_status(run, "passed"), count_status(run, "skipped"),
@@ -357,61 +523,34 @@ int rp_render_html(FILE *f, const rp_run *run, char *err, size_t errlen)
         html_table(f, &run->log);
         fputs("<p class=\"src\">Data: <a href=\"run-log.csv\">run-log.csv</a></p>\n", f);
     }
-    for (size_t i = 0; i < run->ndevices; ++i) {
-        const rp_device *d = &run->devices[i];
-        char pre[300];
-        prefix_of(d, pre, sizeof pre);
-        fprintf(f, "<h2 id=\"device-%zu\">", i + 1);
-        html_text(f, d->label);
-        fputs("</h2>\n", f);
-        if (d->dir[0]) {
-            fputs("<p class=\"src\">Results in <code>", f);
-            html_text(f, d->dir);
-            fputs("/</code></p>\n", f);
-        }
-        for (int s = 0; s < RP_NSECTIONS; ++s) {
-            const rp_section *sec = &d->sections[s];
-            if (!worth_a_section(d, s))
-                continue;
-            fprintf(f, "<h3 id=\"device-%zu-%s\">", i + 1, rp_section_slug((rp_section_id)s));
-            html_text(f, rp_section_title((rp_section_id)s));
-            fputs("</h3>\n", f);
-            if (!sec->ran) {
-                fprintf(f, "<p class=\"none\">%s</p>\n",
-                        s == RP_DEVICE ? "No benchmark left metadata here." : "Did not run on this device.");
-            } else {
-                fputs("<p class=\"how\"><b>How to read this.</b> ", f);
-                html_text(f, rp_how_to_read((rp_section_id)s));
-                fputs("</p>\n", f);
-            }
-            for (size_t k = 0; k < sec->ntables; ++k)
-                html_table(f, &sec->tables[k]);
-            if (sec->notes.n) {
-                fputs("<ul>\n", f);
-                for (size_t k = 0; k < sec->notes.n; ++k) {
-                    fputs("<li>", f);
-                    html_text(f, sec->notes.v[k]);
-                    fputs("</li>\n", f);
-                }
-                fputs("</ul>\n", f);
-            }
-            if (sec->sources.n) {
-                fputs("<p class=\"src\">Data:", f);
-                for (size_t k = 0; k < sec->sources.n; ++k) {
-                    fputs(k ? ", <a href=\"" : " <a href=\"", f);
-                    html_text(f, pre);
-                    html_text(f, sec->sources.v[k]);
-                    fputs("\">", f);
-                    html_text(f, sec->sources.v[k]);
-                    fputs("</a>", f);
-                }
-                fputs("</p>\n", f);
-            }
-            for (size_t k = 0; k < sec->figures.n; ++k)
-                if (html_figure(f, d, pre, sec->figures.v[k], err, errlen) != 0)
-                    return -1;
-        }
-    }
+    static const markup html = {
+        .text = html_text,
+        .own = html_text,
+        .device_open = "<h2 id=\"device-%zu\">",
+        .device_close = "</h2>\n",
+        .results_open = "<p class=\"src\">Results in <code>",
+        .results_close = "/</code></p>\n",
+        .section_open = "<h3 id=\"device-%zu-%s\">",
+        .section_close = "</h3>\n",
+        .how_open = "<p class=\"how\"><b>How to read this.</b> ",
+        .how_close = "</p>\n",
+        .none_open = "<p class=\"none\">",
+        .none_close = "</p>\n",
+        .list_open = "<ul>\n",
+        .item_open = "<li>",
+        .item_close = "</li>\n",
+        .list_close = "</ul>\n",
+        .data_open = "<p class=\"src\">Data:",
+        .data_close = "</p>\n",
+        .link_open = "<a href=\"",
+        .link_mid = "\">",
+        .link_close = "</a>",
+        .target_first = true,
+        .table = html_table,
+        .figure = html_figure,
+    };
+    if (render_devices(f, run, &html, err, errlen) != 0)
+        return -1;
     fputs("</body></html>\n", f);
     return 0;
 }

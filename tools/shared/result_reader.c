@@ -4,10 +4,13 @@
 #include "error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A growing list of strings: the fields of the record being read. */
 typedef struct {
@@ -28,7 +31,10 @@ static int strings_push(strings *s, const char *text, size_t len)
     char *copy = malloc(len + 1);
     if (copy == NULL)
         return -1;
-    memcpy(copy, text, len);
+    /* An empty quoted field before any other: text is the scratch buffer,
+     * not yet allocated. */
+    if (len)
+        memcpy(copy, text, len);
     copy[len] = '\0';
     s->v[s->n++] = copy;
     return 0;
@@ -135,10 +141,67 @@ static char **take(strings *s)
     return v;
 }
 
-int cr_csv_parse(cr_csv_table *t, const char *name, const char *text, char *err, size_t errlen)
+/* ---- the text, before any field ---- */
+
+/* The length of the UTF-8 sequence at s (avail bytes there), or 0 where
+ * there is none: a stray continuation byte, a sequence cut short, an
+ * overlong form, a surrogate, a code point past U+10FFFF. */
+static size_t utf8_length(const unsigned char *s, size_t avail)
 {
-    memset(t, 0, sizeof *t);
-    snprintf(t->path, sizeof t->path, "%s", name);
+    if (s[0] < 0x80)
+        return 1;
+    size_t n;
+    unsigned cp, min;
+    if ((s[0] & 0xe0) == 0xc0)
+        n = 2, cp = s[0] & 0x1fu, min = 0x80;
+    else if ((s[0] & 0xf0) == 0xe0)
+        n = 3, cp = s[0] & 0x0fu, min = 0x800;
+    else if ((s[0] & 0xf8) == 0xf0)
+        n = 4, cp = s[0] & 0x07u, min = 0x10000;
+    else
+        return 0;
+    if (n > avail)
+        return 0;
+    for (size_t k = 1; k < n; ++k) {
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[k] & 0x3fu);
+    }
+    return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
+}
+
+/* What the suite writes is UTF-8 text with tabs and line breaks as its
+ * only control bytes, in lines of a bounded length, the last one ended (it
+ * writes whole files, atomically): anything else is another kind of file,
+ * or one cut short. */
+static int check_text(const char *name, const unsigned char *s, size_t len, char *err, size_t errlen)
+{
+    unsigned line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        if (c == '\n') {
+            ++line;
+            line_start = ++i;
+            continue;
+        }
+        if (i - line_start >= CR_CSV_MAX_LINE)
+            return cr_errf(err, errlen, "%s:%u: a line longer than %d bytes", name, line, CR_CSV_MAX_LINE);
+        size_t n = utf8_length(s + i, len - i);
+        if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || n == 0)
+            return cr_errf(err, errlen, "%s:%u: binary data (byte 0x%02x): not a CSV text file", name, line, c);
+        i += n;
+    }
+    if (len > 0 && s[len - 1] != '\n')
+        return cr_errf(err, errlen, "%s:%u: the last line has no end: the file is cut short", name, line);
+    return 0;
+}
+
+/* ---- the records ---- */
+
+/* Splits NUL-terminated text into the header and the records. */
+static int split(cr_csv_table *t, const char *name, const char *text, char *err, size_t errlen)
+{
     strings rec = {0};
     char *scratch = NULL;
     size_t scap = 0, rows_cap = 0;
@@ -153,6 +216,7 @@ int cr_csv_parse(cr_csv_table *t, const char *name, const char *text, char *err,
         cr_errf(err, errlen, "%s:%u: %s", name, at, got == 0 ? "empty file: no header" : "malformed quoting");
         goto out;
     }
+    t->header_line = at;
     t->ncols = rec.n;
     t->names = take(&rec);
     for (;;) {
@@ -187,45 +251,269 @@ out:
     strings_clear(&rec);
     free(rec.v);
     free(scratch);
+    return rc;
+}
+
+/* ---- the schema ---- */
+
+/* A field as a message shows it: at most 40 bytes (whole UTF-8
+ * characters), line breaks and tabs as spaces. */
+static const char *excerpt(const char *s, char *buf, size_t len)
+{
+    size_t n = strlen(s);
+    if (n > 40) {
+        n = 40;
+        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+            --n;
+    }
+    if (n >= len)
+        n = len - 1;
+    for (size_t i = 0; i < n; ++i)
+        buf[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i];
+    buf[n] = '\0';
+    return buf;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A name twice in names (n of them), or NULL: sorted, so that a header of
+ * thousands of names costs no more than sorting them. */
+static const char *twice(char **names, size_t n)
+{
+    char **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (sorted == NULL)
+        return NULL;
+    memcpy(sorted, names, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, by_name);
+    const char *dup = NULL;
+    for (size_t i = 1; i < n && !dup; ++i)
+        if (strcmp(sorted[i - 1], sorted[i]) == 0)
+            dup = sorted[i];
+    free(sorted);
+    return dup;
+}
+
+static bool name_like(const char *s)
+{
+    return (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_';
+}
+
+static int check_header(const cr_csv_table *t, const cr_csv_schema *s, char *err, size_t errlen)
+{
+    char x[64];
+    unsigned at = t->header_line;
+    size_t known = 0;
+    for (size_t i = 0; i < t->ncols; ++i)
+        known += cr_schema_column(s, t->names[i]) != NULL;
+    if (s->ncols > 0 && known == 0)
+        return cr_errf(err, errlen, "%s:%u: no header: the first line names no column of %s", t->path, at, s->what);
+    for (size_t i = 0; i < s->ncols; ++i)
+        if (cr_csv_column(t, s->cols[i].name) < 0)
+            return cr_errf(err, errlen, "%s:%u: no column '%s' in the header", t->path, at, s->cols[i].name);
+    for (size_t i = 0; i < t->ncols; ++i) {
+        const char *name = t->names[i];
+        if (cr_schema_column(s, name))
+            continue;
+        if (!s->open)
+            return cr_errf(err, errlen, "%s:%u: column '%s' is not a column of %s", t->path, at,
+                           excerpt(name, x, sizeof x), s->what);
+        if (!name_like(name))
+            return cr_errf(err, errlen, "%s:%u: no header: '%s' is not a column name", t->path, at,
+                           excerpt(name, x, sizeof x));
+    }
+    const char *dup = twice(t->names, t->ncols);
+    if (dup)
+        return cr_errf(err, errlen, "%s:%u: column '%s' appears twice in the header", t->path, at,
+                       excerpt(dup, x, sizeof x));
+    return 0;
+}
+
+static int field_fault(const cr_csv_table *t, size_t row, const char *label, const char *name,
+                       const cr_column_spec *spec, const char *text, char *err, size_t errlen)
+{
+    const char *why = cr_field_fault(spec, text);
+    if (why == NULL)
+        return 0;
+    char x[64], y[64];
+    return cr_errf(err, errlen, "%s:%u: %s '%s': '%s' %s", t->path, t->rows[row].line, label,
+                   excerpt(name, y, sizeof y), excerpt(text, x, sizeof x), why);
+}
+
+static int check_fields(const cr_csv_table *t, const cr_csv_schema *s, char *err, size_t errlen)
+{
+    const cr_column_spec **spec = malloc((t->ncols ? t->ncols : 1) * sizeof *spec);
+    if (spec == NULL)
+        return cr_errf(err, errlen, "%s: out of memory", t->path);
+    for (size_t c = 0; c < t->ncols; ++c)
+        spec[c] = cr_schema_column(s, t->names[c]);
+    int rc = 0;
+    for (size_t r = 0; r < t->nrows && rc == 0; ++r)
+        for (size_t c = 0; c < t->ncols && rc == 0; ++c)
+            if (spec[c])
+                rc = field_fault(t, r, "column", t->names[c], spec[c], t->rows[r].fields[c], err, errlen);
+    free(spec);
+    return rc;
+}
+
+/* A key's line, for sorting the keys of a key,value file. */
+typedef struct {
+    const char *key;
+    unsigned line;
+} keyed_line;
+
+static int by_key_then_line(const void *a, const void *b)
+{
+    const keyed_line *p = a, *q = b;
+    int c = strcmp(p->key, q->key);
+    return c ? c : (p->line > q->line) - (p->line < q->line);
+}
+
+/* Each key once (the readers would each pick a different one of two), and
+ * each known key's value of its kind. */
+static int check_keys(const cr_csv_table *t, const cr_csv_schema *s, char *err, size_t errlen)
+{
+    int kc = cr_csv_column(t, s->cols[0].name), vc = cr_csv_column(t, s->cols[1].name);
+    for (size_t r = 0; r < t->nrows; ++r)
+        for (size_t k = 0; k < s->nkeys; ++k)
+            if (strcmp(t->rows[r].fields[kc], s->keys[k].name) == 0 &&
+                field_fault(t, r, "key", s->keys[k].name, &s->keys[k], t->rows[r].fields[vc], err, errlen) != 0)
+                return -1;
+    keyed_line *v = malloc((t->nrows ? t->nrows : 1) * sizeof *v);
+    if (v == NULL)
+        return cr_errf(err, errlen, "%s: out of memory", t->path);
+    for (size_t r = 0; r < t->nrows; ++r)
+        v[r] = (keyed_line){t->rows[r].fields[kc], t->rows[r].line};
+    qsort(v, t->nrows, sizeof *v, by_key_then_line);
+    /* The earliest second occurrence is the line at fault. */
+    size_t worst = 0;
+    for (size_t i = 1; i < t->nrows; ++i)
+        if (strcmp(v[i - 1].key, v[i].key) == 0 && (worst == 0 || v[i].line < v[worst].line))
+            worst = i;
+    int rc = 0;
+    if (worst) {
+        char x[64];
+        size_t first = worst;
+        while (first > 0 && strcmp(v[first - 1].key, v[worst].key) == 0)
+            --first;
+        rc = cr_errf(err, errlen, "%s:%u: key '%s' appears twice (first on line %u)", t->path, v[worst].line,
+                     excerpt(v[worst].key, x, sizeof x), v[first].line);
+    }
+    free(v);
+    return rc;
+}
+
+static int too_large(const char *path, char *err, size_t errlen);
+
+/* NUL-terminated text of len bytes. */
+static int parse_text(cr_csv_table *t, const char *name, const char *text, size_t len, const cr_csv_schema *s,
+                      char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", name);
+    int rc = check_text(name, (const unsigned char *)text, len, err, errlen);
+    if (rc == 0)
+        rc = split(t, name, text, err, errlen);
+    if (rc == 0)
+        rc = check_header(t, s, err, errlen);
+    if (rc == 0)
+        rc = check_fields(t, s, err, errlen);
+    if (rc == 0 && s->nkeys)
+        rc = check_keys(t, s, err, errlen);
     if (rc != 0)
         cr_csv_free(t);
     return rc;
 }
 
-int cr_csv_load(cr_csv_table *t, const char *path, char *err, size_t errlen)
+int cr_csv_parse(cr_csv_table *t, const char *name, const char *text, size_t len, const cr_csv_schema *schema,
+                 char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
+    if (len > CR_CSV_MAX_BYTES)
+        return too_large(name, err, errlen);
+    char *copy = malloc(len + 1);
+    if (copy == NULL)
+        return cr_errf(err, errlen, "%s: out of memory", name);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    int rc = parse_text(t, name, copy, len, schema, err, errlen);
+    free(copy);
+    return rc;
+}
+
+static int too_large(const char *path, char *err, size_t errlen)
+{
+    return cr_errf(err, errlen, "%s: more than a results file may hold (%zu MiB)", path, CR_CSV_MAX_BYTES >> 20);
+}
+
+/* The bytes of fd, NUL-terminated, at most CR_CSV_MAX_BYTES of them
+ * (whatever its size said: it may be growing). */
+static char *read_all(int fd, size_t cap, const char *path, size_t *len, char *err, size_t errlen)
+{
     char *text = malloc(cap);
+    size_t n = 0;
     for (;;) {
         if (text == NULL) {
-            fclose(f);
-            return cr_errf(err, errlen, "%s: out of memory", path);
+            cr_errf(err, errlen, "%s: out of memory", path);
+            return NULL;
         }
-        len += fread(text + len, 1, cap - len - 1, f);
-        if (len < cap - 1)
-            break;
-        cap *= 2;
-        char *bigger = realloc(text, cap);
-        if (bigger == NULL)
+        if (n == cap - 1) {
+            char *b = realloc(text, cap *= 2);
+            if (b == NULL)
+                free(text);
+            text = b;
+            continue;
+        }
+        ssize_t got = read(fd, text + n, cap - 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || (n += (size_t)got) > CR_CSV_MAX_BYTES) {
+            if (got < 0)
+                cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+            else if (got > 0)
+                too_large(path, err, errlen);
+            else
+                break;
             free(text);
-        text = bigger;
+            return NULL;
+        }
     }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
-        free(text);
-        return cr_errf(err, errlen, "%s: read error", path);
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+/* The whole of a regular file, NUL-terminated; NULL with err. Opened
+ * without blocking, so that a FIFO is refused rather than waited on. */
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
     }
-    text[len] = '\0';
-    if (strlen(text) != len) {
-        free(text);
-        return cr_errf(err, errlen, "%s: a NUL byte: not a CSV text file", path);
-    }
-    int rc = cr_csv_parse(t, path, text, err, errlen);
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        cr_errf(err, errlen, "%s: not a regular file", path);
+    else if ((uintmax_t)st.st_size > CR_CSV_MAX_BYTES)
+        too_large(path, err, errlen);
+    else
+        text = read_all(fd, (size_t)st.st_size + 4096, path, len, err, errlen);
+    close(fd);
+    return text;
+}
+
+int cr_csv_load(cr_csv_table *t, const char *path, const cr_csv_schema *schema, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t len = 0;
+    char *text = read_file(path, &len, err, errlen);
+    if (text == NULL)
+        return -1;
+    int rc = parse_text(t, path, text, len, schema, err, errlen);
     free(text);
     return rc;
 }
@@ -263,7 +551,7 @@ int cr_csv_require(const cr_csv_table *t, const char *const *names, size_t n, in
     for (size_t i = 0; i < n; ++i) {
         idx[i] = cr_csv_column(t, names[i]);
         if (idx[i] < 0)
-            return cr_errf(err, errlen, "%s:1: no column '%s' in the header", t->path, names[i]);
+            return cr_errf(err, errlen, "%s:%u: no column '%s' in the header", t->path, t->header_line, names[i]);
     }
     return 0;
 }
@@ -276,16 +564,12 @@ int cr_csv_number(const cr_csv_table *t, size_t row, int col, bool allow_empty, 
         *out = NAN;
         return 0;
     }
-    char *end = NULL;
-    errno = 0;
-    double v = *s ? strtod(s, &end) : NAN;
-    /* strtod also takes "inf", "nan" and hex floats; the suite writes none. */
-    bool plain = *s && strspn(s, "0123456789+-.eE") == strlen(s);
-    if (*s == '\0' || end == NULL || *end != '\0' || !plain || !isfinite(v) || errno == ERANGE)
-        return cr_errf(err, errlen, "%s:%u: column '%s': '%.40s' is not a number", t->path, t->rows[row].line,
-                       t->names[col], s);
-    *out = v;
-    return 0;
+    const char *why = cr_number_fault(s, out);
+    if (why == NULL)
+        return 0;
+    char x[64];
+    return cr_errf(err, errlen, "%s:%u: column '%s': '%s' %s", t->path, t->rows[row].line, t->names[col],
+                   excerpt(s, x, sizeof x), why);
 }
 
 bool cr_params_get(const char *params, const char *key, char *buf, size_t len)

@@ -92,7 +92,7 @@ static int load_meta(xg_data *d, char *err, size_t errlen)
     char path[4300];
     snprintf(path, sizeof path, "%s/stream-%s.meta.csv", d->dir, d->backend);
     cr_csv_table t;
-    if (cr_csv_load(&t, path, err, errlen) != 0) {
+    if (cr_csv_load(&t, path, &cr_schema_metadata, err, errlen) != 0) {
         if (file_exists(path))
             return -1;
         return cr_errf(err, errlen, "%s: no such file: the compute-unit count comes from the stream run's metadata",
@@ -143,7 +143,7 @@ static int open_results(cr_csv_table *t, const char *path, int *c, char *err, si
 {
     static const char *const cols[C_N] = {"benchmark", "backend", "variant", "dtype",  "sweep",
                                           "work_items", "params", "figure",  "valid", "note"};
-    if (cr_csv_load(t, path, err, errlen) != 0)
+    if (cr_csv_load(t, path, &cr_schema_results, err, errlen) != 0)
         return -1;
     if (cr_csv_require(t, cols, C_N, c, err, errlen) != 0) {
         cr_csv_free(t);
@@ -164,14 +164,11 @@ static int open_optional(const xg_data *d, const char *bench, char *path, size_t
     return open_results(t, path, c, err, errlen) == 0 ? 1 : -1;
 }
 
-/* Checks what every row must hold: a valid flag of 0 or 1, numbers (or
- * nothing) where numbers go. */
+/* A row's concurrency and figure (NaN where empty); the reader has checked
+ * every field against the results schema already. */
 static int check_row(const cr_csv_table *t, size_t i, const int *c, double *wi, double *fig, char *err,
                      size_t errlen)
 {
-    const char *v = t->rows[i].fields[c[C_VALID]];
-    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-        return cr_errf(err, errlen, "%s:%u: column 'valid': '%.20s' is neither 0 nor 1", t->path, t->rows[i].line, v);
     if (cr_csv_number(t, i, c[C_WI], true, wi, err, errlen) != 0 ||
         cr_csv_number(t, i, c[C_FIGURE], true, fig, err, errlen) != 0)
         return -1;
@@ -260,12 +257,11 @@ static int by_ilp(const void *a, const void *b)
 static int param_number(const cr_csv_table *t, size_t i, const char *params, const char *key, bool required,
                         double *out, char *err, size_t errlen)
 {
-    char buf[64], *end;
+    char buf[64];
     *out = NAN;
     if (!cr_params_get(params, key, buf, sizeof buf))
         return required ? cr_errf(err, errlen, "%s:%u: params has no %s=", t->path, t->rows[i].line, key) : 0;
-    *out = strtod(buf, &end);
-    if (end == buf || *end != '\0' || !(*out > 0) || !isfinite(*out))
+    if (cr_number_fault(buf, out) != NULL || !(*out > 0))
         return cr_errf(err, errlen, "%s:%u: params %s='%s' is not a positive number", t->path, t->rows[i].line, key,
                        buf);
     return 0;

@@ -61,7 +61,10 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_TRUNC, 0);
-    char *argv[] = {"gnuplot", gp, NULL};
+    /* gnuplot reads a script named "<..." through a shell: the name as a path. */
+    char script_arg[4300];
+    snprintf(script_arg, sizeof script_arg, "%s%s", gp[0] == '/' ? "" : "./", gp);
+    char *argv[] = {"gnuplot", script_arg, NULL};
     pid_t pid;
     int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -94,14 +97,38 @@ out:
 
 void xg_gp_str(FILE *f, const char *name, const char *value)
 {
+    /* Single quotes: gnuplot runs what backquotes hold in double-quoted
+     * strings. A line break, which single quotes cannot hold, is joined on
+     * as the one escape in double quotes: 'a' . "\n" . 'b'. */
     fprintf(f, "%s = '", name);
     for (const char *p = value; *p; ++p) {
         if (*p == '\'')
             fputs("''", f);
-        else if (*p != '\n' && *p != '\r')
+        else if (*p == '\n')
+            fputs("' . \"\\n\" . '", f);
+        else if (*p == '\r')
+            fputs("' . \"\\r\" . '", f);
+        else
             fputc(*p, f);
     }
     fputs("'\n", f);
+}
+
+void xg_gp_path(FILE *f, const char *name, const char *path)
+{
+    if (path[0] == '/') {
+        xg_gp_str(f, name, path);
+        return;
+    }
+    size_t n = strlen(path) + 3;
+    char *dotted = malloc(n);
+    if (dotted == NULL) {
+        xg_gp_str(f, name, "/dev/null/out-of-memory"); /* a path gnuplot fails on, never a command */
+        return;
+    }
+    snprintf(dotted, n, "./%s", path);
+    xg_gp_str(f, name, dotted);
+    free(dotted);
 }
 
 void xg_gp_num(FILE *f, const char *name, double v)

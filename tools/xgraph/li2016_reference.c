@@ -15,8 +15,9 @@ int xg_reference_load(xg_reference *r, const char *path, char *err, size_t errle
 {
     memset(r, 0, sizeof *r);
     cr_csv_table t;
-    int rc = path ? cr_csv_load(&t, path, err, errlen)
-                  : cr_csv_parse(&t, "li2016-table3.2.csv (built in)", xgraph_li2016_csv, err, errlen);
+    int rc = path ? cr_csv_load(&t, path, &cr_schema_reference, err, errlen)
+                  : cr_csv_parse(&t, "li2016-table3.2.csv (built in)", xgraph_li2016_csv, strlen(xgraph_li2016_csv),
+                                 &cr_schema_reference, err, errlen);
     if (rc != 0)
         return -1;
     snprintf(r->source, sizeof r->source, "%s", t.path);

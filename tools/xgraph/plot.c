@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* plot/xgraph_arch.gp and plot/xgraph_app.gp, embedded by the build. */
 extern const char xgraph_arch_gp[];
@@ -121,8 +122,8 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
         point(g->f, dt->f[i].k, dt->f[i].y);
         g->f_top = fmax(g->f_top, dt->f[i].y);
     }
-    xg_gp_str(g->v, "dat", g->dat);
-    xg_gp_str(g->v, "out", g->base);
+    xg_gp_path(g->v, "dat", g->dat);
+    xg_gp_path(g->v, "out", g->base);
     xg_gp_fmt(g->v, "device", "%s (%s, %g compute units)", d->device, d->backend, d->compute_units);
     xg_gp_str(g->v, "dtype", dt->name);
     xg_gp_str(g->v, "unit", d->unit);
@@ -143,6 +144,15 @@ static int figure_close(figure *g, bool draw, const char *out, const char *scrip
     else if (rc == 0 && draw)
         rc = xg_gnuplot(out, g->vars, script, err, errlen);
     free(g->vars);
+    /* gnuplot can end well having drawn nothing: only a figure on disk is
+     * one to report. */
+    for (int k = 0; rc == 0 && draw && k < 2; ++k) {
+        char path[sizeof g->base + 8];
+        struct stat st;
+        snprintf(path, sizeof path, "%s.%s", g->base, k ? "svg" : "png");
+        if (stat(path, &st) != 0 || st.st_size == 0)
+            rc = cr_errf(err, errlen, "gnuplot wrote no %s", path);
+    }
     return rc;
 }
 

@@ -10,7 +10,9 @@
 #include <cmocka.h>
 
 #include "tests/cli_harness.h"
+#include "shared/tests/corrupt_inputs.h"
 
+#include <math.h>
 #include <sys/stat.h>
 
 static const char *tool = "../tools/report";
@@ -34,9 +36,24 @@ static void put(const char *path, const void *data, size_t len)
 
 static void put_text(const char *dir, const char *name, const char *text)
 {
-    char path[512];
+    char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     put(path, text, strlen(text));
+}
+
+/* A row of stream's results as the benchmark writes it: a verified point
+ * of five repetitions, nothing else measured. */
+static cr_result stream_row(const char *backend, const char *device, const char *variant, const char *dtype)
+{
+    cr_result r = {.valid = true, .bytes_per_rep = NAN, .ops_per_rep = NAN, .figure_best = NAN, .ref_ratio = NAN,
+                   .stats = {.n = 5, .min = 1, .median = 1, .mean = 1, .max = 1, .stddev = 0, .ci_rel = 0}};
+    snprintf(r.benchmark, sizeof r.benchmark, "stream");
+    snprintf(r.backend, sizeof r.backend, "%s", backend);
+    snprintf(r.device, sizeof r.device, "%s", device);
+    snprintf(r.variant, sizeof r.variant, "%s", variant);
+    snprintf(r.dtype, sizeof r.dtype, "%s", dtype);
+    snprintf(r.sweep, sizeof r.sweep, "fixed");
+    return r;
 }
 
 /* A run as run_all.sh leaves it: one OpenCL device with stream results and
@@ -47,16 +64,22 @@ static void make_run(const char *name, double triad)
     snprintf(dev, sizeof dev, "%s/%s/opencl-0-fake", tmp, name);
     snprintf(cuda, sizeof cuda, "%s/%s/cuda", tmp, name);
     sh("mkdir -p %s %s", dev, cuda);
-    char csv[1024];
-    snprintf(csv, sizeof csv,
-             "benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,params,figure,figure_best,"
-             "ref_ratio,valid,note\n"
-             "stream,opencl,Fake,triad,float,fixed,268435456,16,host_limit_GBps=40,%g,32,0.75,1,\n"
-             "stream,host-openmp,host,triad,float,fixed,268435456,2,host_limit_GBps=40,39,41,0.975,1,\n",
-             triad);
-    put_text(dev, "stream-opencl.csv", csv);
-    put_text(dev, "stream-opencl.meta.csv", "key,value\ndevice.name,Fake device\nbackend,opencl\nhost,testhost\n");
+    /* The device's triad and the host's, as the benchmark writes them. */
     char path[512];
+    snprintf(path, sizeof path, "%s/stream-opencl.csv", dev);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    cr_result_write_header(f);
+    cr_result r = stream_row("opencl", "Fake", "triad", "float");
+    r.size_bytes = 268435456, r.work_items = 16, r.figure = triad, r.figure_best = 32, r.ref_ratio = 0.75;
+    snprintf(r.params, sizeof r.params, "host_limit_GBps=40");
+    cr_result_write_row(f, &r);
+    cr_result host = stream_row("host-openmp", "host", "triad", "float");
+    host.size_bytes = 268435456, host.work_items = 2, host.figure = 39, host.figure_best = 41, host.ref_ratio = 0.975;
+    snprintf(host.params, sizeof host.params, "host_limit_GBps=40");
+    cr_result_write_row(f, &host);
+    fclose(f);
+    put_text(dev, "stream-opencl.meta.csv", "key,value\ndevice.name,Fake device\nbackend,opencl\nhost,testhost\n");
     snprintf(path, sizeof path, "%s/stream-opencl-footprint.png", dev);
     put(path, tiny_png, sizeof tiny_png);
     put_text(dev, "stream-opencl-footprint.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
@@ -160,4 +183,90 @@ static void test_bad_input(void **state)
     expect_error(tool, args, 1, "report.html cannot be read");
 }
 
-CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input)
+/* Every case of the shared list of corrupt results: the report refuses the
+ * run (exit 1, one line naming the file and line at fault) and writes
+ * nothing; --check fails on a report written before the file went bad. */
+static void test_corrupt_results_are_refused(void **state)
+{
+    (void)state;
+    size_t n;
+    corrupt_case *cases = corrupt_cases(&n);
+    char dir[300], args[400];
+    snprintf(dir, sizeof dir, "%s/corrupt", tmp);
+    for (size_t i = 0; i < n; ++i) {
+        const corrupt_case *c = &cases[i];
+        copy_real_run(dir);
+        expect_output(tool, dir, 0, "1 device(s)");
+        corrupt(dir, c);
+        run_result r = run(NULL, tool, dir);
+        if (r.status != 1 || count_lines(r.err) != 1 || strncmp(r.err, "report: error: ", 15) != 0 ||
+            strstr(r.err, c->error) == NULL || r.out[0])
+            fail_msg("corrupt_inputs.txt:%d (%s): report exited %d, stdout '%s', stderr '%s' (want 1 and one line "
+                     "'report: error: ...%s')",
+                     c->line, c->file, r.status, r.out, r.err, c->error);
+        run_free(&r);
+        snprintf(args, sizeof args, "--check %s", dir);
+        r = run(NULL, tool, args);
+        if (r.status != 1 || strstr(r.err, c->error) == NULL)
+            fail_msg("corrupt_inputs.txt:%d (%s): report --check exited %d, stderr '%s' (want 1 and '%s')", c->line,
+                     c->file, r.status, r.err, c->error);
+        run_free(&r);
+    }
+    free(cases);
+}
+
+/* Names, values and paths are data: what the report did not write itself
+ * is escaped in the HTML (and the Markdown), and a link's target is
+ * percent-encoded, so that a device called <script>... stays text and a
+ * directory called a"b<c stays one link that --check can follow. */
+static void test_hostile_names_are_escaped(void **state)
+{
+    (void)state;
+    char run_dir[300], dev[400], path[500];
+    snprintf(run_dir, sizeof run_dir, "%s/run \"<x>", tmp);
+    snprintf(dev, sizeof dev, "%s/opencl-0-a\"b<c d&e'f", run_dir);
+    /* Not through the shell: the names hold its quotes. */
+    assert_int_equal(mkdir(run_dir, 0755), 0);
+    assert_int_equal(mkdir(dev, 0755), 0);
+    put_text(dev, "stream-opencl.meta.csv",
+             "key,value\ndevice.name,\"<script>alert(1)</script>\"\"'&[x](y)\"\ndevice.compute_units,2\n"
+             "backend,opencl\n");
+    snprintf(path, sizeof path, "%s/stream-opencl.csv", dev);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    cr_result_write_header(f);
+    cr_result r = stream_row("opencl", "", "<i>triad</i>", "");
+    r.figure = 30, r.valid = false;
+    snprintf(r.note, sizeof r.note, "<b>note</b> & \"quoted\" 'single'");
+    cr_result_write_row(f, &r);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/stream-opencl-footprint.png", dev);
+    put(path, tiny_png, sizeof tiny_png);
+    char args[400];
+    snprintf(args, sizeof args, "'%s'", run_dir);
+    expect_output(tool, args, 0, "1 device(s), 1 figure(s)");
+
+    char *html = slurp_tmp("run \"<x>/report.html");
+    expect_all_in(html, "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;[x](y) (opencl)",
+                  "<title>crossroof: run &quot;&lt;x&gt;</title>",
+                  "&lt;i&gt;triad&lt;/i&gt;", "&lt;b&gt;note&lt;/b&gt; &amp; &quot;quoted&quot; &#39;single&#39;",
+                  "href=\"opencl-0-a%22b%3Cc%20d%26e%27f/stream-opencl.csv\"",
+                  "data-file=\"opencl-0-a&quot;b&lt;c d&amp;e&#39;f/stream-opencl-footprint.png\"");
+    static const char *const raw[] = {"<script", "<b>note", "<i>triad", "'single'", "a\"b", "e'f"};
+    for (size_t i = 0; i < countof(raw); ++i)
+        if (strstr(html, raw[i]))
+            fail_msg("report.html holds '%s' unescaped", raw[i]);
+    free(html);
+    char *md = slurp_tmp("run \"<x>/report.md");
+    for (size_t i = 0; i < 3; ++i)
+        if (strstr(md, raw[i]))
+            fail_msg("report.md holds '%s' unescaped", raw[i]);
+    expect_all_in(md, "## &lt;script&gt;alert(1)&lt;/script&gt;\"'&amp;&#91;x&#93;(y) (opencl)",
+                  "(opencl-0-a%22b%3Cc%20d%26e%27f/stream-opencl.csv)");
+    free(md);
+    snprintf(args, sizeof args, "--check '%s'", run_dir);
+    expect_output(tool, args, 0, "1 embedded figure(s)");
+}
+
+CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_corrupt_results_are_refused,
+              test_hostile_names_are_escaped)

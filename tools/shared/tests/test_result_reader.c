@@ -1,15 +1,44 @@
 /* The CSV reader the post-processing tools share: RFC 4180 quoting,
- * comments, line numbers in every complaint. */
+ * comments, line numbers in every complaint, and the rules every file is
+ * held to: text only, bounded lines, ended last line, the header its
+ * schema says, every field what its column holds. */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "results.h"
 #include "shared/result_reader.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Parses text as a file of schema s named name; the error, or "" when it
+ * read (the table is freed). */
+static const char *verdict(const char *name, const char *text, size_t len, const cr_csv_schema *s)
+{
+    static char err[1024];
+    cr_csv_table t;
+    err[0] = '\0';
+    if (cr_csv_parse(&t, name, text, len, s, err, sizeof err) == 0)
+        cr_csv_free(&t);
+    else if (err[0] == '\0')
+        fail_msg("%s refused without a message", name);
+    return err;
+}
+
+static void expect_verdict(const char *text, const cr_csv_schema *s, const char *want)
+{
+    const char *got = verdict("f.csv", text, strlen(text), s);
+    if (strcmp(got, want) != 0)
+        fail_msg("'%.60s': '%s', want '%s'", text, got, want);
+}
 
 static void test_quoted_fields_and_line_numbers(void **state)
 {
@@ -24,7 +53,7 @@ static void test_quoted_fields_and_line_numbers(void **state)
                        "5,,x\r\n";
     cr_csv_table t;
     char err[256] = "";
-    assert_int_equal(cr_csv_parse(&t, "t.csv", text, err, sizeof err), 0);
+    assert_int_equal(cr_csv_parse(&t, "t.csv", text, strlen(text), &cr_schema_any, err, sizeof err), 0);
     assert_int_equal(t.ncols, 3);
     assert_int_equal(t.nrows, 3);
     assert_int_equal(t.rows[0].line, 3);
@@ -44,6 +73,9 @@ static void test_quoted_fields_and_line_numbers(void **state)
     assert_string_equal(err, "t.csv:7: column 'b': '' is not a number");
     assert_int_equal(cr_csv_number(&t, 0, 2, false, &v, err, sizeof err), -1);
     assert_string_equal(err, "t.csv:3: column 'note': 'plain' is not a number");
+    /* A field shown in a message stays on one line. */
+    assert_int_equal(cr_csv_number(&t, 1, 2, false, &v, err, sizeof err), -1);
+    assert_string_equal(err, "t.csv:4: column 'note': 'two lines, \"quoted\"' is not a number");
 
     static const char *const need[] = {"a", "missing"};
     int idx[2];
@@ -57,22 +89,276 @@ static void test_malformed(void **state)
     (void)state;
     cr_csv_table t;
     char err[256];
-    assert_int_equal(cr_csv_parse(&t, "f.csv", "a,b\n1,2\n1,2,3\n", err, sizeof err), -1);
-    assert_string_equal(err, "f.csv:3: 3 fields, the header has 2");
-    assert_int_equal(cr_csv_parse(&t, "f.csv", "a,b\n1,\"open\n", err, sizeof err), -1);
-    assert_string_equal(err, "f.csv:2: malformed quoting");
-    assert_int_equal(cr_csv_parse(&t, "f.csv", "a,b\n1,x\"y\n", err, sizeof err), -1);
-    assert_string_equal(err, "f.csv:2: malformed quoting");
-    assert_int_equal(cr_csv_parse(&t, "f.csv", "# only a comment\n", err, sizeof err), -1);
-    assert_string_equal(err, "f.csv:2: empty file: no header");
-    assert_int_equal(cr_csv_load(&t, "/nonexistent/x.csv", err, sizeof err), -1);
-    assert_non_null(strstr(err, "/nonexistent/x.csv: "));
+    assert_int_equal(cr_csv_load(&t, "/nonexistent/x.csv", &cr_schema_any, err, sizeof err), -1);
+    assert_string_equal(err, "/nonexistent/x.csv: No such file or directory");
     /* Numbers the suite never writes are rejected too. */
-    assert_int_equal(cr_csv_parse(&t, "n.csv", "v\ninf\n0x10\n1e999\n", err, sizeof err), 0);
+    const char *text = "v\ninf\n0x10\n1e999\n";
+    assert_int_equal(cr_csv_parse(&t, "n.csv", text, strlen(text), &cr_schema_any, err, sizeof err), 0);
     double v;
     for (size_t i = 0; i < 3; ++i)
         assert_int_equal(cr_csv_number(&t, i, 0, false, &v, err, sizeof err), -1);
+    assert_string_equal(err, "n.csv:4: column 'v': '1e999' is not a finite number");
     cr_csv_free(&t);
+}
+
+/* ---- whole files: text, header, keys ---- */
+
+typedef struct {
+    const cr_csv_schema *schema;
+    const char *text;
+    const char *want; /* the error; "" when it reads */
+} verdict_case;
+
+#define ANY (&cr_schema_any)
+#define META (&cr_schema_metadata)
+#define REF (&cr_schema_reference)
+
+static const verdict_case verdict_cases[] = {
+    /* Records: as many fields as the header, quotes closed and alone. */
+    {ANY, "a,b\n1,2\n1,2,3\n", "f.csv:3: 3 fields, the header has 2"},
+    {ANY, "a,b\n1,\"open\n", "f.csv:2: malformed quoting"},
+    {ANY, "a,b\n1,x\"y\n", "f.csv:2: malformed quoting"},
+    {ANY, "# only a comment\n", "f.csv:2: empty file: no header"},
+    {ANY, "", "f.csv:1: empty file: no header"},
+    /* Text only: no control byte, ... */
+    {ANY, "a,b\n1,x\x01y\n", "f.csv:2: binary data (byte 0x01): not a CSV text file"},
+    {ANY, "a,b\n1,x\x7f\n", "f.csv:2: binary data (byte 0x7f): not a CSV text file"},
+    /* ... and UTF-8: no stray continuation byte, overlong '/', surrogate,
+     * code point past U+10FFFF, sequence cut short by the line's end. */
+    {ANY, "a,b\n\x80,1\n", "f.csv:2: binary data (byte 0x80): not a CSV text file"},
+    {ANY, "a,b\n1,\xc0\xaf\n", "f.csv:2: binary data (byte 0xc0): not a CSV text file"},
+    {ANY, "a,b\n1,\xed\xa0\x80\n", "f.csv:2: binary data (byte 0xed): not a CSV text file"},
+    {ANY, "a,b\n1,\xf4\x90\x80\x80\n", "f.csv:2: binary data (byte 0xf4): not a CSV text file"},
+    {ANY, "a,b\n1,\xe2\x82\n", "f.csv:2: binary data (byte 0xe2): not a CSV text file"},
+    /* UTF-8, tabs and CRLF are text. */
+    {ANY, "a,b\r\n\xce\xb4,\tx \xe2\x80\x93 \xf0\x9f\x98\x80\r\n", ""},
+    /* The last line ended: anything else was cut short. */
+    {ANY, "a,b\n1,2\n3,4", "f.csv:3: the last line has no end: the file is cut short"},
+    {ANY, "a,b", "f.csv:1: the last line has no end: the file is cut short"},
+    /* The header: every column of the schema, each once, no other, in
+     * any order. */
+    {META, "key,value\ndevice.name,x\n", ""},
+    {META, "value,key\n1,x\n", ""},
+    {META, "device.name,x\nhost,y\n", "f.csv:1: no header: the first line names no column of a metadata file"},
+    {META, "key\nx\n", "f.csv:1: no column 'value' in the header"},
+    {META, "key,value,extra\nx,1,2\n", "f.csv:1: column 'extra' is not a column of a metadata file"},
+    {META, "key,value,value\nx,1,2\n", "f.csv:1: column 'value' appears twice in the header"},
+    /* A table of one's own may carry more columns; its header follows the
+     * comments. */
+    {REF, "# from somewhere\ngpu,dtype,delta_warps,R_GBps,mwarps,year\nX,float,4,100,64,2016\n", ""},
+    {REF, "# from somewhere\ngpu,dtype,R_GBps,mwarps\nX,float,100,64\n",
+     "f.csv:2: no column 'delta_warps' in the header"},
+    /* A CSV of no known kind: a data row is no header. */
+    {ANY, "stream,x1\nx,2\n", ""},
+    {ANY, "1.5,stream\nx,2\n", "f.csv:1: no header: '1.5' is not a column name"},
+    {ANY, "a,,b\n1,2,3\n", "f.csv:1: no header: '' is not a column name"},
+    {ANY, "a,b,a\n1,2,3\n", "f.csv:1: column 'a' appears twice in the header"},
+    /* Metadata: the numeric keys' values of their kind, each key once. */
+    {META, "key,value\ndevice.compute_units,2\ndevice.fp64,1\nonline_cpus,-1\nnotes,\"a, b\"\n", ""},
+    {META, "key,value\ndevice.compute_units,-2\n",
+     "f.csv:2: key 'device.compute_units': '-2' is not a count (a whole number from 0 to 18446744073709551615)"},
+    {META, "key,value\ndevice.timer_resolution_ns,nan\n",
+     "f.csv:2: key 'device.timer_resolution_ns': 'nan' is not a number"},
+    {META, "key,value\n,1\n", "f.csv:2: column 'key': '' is empty"},
+    {META, "key,value\na,1\nb,2\nb,3\na,4\n", "f.csv:4: key 'b' appears twice (first on line 3)"},
+};
+
+static void test_verdicts(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof verdict_cases / sizeof *verdict_cases; ++i)
+        expect_verdict(verdict_cases[i].text, verdict_cases[i].schema, verdict_cases[i].want);
+    /* A NUL byte, which a C string cannot hold. */
+    assert_string_equal(verdict("f.csv", "a,b\n1,\0\n", 8, ANY),
+                        "f.csv:2: binary data (byte 0x00): not a CSV text file");
+}
+
+static void test_line_length(void **state)
+{
+    (void)state;
+    size_t n = CR_CSV_MAX_LINE;
+    char *text = malloc(n + 16);
+    assert_non_null(text);
+    memcpy(text, "a\n", 2);
+    memset(text + 2, 'x', n);
+    memcpy(text + 2 + n, "\n", 2);
+    expect_verdict(text, ANY, "");
+    memcpy(text + 2 + n, "x\n", 3);
+    expect_verdict(text, ANY, "f.csv:2: a line longer than 65536 bytes");
+    free(text);
+    /* The size is looked at before the bytes. */
+    static const char none[1];
+    assert_string_equal(verdict("big.csv", none, CR_CSV_MAX_BYTES + 1, ANY),
+                        "big.csv: more than a results file may hold (256 MiB)");
+}
+
+static void test_only_regular_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/crossroof-reader-XXXXXX", fifo[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/pipe.csv", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    cr_csv_table t;
+    char err[256], want[128];
+    assert_int_equal(cr_csv_load(&t, fifo, &cr_schema_any, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a regular file", fifo);
+    assert_string_equal(err, want);
+    assert_int_equal(cr_csv_load(&t, dir, &cr_schema_any, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a regular file", dir);
+    assert_string_equal(err, want);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/* The results schema is the writer's: the same columns in the same order,
+ * and what the writer writes reads back, at the edges of every kind. */
+static void test_results_round_trip(void **state)
+{
+    (void)state;
+    assert_int_equal(cr_schema_results.ncols, cr_result_ncolumns);
+    for (size_t i = 0; i < cr_result_ncolumns; ++i)
+        assert_string_equal(cr_schema_results.cols[i].name, cr_result_columns[i]);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_result_write_header(f);
+    cr_result r = {.size_bytes = UINT64_MAX, .work_items = 0, .work_group = 1, .bytes_per_rep = NAN,
+                   .ops_per_rep = 0, .figure = -43.8, .figure_best = NAN, .ref_ratio = 1e-300, .valid = false,
+                   .stats = {.n = 0, .min = NAN, .median = NAN, .mean = NAN, .max = NAN, .stddev = NAN,
+                             .ci_rel = INFINITY}};
+    snprintf(r.benchmark, sizeof r.benchmark, "bandwidth");
+    snprintf(r.backend, sizeof r.backend, "opencl");
+    snprintf(r.device, sizeof r.device, "GPU \"X\", rev. 2");
+    snprintf(r.params, sizeof r.params, "composed_ms=nan;k=1,2");
+    snprintf(r.note, sizeof r.note, "two\nlines");
+    cr_result_write_row(f, &r);
+    r.valid = true;
+    r.stats = (cr_summary){.n = 20, .min = 1e-9, .median = 2e-9, .mean = 2e-9, .max = 3e-9, .stddev = 0, .ci_rel = 0};
+    cr_result_write_row(f, &r);
+    fclose(f);
+    cr_csv_table t;
+    char err[512] = "";
+    if (cr_csv_parse(&t, "w.csv", text, len, &cr_schema_results, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(t.nrows, 2);
+    assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "size_bytes")], "18446744073709551615");
+    assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "note")], "two\nlines");
+    cr_csv_free(&t);
+    free(text);
+}
+
+/* ---- the fields ---- */
+
+typedef struct {
+    cr_field_kind kind;
+    bool required;
+    const char *text, *fault; /* NULL: fine */
+} field_case;
+
+static const char not_a_count[] = "is not a count (a whole number from 0 to 18446744073709551615)";
+
+static const field_case field_cases[] = {
+    {CR_COUNT, false, "", NULL},
+    {CR_COUNT, true, "", not_a_count},
+    {CR_COUNT, false, "0", NULL},
+    {CR_COUNT, false, "18446744073709551615", NULL},
+    {CR_COUNT, false, "18446744073709551616", not_a_count},
+    {CR_COUNT, false, "99999999999999999999999", not_a_count},
+    {CR_COUNT, false, "-1", not_a_count},
+    {CR_COUNT, false, "+1", not_a_count},
+    {CR_COUNT, false, " 1", not_a_count},
+    {CR_COUNT, false, "1.0", not_a_count},
+    {CR_COUNT, false, "1e3", not_a_count},
+    {CR_NUMBER, false, "", NULL},
+    {CR_NUMBER, false, "-43.8", NULL},
+    {CR_NUMBER, false, "1.7976931348623157e308", NULL},
+    {CR_NUMBER, false, "4.9406564584124654e-324", NULL},
+    {CR_NUMBER, false, "-0", NULL},
+    {CR_NUMBER, false, "1e400", "is not a finite number"},
+    {CR_NUMBER, false, "-1e400", "is not a finite number"},
+    {CR_NUMBER, false, "nan", "is not a number"},
+    {CR_NUMBER, false, "NaN", "is not a number"},
+    {CR_NUMBER, false, "inf", "is not a number"},
+    {CR_NUMBER, false, "-Infinity", "is not a number"},
+    {CR_NUMBER, false, "0x10", "is not a number"},
+    {CR_NUMBER, false, "1,5", "is not a number"},
+    {CR_NUMBER, false, " 1", "is not a number"},
+    {CR_NUMBER, false, "1.2.3", "is not a number"},
+    {CR_NUMBER, false, "e", "is not a number"},
+    {CR_NUMBER, true, "", "is not a number"},
+    {CR_NONNEG, false, "0", NULL},
+    {CR_NONNEG, false, "2.5e-9", NULL},
+    {CR_NONNEG, false, "-1e-9", "is negative"},
+    {CR_NONNEG, false, "nan", "is not a number"},
+    {CR_FLAG, true, "0", NULL},
+    {CR_FLAG, true, "1", NULL},
+    {CR_FLAG, true, "", "is neither 0 nor 1"},
+    {CR_FLAG, true, "2", "is neither 0 nor 1"},
+    {CR_FLAG, true, "01", "is neither 0 nor 1"},
+    {CR_STATUS, true, "0", NULL},
+    {CR_STATUS, true, "255", NULL},
+    {CR_STATUS, true, "256", "is not an exit status (0 to 255)"},
+    {CR_STATUS, true, "-1", "is not an exit status (0 to 255)"},
+    {CR_TEXT, false, "", NULL},
+    {CR_TEXT, true, "", "is empty"},
+    {CR_TEXT, true, "anything, \"at all\"", NULL},
+};
+
+static void test_field_kinds(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof field_cases / sizeof *field_cases; ++i) {
+        const field_case *c = &field_cases[i];
+        cr_column_spec spec = {"x", c->kind, c->required};
+        const char *got = cr_field_fault(&spec, c->text);
+        if ((got == NULL) != (c->fault == NULL) || (got && strcmp(got, c->fault) != 0))
+            fail_msg("kind %d, '%s': %s, want %s", c->kind, c->text, got ? got : "fine", c->fault ? c->fault : "fine");
+    }
+}
+
+static void test_fields_in_files(void **state)
+{
+    (void)state;
+    const cr_csv_schema *log = &cr_schema_run_log;
+    const char *head = "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n";
+    char text[512];
+    snprintf(text, sizeof text, "%sstream-opencl,opencl,0,d,dir,passed,0,1.5,quick,now,\n", head);
+    expect_verdict(text, log, "");
+    snprintf(text, sizeof text, "%sstream-opencl,opencl,-1,d,dir,passed,0,1.5,quick,now,\n", head);
+    expect_verdict(text, log, "f.csv:2: column 'device_index': '-1' is not a count (a whole number from 0 to "
+                              "18446744073709551615)");
+    snprintf(text, sizeof text, "%s,opencl,0,d,dir,passed,0,1.5,quick,now,\n", head);
+    expect_verdict(text, log, "f.csv:2: column 'task': '' is empty");
+    /* A field in a message: at most 40 bytes, whole characters (delta is
+     * two bytes: 3 + 19 x 2 = 41, cut to 3 + 18 x 2). */
+#define DELTA3 "\xce\xb4\xce\xb4\xce\xb4"
+#define DELTA18 DELTA3 DELTA3 DELTA3 DELTA3 DELTA3 DELTA3
+    snprintf(text, sizeof text, "%sstream-opencl,opencl,0,d,dir,passed,0,1.5" DELTA18 "\xce\xb4,quick,now,\n", head);
+    expect_verdict(text, log, "f.csv:2: column 'seconds': '1.5" DELTA18 "' is not a number");
+}
+
+static void test_schema_by_name(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        const cr_csv_schema *schema;
+    } names[] = {
+        {"results/x/opencl-0-gpu/stream-opencl.csv", &cr_schema_results},
+        {"regspill-offline.csv", &cr_schema_results},
+        {"stream-opencl.meta.csv", &cr_schema_metadata},
+        {"run-log.csv", &cr_schema_run_log},
+        {"sfu-cuda.table.csv", &cr_schema_sfu_table},
+        {"xgraph-params.csv", &cr_schema_xgraph_params},
+        {"xgraph-app.csv", &cr_schema_xgraph_app},
+        {"newbench-opencl.csv", &cr_schema_any},
+        {"streamx.csv", &cr_schema_any},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
+        if (cr_schema_for(names[i].name) != names[i].schema)
+            fail_msg("%s: read as %s", names[i].name, cr_schema_for(names[i].name)->what);
 }
 
 static void test_params(void **state)
@@ -92,6 +378,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quoted_fields_and_line_numbers),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_line_length),
+        cmocka_unit_test(test_only_regular_files),
+        cmocka_unit_test(test_results_round_trip),
+        cmocka_unit_test(test_field_kinds),
+        cmocka_unit_test(test_fields_in_files),
+        cmocka_unit_test(test_schema_by_name),
         cmocka_unit_test(test_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "tests/cli_harness.h"
+#include "shared/tests/corrupt_inputs.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -72,8 +73,9 @@ static cr_result row(const char *bench, const char *backend, const char *variant
  *  60) double, E = 1, 2, 4: pi_E = 12/E; M = 120, M/R = 4 flop/B. The chase's
  *  memory level: 80 ns. Rows the tool must ignore: the host's, other
  *  kernels, an invalid fma point. */
-static void opencl_fixture(const char *dir, bool with_fma, bool with_latency)
+static void opencl_fixture(char dir[256], const char *name, bool with_fma, bool with_latency)
 {
+    snprintf(dir, 256, "%s/%s", tmp, name); /* TMP/NAME */
     FILE *f = stream_results(dir, "opencl", 2, "");
     for (int i = 0; i < 6; ++i) {
         double k = 0.5 * (1 << i);
@@ -249,8 +251,7 @@ static void test_parameters_and_figures(void **state)
 {
     (void)state;
     char dir[256], path[600];
-    snprintf(dir, sizeof dir, "%s/ocl", tmp);
-    opencl_fixture(dir, true, true);
+    opencl_fixture(dir, "ocl", true, true);
     run_result r = run_with_status(0, NULL, tool, dir);
     assert_string_equal(r.err, "");
     expect_in(r.out, "k and x in work-items/CU");
@@ -360,8 +361,7 @@ static void test_cache_form(void **state)
     double psi = param(&t, "cache_peak", "float", "");
     assert_true(psi > 8 && psi < 16);
     /* The plain fit's file has no cache rows where there is no peak. */
-    snprintf(dir, sizeof dir, "%s/nopeak", tmp);
-    opencl_fixture(dir, false, false);
+    opencl_fixture(dir, "nopeak", false, false);
     fit_without_plots(dir, &t);
     assert_true(isnan(param(&t, "cache_peak", "float", "")));
     assert_non_null(strstr(param_note(&t, "cache_peak", "float"), "no cache peak"));
@@ -371,8 +371,7 @@ static void test_application(void **state)
 {
     (void)state;
     char dir[256], args[512], path[600];
-    snprintf(dir, sizeof dir, "%s/app", tmp);
-    opencl_fixture(dir, true, false);
+    opencl_fixture(dir, "app", true, false);
 
     /* Z = 2, E = 2, n = 8, float: demand min(20x, 120)/2 = 10(8 - k) for
      * x < pi = 6; f = 30 on its plateau: 10(8 - k) = 30 at k = 5, x = 3:
@@ -470,25 +469,12 @@ static void rewrite_line(const char *dir, const char *name, int line, const char
     free(all);
 }
 
-/* Refused options, after the results directory they would apply to. */
-static const bad_input bad[] = {
-    {"--bogus", 2, "--bogus"},
-    {"--f-curve sideways", 2, "sideways"},
-    {"--app Z=0,E=1,n=8", 2, "Z=0"},
-    {"--app Z=2,E=1,n=-1", 2, "n=-1"},
-    {"--app Z=2,E=0,n=8", 2, "E=0"},
-    {"--app Z=2,E=1.5,n=8", 2, "E=1.5"},
-    {"--app Z=2,n=8", 2, "E missing"},
-    {"--app Z=abc,E=1,n=8", 2, "Z=abc is not a number"},
-};
-
 static void test_bad_input(void **state)
 {
     (void)state;
     char dir[256], args[700];
-    snprintf(dir, sizeof dir, "%s/bad", tmp);
-    opencl_fixture(dir, true, true);
-    expect_bad_inputs_after(tool, dir, bad);
+    opencl_fixture(dir, "bad", true, true);
+    expect_listed_bad_inputs_after(tool, dir, "tools/xgraph/tests/bad_inputs.txt");
     /* Refused once the fit is done and shown. */
     snprintf(args, sizeof args, "%s --app Z=2,E=3,n=8", dir);
     expect_late_error(tool, args, 2, "E=3: no float fma rows with ilp=3 (measured: 1 2 4)");
@@ -530,23 +516,58 @@ static void test_bad_data(void **state)
     mkdir(args, 0755);
     expect_error(tool, args, 1, "no stream-<backend>.csv");
 
-    snprintf(dir, sizeof dir, "%s/faults", tmp);
     for (size_t i = 0; i < countof(bad_lines); ++i) {
-        opencl_fixture(dir, true, true);
+        opencl_fixture(dir, "faults", true, true);
         rewrite_line(dir, bad_lines[i].file, bad_lines[i].line, bad_lines[i].text);
         expect_error(tool, dir, 1, bad_lines[i].error);
     }
-    opencl_fixture(dir, true, true);
+    opencl_fixture(dir, "faults", true, true);
     snprintf(args, sizeof args, "%s/stream-opencl.meta.csv", dir);
     remove(args);
     expect_error(tool, dir, 1, "stream-opencl.meta.csv: no such file");
 
     /* --app without any fma CSV: g(x) is unknown, found after the fit of f(k). */
-    snprintf(dir, sizeof dir, "%s/nofma", tmp);
-    opencl_fixture(dir, false, false);
+    opencl_fixture(dir, "nofma", false, false);
     snprintf(args, sizeof args, "%s --app Z=2,E=1,n=8 --no-plot", dir);
     expect_late_error(tool, args, 1, "needs g(x): no");
 }
 
+/* The shared list of corrupt results, the cases on the files xgraph reads:
+ * refused as the report refuses them (the same reader), the file and line
+ * named. The real run itself fits. */
+static void test_corrupt_results_are_refused(void **state)
+{
+    (void)state;
+    static const char *const read_here[] = {"opencl-0-cpu/stream-opencl.csv", "opencl-0-cpu/stream-opencl.meta.csv",
+                                            "opencl-0-cpu/fma-opencl.csv", "opencl-0-cpu/latency-opencl.csv"};
+    size_t n, tried = 0;
+    corrupt_case *cases = corrupt_cases(&n);
+    char run_dir[300], args[400];
+    snprintf(run_dir, sizeof run_dir, "%s/corrupt", tmp);
+    snprintf(args, sizeof args, "%s/opencl-0-cpu --no-plot", run_dir);
+    copy_real_run(run_dir);
+    expect_output(tool, args, 0, "wrote");
+    for (size_t i = 0; i < n; ++i) {
+        const corrupt_case *c = &cases[i];
+        bool read = false;
+        for (size_t k = 0; k < countof(read_here) && !read; ++k)
+            read = strcmp(c->file, read_here[k]) == 0;
+        if (!read)
+            continue;
+        ++tried;
+        copy_real_run(run_dir);
+        corrupt(run_dir, c);
+        run_result r = run(NULL, tool, args);
+        if (r.status != 1 || count_lines(r.err) != 1 || strncmp(r.err, "xgraph: error: ", 15) != 0 ||
+            strstr(r.err, c->error) == NULL)
+            fail_msg("corrupt_inputs.txt:%d (%s): xgraph exited %d, stderr '%s' (want 1 and one line "
+                     "'xgraph: error: ...%s')",
+                     c->line, c->file, r.status, r.err, c->error);
+        run_free(&r);
+    }
+    free(cases);
+    assert_true(tried >= 10);
+}
+
 CLI_TEST_MAIN(test_parameters_and_figures, test_cuda_counts_warps_per_sm, test_cache_form, test_application,
-              test_three_crossings, test_bad_input, test_bad_data)
+              test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused)
