@@ -128,6 +128,7 @@ $(foreach t,$(wildcard $(1)/tests/test_*_cli.c),$(call cli_test_rule,$(t)))
 endef
 $(eval $(call folder_tests,common,))
 $(eval $(call folder_tests,bench,))
+$(eval $(call folder_tests,plot,))
 
 # ---- benchmarks ----
 # Per benchmark B: the archive of bench/B/*.c; B-opencl from opencl/B/*.c,

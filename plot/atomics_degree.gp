@@ -5,10 +5,10 @@
 # whole warps queue on one address. The long-dashed lines are the host's
 # C11 atomics with every thread on a counter of its own (the best stride),
 # the rate the device is compared with.
-#   gnuplot -e "csv='DIR/atomics-opencl.csv'; out='DIR/atomics-opencl-degree'; name='device'" plot/atomics_degree.gp
-if (!exists("csv")) csv = "results/atomics-opencl.csv"
-if (!exists("out")) out = "atomics_degree"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/atomics_degree.gp DIR/atomics-opencl.csv DIR/atomics-opencl-degree "device name"
+csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "atomics_degree"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

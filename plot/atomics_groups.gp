@@ -6,10 +6,10 @@
 # the host's C11 threads, for which a "group" is a thread. The host's own
 # add is drawn dashed on the left the same way. A side without rows has no
 # panel.
-#   gnuplot -e "csv='DIR/atomics-opencl.csv'; out='DIR/atomics-opencl-groups'; name='device'" plot/atomics_groups.gp
-if (!exists("csv")) csv = "results/atomics-opencl.csv"
-if (!exists("out")) out = "atomics_groups"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/atomics_groups.gp DIR/atomics-opencl.csv DIR/atomics-opencl-groups "device name"
+csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "atomics_groups"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

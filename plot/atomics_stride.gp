@@ -3,10 +3,10 @@
 # memory space: what spreading the counters over cache lines (global) or
 # banks (local) costs or gains (Lee 2012, Fig. 4.4). A space without rows
 # has no panel.
-#   gnuplot -e "csv='DIR/atomics-opencl.csv'; out='DIR/atomics-opencl-stride'; name='device'" plot/atomics_stride.gp
-if (!exists("csv")) csv = "results/atomics-opencl.csv"
-if (!exists("out")) out = "atomics_stride"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/atomics_stride.gp DIR/atomics-opencl.csv DIR/atomics-opencl-stride "device name"
+csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "atomics_stride"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

@@ -1,10 +1,10 @@
 # Every path's bandwidth at the largest transfer size, as bars (Lee 2012,
 # Table 3.2 analogue), with the host's own references. Unsupported paths
 # and maps (latencies, not bandwidths) have no bar.
-#   gnuplot -e "csv='DIR/bandwidth-opencl.csv'; out='DIR/bandwidth-opencl-paths'; name='device'" plot/bandwidth_paths.gp
-if (!exists("csv")) csv = "results/bandwidth-opencl.csv"
-if (!exists("out")) out = "bandwidth_paths"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/bandwidth_paths.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-paths "device name"
+csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "bandwidth_paths"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

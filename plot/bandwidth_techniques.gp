@@ -1,10 +1,10 @@
 # Lee's memory-movement techniques on each workload: measured time (points)
 # and the transfer model's prediction from the fitted paths (lines), against
 # input size (Lee 2012, Figs. 3.13-3.15 analogue).
-#   gnuplot -e "csv='DIR/bandwidth-opencl.csv'; out='DIR/bandwidth-opencl-techniques'; name='device'" plot/bandwidth_techniques.gp
-if (!exists("csv")) csv = "results/bandwidth-opencl.csv"
-if (!exists("out")) out = "bandwidth_techniques"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/bandwidth_techniques.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-techniques "device name"
+csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "bandwidth_techniques"
+name = ARGC >= 3 ? ARG3 : ""
 
 $EMPTY << EOD
 EOD

@@ -5,10 +5,10 @@
 # curves rise while more operations in flight hide the FMA latency and
 # flatten at the compute units' peak M; the larger E, the fewer units reach
 # it (the transition point pi moves left). Medians; the fit is xgraph's.
-#   gnuplot -e "csv='DIR/fma-opencl.csv'; out='DIR/fma-opencl-gx'; name='device'" plot/fma_gx.gp
-if (!exists("csv")) csv = "results/fma-opencl.csv"
-if (!exists("out")) out = "fma_gx"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/fma_gx.gp DIR/fma-opencl.csv DIR/fma-opencl-gx "device name"
+csv = ARGC >= 1 ? ARG1 : "results/fma-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "fma_gx"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders
@@ -73,7 +73,7 @@ do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 700 * words(present),560 font ",10" } \
     else { set terminal svg size 700 * words(present),560 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,words(present) title "fma: g(x), Li Fig. 3.10 compute side (Volkov method)  " . name
+    set multiplot layout 1,words(present) title "fma: g(x), Li Fig. 3.10 compute side (Volkov method)  " . name noenhanced
     do for [dt in present] {
         set title dt . ": E independent FMA chains per work-item"
         eval sprintf('eval cmd_%s', dt)

@@ -3,10 +3,10 @@
 # show as plateaus; a dotted vertical line marks each level's size (from
 # the level rows), and the level rows' latencies, the L_$ and L of Li's
 # Eq. 3.1, are circled where they were taken. Reads the CSV directly:
-#   gnuplot -e "csv='DIR/latency-opencl.csv'; out='DIR/latency-opencl-footprint'; name='device'" plot/latency_footprint.gp
-if (!exists("csv")) csv = "results/latency-opencl.csv"
-if (!exists("out")) out = "latency_footprint"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/latency_footprint.gp DIR/latency-opencl.csv DIR/latency-opencl-footprint "device name"
+csv = ARGC >= 1 ? ARG1 : "results/latency-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "latency_footprint"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders
@@ -77,6 +77,7 @@ cmd = "plot " . cmd[1:strlen(cmd) - 2]
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1000,620 font ",10" } else { set terminal svg size 1000,620 dynamic }
     set output out . "." . fmt
-    set title "Memory latency by pointer chase (L_{\$} and L of Li Eq. 3.1)\n{/=9 " . name . "}"
+    # The device name is data: no enhanced-text markup may read it.
+    set title "Memory latency by pointer chase (L$ and L of Li Eq. 3.1)\n" . name noenhanced
     eval cmd
 }

@@ -3,10 +3,10 @@
 # calculator gives (NVIDIA's per-warp rule, checked against the runtime's
 # occupancy API), and the critical points, the last r of each concurrency
 # level, marked; below, the registers used and the spill traffic.
-#   gnuplot -e "csv='DIR/regspill-cuda.csv'; out='DIR/regspill-cuda-caps'; name='device'" plot/regspill_caps.gp
-if (!exists("csv")) csv = "results/regspill-cuda.csv"
-if (!exists("out")) out = "regspill_caps"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/regspill_caps.gp DIR/regspill-cuda.csv DIR/regspill-cuda-caps "device name"
+csv = ARGC >= 1 ? ARG1 : "results/regspill-cuda.csv"
+out = ARGC >= 2 ? ARG2 : "regspill_caps"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

@@ -4,10 +4,10 @@
 # compiler spills and the throughput falls off a cliff, marked by the
 # dashed line between the last point that fits and the first that spills
 # (the benchmark's own "cliff" row).
-#   gnuplot -e "csv='DIR/regspill-opencl.csv'; out='DIR/regspill-opencl-live'; name='device'" plot/regspill_live.gp
-if (!exists("csv")) csv = "results/regspill-opencl.csv"
-if (!exists("out")) out = "regspill_live"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/regspill_live.gp DIR/regspill-opencl.csv DIR/regspill-opencl-live "device name"
+csv = ARGC >= 1 ? ARG1 : "results/regspill-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "regspill_live"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders
@@ -40,7 +40,7 @@ set key top right
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 900,560 font ",10" } else { set terminal svg size 900,560 dynamic }
     set output out . "." . fmt
-    set title "regspill: throughput against live values (the spill cliff)  " . name
+    set title "regspill: throughput against live values (the spill cliff)  " . name noenhanced
     plot $LIVE using 1:2 with linespoints lc 1 pt 7 ps 0.7 title "median", \
          $LIVE using 1:3 with points lc 1 pt 6 ps 0.7 title "best"
 }

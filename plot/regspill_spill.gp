@@ -3,10 +3,10 @@
 # used, against the cap r, over the kernel's register effective region
 # [r_min, r_max] (Li Eq. 4.1; the static side of Li Figs. 4.7-4.9). One line per
 # architecture compiled offline; no GPU involved.
-#   gnuplot -e "csv='DIR/regspill-cuda.csv'; out='DIR/regspill-cuda-spill'; name='device'" plot/regspill_spill.gp
-if (!exists("csv")) csv = "results/regspill-cuda.csv"
-if (!exists("out")) out = "regspill_spill"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/regspill_spill.gp DIR/regspill-cuda.csv DIR/regspill-cuda-spill "device name"
+csv = ARGC >= 1 ? ARG1 : "results/regspill-cuda.csv"
+out = ARGC >= 2 ? ARG2 : "regspill_spill"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

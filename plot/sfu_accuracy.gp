@@ -4,10 +4,10 @@
 # version fails, they stand far above the bar). One bar group per function
 # and type, one bar per version; the Rel-Err column of Li's Tables 6.4 and
 # 6.5 in ulps. A NaN or infinite result is drawn at the top, marked "inf".
-#   gnuplot -e "csv='DIR/sfu-opencl.csv'; out='DIR/sfu-opencl-accuracy'; name='device'" plot/sfu_accuracy.gp
-if (!exists("csv")) csv = "results/sfu-opencl.csv"
-if (!exists("out")) out = "sfu_accuracy"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/sfu_accuracy.gp DIR/sfu-opencl.csv DIR/sfu-opencl-accuracy "device name"
+csv = ARGC >= 1 ? ARG1 : "results/sfu-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "sfu_accuracy"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders
@@ -38,6 +38,7 @@ set datafile nocolumnheaders
 set print $BARS
 n_groups = 0
 high = 1
+any_inf = 0
 do for [k = 1:words(versions)] { eval sprintf('seen_%d = 0', k) }
 do for [dt in types] {
     do for [f in funcs] {
@@ -51,6 +52,7 @@ do for [dt in types] {
                     eval sprintf('stats $A_%s_%s_%d_%s using 1 nooutput', f, dt, k, d)
                     u = STATS_max
                     high = u < 1e300 && u > high ? u : high
+                    any_inf = any_inf || u >= 1e300
                     have = 1
                     eval sprintf('seen_%d = 1', k)
                 }
@@ -89,8 +91,12 @@ do for [k = 1:words(versions)] {
             word(colours, k), word(versions, k))
         cmd = cmd . sprintf("$BARS using ($0 + %g):(clip($%d)) with points pt 9 ps 1.1 lc rgb '%s' notitle, ", \
             shift, wc, word(colours, k))
-        cmd = cmd . sprintf("$BARS using ($0 + %g):($%d >= 1e300 || $%d >= 1e300 ? top : NaN):('inf') with labels offset 0, 0.7 font ',7' notitle, ", \
-            shift, tc, wc)
+        # Only where some error is infinite: gnuplot 5.4 crashes on labels
+        # none of whose points is valid.
+        if (any_inf) {
+            cmd = cmd . sprintf("$BARS using ($0 + %g):($%d >= 1e300 || $%d >= 1e300 ? top : NaN):('inf') with labels offset 0, 0.7 font ',7' notitle, ", \
+                shift, tc, wc)
+        }
     }
 }
 cmd = cmd . "NaN with points pt 9 lc black title 'wide domain', "

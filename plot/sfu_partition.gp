@@ -4,10 +4,10 @@
 # relative error of the mixed kernel, one curve per function, each point
 # labelled with its lambda: the performance/accuracy curve. Below: both
 # against lambda, as Li draws them (throughput solid, error dashed).
-#   gnuplot -e "csv='DIR/sfu-opencl.csv'; out='DIR/sfu-opencl-partition'; name='device'" plot/sfu_partition.gp
-if (!exists("csv")) csv = "results/sfu-opencl.csv"
-if (!exists("out")) out = "sfu_partition"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/sfu_partition.gp DIR/sfu-opencl.csv DIR/sfu-opencl-partition "device name"
+csv = ARGC >= 1 ? ARG1 : "results/sfu-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "sfu_partition"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

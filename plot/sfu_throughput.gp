@@ -2,10 +2,10 @@
 # T/M column of Li's Tables 6.4 and 6.5, for the whole device): one bar
 # group per function and type, one bar per version, precise first; below,
 # each fast version's speed-up over the precise one (Li's SFU/SPU ratio).
-#   gnuplot -e "csv='DIR/sfu-opencl.csv'; out='DIR/sfu-opencl-throughput'; name='device'" plot/sfu_throughput.gp
-if (!exists("csv")) csv = "results/sfu-opencl.csv"
-if (!exists("out")) out = "sfu_throughput"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/sfu_throughput.gp DIR/sfu-opencl.csv DIR/sfu-opencl-throughput "device name"
+csv = ARGC >= 1 ? ARG1 : "results/sfu-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "sfu_throughput"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

@@ -2,10 +2,10 @@
 # running work-items on large arrays, one panel per data type (the f(k) side
 # of Li 2016, Fig. 3.10). The dashed line is the host's own triad limit,
 # measured interleaved with each point where a host reference ran.
-#   gnuplot -e "csv='DIR/stream-opencl.csv'; out='DIR/stream_concurrency'; name='device'" plot/stream_concurrency.gp
-if (!exists("csv")) csv = "results/stream-opencl.csv"
-if (!exists("out")) out = "stream_concurrency"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/stream_concurrency.gp DIR/stream-opencl.csv DIR/stream_concurrency "device name"
+csv = ARGC >= 1 ? ARG1 : "results/stream-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "stream_concurrency"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders

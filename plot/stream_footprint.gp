@@ -1,10 +1,10 @@
 # Stream bandwidth against the per-array working set, log-log, one panel per
 # data type: the device solid, the host OpenMP reference dashed. Cache levels
 # show as steps. Reads the CSV directly:
-#   gnuplot -e "csv='DIR/stream-opencl.csv'; out='DIR/stream_footprint'; name='device'" plot/stream_footprint.gp
-if (!exists("csv")) csv = "results/stream-opencl.csv"
-if (!exists("out")) out = "stream_footprint"
-if (!exists("name")) name = ""
+#   gnuplot -c plot/stream_footprint.gp DIR/stream-opencl.csv DIR/stream_footprint "device name"
+csv = ARGC >= 1 ? ARG1 : "results/stream-opencl.csv"
+out = ARGC >= 2 ? ARG2 : "stream_footprint"
+name = ARGC >= 3 ? ARG3 : ""
 
 set datafile separator comma
 set datafile columnheaders
@@ -35,7 +35,7 @@ set key outside right top
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1400,560 font ",10" } else { set terminal svg size 1400,560 dynamic }
     set output out . "." . fmt
-    set multiplot layout 1,2 title "stream: bandwidth against working set  " . name
+    set multiplot layout 1,2 title "stream: bandwidth against working set  " . name noenhanced
     do for [dt in "float double"] {
         set title dt
         plot for [i=1:5] sprintf('$D_%s_%s_dev', dt, word(kernels, i)) using 1:2 \

@@ -1,0 +1,169 @@
+/* End-to-end tests of plot/plot.sh on a real results directory
+ * (tools/shared/tests/data/run): every figure is written whole, a full disk
+ * is one line and exit 1 with no partial figure left behind, a figure from
+ * an earlier drawing never passes for a new one, and bad usage is one line
+ * and exit 2. Hostile paths and device names are in
+ * bench/tests/test_injection_cli.c. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/cli_harness.h"
+
+#ifndef CR_SOURCE_DIR
+#define CR_SOURCE_DIR "."
+#endif
+
+#define FIXTURE CR_SOURCE_DIR "/tools/shared/tests/data/run/opencl-0-cpu"
+#define PLOT CR_SOURCE_DIR "/plot/plot.sh"
+
+/* Runs a shell command, formatted, in TMP; it must succeed. */
+static void sh_in_tmp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh_in_tmp(const char *fmt, ...)
+{
+    char cmd[2048];
+    int n = snprintf(cmd, sizeof cmd, "cd '%s' && ", tmp);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd + n, sizeof cmd - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+/* A fresh copy of the fixture's results in TMP/NAME; the test is skipped
+ * where there is no gnuplot to draw them. */
+static void fixture_copy(const char *name)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    sh_in_tmp("rm -rf '%s' && cp -r '%s' '%s'", name, FIXTURE, name);
+}
+
+static long file_size(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", tmp, dir, name);
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* The last bytes of a file: a whole PNG ends with its IEND chunk, a whole
+ * SVG with its closing tag. */
+static bool ends_with(const char *dir, const char *name, const void *tail, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", tmp, dir, name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return false;
+    unsigned char buf[64] = {0};
+    bool ok = fseek(f, -(long)n, SEEK_END) == 0 && fread(buf, 1, n, f) == n && memcmp(buf, tail, n) == 0;
+    fclose(f);
+    return ok;
+}
+
+static void expect_whole_figure(const char *dir, const char *stem)
+{
+    static const unsigned char iend[] = {0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    char png[256], svg[256];
+    snprintf(png, sizeof png, "%s.png", stem);
+    snprintf(svg, sizeof svg, "%s.svg", stem);
+    if (!ends_with(dir, png, iend, sizeof iend))
+        fail_msg("%s/%s is missing or not a whole PNG (%ld bytes)", dir, png, file_size(dir, png));
+    if (!ends_with(dir, svg, "</svg>\n", 7) && !ends_with(dir, svg, "</svg>\n\n", 8))
+        fail_msg("%s/%s is missing or not a whole SVG (%ld bytes)", dir, svg, file_size(dir, svg));
+}
+
+static run_result plot(const char *prefix, const char *dir)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s '%s' '%s/%s'", prefix, PLOT, tmp, dir);
+    return run_shell(cmd);
+}
+
+static int figures_in(const char *dir)
+{
+    char cmd[1024];
+    /* Braces: run_shell's stdin redirection must not replace the pipe. */
+    snprintf(cmd, sizeof cmd, "{ ls '%s/%s' | grep -cE '\\.(png|svg)$'; }", tmp, dir);
+    run_result r = run_shell(cmd);
+    int n = atoi(r.out);
+    run_free(&r);
+    return n;
+}
+
+/* Every benchmark's figures from the fixture, each file written to its end,
+ * and the count on stdout is the number of PNGs. */
+static void test_every_figure_is_whole(void **state)
+{
+    (void)state;
+    fixture_copy("all");
+    /* The fixture keeps only stream's triad rows, too few for its figures. */
+    sh_in_tmp("rm all/stream-opencl.csv");
+    run_result r = plot("", "all");
+    if (r.status != 0)
+        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
+    static const char *const stems[] = {
+        "atomics-opencl-degree", "atomics-opencl-ratio",     "bandwidth-opencl-size", "bandwidth-opencl-paths",
+        "bandwidth-opencl-lee",  "fma-opencl-gx",            "latency-opencl-footprint", "regspill-opencl-live",
+        "sfu-opencl-accuracy",   "sfu-opencl-partition",     "sfu-opencl-throughput",
+    };
+    for (size_t i = 0; i < countof(stems); ++i)
+        expect_whole_figure("all", stems[i]);
+    char want[128];
+    snprintf(want, sizeof want, "plot.sh: %d figure(s) in ", figures_in("all") / 2);
+    expect_in(r.out, want);
+    run_free(&r);
+}
+
+/* A disk that takes 40 KiB a file (SIGXFSZ ignored, so that gnuplot's
+ * writes fail as on a full disk rather than killing it): one line naming
+ * the figure, exit 1, and no figure file left half written. */
+static void test_full_disk_leaves_no_partial_figure(void **state)
+{
+    (void)state;
+    fixture_copy("full");
+    run_result r = plot("trap '' XFSZ; ulimit -f 40;", "full");
+    expect_error_line(&r, "plot.sh", "(a disk that takes 40 KiB a file)", 1, "gnuplot left it incomplete (is the disk full?)");
+    run_free(&r);
+    assert_int_equal(figures_in("full"), 0);
+}
+
+/* A figure an earlier drawing left is removed before it is drawn again:
+ * a run whose gnuplot fails leaves neither the old file nor a new one. */
+static void test_old_figure_never_passes_for_new(void **state)
+{
+    (void)state;
+    fixture_copy("old");
+    sh_in_tmp("echo old > old/fma-opencl-gx.png && sed -i 1d old/fma-opencl.csv");
+    /* Only the fma results: the others' figures would be drawn first. */
+    sh_in_tmp("find old -name '*.csv' ! -name 'fma-opencl*' -delete");
+    run_result r = plot("", "old");
+    run_free(&r);
+    static const unsigned char iend[] = {0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    if (file_size("old", "fma-opencl-gx.png") >= 0 && !ends_with("old", "fma-opencl-gx.png", iend, sizeof iend))
+        fail_msg("old/fma-opencl-gx.png is left from before (%ld bytes)", file_size("old", "fma-opencl-gx.png"));
+}
+
+/* Bad usage: one line and exit 2, nothing drawn. */
+static void test_bad_usage(void **state)
+{
+    (void)state;
+    expect_listed_bad_inputs("plot.sh", "plot/tests/bad_inputs.txt");
+}
+
+/* plot.sh is run from its folder in the source tree, as the benchmarks
+ * are from theirs. */
+static int setup_plot(void **state)
+{
+    int rc = setup(state);
+    bin_dir = CR_SOURCE_DIR "/plot";
+    return rc;
+}
+
+TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
+              test_old_figure_never_passes_for_new, test_bad_usage)
