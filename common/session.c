@@ -71,6 +71,8 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     s->started = true;
     for (size_t i = 0; i < s->n_notes; ++i)
         fprintf(stderr, "note: %s\n", s->notes[i]);
+    if (s->n_notes_dropped)
+        fprintf(stderr, "note: %zu further note(s) before the start not shown\n", s->n_notes_dropped);
     snprintf(s->base, sizeof s->base, "%s/%s-%s", s->opt.out_dir, benchmark, backend);
     cr_meta_collect_host(meta, s->topo, argc, argv);
     cr_meta_add_device(meta, &s->info);
@@ -156,6 +158,8 @@ void cr_session_note(cr_session *s, const char *fmt, ...)
         fprintf(stderr, "note: %s\n", note);
     else if (s->n_notes < CR_SESSION_NOTES)
         memcpy(s->notes[s->n_notes++], note, sizeof note);
+    else
+        s->n_notes_dropped++;
 }
 
 int cr_fail_usage(const cr_session *s, const char *fmt, ...)

@@ -29,6 +29,7 @@ typedef struct {
     bool started;        /* cr_session_start has begun the run's output */
     char notes[CR_SESSION_NOTES][256]; /* notes held back until the run starts */
     size_t n_notes;
+    size_t n_notes_dropped; /* beyond those: counted, and said to have been dropped */
 } cr_session;
 
 /* Parses argv. Returns -1 when the run goes on, else the exit status
