@@ -80,16 +80,30 @@ static int compare(const char *dir_a, const char *dir_b)
     return 0;
 }
 
+/* Every problem is listed on stdout; the verdict is one line on stderr,
+ * with the first problem in it. */
 static int check(const char *dir)
 {
-    size_t images = 0, links = 0;
-    int problems = rp_check_report(dir, stderr, &images, &links);
-    if (problems < 0)
+    size_t images = 0, links = 0, len = 0;
+    char *list = NULL;
+    FILE *m = open_memstream(&list, &len);
+    if (m == NULL)
+        die(1, "out of memory");
+    int problems = rp_check_report(dir, m, &images, &links);
+    fclose(m);
+    fputs(list, stdout);
+    fflush(stdout);
+    int first = (int)strcspn(list, "\n");
+    if (problems < 0) {
+        free(list);
         die(1, "%s/report.html cannot be read", dir);
+    }
     if (problems > 0) {
-        fprintf(stderr, "report: check: %s: %d problem(s)\n", dir, problems);
+        fprintf(stderr, "report: error: check: %s: %d problem(s), the first: %.*s\n", dir, problems, first, list);
+        free(list);
         return 1;
     }
+    free(list);
     printf("report: check: %s: %zu embedded figure(s), %zu linked file(s): ok\n", dir, images, links);
     return 0;
 }

@@ -98,8 +98,8 @@ static void check_says(const char *name, int status, const char *text)
     char args[300];
     snprintf(args, sizeof args, "--check %s/%s", tmp, name);
     run_result r = run(NULL, tool, args);
-    if (r.status != status || (text && strstr(r.err, text) == NULL))
-        fail_msg("--check: status %d (wanted %d), stderr: %s", r.status, status, r.err);
+    if (r.status != status || (text && strstr(r.err, text) == NULL) || (status && count_lines(r.err) != 1))
+        fail_msg("--check: status %d (wanted %d and one line), stderr: %s", r.status, status, r.err);
     run_free(&r);
 }
 
@@ -207,9 +207,11 @@ static void test_corrupt_results_are_refused(void **state)
         run_free(&r);
         snprintf(args, sizeof args, "--check %s", dir);
         r = run(NULL, tool, args);
-        if (r.status != 1 || strstr(r.err, c->error) == NULL)
-            fail_msg("corrupt_inputs.txt:%d (%s): report --check exited %d, stderr '%s' (want 1 and '%s')", c->line,
-                     c->file, r.status, r.err, c->error);
+        if (r.status != 1 || count_lines(r.err) != 1 || strncmp(r.err, "report: error: ", 15) != 0 ||
+            strstr(r.err, c->error) == NULL)
+            fail_msg("corrupt_inputs.txt:%d (%s): report --check exited %d, stderr '%s' (want 1 and one line "
+                     "'report: error: ...%s')",
+                     c->line, c->file, r.status, r.err, c->error);
         run_free(&r);
     }
     free(cases);
