@@ -12,7 +12,8 @@
  *    contended and uncontended.
  *  - host: the same patterns with C11 atomics on the host's threads, the
  *    hardware limit a CPU or APU device is compared with.
- *  - launch: an empty kernel's enqueue-to-start and round trip (Lee Table 4.1).
+ *  - launch: an empty kernel's enqueue-to-start and round trip, median and
+ *    mean (Lee Table 4.1 gives the mean).
  *  - locks: spin and ticket locks, one work-item per group (Lee Figs. 4.5). */
 #define _GNU_SOURCE
 #include "atomics/backend.h"
@@ -213,6 +214,33 @@ static void add_host_ratio(const at_state *s, const endpoint *ep, const at_run *
     }
 }
 
+/* Bytes of `items` counters of es bytes, stride elements apart (pattern.h's
+ * layout), UINT64_MAX when that does not fit in 64 bits. */
+static uint64_t strided_bytes(uint64_t items, uint64_t stride, size_t es)
+{
+    uint64_t elements;
+    if (__builtin_mul_overflow(items - 1, stride, &elements) || elements > UINT64_MAX / es - 1)
+        return UINT64_MAX;
+    return (elements + 1) * es;
+}
+
+/* The row's size: the bytes r's counters span as the kernels lay them out,
+ * slots stride elements apart: in global memory one array over every
+ * work-item; in local memory an array per group over its own work-items,
+ * summed over the groups. Unlike the counters read back (local ones come
+ * back without their stride), it grows with the stride in both spaces.
+ * UINT64_MAX when it does not fit in 64 bits. */
+static uint64_t span_bytes(const at_run *r)
+{
+    bool local = r->space == AT_LOCAL;
+    uint64_t groups = local ? r->work_items / r->work_group : 1, bytes;
+    uint64_t one = strided_bytes(at_slots(local ? r->work_group : r->work_items, r->degree), r->stride,
+                                 at_type_size(r->type));
+    if (one == UINT64_MAX || __builtin_mul_overflow(one, groups, &bytes))
+        return UINT64_MAX;
+    return bytes;
+}
+
 /* Measures one configuration on ep and records its verified row; *figure
  * (when wanted) gets the median Mop/s of a valid row, else NaN. Returns -1
  * when the row cannot be written. */
@@ -231,10 +259,10 @@ static int measure_run(at_state *s, endpoint *ep, at_run *r, const char *sweep, 
     cr_result_add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64 ";iters=%" PRIu32, at_space_names[r->space],
               r->degree, r->stride, r->iters);
     uint64_t n = at_counter_elements(r);
-    row.size_bytes = n * at_type_size(r->type);
+    row.size_bytes = span_bytes(r);
     if (figure)
         *figure = NAN;
-    cr_status st = check_and_prepare(s, ep, r, n, row.size_bytes, &how, err, sizeof err);
+    cr_status st = check_and_prepare(s, ep, r, n, n * at_type_size(r->type), &how, err, sizeof err);
     if (st != CR_OK) {
         unmeasured_row(&row, st, "", err);
         return cr_session_record(&s->ses, &row);
@@ -456,10 +484,13 @@ static int sweep_launch(at_state *s)
             cr_summarize(samples[k], counts[k], &row.stats);
             snprintf(row.timer, sizeof row.timer, "%s", k == 0 ? "event" : "host");
             snprintf(row.stop, sizeof row.stop, "fixed");
+            /* The figure is the median, robust to the odd slow launch;
+             * Lee's Table 4.1 gives the mean, so the row has it too. */
             row.figure = row.stats.median * 1e6;
             row.figure_best = row.stats.min * 1e6;
             cr_result_add_param(&row, "%s", k == 0 ? "from CL_PROFILING_COMMAND_QUEUED to START"
                                                    : "enqueue to completion, host clock");
+            cr_result_add_param(&row, "mean_us=%.4g", row.stats.mean * 1e6);
         }
         if (cr_session_record(&s->ses, &row) != 0)
             return -1;
@@ -629,16 +660,6 @@ static int calibrate_all(at_state *s)
     return 0;
 }
 
-/* Bytes of `items` uint32 counters stride elements apart (the stride
- * sweep's layout), UINT64_MAX when that does not fit in 64 bits. */
-static uint64_t strided_bytes(uint64_t items, uint64_t stride)
-{
-    uint64_t elements;
-    if (__builtin_mul_overflow(items - 1, stride, &elements) || elements > UINT64_MAX / 4 - 1)
-        return UINT64_MAX;
-    return (elements + 1) * at_type_size(AT_TYPE_U32);
-}
-
 static void format_need(uint64_t bytes, char *buf, size_t len)
 {
     if (bytes == UINT64_MAX)
@@ -658,7 +679,7 @@ static int check_strides(at_state *s)
     uint64_t stride = cr_range_value(&s->cfg.strides, cr_range_count(&s->cfg.strides) - 1);
     const endpoint *d = &s->dev;
     char need[32], limit[32];
-    uint64_t global = strided_bytes(d->work_items, stride);
+    uint64_t global = strided_bytes(d->work_items, stride, at_type_size(AT_TYPE_U32));
     if (selected(s->cfg.spaces, AT_GLOBAL) && global > s->cfg.max_bytes) {
         format_need(global, need, sizeof need);
         cr_format_bytes(s->cfg.max_bytes, limit, sizeof limit);
@@ -667,7 +688,7 @@ static int check_strides(at_state *s)
                              "above the %s this device allows (half its largest allocation, at most 1 GiB)",
                              stride, need, d->work_items, limit);
     }
-    uint64_t local = strided_bytes(d->work_group, stride);
+    uint64_t local = strided_bytes(d->work_group, stride, at_type_size(AT_TYPE_U32));
     if (selected(s->cfg.spaces, AT_LOCAL) && d->info.local_mem_bytes && local > d->info.local_mem_bytes) {
         format_need(local, need, sizeof need);
         cr_format_bytes(d->info.local_mem_bytes, limit, sizeof limit);

@@ -13,6 +13,7 @@
 #include "report/compare.h"
 #include "report/extract.h"
 #include "report/model.h"
+#include "report/render.h"
 
 #include "csv.h"
 #include "tests/scratch_dir.h"
@@ -448,6 +449,46 @@ static void test_headlines(void **state)
     rp_run_free(&run);
 }
 
+/* The launch headline gives the median and the mean (Lee's Table 4.1
+ * reports the mean): from the row's mean_us= where it has one, else from
+ * its mean_s column (results written before mean_us=). */
+static void test_launch_headline_has_mean_and_median(void **state)
+{
+    (void)state;
+    static const dev_file files[] = {
+        {"atomics-opencl.meta.csv", meta},
+        {"atomics-opencl.csv",
+         "benchmark,backend,variant,dtype,sweep,params,median_s,mean_s,figure,figure_best,unit,valid\n"
+         "atomics,opencl,round-trip,,launch,enqueue to completion;mean_us=23.5,1.7e-05,2.35e-05,17,9,us,1\n"
+         "atomics,opencl,enqueue-to-start,,launch,from queued to start,4e-06,6.25e-06,4,3,us,1\n"},
+    };
+    rp_run run;
+    const rp_device *d = load_device("launch", LIST(files), &run);
+    static const shown_num want[] = {
+        {"launch", RP_ATOMICS, "atomics-launch", "round-trip", "median (us)", 17},
+        {"launch", RP_ATOMICS, "atomics-launch", "round-trip", "mean (us)", 23.5},
+        {"launch", RP_ATOMICS, "atomics-launch", "round-trip", "best (us)", 9},
+        {"launch", RP_ATOMICS, "atomics-launch", "enqueue-to-start", "median (us)", 4},
+        {"launch", RP_ATOMICS, "atomics-launch", "enqueue-to-start", "mean (us)", 6.25},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; ++i)
+        expect_num(d, &want[i]);
+    const rp_table *launch = rp_find_table(&d->sections[RP_ATOMICS], "atomics-launch");
+    assert_non_null(strstr(launch->title, "Lee Table 4.1"));
+    assert_non_null(strstr(launch->title, "mean"));
+    /* The headline as the report writes it. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rp_render_markdown(f, &run);
+    fclose(f);
+    if (strstr(text, "| round-trip | 17 | 23.5 | 9 |") == NULL ||
+        strstr(text, "| enqueue-to-start | 4 | 6.25 | 3 |") == NULL)
+        fail_msg("the launch headline lacks the median and the mean:\n%s", text);
+    free(text);
+    rp_run_free(&run);
+}
+
 /* run_all.sh's log: a failed and a skipped benchmark are named in their
  * sections, which did not run. */
 static void test_run_log_reasons(void **state)
@@ -565,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_base64_every_byte_round_trips),
         cmocka_unit_test(test_base64_rejects_what_is_not_canonical),
         [FIRST + NCASES] = cmocka_unit_test(test_run_log_reasons),
+        cmocka_unit_test(test_launch_headline_has_mean_and_median),
         cmocka_unit_test(test_compare_pairs_and_ratios),
         cmocka_unit_test(test_bad_directories),
     };
