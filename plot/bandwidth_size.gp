@@ -29,11 +29,11 @@ do for [i=1:n] {
     # bandwidth the fit saw (CPU access: map + memcpy + unmap) and the model's.
     eval sprintf('set table $M_%d', i)
     plot csv using (column("size_bytes")):(param(strcol("params"), "measured_GBps=")) \
-        with table if (strcol("sweep") eq "fit-error" && strcol("variant") eq v)
+        with table if (strcol("sweep") eq "fit-error" && strcol("variant") eq v && strcol("valid") eq "1")
     unset table
     eval sprintf('set table $F_%d', i)
     plot csv using (column("size_bytes")):(param(strcol("params"), "fit_GBps=")) \
-        with table if (strcol("sweep") eq "fit-error" && strcol("variant") eq v)
+        with table if (strcol("sweep") eq "fit-error" && strcol("variant") eq v && strcol("valid") eq "1")
     unset table
     eval sprintf('rows[%d] = |$M_%d|', i, i)
 }

@@ -52,7 +52,7 @@ typedef struct {
     float *floats;     /* the techniques' inputs at the current size: floats in [1, 2) */
     double *samples[4]; /* per-repetition times of the series of one point */
     double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
-    const char *fault;
+    const char *fault; /* CROSSROOF_FAULT test hook: "verify", "verify-all" or "events" */
     bool fault_used;
 } bw_run;
 
@@ -287,6 +287,21 @@ static bool verify_technique(bw_run *run, const bw_path *p, uint64_t bytes, char
     return true;
 }
 
+/* Whether to spoil the result just read back (CROSSROOF_FAULT): "verify"
+ * spoils the first of the run, "verify-all" every one, so that a path with
+ * no valid point can be tested too. */
+static bool plant_fault(bw_run *run)
+{
+    if (run->fault == NULL)
+        return false;
+    if (strcmp(run->fault, "verify-all") == 0)
+        return true;
+    if (strcmp(run->fault, "verify") != 0 || run->fault_used)
+        return false;
+    run->fault_used = true;
+    return true;
+}
+
 /* Checks what the repetitions left behind; fills note on failure. */
 static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, char *note,
                         size_t len)
@@ -297,8 +312,7 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         snprintf(note, len, "reading the result failed: %s", err);
         return false;
     }
-    if (run->fault && strcmp(run->fault, "verify") == 0 && !run->fault_used) {
-        run->fault_used = true;
+    if (plant_fault(run)) {
         ((unsigned char *)run->check)[bytes / 2] ^= 0x5a;
         sum += 1;
     }
@@ -350,11 +364,14 @@ static int record_failure(bw_run *run, const bw_path *p, uint64_t bytes, const c
 }
 
 /* Measures one path at one size; returns its total seconds per repetition
- * (all phases) through *seconds, NaN if it did not run. */
-static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, double *seconds)
+ * (all phases) through *seconds, NaN if it did not run, and through *valid
+ * whether its row passed verification (a valid point always has a time). */
+static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, double *seconds,
+                        bool *valid)
 {
     char err[CR_ERRLEN];
     *seconds = NAN;
+    *valid = false;
     if (run->be->prepare(p, bytes, p->kind == BW_TECHNIQUE ? (const void *)run->floats : run->src, err, sizeof err) !=
         CR_OK) {
         run->be->release(p);
@@ -394,6 +411,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         r.valid = ok;
         snprintf(r.note, sizeof r.note, "%s", note);
         *seconds = ok ? m->stats.median : NAN;
+        *valid = ok;
         return record(run, &r);
     }
     double ref = run->ref_figure[reference_of(p)];
@@ -414,6 +432,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     for (unsigned i = 0; i < p->phases; ++i)
         total += series[i].out.stats.median;
     *seconds = total;
+    *valid = ok;
 
     /* Map and unmap: latencies, never bandwidths. A map that would have had
      * to beat twice the host's copy bandwidth cannot have moved the data. */
@@ -442,47 +461,77 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 
 /* ---- the transfer model ---- */
 
-static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, size_t n,
-                      bw_fit *fit, bool *fitted)
+/* The path's fit row: c and b where the fit was made over valid points
+ * only, else invalid; its note says what was fitted, how many points were
+ * left out, or why there is no fit. */
+static int record_fit_row(bw_run *run, const bw_path *p, const bw_fit_outcome *o)
 {
-    double b[MAX_SIZES], t[MAX_SIZES];
-    size_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        if (!isnan(seconds[i])) {
-            b[m] = (double)sizes[i];
-            t[m++] = seconds[i];
-        }
     cr_result r;
     init_row(&r, run->be->base.name, run->ses.info.name, p->key, "fit", 0);
     r.bytes_per_rep = NAN;
-    r.stats.n = m;
+    r.stats.n = o->valid;
     cr_result_unmeasured(&r);
-    bw_fit f;
-    if (m < 2 || bw_fit_transfer(b, t, m, &f) != 0) {
-        r.valid = false;
-        snprintf(r.note, sizeof r.note, "no fit: %zu usable sizes", m);
+    r.valid = bw_fit_outcome_valid(o);
+    bw_fit_outcome_note(o, r.note, sizeof r.note);
+    if (!r.valid)
+        return record(run, &r);
+    const bw_fit *f = &o->fit;
+    r.figure = f->b_Bps * 1e-9;
+    snprintf(r.params, sizeof r.params, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g%s", f->c_s * 1e6,
+             f->b_Bps * 1e-9, f->max_rel_err, f->rms_rel_err, f->intercept_clamped ? ";c_clamped_to_0=1" : "");
+    size_t used = strlen(r.note);
+    if (p->kind == BW_CPU_ACCESS)
+        snprintf(r.note + used, sizeof r.note - used, "; time = map + access + unmap");
+    return record(run, &r);
+}
+
+/* The fit's error at one measured point, valid only where the point and
+ * the fit both are: an invalid point was left out of the fit (its error
+ * is still given, as a diagnosis), and without a fit there is no error. */
+static int record_fit_error(bw_run *run, const bw_path *p, double bytes, double seconds, bool point_valid,
+                            const bw_fit_outcome *o)
+{
+    cr_result r;
+    init_row(&r, run->be->base.name, run->ses.info.name, p->key, "fit-error", (uint64_t)bytes);
+    r.bytes_per_rep = NAN;
+    cr_result_unmeasured(&r);
+    snprintf(r.unit, sizeof r.unit, "%%");
+    r.valid = point_valid && bw_fit_outcome_valid(o);
+    if (!bw_fit_outcome_valid(o)) {
+        snprintf(r.params, sizeof r.params, "measured_GBps=%.4g", bytes / seconds * 1e-9);
+        snprintf(r.note, sizeof r.note, "no fit for this path (see its fit row)");
         return record(run, &r);
     }
-    *fit = f;
-    *fitted = true;
-    r.figure = f.b_Bps * 1e-9;
-    snprintf(r.params, sizeof r.params, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g%s", f.c_s * 1e6,
-             f.b_Bps * 1e-9, f.max_rel_err, f.rms_rel_err, f.intercept_clamped ? ";c_clamped_to_0=1" : "");
-    snprintf(r.note, sizeof r.note, "B(S) = S/(c + S/b) over %zu sizes%s", m,
-             p->kind == BW_CPU_ACCESS ? "; time = map + access + unmap" : "");
-    if (record(run, &r) != 0)
+    r.figure = 100.0 * bw_fit_rel_err(&o->fit, bytes, seconds);
+    snprintf(r.params, sizeof r.params, "fit_GBps=%.4g;measured_GBps=%.4g",
+             bytes / bw_fit_seconds(&o->fit, bytes) * 1e-9, bytes / seconds * 1e-9);
+    if (!point_valid)
+        snprintf(r.note, sizeof r.note, "this point failed verification: left out of the fit");
+    return record(run, &r);
+}
+
+/* Fits the path over its valid points and records the fit row and a
+ * fit-error row per size it has a time at; *fit and *fitted tell the
+ * techniques' model whether there is a fit to predict from. */
+static int record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, const bool *valid,
+                      size_t n, bw_fit *fit, bool *fitted)
+{
+    double bytes[MAX_SIZES];
+    for (size_t i = 0; i < n; ++i)
+        bytes[i] = (double)sizes[i];
+    bw_fit_outcome o;
+    if (bw_fit_valid_points(bytes, seconds, valid, n, &o) != 0) {
+        fprintf(stderr, "%s: error: out of memory fitting %s\n", run->ses.opt.program, p->key);
         return -1;
-    for (size_t i = 0; i < m; ++i) {
-        init_row(&r, run->be->base.name, run->ses.info.name, p->key, "fit-error", (uint64_t)b[i]);
-        r.bytes_per_rep = NAN;
-        cr_result_unmeasured(&r);
-        r.figure = 100.0 * bw_fit_rel_err(&f, b[i], t[i]);
-        snprintf(r.unit, sizeof r.unit, "%%");
-        snprintf(r.params, sizeof r.params, "fit_GBps=%.4g;measured_GBps=%.4g",
-                 b[i] / bw_fit_seconds(&f, b[i]) * 1e-9, b[i] / t[i] * 1e-9);
-        if (record(run, &r) != 0)
-            return -1;
     }
+    *fitted = bw_fit_outcome_valid(&o);
+    if (*fitted)
+        *fit = o.fit;
+    if (record_fit_row(run, p, &o) != 0)
+        return -1;
+    for (size_t i = 0; i < n; ++i)
+        if (!isnan(seconds[i]) && record_fit_error(run, p, bytes[i], seconds[i], valid[i], &o) != 0)
+            return -1;
     return 0;
 }
 
@@ -711,8 +760,9 @@ static int run_sweep(bw_run *run)
     for (size_t i = 0; i < nsizes; ++i)
         sizes[i] = cr_range_value(&run->cfg.sizes, i);
     double (*seconds)[MAX_SIZES] = malloc(npaths * sizeof *seconds);
+    bool (*valid)[MAX_SIZES] = calloc(npaths, sizeof *valid); /* each point's row passed verification */
     bool *runnable = calloc(npaths, sizeof *runnable);
-    int rc = seconds && runnable ? 0 : -1;
+    int rc = seconds && valid && runnable ? 0 : -1;
     for (size_t p = 0; p < npaths && rc == 0; ++p)
         for (size_t i = 0; i < MAX_SIZES; ++i)
             seconds[p][i] = NAN;
@@ -736,7 +786,7 @@ static int run_sweep(bw_run *run)
         rc = measure_references(run, sizes[s], expected_sum);
         for (size_t p = 0; p < npaths && rc == 0; ++p)
             if (runnable[p])
-                rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s]);
+                rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s], &valid[p][s]);
     }
     if (nsizes < 2)
         fprintf(stderr, "note: a single size: no transfer-model fit\n");
@@ -746,12 +796,13 @@ static int run_sweep(bw_run *run)
         rc = -1;
     for (size_t p = 0; p < npaths && rc == 0 && nsizes >= 2; ++p)
         if (runnable[p] && paths[p].kind != BW_TECHNIQUE)
-            rc = record_fit(run, &paths[p], sizes, seconds[p], nsizes, &fits[p], &fitted[p]);
+            rc = record_fit(run, &paths[p], sizes, seconds[p], valid[p], nsizes, &fits[p], &fitted[p]);
     if (rc == 0)
         rc = record_techniques(run, paths, npaths, sizes, nsizes, seconds, fits, fitted);
     free(fits);
     free(fitted);
     free(seconds);
+    free(valid);
     free(runnable);
     return rc;
 }

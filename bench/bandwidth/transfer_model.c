@@ -1,6 +1,9 @@
 #include "bandwidth/transfer_model.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 double bw_fit_seconds(const bw_fit *f, double bytes) { return f->c_s + bytes / f->b_Bps; }
 
@@ -32,7 +35,7 @@ static double loss(const double *bytes, const double *seconds, size_t n, double 
 
 int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit *out)
 {
-    if (n < 2)
+    if (n < BW_FIT_MIN_POINTS)
         return -1;
     bool distinct = false;
     for (size_t i = 0; i < n; ++i) {
@@ -92,6 +95,75 @@ int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit
     }
     out->rms_rel_err = sqrt(sum2 / (double)n);
     return 0;
+}
+
+/* The valid points, in their order, into bytes_out and seconds_out;
+ * returns how many. */
+static size_t keep_valid(const double *bytes, const double *seconds, const bool *valid, size_t n, double *bytes_out,
+                         double *seconds_out)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (valid[i]) {
+            bytes_out[m] = bytes[i];
+            seconds_out[m++] = seconds[i];
+        }
+    return m;
+}
+
+int bw_fit_valid_points(const double *bytes, const double *seconds, const bool *valid, size_t n, bw_fit_outcome *out)
+{
+    *out = (bw_fit_outcome){.verdict = BW_FIT_NO_VALID, .points = n};
+    for (size_t i = 0; i < n; ++i)
+        out->valid += valid[i];
+    if (out->valid == 0)
+        return 0;
+    if (out->valid < BW_FIT_MIN_POINTS) {
+        out->verdict = BW_FIT_TOO_FEW;
+        return 0;
+    }
+    double *b = malloc(out->valid * sizeof *b), *t = malloc(out->valid * sizeof *t);
+    int rc = b && t ? 0 : -1;
+    if (rc == 0) {
+        size_t m = keep_valid(bytes, seconds, valid, n, b, t);
+        out->verdict = bw_fit_transfer(b, t, m, &out->fit) == 0 ? BW_FIT_MADE : BW_FIT_UNDETERMINED;
+    }
+    free(b);
+    free(t);
+    return rc;
+}
+
+bool bw_fit_outcome_valid(const bw_fit_outcome *o) { return o->verdict == BW_FIT_MADE; }
+
+/* "; N invalid point(s) left out" at the end of buf, when some were. */
+static void append_left_out(const bw_fit_outcome *o, char *buf, size_t len)
+{
+    size_t out = o->points - o->valid, used = strlen(buf);
+    if (out > 0 && used < len)
+        snprintf(buf + used, len - used, "; %zu invalid point%s left out", out, out == 1 ? "" : "s");
+}
+
+void bw_fit_outcome_note(const bw_fit_outcome *o, char *buf, size_t len)
+{
+    switch (o->verdict) {
+    case BW_FIT_NO_VALID:
+        snprintf(buf, len, "no valid point of %zu: no fit", o->points);
+        return;
+    case BW_FIT_TOO_FEW:
+        snprintf(buf, len, "fitted over %zu valid of %zu points: too few (the fit needs %d)", o->valid, o->points,
+                 BW_FIT_MIN_POINTS);
+        return;
+    case BW_FIT_UNDETERMINED:
+        snprintf(buf, len, "no fit: the %zu valid sizes determine no finite bandwidth", o->valid);
+        break;
+    case BW_FIT_MADE:
+        if (o->valid == o->points)
+            snprintf(buf, len, "B(S) = S/(c + S/b) over %zu sizes", o->valid);
+        else
+            snprintf(buf, len, "B(S) = S/(c + S/b) over %zu valid of %zu sizes", o->valid, o->points);
+        break;
+    }
+    append_left_out(o, buf, len);
 }
 
 bool bw_moved_no_data(double bytes, double seconds, double host_copy_Bps)

@@ -23,6 +23,34 @@ typedef struct {
  * or -1 when the data determine no finite bandwidth. */
 int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit *out);
 
+/* The fewest points a fit takes: two parameters need two distinct sizes. */
+#define BW_FIT_MIN_POINTS 2
+
+typedef enum {
+    BW_FIT_MADE,         /* fitted over the valid points */
+    BW_FIT_NO_VALID,     /* no point passed verification */
+    BW_FIT_TOO_FEW,      /* fewer valid points than BW_FIT_MIN_POINTS */
+    BW_FIT_UNDETERMINED, /* enough valid points, but they determine no finite bandwidth */
+} bw_fit_verdict;
+
+typedef struct {
+    bw_fit_verdict verdict;
+    size_t points; /* the points offered */
+    size_t valid;  /* those that passed verification: the only ones fitted */
+    bw_fit fit;    /* when verdict is BW_FIT_MADE */
+} bw_fit_outcome;
+
+/* The fit of a path's sweep from its points and their verification flags:
+ * a point whose data were wrong has a time that says nothing about the
+ * path, so only valid points are fitted. Returns 0, or -1 when out of
+ * memory. */
+int bw_fit_valid_points(const double *bytes, const double *seconds, const bool *valid, size_t n, bw_fit_outcome *out);
+/* Whether the outcome is a fit a row may report as valid. */
+bool bw_fit_outcome_valid(const bw_fit_outcome *o);
+/* The fit row's note: what was fitted, how many points were left out, or
+ * why there is no fit. */
+void bw_fit_outcome_note(const bw_fit_outcome *o, char *buf, size_t len);
+
 /* Predicted time and bandwidth of the fitted path at a size. */
 double bw_fit_seconds(const bw_fit *f, double bytes);
 /* Relative error of the fit at one measured point: B_fit / B_measured - 1. */

@@ -1,12 +1,15 @@
 /* End-to-end tests of the bandwidth executables: a quick run on the OpenCL
  * device with every path, the zero-copy guard and the model fit in its CSV,
- * bad input, a planted verification failure, and CUDA without a GPU. */
+ * bad input, a planted verification failure (and the fit that must leave
+ * the failed points out), and CUDA without a GPU. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <math.h>
 
 #define BENCHMARK "bandwidth"
 #include "tests/cli_harness.h"
@@ -95,6 +98,132 @@ static void test_planted_failure_fails_the_run(void **state)
     table_free(&t);
 }
 
+/* The one row of a sweep (and size, for the per-size sweeps) of path
+ * h2d-write-pageable, which the fit tests below run alone. */
+static int pageable_row(const table *t, const char *sweep, const char *size)
+{
+    int found = -1;
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "variant", "h2d-write-pageable") && cell_is(t, j, "sweep", sweep) &&
+            (size == NULL || cell_is(t, j, "size_bytes", size))) {
+            if (found >= 0)
+                fail_msg("two %s rows at %s", sweep, size ? size : "no size");
+            found = j;
+        }
+    if (found < 0)
+        fail_msg("no %s row at %s", sweep, size ? size : "no size");
+    return found;
+}
+
+static double num(const table *t, int row, const char *col) { return strtod(cell(t, row, col), NULL); }
+
+static double param_num(const table *t, int row, const char *key)
+{
+    const char *v = param_at(t, row, key);
+    if (v == NULL)
+        fail_msg("row %d: params '%s' lack %s", row, cell(t, row, "params"), key);
+    return strtod(v, NULL);
+}
+
+static void expect_near(double got, double want, double rel, const char *what)
+{
+    if (!(fabs(got - want) <= rel * fabs(want)))
+        fail_msg("%s: %.6g, want %.6g within %g", what, got, want, rel);
+}
+
+/* A fault planted in h2d-write-pageable over sizes: exit 1, failures rows
+ * said to have failed; the CSV. */
+static table run_fit_fault(const char *fault, const char *sizes, const char *dir, int failures)
+{
+    char env[64], args[256], want[64];
+    snprintf(env, sizeof env, "CROSSROOF_FAULT=%s", fault);
+    snprintf(args, sizeof args, "--sizes %s --paths h2d-write-pageable --reps 5:10", sizes);
+    run_result r;
+    table t = run_csv(env, "bandwidth-opencl", args, dir, 1, &r);
+    snprintf(want, sizeof want, ": %d result(s) failed verification", failures);
+    expect_in(r.err, want);
+    run_free(&r);
+    return t;
+}
+
+/* The fit-error row at a point fitted: the measured bandwidth is the size
+ * row's, the model's is S/(c + S/b) from the fit row, the figure their
+ * relative difference in percent. */
+static void expect_fit_error_row(const table *t, int fit, const char *size)
+{
+    int e = pageable_row(t, "fit-error", size), s = pageable_row(t, "size", size);
+    assert_string_equal(cell(t, e, "valid"), "1");
+    double S = strtod(size, NULL), c = param_num(t, fit, "c_us") * 1e-6, b = param_num(t, fit, "b_GBps") * 1e9;
+    double model = S / (c + S / b) * 1e-9, measured = param_num(t, e, "measured_GBps");
+    expect_near(measured, num(t, s, "figure"), 1e-3, "measured_GBps against the size row");
+    expect_near(param_num(t, e, "fit_GBps"), model, 2e-3, "fit_GBps against c and b");
+    expect_near(num(t, e, "figure") / 100 + 1, model / measured, 3e-3, "fit error");
+}
+
+/* The planted fault spoils the first point only: the fit is made over the
+ * two valid points, says it left one out, and passes through both (a fit
+ * of two parameters to two points, unless c had to be clamped to 0); the
+ * fit-error row of the spoiled point is invalid, the others valid. */
+static void test_planted_failure_is_left_out_of_the_fit(void **state)
+{
+    (void)state;
+    table t = run_fit_fault("verify", "64K:1M:x4", "fit-one-out", 2);
+    assert_string_equal(cell(&t, pageable_row(&t, "size", "65536"), "valid"), "0");
+    int fit = pageable_row(&t, "fit", NULL);
+    assert_string_equal(cell(&t, fit, "valid"), "1");
+    expect_cell_has(&t, fit, "note", "over 2 valid of 3 sizes; 1 invalid point left out");
+    assert_string_equal(cell(&t, fit, "n"), "2");
+    assert_true(param_num(&t, fit, "b_GBps") > 0);
+    expect_near(num(&t, fit, "figure"), param_num(&t, fit, "b_GBps"), 1e-3, "fit figure against b_GBps");
+    if (param_at(&t, fit, "c_clamped_to_0") == NULL)
+        assert_true(param_num(&t, fit, "max_rel_err") < 1e-3);
+    int bad = pageable_row(&t, "fit-error", "65536");
+    assert_string_equal(cell(&t, bad, "valid"), "0");
+    expect_cell_has(&t, bad, "note", "failed verification: left out of the fit");
+    expect_fit_error_row(&t, fit, "262144");
+    expect_fit_error_row(&t, fit, "1048576");
+    assert_int_equal(count_where(&t, "sweep", "fit-error", NULL), 3);
+    table_free(&t);
+}
+
+/* One valid point of two: no fit, and no fit-error row can be valid. */
+static void test_too_few_valid_points_leave_the_fit_invalid(void **state)
+{
+    (void)state;
+    table t = run_fit_fault("verify", "64K:256K:x4", "fit-too-few", 4);
+    assert_string_equal(cell(&t, pageable_row(&t, "size", "262144"), "valid"), "1");
+    int fit = pageable_row(&t, "fit", NULL);
+    assert_string_equal(cell(&t, fit, "valid"), "0");
+    expect_cell_has(&t, fit, "note", "fitted over 1 valid of 2 points: too few");
+    assert_null(param_at(&t, fit, "b_GBps"));
+    assert_string_equal(cell(&t, fit, "figure"), "");
+    const char *const sizes[] = {"65536", "262144"};
+    for (size_t i = 0; i < countof(sizes); ++i) {
+        int e = pageable_row(&t, "fit-error", sizes[i]);
+        assert_string_equal(cell(&t, e, "valid"), "0");
+        assert_string_equal(cell(&t, e, "figure"), "");
+        expect_cell_has(&t, e, "note", "no fit");
+        expect_near(param_num(&t, e, "measured_GBps"), num(&t, pageable_row(&t, "size", sizes[i]), "figure"), 1e-3,
+                    "measured_GBps against the size row");
+    }
+    table_free(&t);
+}
+
+/* Every point spoiled (CROSSROOF_FAULT=verify-all): the fit is invalid. */
+static void test_no_valid_point_leaves_the_fit_invalid(void **state)
+{
+    (void)state;
+    table t = run_fit_fault("verify-all", "64K:1M:x4", "fit-none", 3 + 1 + 3);
+    assert_int_equal(count_where(&t, "variant", "h2d-write-pageable", "sweep", "size", "valid", "0", NULL), 3);
+    int fit = pageable_row(&t, "fit", NULL);
+    assert_string_equal(cell(&t, fit, "valid"), "0");
+    expect_cell_has(&t, fit, "note", "no valid point of 3");
+    assert_string_equal(cell(&t, fit, "figure"), "");
+    assert_int_equal(count_where(&t, "sweep", "fit-error", "valid", "0", NULL), 3);
+    assert_int_equal(count_where(&t, "sweep", "fit-error", NULL), 3);
+    table_free(&t);
+}
+
 /* Listing the paths needs no GPU. */
 static void test_cuda_lists_paths_without_gpu(void **state)
 {
@@ -104,5 +233,6 @@ static void test_cuda_lists_paths_without_gpu(void **state)
 }
 
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_planted_failure_fails_the_run, test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu,
-              test_quick_run_covers_every_path)
+              test_planted_failure_fails_the_run, test_planted_failure_is_left_out_of_the_fit,
+              test_too_few_valid_points_leave_the_fit_invalid, test_no_valid_point_leaves_the_fit_invalid,
+              test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu, test_quick_run_covers_every_path)
