@@ -39,6 +39,23 @@ void stream_fill_random(cr_dtype t, void *dst, uint64_t n, uint64_t *state)
     }
 }
 
+/* The gold dot: a compensated (Neumaier) sum of the products in long
+ * double. A float product is exact there; the whole error is then about
+ * 2 ulp of long double, negligible beside any device's (see
+ * stream_dot_tolerance). */
+static long double dot_reference(const void *a, const void *b, uint64_t n, bool is_double)
+{
+    long double sum = 0, comp = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        long double p = is_double ? (long double)((const double *)a)[i] * ((const double *)b)[i]
+                                  : (long double)((const float *)a)[i] * ((const float *)b)[i];
+        long double t = sum + p;
+        comp += fabsl(sum) >= fabsl(p) ? (sum - t) + p : (p - t) + sum;
+        sum = t;
+    }
+    return sum + comp;
+}
+
 /* Every element of the arrays through one element operation of elements.h. */
 #define EACH(OP) for (uint64_t i = 0; i < n; ++i) OP(A, B, C, s, i)
 
@@ -51,11 +68,7 @@ void stream_fill_random(cr_dtype t, void *dst, uint64_t n, uint64_t *state)
         case STREAM_MUL: EACH(STREAM_MUL_AT); break;                                                     \
         case STREAM_ADD: EACH(STREAM_ADD_AT); break;                                                     \
         case STREAM_TRIAD: EACH(STREAM_TRIAD_AT); break;                                                 \
-        case STREAM_DOT: {                                                                               \
-            long double sum = 0;                                                                         \
-            for (uint64_t i = 0; i < n; ++i) sum += (long double)A[i] * (long double)B[i];               \
-            return sum;                                                                                  \
-        }                                                                                                \
+        case STREAM_DOT: return dot_reference(A, B, n, sizeof *A == sizeof(double));                    \
         default: break;                                                                                  \
         }                                                                                                \
     } while (0)
@@ -89,17 +102,67 @@ uint64_t stream_compare(stream_kernel k, cr_dtype t, const void *got, const void
     return bad;
 }
 
+/* gamma_k = k u / (1 - k u): the bound on prod (1 + d_j), |d_j| <= u, over k
+ * roundings (Higham, Accuracy and Stability of Numerical Algorithms, 3.1). */
+static double gamma_k(double k, double u) { return k * u < 1 ? k * u / (1 - k * u) : INFINITY; }
+
 double stream_dot_tolerance(cr_dtype t, uint64_t n, uint64_t work_items)
 {
-    /* With positive terms, a sum whose longest chain of dependent additions
-     * has m steps has relative error at most about m*eps. The longest chain:
-     * one block, the block sums of one work-item, and a log2 tree across
-     * work-items; the multiplications add one rounding each. */
-    double eps = t == CR_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+    /* Rigorous, not a rule of thumb. Every term is positive, so whatever
+     * the summation tree, the computed sum is sum p_i (1 + e_i) with
+     * |e_i| <= gamma_D when no product meets more than D roundings on its
+     * way to the result; then |dot - exact| <= gamma_D * exact. Under the
+     * contract of backend.h a product meets, in type T: its own rounding
+     * (none with an FMA), at most STREAM_DOT_BLOCK - 1 additions inside its
+     * block whatever their order (vectorised, several accumulators), at
+     * most one per block of its work-item's running sum, and ceil(log2)
+     * levels of the tree over a work-group; then, in double, at most one
+     * per work-item (the host's sum of the partials). Counting roundings
+     * in double as T's would only loosen it. The gold is compensated and
+     * its error, a few ulp of long double, is added. */
+    bool dbl = t == CR_DOUBLE;
+    double u = (dbl ? DBL_EPSILON : FLT_EPSILON) / 2, ud = DBL_EPSILON / 2;
     if (work_items == 0)
         work_items = 1;
-    uint64_t per_item = (n + work_items - 1) / work_items;
-    double chain = (double)STREAM_DOT_BLOCK + ceil((double)per_item / STREAM_DOT_BLOCK) +
-                   ceil(log2((double)work_items + 1)) + 4;
-    return chain * eps;
+    uint64_t per_item = n / work_items + (n % work_items != 0);
+    double blocks = (double)(per_item / STREAM_DOT_BLOCK + (per_item % STREAM_DOT_BLOCK != 0));
+    double depth = (double)STREAM_DOT_BLOCK + blocks + ceil(log2((double)work_items));
+    double g = gamma_k(depth, u), gd = gamma_k((double)work_items, ud);
+    double reference = 4 * (double)LDBL_EPSILON * (1 + (double)n * (double)LDBL_EPSILON);
+    return g + gd + g * gd + reference;
 }
+
+/* T holds every integer up to 2^24 (float) or 2^53 (double) exactly; a
+ * run has one product fewer, so a single extra product still lands on an
+ * exact 2^24 (see truth.h). */
+static uint64_t check_chunk(cr_dtype t)
+{
+    return t == CR_DOUBLE ? (UINT64_C(1) << 53) - 1 : (UINT64_C(1) << 24) - 1;
+}
+
+uint64_t stream_dot_check_runs(cr_dtype t, uint64_t n)
+{
+    uint64_t c = check_chunk(t);
+    return n / c + (n % c != 0);
+}
+
+void stream_dot_check_ones(cr_dtype t, void *dst, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; ++i)
+        if (t == CR_DOUBLE)
+            ((double *)dst)[i] = 1;
+        else
+            ((float *)dst)[i] = 1;
+}
+
+uint64_t stream_dot_check_fill(cr_dtype t, void *dst, uint64_t n, uint64_t run, uint64_t *first)
+{
+    uint64_t c = check_chunk(t), lo = run < stream_dot_check_runs(t, n) ? run * c : n, hi = n - lo > c ? lo + c : n;
+    size_t es = cr_dtype_size(t);
+    memset(dst, 0, n * es); /* all-zero bits: +0.0 in either type */
+    stream_dot_check_ones(t, (char *)dst + lo * es, hi - lo);
+    *first = lo;
+    return hi - lo;
+}
+
+bool stream_dot_check_ok(double got, uint64_t want) { return got == (double)want; }

@@ -148,6 +148,13 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table t = run_planted("verify", "stream-opencl", args, "fault-dot-only");
     expect_cell_has(&t, only_invalid_row(&t), "note", "dot off by");
     table_free(&t);
+    /* One product the device leaves out: inside the tolerance of a large
+     * float dot, caught by the exact coverage check. */
+    t = run_planted("dot-drop", "stream-opencl", args, "fault-dot-drop");
+    int j = only_invalid_row(&t);
+    assert_string_equal(cell(&t, j, "backend"), "opencl");
+    expect_cell_has(&t, j, "note", "dot misses or repeats products");
+    table_free(&t);
 }
 
 static void test_insane_events_fall_back_to_host_timing(void **state)
