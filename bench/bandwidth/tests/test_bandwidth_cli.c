@@ -146,6 +146,16 @@ static table run_fit_fault(const char *fault, const char *sizes, const char *dir
     return t;
 }
 
+/* The path's fit row, which must have the valid flag and a note holding
+ * note. */
+static int fit_row(const table *t, const char *valid, const char *note)
+{
+    int fit = pageable_row(t, "fit", NULL);
+    assert_string_equal(cell(t, fit, "valid"), valid);
+    expect_cell_has(t, fit, "note", note);
+    return fit;
+}
+
 /* The fit-error row at a point fitted: the measured bandwidth is the size
  * row's, the model's is S/(c + S/b) from the fit row, the figure their
  * relative difference in percent. */
@@ -169,9 +179,7 @@ static void test_planted_failure_is_left_out_of_the_fit(void **state)
     (void)state;
     table t = run_fit_fault("verify", "64K:1M:x4", "fit-one-out", 2);
     assert_string_equal(cell(&t, pageable_row(&t, "size", "65536"), "valid"), "0");
-    int fit = pageable_row(&t, "fit", NULL);
-    assert_string_equal(cell(&t, fit, "valid"), "1");
-    expect_cell_has(&t, fit, "note", "over 2 valid of 3 sizes; 1 invalid point left out");
+    int fit = fit_row(&t, "1", "over 2 valid of 3 sizes; 1 invalid point left out");
     assert_string_equal(cell(&t, fit, "n"), "2");
     assert_true(param_num(&t, fit, "b_GBps") > 0);
     expect_near(num(&t, fit, "figure"), param_num(&t, fit, "b_GBps"), 1e-3, "fit figure against b_GBps");
@@ -192,9 +200,7 @@ static void test_too_few_valid_points_leave_the_fit_invalid(void **state)
     (void)state;
     table t = run_fit_fault("verify", "64K:256K:x4", "fit-too-few", 4);
     assert_string_equal(cell(&t, pageable_row(&t, "size", "262144"), "valid"), "1");
-    int fit = pageable_row(&t, "fit", NULL);
-    assert_string_equal(cell(&t, fit, "valid"), "0");
-    expect_cell_has(&t, fit, "note", "fitted over 1 valid of 2 points: too few");
+    int fit = fit_row(&t, "0", "fitted over 1 valid of 2 points: too few");
     assert_null(param_at(&t, fit, "b_GBps"));
     assert_string_equal(cell(&t, fit, "figure"), "");
     const char *const sizes[] = {"65536", "262144"};
@@ -215,9 +221,7 @@ static void test_no_valid_point_leaves_the_fit_invalid(void **state)
     (void)state;
     table t = run_fit_fault("verify-all", "64K:1M:x4", "fit-none", 3 + 1 + 3);
     assert_int_equal(count_where(&t, "variant", "h2d-write-pageable", "sweep", "size", "valid", "0", NULL), 3);
-    int fit = pageable_row(&t, "fit", NULL);
-    assert_string_equal(cell(&t, fit, "valid"), "0");
-    expect_cell_has(&t, fit, "note", "no valid point of 3");
+    int fit = fit_row(&t, "0", "no valid point of 3");
     assert_string_equal(cell(&t, fit, "figure"), "");
     assert_int_equal(count_where(&t, "sweep", "fit-error", "valid", "0", NULL), 3);
     assert_int_equal(count_where(&t, "sweep", "fit-error", NULL), 3);

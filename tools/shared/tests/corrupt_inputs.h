@@ -5,6 +5,7 @@
 #ifndef CR_CORRUPT_INPUTS_H
 #define CR_CORRUPT_INPUTS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,24 @@ static inline void corrupt(const char *dir, const corrupt_case *c)
     sh("cd '%s' && F='%s' && field() { awk -F, -v OFS=, -v r=\"$1\" -v c=\"$2\" -v v=\"$3\" 'NR == r { $c = v } 1' "
        "\"$F\" > \"$F.t\" && mv \"$F.t\" \"$F\"; } && %s",
        dir, c->file, c->shell);
+}
+
+/* BIN ARGS on a run holding case c: exit 1 and one line on stderr,
+ * "PROG: error: ...", with the case's error in it; and, where
+ * nothing_on_stdout, nothing written on stdout. */
+static inline void expect_corrupt_refused(const char *bin, const char *args, const corrupt_case *c,
+                                          bool nothing_on_stdout)
+{
+    const char *prog = strrchr(bin, '/') ? strrchr(bin, '/') + 1 : bin;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: error: ", prog);
+    run_result r = run(NULL, bin, args);
+    if (r.status != 1 || count_lines(r.err) != 1 || strncmp(r.err, prefix, strlen(prefix)) != 0 ||
+        strstr(r.err, c->error) == NULL || (nothing_on_stdout && r.out[0]))
+        fail_msg("corrupt_inputs.txt:%d (%s): %s %s exited %d, stdout '%s', stderr '%s' (want 1 and one line "
+                 "'%s...%s')",
+                 c->line, c->file, prog, args, r.status, r.out, r.err, prefix, c->error);
+    run_free(&r);
 }
 
 #endif
