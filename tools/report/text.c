@@ -50,12 +50,14 @@ static const struct {
                     "that with every work-item of the span on one counter (global memory: all work-items that run; "
                     "local memory: one work-group): how many times slower contention makes it (Lee's Fig. 4.3; Lee "
                     "measured 125 to 630 on the GPUs of 2012). Below 1 the contended case was faster. Launch latency is an empty kernel's enqueue-to-start time and round trip (Lee's "
-                    "Table 4.1). Every count was checked against the model of what the operations must leave."},
+                    "Table 4.1; his means, on four GPUs of 2012, follow the device's). Every count was checked "
+                    "against the model of what the operations must leave."},
     [RP_SFU] = {"sfu", {"sfu"}, "Special functions (SFU; Li 2016, ch. 6)",
                 "Each transcendental function in its precise and fast versions: the latency of a dependent chain, "
                 "the throughput with independent chains, the speed-up of each version over the precise one, and "
                 "its error against a correctly rounded reference over sampled inputs (mean and largest relative "
-                "error, largest error in ulp). A fast version is worth it where its speed-up is large and its error "
+                "error, largest error in ulp on the typical domain and on a wide one). A fast version is worth "
+                "it where its speed-up is large and its error "
                 "is within what the application tolerates (Li's Table 6.4/6.5)."},
     [RP_REGSPILL] = {"regspill", {"regspill"}, "Register pressure and spilling (Li 2016, ch. 4)",
                      "The cliff is where throughput falls once the values a work-item keeps live no longer fit in "

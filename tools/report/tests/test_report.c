@@ -253,6 +253,24 @@ static const rp_device *load_device(const char *name, const dev_file *files, siz
     return &run->devices[0];
 }
 
+/* The run's report.md, as text the caller frees. */
+static char *markdown_of(const rp_run *run)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    rp_render_markdown(f, run);
+    fclose(f);
+    return text;
+}
+
+static void expect_in_text(const char *text, const char *want)
+{
+    if (strstr(text, want) == NULL)
+        fail_msg("no '%s' in:\n%s", want, text);
+}
+
 /* ---- the headlines of one device directory ---- */
 
 /* A directory of files, and what its report must hold beyond the cells
@@ -300,6 +318,7 @@ static const shown_num headline_nums[] = {
     {"ar", RP_REGSPILL, "regspill-tuner", "live=64 rule=per-warp", "search reduction (x)", 13.3},
     {"sx", RP_SFU, "sfu-table", "sin float native", "speed-up", 3.5},
     {"sx", RP_SFU, "sfu-table", "sin float native", "max ulp", 4},
+    {"sx", RP_SFU, "sfu-table", "sin float native", "max ulp (wide domain)", 32768},
     {"sx", RP_SFU, "sfu-table", "sin float precise", "latency (ns)", 9},
     {"sx", RP_XMODEL, "xmodel-params", "R float", "value", 25.5},
     {"sx", RP_XMODEL, "xmodel-params", "R float", "fit quality", 0.98},
@@ -409,7 +428,7 @@ static const dev_file sfu_xmodel_other_files[] = {
     {"sfu-opencl.table.csv",
      "func,math,dtype,version,latency_ns,latency_cycles,mean_rel_err,max_rel_err,max_ulp,max_ulp_wide,"
      "bound_ulp,ftz,registers,throughput_Gops,per_cu_Gops,speedup_vs_precise,valid\n"
-     "sin,sin(x),float,native,2.5,,1e-7,3e-6,4,,,,,12,,3.5,1\n"
+     "sin,sin(x),float,native,2.5,,1e-7,3e-6,4,32768,,,,12,,3.5,1\n"
      "sin,sin(x),float,precise,9,,5e-8,1e-7,1,,,,,3.4,,1,1\n"
      "exp,exp(x),float,native,,,,,,,,,,,,,0\n"},
     {"xgraph-params.csv", "parameter,dtype,ilp,value,unit,fit_quality,source,note\n"
@@ -476,15 +495,82 @@ static void test_launch_headline_has_mean_and_median(void **state)
     const rp_table *launch = rp_find_table(&d->sections[RP_ATOMICS], "atomics-launch");
     assert_non_null(strstr(launch->title, "Lee Table 4.1"));
     assert_non_null(strstr(launch->title, "mean"));
-    /* The headline as the report writes it. */
-    char *text = NULL;
+    /* The headline as the report writes it, and Lee's means beside it, in
+     * microseconds (Table 4.1 gives milliseconds). */
+    char *text = markdown_of(&run);
+    static const char *const rows[] = {
+        "| round-trip | 17 | 23.5 | 9 |",          "| enqueue-to-start | 4 | 6.25 | 3 |",
+        "**Lee 2012 Table 4.1 (mean of 100 empty-kernel launches)**",
+        "| GPU | Lee's name | mean (us) |",
+        "| Radeon HD 5870 | AMD Low | 161 |",       "| Radeon HD 7970 | AMD High | 157 |",
+        "| GTX 280 | NVIDIA Low | 87 |",           "| Tesla 2075 | NVIDIA High | 124 |",
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; ++i)
+        expect_in_text(text, rows[i]);
+    free(text);
+    /* The thesis's numbers are no result of a run: comparing two runs
+     * leaves them out. */
+    text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    rp_render_markdown(f, &run);
+    rp_render_compare(f, &run, &run);
     fclose(f);
-    if (strstr(text, "| round-trip | 17 | 23.5 | 9 |") == NULL ||
-        strstr(text, "| enqueue-to-start | 4 | 6.25 | 3 |") == NULL)
-        fail_msg("the launch headline lacks the median and the mean:\n%s", text);
+    expect_in_text(text, "| round-trip | mean (us) | 23.5 | 23.5 | 1 |");
+    assert_null(strstr(text, "Radeon HD 5870"));
+    free(text);
+    rp_run_free(&run);
+}
+
+/* Without launch rows there is nothing to set Lee's launch times beside. */
+static void test_no_launch_rows_no_lee_table(void **state)
+{
+    (void)state;
+    static const dev_file files[] = {
+        {"atomics-opencl.meta.csv", meta},
+        {"atomics-opencl.csv", "benchmark,backend,variant,dtype,sweep,params,figure,unit,valid\n"
+                               "atomics,opencl,add,uint32,ratio,space=global;degree_low=1;low_Mops=600;"
+                               "degree_high=128;high_Mops=4,150,x,1\n"
+                               "atomics,opencl,round-trip,,launch,,17,us,0\n"},
+    };
+    rp_run run;
+    const rp_device *d = load_device("nolaunch", LIST(files), &run);
+    assert_null(rp_find_table(&d->sections[RP_ATOMICS], "atomics-lee-launch"));
+    char *text = markdown_of(&run);
+    expect_in_text(text, "| add uint32 global | 150 |");
+    static const char *const absent[] = {"Lee 2012 Table 4.1", "Radeon HD 5870", "| 161 |", "| 157 |", "| 87 |",
+                                         "| 124 |"};
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; ++i)
+        if (strstr(text, absent[i]))
+            fail_msg("'%s' without a launch row:\n%s", absent[i], text);
+    free(text);
+    rp_run_free(&run);
+}
+
+/* The SFU table gives the worst ulp of both domains, the wide one beside
+ * the typical one: native cos and tan on PoCL are a few ulp off on the
+ * typical domain and tens of thousands on the wide one. A large count reads
+ * whole, an unknown one as a dash, as for the typical domain. */
+static void test_sfu_wide_domain_ulp(void **state)
+{
+    (void)state;
+    static const dev_file files[] = {
+        {"sfu-opencl.table.csv",
+         "func,math,dtype,version,latency_ns,latency_cycles,mean_rel_err,max_rel_err,max_ulp,max_ulp_wide,"
+         "bound_ulp,ftz,registers,throughput_Gops,per_cu_Gops,speedup_vs_precise,valid\n"
+         "cos,cos(x),float,native,2.5,,1e-7,3e-6,2,32768,,,,12,,3.5,1\n"
+         "tan,tan(x),float,native,3,,2e-7,5e-6,3.5,9285,,,,10,,3,1\n"
+         "cos,cos(x),float,precise,9,,5e-8,1e-7,1,,,,,3.4,,1,1\n"},
+    };
+    rp_run run;
+    const rp_device *d = load_device("sfuwide", LIST(files), &run);
+    const rp_table *s = rp_find_table(&d->sections[RP_SFU], "sfu-table");
+    assert_non_null(s);
+    assert_int_equal(rp_col_index(s, "max ulp (wide domain)"), rp_col_index(s, "max ulp") + 1);
+    char *text = markdown_of(&run);
+    expect_in_text(text, "| max ulp | max ulp (wide domain) | verified |");
+    expect_in_text(text, "| cos float native | 2.5 | 12 | 3.5 | 1e-07 | 3e-06 | 2 | 32768 | yes |");
+    expect_in_text(text, "| tan float native | 3 | 10 | 3 | 2e-07 | 5e-06 | 3.5 | 9285 | yes |");
+    expect_in_text(text, "| cos float precise | 9 | 3.4 | 1 | 5e-08 | 1e-07 | 1 | \xe2\x80\x93 | yes |");
     free(text);
     rp_run_free(&run);
 }
@@ -607,6 +693,8 @@ int main(void)
         cmocka_unit_test(test_base64_rejects_what_is_not_canonical),
         [FIRST + NCASES] = cmocka_unit_test(test_run_log_reasons),
         cmocka_unit_test(test_launch_headline_has_mean_and_median),
+        cmocka_unit_test(test_no_launch_rows_no_lee_table),
+        cmocka_unit_test(test_sfu_wide_domain_ulp),
         cmocka_unit_test(test_compare_pairs_and_ratios),
         cmocka_unit_test(test_bad_directories),
     };
