@@ -42,6 +42,25 @@ static const column columns[] = {
 _Static_assert(sizeof columns / sizeof columns[0] == sizeof cr_result_columns / sizeof cr_result_columns[0],
                "one writer per column name");
 
+int cr_result_refuse_infinities(cr_result *r)
+{
+    int found = 0;
+    for (size_t i = 0; i < cr_result_ncolumns; ++i) {
+        if (columns[i].kind != COL_DOUBLE)
+            continue;
+        double *v = (double *)((char *)r + columns[i].offset);
+        if (!isinf(*v))
+            continue;
+        *v = NAN;
+        r->valid = false;
+        size_t used = strlen(r->note);
+        snprintf(r->note + used, sizeof r->note - used, "%s%s was infinite: no measurement", used ? "; " : "",
+                 cr_result_columns[i]);
+        ++found;
+    }
+    return found;
+}
+
 void cr_result_unmeasured(cr_result *r)
 {
     size_t n = r->stats.n;

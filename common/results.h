@@ -38,6 +38,11 @@ typedef struct {
  * unsupported path): statistics empty, timer "none". */
 void cr_result_unmeasured(cr_result *r);
 
+/* An infinite number in a row (a figure over a zero time, an error with no
+ * bound) is no measurement, and no CSV reader takes one: each becomes
+ * empty, the row invalid, and its note says which. Returns how many. */
+int cr_result_refuse_infinities(cr_result *r);
+
 /* Appends "key=value" (printf-style) to the row's params, ';'-separated;
  * what does not fit is cut. */
 void cr_result_add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

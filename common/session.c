@@ -101,8 +101,11 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     return -1;
 }
 
-int cr_session_record(cr_session *s, const cr_result *r)
+int cr_session_record(cr_session *s, const cr_result *row)
 {
+    cr_result checked = *row;
+    cr_result_refuse_infinities(&checked);
+    const cr_result *r = &checked;
     if (s->opt.csv_stdout) {
         cr_result_write_row(stdout, r);
     } else {

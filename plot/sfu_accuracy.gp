@@ -18,8 +18,9 @@ domains = "typical wide"
 in_domain(d) = strstrt(";" . strcol("params") . ";", ";domain=" . d . ";") > 0
 is_row(f, dt, v, d) = strcol("sweep") eq "accuracy" && strcol("variant") eq f . "/" . v && strcol("dtype") eq dt && \
                       in_domain(d)
-# An infinite error (a NaN or infinite result) is written "inf".
-ulps(c) = strcol(c) eq "inf" ? 1e300 : column(c)
+# An infinite error (a NaN or infinite result) has no figure and
+# max_ulp=inf in its params.
+ulps(c) = strstrt(strcol("params"), "max_ulp=inf") > 0 || strcol(c) eq "inf" ? 1e300 : column(c)
 
 do for [f in funcs] {
     do for [dt in types] {

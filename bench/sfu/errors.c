@@ -75,7 +75,9 @@ static int accuracy_row(sfu_state *s, sfu_version v, bool wide, const double *x,
     for (size_t i = 0; i < s->n; ++i)
         sfu_error_add(&st, x[i], y[i], s->got[i], ref[i], s->t, isnan(bound) ? INFINITY : bound, flush_ok);
     double mean = sfu_error_mean_rel(&st);
-    row.figure = st.max_ulp;
+    /* An infinite error (a NaN or infinite result where the exact value is
+     * finite) is no number for the CSV: max_ulp=inf in the params says it. */
+    row.figure = isinf(st.max_ulp) ? NAN : st.max_ulp;
     row.ops_per_rep = (double)st.n;
     cr_result_add_param(&row, "domain=%s;n=%" PRIu64 ";mean_rel=%.4g;max_rel=%.4g;max_ulp=%.4g;bound_ulp=%s",
                         wide ? "wide" : "typical", st.n, mean, st.max_rel, st.max_ulp,

@@ -263,6 +263,12 @@ static pid_t start_run_all(const char *args, const char *name)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
+        /* A shell started in the background gets SIGINT ignored, and a
+         * signal ignored on entry cannot be trapped: the test's Ctrl-C must
+         * reach run_all.sh whatever started the tests. */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }

@@ -189,6 +189,24 @@ static int good_writer(FILE *f, void *ctx)
     return 0;
 }
 
+/* An infinite figure or statistic is written as no number, and the row is
+ * invalid with the column named; finite rows are left alone. */
+static void test_infinities_are_refused(void **state)
+{
+    (void)state;
+    cr_result r = {.valid = true, .figure = INFINITY, .ref_ratio = 1.5, .figure_best = NAN};
+    r.stats.median = -INFINITY;
+    snprintf(r.note, sizeof r.note, "seen");
+    assert_int_equal(cr_result_refuse_infinities(&r), 2);
+    assert_false(r.valid);
+    assert_true(isnan(r.figure) && isnan(r.stats.median));
+    assert_true(r.ref_ratio == 1.5);
+    assert_string_equal(r.note, "seen; median_s was infinite: no measurement; figure was infinite: no measurement");
+    cr_result ok = {.valid = true, .figure = 3, .figure_best = NAN};
+    assert_int_equal(cr_result_refuse_infinities(&ok), 0);
+    assert_true(ok.valid && ok.figure == 3 && ok.note[0] == '\0');
+}
+
 static void test_atomic_write_keeps_old_file_on_failure(void **state)
 {
     (void)state;
@@ -308,5 +326,6 @@ static void test_output_lock(void **state)
 }
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
+          test_infinities_are_refused,
           test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_metadata, test_topology_allocation,
           test_output_lock)

@@ -290,12 +290,19 @@ static bool is_sfu_table(const char *file)
 
 /* An error in ulp: four significant digits, but never fewer than its whole
  * part has, so that native cos's 32768 ulp reads 32768, not 3.277e+04. */
-static void set_ulp(rp_row *r, int c, double ulp)
+/* An error cell: "inf" where the error is infinite (a NaN or infinite
+ * result where the exact value is finite), else the number to digits
+ * significant digits, the whole part never cut (32768 ulp, not 3.277e+04). */
+static void set_error(rp_row *r, int c, const cr_csv_table *t, size_t i, const char *col, int digits)
 {
-    int digits = 4;
-    for (double whole = 1e4; digits < 17 && fabs(ulp) >= whole; whole *= 10)
+    if (strcmp(rp_get(t, i, col), "inf") == 0) {
+        rp_set_text(r, c, "inf");
+        return;
+    }
+    double v = num(t, i, col);
+    for (double whole = 1e4; digits < 17 && fabs(v) >= whole; whole *= 10)
         ++digits;
-    rp_set_num(r, c, ulp, digits);
+    rp_set_num(r, c, v, digits);
 }
 
 static void sfu(rp_section *sec, const char *file, const cr_csv_table *t)
@@ -318,10 +325,10 @@ static void sfu(rp_section *sec, const char *file, const cr_csv_table *t)
         rp_set_num(r, 0, num(t, i, "latency_ns"), 4);
         rp_set_num(r, 1, num(t, i, "throughput_Gops"), 4);
         rp_set_num(r, 2, num(t, i, "speedup_vs_precise"), 3);
-        rp_set_num(r, 3, num(t, i, "mean_rel_err"), 3);
-        rp_set_num(r, 4, num(t, i, "max_rel_err"), 3);
-        set_ulp(r, 5, num(t, i, "max_ulp"));
-        set_ulp(r, 6, num(t, i, "max_ulp_wide"));
+        set_error(r, 3, t, i, "mean_rel_err", 3);
+        set_error(r, 4, t, i, "max_rel_err", 3);
+        set_error(r, 5, t, i, "max_ulp", 4);
+        set_error(r, 6, t, i, "max_ulp_wide", 4);
     }
 }
 

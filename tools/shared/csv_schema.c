@@ -52,8 +52,8 @@ const cr_csv_schema cr_schema_run_log = {"run_all.sh's run log", run_log_cols, C
 static const cr_column_spec sfu_table_cols[] = {
     {"func", CR_TEXT, true},           {"math", CR_TEXT, false},          {"dtype", CR_TEXT, false},
     {"version", CR_TEXT, false},       {"latency_ns", CR_NUMBER, false},  {"latency_cycles", CR_NUMBER, false},
-    {"mean_rel_err", CR_NUMBER, false}, {"max_rel_err", CR_NUMBER, false}, {"max_ulp", CR_NUMBER, false},
-    {"max_ulp_wide", CR_NUMBER, false}, {"bound_ulp", CR_NUMBER, false},  {"ftz", CR_TEXT, false},
+    {"mean_rel_err", CR_ERROR, false}, {"max_rel_err", CR_ERROR, false}, {"max_ulp", CR_ERROR, false},
+    {"max_ulp_wide", CR_ERROR, false}, {"bound_ulp", CR_ERROR, false},  {"ftz", CR_TEXT, false},
     {"registers", CR_COUNT, false},    {"throughput_Gops", CR_NUMBER, false}, {"per_cu_Gops", CR_NUMBER, false},
     {"speedup_vs_precise", CR_NUMBER, false}, {"valid", CR_FLAG, true},
 };
@@ -179,7 +179,10 @@ const char *cr_field_fault(const cr_column_spec *spec, const char *text)
     case CR_TEXT: return NULL;
     case CR_COUNT: return cr_count_fault(text, &n);
     case CR_NUMBER: return cr_number_fault(text, &v);
+    case CR_ERROR:
     case CR_NONNEG:
+        if (spec->kind == CR_ERROR && strcmp(text, "inf") == 0)
+            return NULL; /* any other error is a non-negative number */
         why = cr_number_fault(text, &v);
         return why ? why : v < 0 ? "is negative" : NULL;
     case CR_FLAG: return strcmp(text, "0") == 0 || strcmp(text, "1") == 0 ? NULL : "is neither 0 nor 1";

@@ -19,6 +19,8 @@ typedef enum {
     CR_NONNEG, /* a CR_NUMBER that is not negative: seconds, bytes, ratios of them */
     CR_FLAG,   /* 0 or 1 */
     CR_STATUS, /* an exit status, 0 to 255 */
+    CR_ERROR,  /* a CR_NONNEG, or "inf": an error that is infinite (a NaN or an
+                * infinite result where the exact value is finite) */
 } cr_field_kind;
 
 typedef struct {

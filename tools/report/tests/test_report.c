@@ -559,7 +559,8 @@ static void test_sfu_wide_domain_ulp(void **state)
          "bound_ulp,ftz,registers,throughput_Gops,per_cu_Gops,speedup_vs_precise,valid\n"
          "cos,cos(x),float,native,2.5,,1e-7,3e-6,2,32768,,,,12,,3.5,1\n"
          "tan,tan(x),float,native,3,,2e-7,5e-6,3.5,9285,,,,10,,3,1\n"
-         "cos,cos(x),float,precise,9,,5e-8,1e-7,1,,,,,3.4,,1,1\n"},
+         "cos,cos(x),float,precise,9,,5e-8,1e-7,1,,,,,3.4,,1,1\n"
+         "exp,exp(x),float,native,2,,1e-7,inf,inf,inf,,,,11,,4,1\n"},
     };
     rp_run run;
     const rp_device *d = load_device("sfuwide", LIST(files), &run);
@@ -571,6 +572,8 @@ static void test_sfu_wide_domain_ulp(void **state)
     expect_in_text(text, "| cos float native | 2.5 | 12 | 3.5 | 1e-07 | 3e-06 | 2 | 32768 | yes |");
     expect_in_text(text, "| tan float native | 3 | 10 | 3 | 2e-07 | 5e-06 | 3.5 | 9285 | yes |");
     expect_in_text(text, "| cos float precise | 9 | 3.4 | 1 | 5e-08 | 1e-07 | 1 | \xe2\x80\x93 | yes |");
+    /* A NaN or infinite result makes the error infinite: shown, not a dash. */
+    expect_in_text(text, "| exp float native | 2 | 11 | 4 | 1e-07 | inf | inf | inf | yes |");
     free(text);
     rp_run_free(&run);
 }
