@@ -36,6 +36,14 @@ static const char *const sweep_names[] = {"degree", "stride", "groups", "host", 
 
 #define LAUNCH_SAMPLES 100
 #define MAX_ITERS 1000000
+/* The quick run's stride sweep: 1, 4, 16, ... 1024 elements, at half the
+ * calibrated operations per work-item, so that its six points cost what
+ * the three of 1:1024:x32 did. A default stride curve has at least
+ * MIN_STRIDES strides that fit the device wherever it holds that many
+ * (x2 in a memory space where x4 leaves fewer). */
+#define QUICK_STRIDE_FACTOR 4
+#define QUICK_STRIDE_ITERS_DIVISOR 2
+#define MIN_STRIDES 5u
 /* Lee's stride sweep runs on reads and writes; add shows the same for updates. */
 static const at_op stride_ops[] = {AT_READ, AT_XCHG, AT_ADD};
 
@@ -45,7 +53,7 @@ typedef struct {
     cr_range degrees;   /* all 0 until given */
     uint64_t iters;     /* 0 until given: calibrated */
     uint64_t max_bytes; /* largest counter buffer */
-    bool strides_given;
+    bool strides_given, iters_given;
 } at_config;
 
 /* ---- options ---- */
@@ -67,7 +75,9 @@ static const cr_extra_option at_options[] = {
     CR_OPTION_NAMES("spaces", "global,local or all (default all)", at_config, spaces, at_space_names),
     CR_OPTION_NAMES("sweeps", "degree,stride,groups,host,launch,locks or all (default all)", at_config, sweeps,
                     sweep_names),
-    CR_OPTION(CR_OPT_RANGE, "strides", "RANGE", "strides in elements of the stride sweep (default 1:1024:x2)",
+    CR_OPTION(CR_OPT_RANGE, "strides", "RANGE",
+              "strides in elements of the stride sweep (default 1:1024:x2; quick 1:1024:x4, x2 in a memory space "
+              "where fewer than 5 of those fit)",
               at_config, strides),
     CR_OPTION(CR_OPT_RANGE, "degrees", "RANGE",
               "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
@@ -97,6 +107,8 @@ typedef struct {
     /* host reference (all threads, own cache line each) per op and type */
     double host_uncontended[AT_NOPS][AT_NTYPES];
     uint64_t host_iters;
+    cr_range space_strides[AT_NSPACES]; /* the stride sweep's strides in each space */
+    uint32_t stride_iters;              /* operations per work-item in the stride sweep */
     const char *fault;     /* CROSSROOF_FAULT test hook */
     bool fault_used;
 } at_state;
@@ -379,16 +391,17 @@ static int sweep_degree(at_state *s)
 static int sweep_stride(at_state *s)
 {
     endpoint *ep = &s->dev;
-    size_t ns = cr_range_count(&s->cfg.strides);
     for (int space = 0; space < AT_NSPACES; ++space) {
         if (!selected(s->cfg.spaces, space))
             continue;
+        const cr_range *strides = &s->space_strides[space];
+        size_t ns = cr_range_count(strides);
         for (size_t o = 0; o < sizeof stride_ops / sizeof stride_ops[0]; ++o) {
             if (!selected(s->cfg.ops, stride_ops[o]) || !selected(s->cfg.types, AT_TYPE_U32))
                 continue;
             for (size_t i = 0; i < ns; ++i) {
-                at_run r = {stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(&s->cfg.strides, i), 1,
-                            (uint32_t)s->cfg.iters, ep->work_items, ep->work_group, 0};
+                at_run r = {stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(strides, i), 1,
+                            s->stride_iters, ep->work_items, ep->work_group, 0};
                 if (measure_run(s, ep, &r, "stride", NULL) != 0)
                     return -1;
             }
@@ -652,11 +665,19 @@ static int calibrate_all(at_state *s)
         return -1;
     if (!s->host_iters && s->use_host && calibrate_iters(s, &s->host, line_elements(AT_TYPE_U32), &s->host_iters) != 0)
         return -1;
+    s->stride_iters = (uint32_t)s->cfg.iters;
+    if (s->ses.opt.quick && !s->cfg.iters_given && (s->cfg.sweeps & SW_STRIDE)) {
+        uint64_t half = s->cfg.iters / QUICK_STRIDE_ITERS_DIVISOR;
+        s->stride_iters = (uint32_t)(half < 100 ? 100 : half);
+    }
+    char stride_note[64] = "";
+    if (s->stride_iters != s->cfg.iters)
+        snprintf(stride_note, sizeof stride_note, " (%" PRIu32 " in the quick stride sweep)", s->stride_iters);
     if (s->use_host)
-        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item, %" PRIu64 " per host thread\n",
-                s->cfg.iters, s->host_iters);
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item%s, %" PRIu64 " per host thread\n",
+                s->cfg.iters, stride_note, s->host_iters);
     else
-        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item\n", s->cfg.iters);
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item%s\n", s->cfg.iters, stride_note);
     return 0;
 }
 
@@ -700,14 +721,59 @@ static int check_strides(at_state *s)
     return -1;
 }
 
+/* Whether the stride sweep's counters at stride fit the device in space:
+ * in global memory over every work-item, within the buffer this run
+ * allows; in local memory over one group, within the device's (unknown:
+ * assumed to). */
+static bool stride_fits(const at_state *s, at_space space, uint64_t stride)
+{
+    const endpoint *d = &s->dev;
+    if (space == AT_GLOBAL)
+        return strided_bytes(d->work_items, stride, at_type_size(AT_TYPE_U32)) <= s->cfg.max_bytes;
+    return d->info.local_mem_bytes == 0 ||
+           strided_bytes(d->work_group, stride, at_type_size(AT_TYPE_U32)) <= d->info.local_mem_bytes;
+}
+
+static size_t strides_that_fit(const at_state *s, at_space space, const cr_range *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cr_range_count(r); ++i)
+        n += stride_fits(s, space, cr_range_value(r, i));
+    return n;
+}
+
+/* The strides of each space: those given, else the default, which in a
+ * space where fewer than MIN_STRIDES of its strides fit becomes x2
+ * (the quick run's x4; the full run's is x2 already), and a note says
+ * where even that leaves fewer. A default stride that does not fit still
+ * gets its row, saying so. */
+static void plan_strides(at_state *s)
+{
+    for (int space = 0; space < AT_NSPACES; ++space) {
+        cr_range r = s->cfg.strides;
+        s->space_strides[space] = r;
+        if (s->cfg.strides_given || !selected(s->cfg.spaces, space) || !(s->cfg.sweeps & SW_STRIDE) ||
+            strides_that_fit(s, (at_space)space, &r) >= MIN_STRIDES)
+            continue;
+        r.factor = 2;
+        s->space_strides[space] = r;
+        size_t fit = strides_that_fit(s, (at_space)space, &r);
+        if (fit < MIN_STRIDES)
+            cr_session_note(&s->ses, "stride sweep in %s memory: only %zu strides (of %zu, 1 to %" PRIu64
+                            ") fit the device, fewer than %u",
+                            at_space_names[space], fit, cr_range_count(&r), r.end, MIN_STRIDES);
+    }
+}
+
 /* ---- the skeleton's hooks ---- */
 
 static int parsed(void *state)
 {
     at_state *s = state;
     s->cfg.strides_given = s->cfg.strides.start != 0;
+    s->cfg.iters_given = s->cfg.iters != 0;
     if (s->cfg.strides.start == 0)
-        s->cfg.strides = (cr_range){1, 1024, s->ses.opt.quick ? 32 : 2};
+        s->cfg.strides = (cr_range){1, 1024, s->ses.opt.quick ? QUICK_STRIDE_FACTOR : 2};
     return -1;
 }
 
@@ -732,11 +798,22 @@ static int plan(void *state, cr_meta *meta)
     int rc = check_strides(s);
     if (rc >= 0)
         return rc;
+    plan_strides(s);
     if (open_host(s) != 0)
         return CR_EXIT_FAILED;
     cr_meta_set(meta, "host_reference", "%s", s->use_host ? s->host.info.name : "off");
     cr_meta_set(meta, "work_items", "%" PRIu64, s->dev.work_items);
     cr_meta_set(meta, "work_group", "%" PRIu64, s->dev.work_group);
+    if (s->cfg.sweeps & SW_STRIDE) {
+        char list[160] = "";
+        size_t used = 0;
+        for (int space = 0; space < AT_NSPACES && used < sizeof list; ++space)
+            if (selected(s->cfg.spaces, space))
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s %" PRIu64 ":%" PRIu64 ":x%" PRIu64,
+                                         used ? ", " : "", at_space_names[space], s->space_strides[space].start,
+                                         s->space_strides[space].end, s->space_strides[space].factor);
+        cr_meta_set(meta, "strides", "%s", list);
+    }
     cr_meta_set(meta, "openmp_waits", "%s", cr_omp_wait_settings());
     return -1;
 }

@@ -25,9 +25,10 @@
 #include <string.h>
 
 /* Launch time the calibration aims at: long enough that launch overhead
- * and timer resolution vanish, short enough for ~100 points a minute. */
+ * and timer resolution vanish, short enough for ~100 points a minute. The
+ * quick run's shorter launches pay for its five points per curve. */
 #define TARGET_REP_S 0.005
-#define QUICK_TARGET_REP_S 0.002
+#define QUICK_TARGET_REP_S 0.001
 /* A CPU has no residency limit; 512 work-items per compute unit give every
  * SIMD lane of a core hundreds of independent chains even at E = 1, far
  * past where the core saturates. The quick sweep stops at 16, still twice
@@ -35,6 +36,9 @@
  * because the runtime compiles every kernel once per work-group size. */
 #define CPU_MAX_PER_CU 512u
 #define QUICK_CPU_MAX_PER_CU 16u
+/* The fewest concurrency points a quick curve has where the device holds
+ * that many: fewer cannot show where g(x) rises, bends and flattens. */
+#define QUICK_MIN_POINTS 5u
 /* A launch this short absorbs what a new launch shape costs once (PoCL
  * compiles a kernel per work-group size) before anything is timed. */
 #define PRIME_ITERS 32u
@@ -85,9 +89,9 @@ static const cr_extra_option fma_options[] = {
     CR_OPTION_NAMES("types", "float,double or all (default all)", fma_config, types, type_names),
     CR_OPTION(CR_OPT_RANGE, "per-cu", "RANGE",
               "concurrency per compute unit, in warps (GPUs) or work-items (CPUs), START:END:xF (default 1 to full "
-              "occupancy, x2, quick x4; CPUs up to 512, quick 16)",
+              "occupancy, x2, quick x4 or, short of 5 points, x2; CPUs up to 512, quick 16)",
               fma_config, per_cu),
-    CR_OPTION_CALL("iters", "N", "steps per chain per launch (default calibrated to ~5 ms a launch, quick ~2 ms)",
+    CR_OPTION_CALL("iters", "N", "steps per chain per launch (default calibrated to ~5 ms a launch, quick ~1 ms)",
                    opt_iters),
 };
 #define N_FMA_OPTIONS (sizeof fma_options / sizeof fma_options[0])
@@ -406,6 +410,47 @@ static uint64_t per_cu_limit(const fma_geometry *g)
     return g->max_work_group ? g->max_work_group / unit : CPU_MAX_PER_CU;
 }
 
+/* 1, f, f^2, ... up to end, and end itself: the number of points (at most
+ * 34 for f = 4; the quick ladder takes f = 2 only for end <= 64). */
+static size_t geometric_ladder(uint64_t end, uint64_t f, uint64_t *out)
+{
+    cr_range r = {1, end, f};
+    size_t n = cr_range_count(&r);
+    for (size_t i = 0; i < n; ++i)
+        out[i] = cr_range_value(&r, i);
+    if (out[n - 1] != end)
+        out[n++] = end;
+    return n;
+}
+
+/* The quick run's default ladder from 1 to end: x4, or x2 where x4 gives
+ * fewer than QUICK_MIN_POINTS points, and then (a device holding only a
+ * few units per compute unit) the middle of the widest gap that a launch
+ * can hold, until there are enough points or no gap is left. The points
+ * are distinct and ascending by construction: nothing is clamped. */
+static size_t quick_ladder(const fma_geometry *g, uint64_t end, uint64_t *out)
+{
+    size_t n = geometric_ladder(end, 4, out);
+    if (n < QUICK_MIN_POINTS)
+        n = geometric_ladder(end, 2, out);
+    while (n < QUICK_MIN_POINTS) {
+        size_t best = n;
+        for (size_t i = 0; i + 1 < n; ++i) {
+            uint64_t wi, wg, mid = out[i] + (out[i + 1] - out[i]) / 2;
+            char err[CR_ERRLEN];
+            if (out[i + 1] - out[i] >= 2 && fma_launch_shape(g, mid, &wi, &wg, err, sizeof err) == 0 &&
+                (best == n || out[i + 1] - out[i] > out[best + 1] - out[best]))
+                best = i;
+        }
+        if (best == n)
+            break;
+        memmove(&out[best + 2], &out[best + 1], (n - best - 1) * sizeof *out);
+        out[best + 1] = out[best] + (out[best + 2] - out[best]) / 2;
+        ++n;
+    }
+    return n;
+}
+
 /* Fills the ILP list and the concurrency ladder. Returns -1 to go on, or
  * the exit status after a usage error. */
 static int plan_sweep(fma_state *s)
@@ -429,7 +474,16 @@ static int plan_sweep(fma_state *s)
     } else {
         uint64_t cpu_end = s->ses.opt.quick ? QUICK_CPU_MAX_PER_CU : CPU_MAX_PER_CU;
         uint64_t end = s->geo.max_units_per_cu ? limit : (cpu_end < limit ? cpu_end : limit);
-        r = (cr_range){1, end ? end : 1, s->ses.opt.quick ? 4 : 2};
+        end = end ? end : 1;
+        if (s->ses.opt.quick) {
+            s->npoints = quick_ladder(&s->geo, end, s->per_cu);
+            if (s->npoints < QUICK_MIN_POINTS)
+                cr_session_note(&s->ses, "quick sweep: %zu concurrency points per curve, not %u: the device holds "
+                                "at most %" PRIu64 " %s per compute unit",
+                                s->npoints, QUICK_MIN_POINTS, end, s->geo.unit_name);
+            return -1;
+        }
+        r = (cr_range){1, end, 2};
     }
     size_t n = cr_range_count(&r);
     if (n > MAX_POINTS)

@@ -1,7 +1,7 @@
 /* End-to-end tests of the fma executables: a small sweep on the OpenCL
  * device whose rows are all verified, counted and in ascending concurrency;
- * the planted verification failure; bad input; no device; CUDA without a
- * GPU. */
+ * the quick run's curves, each of at least five points; the planted
+ * verification failure; bad input; no device; CUDA without a GPU. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,6 +55,53 @@ static void test_small_sweep_is_verified_and_ordered(void **state)
     expect_meta_keys("small", "fma-opencl", "schedule", "operands", "verification", "per_cu_unit");
 }
 
+/* The quick run's g(x) curves, one per type and chain count, each sweep
+ * its concurrency over at least five distinct points: fewer cannot show
+ * where the curve rises, bends and flattens. */
+static void test_quick_curves_have_five_points(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "fma-opencl", "--quick", "quick", 0, NULL);
+    expect_all_valid(&t);
+    enum { MAX_CURVES = 16, MAX_POINTS = 64 };
+    struct {
+        char dtype[16];
+        long long ilp, per_cu[MAX_POINTS];
+        int n;
+    } curves[MAX_CURVES];
+    int ncurves = 0;
+    for (int j = 0; j < t.nrows; ++j) {
+        if (!cell_is(&t, j, "sweep", "concurrency"))
+            continue;
+        const char *dtype = cell(&t, j, "dtype");
+        long long ilp = param_ll(&t, j, "ilp"), per_cu = param_ll(&t, j, "per_cu");
+        assert_true(ilp >= 1 && per_cu >= 1);
+        int c = 0;
+        while (c < ncurves && !(strcmp(curves[c].dtype, dtype) == 0 && curves[c].ilp == ilp))
+            ++c;
+        if (c == ncurves) {
+            assert_true(ncurves < MAX_CURVES);
+            snprintf(curves[c].dtype, sizeof curves[c].dtype, "%s", dtype);
+            curves[c].ilp = ilp;
+            curves[c].n = 0;
+            ++ncurves;
+        }
+        /* Distinct: no two rows of a curve at one concurrency. */
+        for (int k = 0; k < curves[c].n; ++k)
+            if (curves[c].per_cu[k] == per_cu)
+                fail_msg("%s ilp=%lld: per_cu=%lld twice", dtype, ilp, per_cu);
+        assert_true(curves[c].n < MAX_POINTS);
+        curves[c].per_cu[curves[c].n++] = per_cu;
+    }
+    /* float and double (PoCL runs both), each with the quick chain counts. */
+    assert_true(ncurves >= 2);
+    for (int c = 0; c < ncurves; ++c)
+        if (curves[c].n < 5)
+            fail_msg("%s ilp=%lld: %d concurrency points, want at least 5", curves[c].dtype, curves[c].ilp,
+                     curves[c].n);
+    table_free(&t);
+}
+
 static void test_planted_verification_failure_fails_the_run(void **state)
 {
     (void)state;
@@ -76,4 +123,5 @@ static void test_help_names_the_options(void **state)
 
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_help_names_the_options, test_no_device_is_skipped, test_cuda_binary_without_gpu,
-              test_planted_verification_failure_fails_the_run, test_small_sweep_is_verified_and_ordered)
+              test_planted_verification_failure_fails_the_run, test_small_sweep_is_verified_and_ordered,
+              test_quick_curves_have_five_points)
