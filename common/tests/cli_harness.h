@@ -452,6 +452,50 @@ static inline const char *param_text(const table *t, int row, const char *key, c
     return buf;
 }
 
+/* The curves of a sweep: the rows of t whose sweep column is sweep,
+ * grouped by key (the row's text from key_of, e.g. "float ilp=2"), each a
+ * set of points, the row's x param. No curve may hold one x twice, and each
+ * must have at least min points measured (a figure; a row without one,
+ * such as an unsupported size, counts toward no curve's points). Returns
+ * the number of curves. */
+static inline int expect_curves_of(const table *t, const char *sweep, void (*key_of)(const table *, int, char *, size_t),
+                                   const char *x, int min)
+{
+    enum { MAX_CURVES = 32, MAX_POINTS = 64 };
+    static struct {
+        char key[96];
+        long long x[MAX_POINTS];
+        int n, measured;
+    } curves[MAX_CURVES];
+    int ncurves = 0;
+    for (int j = 0; j < t->nrows; ++j) {
+        if (!cell_is(t, j, "sweep", sweep))
+            continue;
+        char key[96];
+        key_of(t, j, key, sizeof key);
+        long long v = param_ll(t, j, x);
+        int c = 0;
+        while (c < ncurves && strcmp(curves[c].key, key) != 0)
+            ++c;
+        if (c == ncurves) {
+            assert_true(ncurves < MAX_CURVES);
+            snprintf(curves[c].key, sizeof curves[c].key, "%s", key);
+            curves[c].n = curves[c].measured = 0;
+            ++ncurves;
+        }
+        for (int k = 0; k < curves[c].n; ++k)
+            if (curves[c].x[k] == v)
+                fail_msg("%s: %s=%lld twice", key, x, v);
+        assert_true(curves[c].n < MAX_POINTS);
+        curves[c].x[curves[c].n++] = v;
+        curves[c].measured += cell(t, j, "figure")[0] != '\0';
+    }
+    for (int c = 0; c < ncurves; ++c)
+        if (curves[c].measured < min)
+            fail_msg("%s: %d %s points measured, want at least %d", curves[c].key, curves[c].measured, x, min);
+    return ncurves;
+}
+
 /* Runs `BIN ARGS --out TMP/DIR` under env (NULL for none), failing unless
  * it exits with status, and reads the CSV it wrote, DIR/BIN.csv. The run's
  * outputs go to *kept when it is not NULL (the caller frees them). */

@@ -58,47 +58,18 @@ static void test_small_sweep_is_verified_and_ordered(void **state)
 /* The quick run's g(x) curves, one per type and chain count, each sweep
  * its concurrency over at least five distinct points: fewer cannot show
  * where the curve rises, bends and flattens. */
+static void gx_curve(const table *t, int row, char *key, size_t len)
+{
+    snprintf(key, len, "%s ilp=%lld", cell(t, row, "dtype"), param_ll(t, row, "ilp"));
+}
+
 static void test_quick_curves_have_five_points(void **state)
 {
     (void)state;
     table t = run_csv(NULL, "fma-opencl", "--quick", "quick", 0, NULL);
     expect_all_valid(&t);
-    enum { MAX_CURVES = 16, MAX_POINTS = 64 };
-    struct {
-        char dtype[16];
-        long long ilp, per_cu[MAX_POINTS];
-        int n;
-    } curves[MAX_CURVES];
-    int ncurves = 0;
-    for (int j = 0; j < t.nrows; ++j) {
-        if (!cell_is(&t, j, "sweep", "concurrency"))
-            continue;
-        const char *dtype = cell(&t, j, "dtype");
-        long long ilp = param_ll(&t, j, "ilp"), per_cu = param_ll(&t, j, "per_cu");
-        assert_true(ilp >= 1 && per_cu >= 1);
-        int c = 0;
-        while (c < ncurves && !(strcmp(curves[c].dtype, dtype) == 0 && curves[c].ilp == ilp))
-            ++c;
-        if (c == ncurves) {
-            assert_true(ncurves < MAX_CURVES);
-            snprintf(curves[c].dtype, sizeof curves[c].dtype, "%s", dtype);
-            curves[c].ilp = ilp;
-            curves[c].n = 0;
-            ++ncurves;
-        }
-        /* Distinct: no two rows of a curve at one concurrency. */
-        for (int k = 0; k < curves[c].n; ++k)
-            if (curves[c].per_cu[k] == per_cu)
-                fail_msg("%s ilp=%lld: per_cu=%lld twice", dtype, ilp, per_cu);
-        assert_true(curves[c].n < MAX_POINTS);
-        curves[c].per_cu[curves[c].n++] = per_cu;
-    }
-    /* float and double (PoCL runs both), each with the quick chain counts. */
-    assert_true(ncurves >= 2);
-    for (int c = 0; c < ncurves; ++c)
-        if (curves[c].n < 5)
-            fail_msg("%s ilp=%lld: %d concurrency points, want at least 5", curves[c].dtype, curves[c].ilp,
-                     curves[c].n);
+    /* float and double (PoCL runs both), each with the quick chain counts */
+    assert_true(expect_curves_of(&t, "concurrency", gx_curve, "per_cu", 5) >= 2);
     table_free(&t);
 }
 
