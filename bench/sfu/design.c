@@ -6,7 +6,8 @@
  *    specification's bound), special values and flush-to-zero probes;
  *  - latency: one dependent chain x <- a*f(x, y) + b on one work-item;
  *  - throughput: --ilp independent chains per work-item, work-items doubling
- *    until the rate stops growing;
+ *    until the rate stops growing, the best point's row on at least 8
+ *    work-groups per compute unit (timing.c);
  * then, per function of --partition-functions, Li's partition: the first
  * lambda of every SFU_PARTITION_UNITS units take the fast path, throughput
  * and error for each lambda. The run ends with the Table 6.4/6.5 analogue

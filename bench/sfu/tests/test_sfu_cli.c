@@ -103,6 +103,33 @@ static void check_version_rows(const table *t, const char *func, const char *dty
     }
 }
 
+/* Every throughput row runs at least 8 work-groups per compute unit of the
+ * device (its metadata), so that no core idles at the end of a run: its
+ * params say so, and its work-items and work-group agree. */
+static void check_throughput_groups(const table *t, const char *dir)
+{
+    char *meta = slurp_tmp("%s/sfu-opencl.meta.csv", dir);
+    const char *key = strstr(meta, "\ndevice.compute_units,");
+    assert_non_null(key);
+    long cus = strtol(key + strlen("\ndevice.compute_units,"), NULL, 10);
+    free(meta);
+    assert_true(cus >= 1);
+    int rows = 0;
+    for (int j = 0; j < t->nrows; ++j) {
+        if (!cell_is(t, j, "sweep", "throughput"))
+            continue;
+        ++rows;
+        double groups = param(t, j, "groups");
+        if (!(groups >= 8.0 * (double)cus) || !(param(t, j, "groups_per_cu") >= 8))
+            fail_msg("%s %s: %g work-groups on %ld compute units (params %s)", cell(t, j, "variant"),
+                     cell(t, j, "dtype"), groups, cus, cell(t, j, "params"));
+        assert_true(fabs(param(t, j, "groups_per_cu") - groups / (double)cus) <= 1e-3 * groups);
+        assert_true(atof(cell(t, j, "work_items")) == groups * atof(cell(t, j, "work_group")));
+        assert_true(param(t, j, "sweep_work_items") > 0);
+    }
+    assert_int_equal(rows, 4 * 3 + 2 * 2); /* float: 4 versions x 3 functions; double: 2 x 2 */
+}
+
 /* The partition sweep: lambda = 0, 1/8, ..., 1, its throughput and error. */
 static void check_partition(const table *t, const char *func)
 {
@@ -175,6 +202,7 @@ static void test_small_run_is_verified(void **state)
             for (size_t v = 0; v < countof(double_versions); ++v)
                 check_version_rows(&t, funcs[f], "double", double_versions[v]);
     }
+    check_throughput_groups(&t, "small");
     check_partition(&t, "sin");
     check_partition(&t, "div");
     assert_int_equal(count(&t, "rcp/precise+native", "float", "partition"), 0); /* not in the quick set */
