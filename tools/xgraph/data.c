@@ -103,6 +103,8 @@ static int load_meta(xg_data *d, char *err, size_t errlen)
     int rc = cr_csv_require(&t, cols, 2, c, err, errlen);
     double warp = NAN;
     d->compute_units = NAN;
+    d->llc_bytes = NAN;
+    double device_cache = NAN;
     for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
         const char *key = t.rows[i].fields[c[0]], *val = t.rows[i].fields[c[1]];
         if (strcmp(key, "device.compute_units") == 0) {
@@ -110,6 +112,12 @@ static int load_meta(xg_data *d, char *err, size_t errlen)
             if (rc == 0 && !(d->compute_units >= 1))
                 rc = cr_errf(err, errlen, "%s:%u: device.compute_units is %s: no compute unit", path, t.rows[i].line,
                              val);
+        } else if (strcmp(key, "llc_bytes") == 0) {
+            rc = cr_csv_number(&t, i, c[1], true, &d->llc_bytes, err, errlen);
+            if (rc == 0 && !(d->llc_bytes > 0))
+                d->llc_bytes = NAN; /* 0: the topology did not tell */
+        } else if (strcmp(key, "device.cache_bytes") == 0) {
+            rc = cr_csv_number(&t, i, c[1], true, &device_cache, err, errlen);
         } else if (strcmp(key, "device.warp_size") == 0) {
             rc = cr_csv_number(&t, i, c[1], true, &warp, err, errlen);
         } else if (strcmp(key, "device.name") == 0) {
@@ -118,6 +126,10 @@ static int load_meta(xg_data *d, char *err, size_t errlen)
             d->is_cpu = strcmp(val, "cpu") == 0;
         }
     }
+    /* A discrete GPU's arrays live behind its own cache, not the host's:
+     * the larger of the two is the one they must outgrow. */
+    if (device_cache > 0 && !(d->llc_bytes >= device_cache))
+        d->llc_bytes = device_cache;
     if (rc == 0 && isnan(d->compute_units))
         rc = cr_errf(err, errlen, "%s: no device.compute_units row", path);
     cr_csv_free(&t);
@@ -198,11 +210,13 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
         return -1;
     int rc = 0;
     double per_unit = d->threads_per_unit * d->compute_units;
-    int c_ref = cr_csv_column(&t, "ref_ratio"); /* optional */
+    int c_ref = cr_csv_column(&t, "ref_ratio");   /* optional */
+    int c_size = cr_csv_column(&t, "size_bytes"); /* optional */
     for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
-        double wi, fig, ref = NAN;
+        double wi, fig, ref = NAN, size = NAN;
         if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0 ||
-            (c_ref >= 0 && (rc = cr_csv_number(&t, i, c_ref, true, &ref, err, errlen)) != 0))
+            (c_ref >= 0 && (rc = cr_csv_number(&t, i, c_ref, true, &ref, err, errlen)) != 0) ||
+            (c_size >= 0 && (rc = cr_csv_number(&t, i, c_size, true, &size, err, errlen)) != 0))
             break;
         char **f = t.rows[i].fields;
         int di = dtype_index(f[c[C_DTYPE]]);
@@ -216,6 +230,12 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
             if (push(&dt->f, &dt->nf, (xg_point){wi / per_unit, fig}) != 0 ||
                 (ref > 0 && push(&dt->f_ref, &dt->nf_ref, (xg_point){wi / per_unit, ref}) != 0))
                 rc = cr_errf(err, errlen, "out of memory");
+            if (size > 0) {
+                if (!(size >= dt->array_bytes_min))
+                    dt->array_bytes_min = size;
+                if (!(size <= dt->array_bytes_max))
+                    dt->array_bytes_max = size;
+            }
         } else if (strcmp(f[c[C_SWEEP]], "fixed") == 0) {
             if ((rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
                 break;
@@ -377,6 +397,7 @@ int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, si
          * flight together; Little's law counts all three. */
         dt->bytes_per_thread = 3 * dt->element_bytes;
         dt->triad_fixed = dt->triad_fixed_ref = NAN;
+        dt->array_bytes_min = dt->array_bytes_max = NAN;
         dt->fma_best = NAN;
     }
     if (find_stream(d, backend, err, errlen) != 0 || load_meta(d, err, errlen) != 0 ||

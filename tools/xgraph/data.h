@@ -26,6 +26,9 @@ typedef struct {
     double bytes_per_thread; /* b: what one triad iteration moves */
     xg_point *f;             /* k (per compute unit), GB/s, sorted by k */
     size_t nf;
+    /* size_bytes of the concurrency rows: one array's size (the triad
+     * streams three of them); NaN where no row records one. */
+    double array_bytes_min, array_bytes_max;
     double triad_fixed;      /* GB/s of the fixed sweep's triad, NaN if none */
     unsigned triad_line;
     /* The same rows' ref_ratio where the benchmark measured the host's own
@@ -49,6 +52,8 @@ typedef struct {
     char unit[24];          /* "work-items/CU" or "warps/SM" */
     double threads_per_unit; /* 1, or the warp size */
     double compute_units;
+    double llc_bytes;       /* the larger of the metadata's llc_bytes (the host's last-level
+                             * cache) and device.cache_bytes; NaN when neither is known */
     char stream_csv[4200], fma_csv[4200], latency_csv[4200];
     bool have_fma, have_latency;
     double l_chase_ns;      /* NaN when there is no usable row */

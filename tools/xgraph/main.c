@@ -37,6 +37,10 @@ static const char usage_text[] =
     "Writes to the output directory xgraph-params.csv, columns parameter,dtype,ilp,value,\n"
     "unit,fit_quality (relative RMS deviation of the fit),source,note; per type:\n"
     "  R, s, delta_k, delta95_k  f's plateau, slope, knee (R/s) and first k at 95% of R\n"
+    "  R_resident                1: the stream arrays (3 x size_bytes) are below 4x the\n"
+    "                            larger of the metadata's llc_bytes and device.cache_bytes,\n"
+    "                            so R is the cache's bandwidth, not memory's (its note says\n"
+    "                            so); 0: memory; empty: unknown\n"
     "  L_fit_ns                  Little's law at the knee: delta x threads x CUs x b / R,\n"
     "                            b = 3 elements (a triad iteration: 2 loads + 1 store)\n"
     "  L_chase_ns, L_ratio       the pointer chase's 'memory' level, L_fit / L_chase\n"
@@ -146,7 +150,9 @@ static void print_summary(const xg_data *d, const xg_fits *fits, const xg_param_
             continue;
         }
         printf("%s:\n", ty);
-        print_param(l, "R", ty, "R");
+        const xg_param *res = xg_params_find(l, "R_resident", ty, 0);
+        print_param(l, "R", ty,
+                    !res || isnan(res->value) ? "R (residency?)" : res->value == 1 ? "R (cache)" : "R (memory)");
         print_param(l, "R_triad", ty, "R_triad");
         print_param(l, "R_consistent", ty, "R within 10%");
         print_param(l, "R_consistent_drift", ty, "  host-relative");

@@ -215,6 +215,31 @@ static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
     return 0;
 }
 
+/* Where f's plateau was measured: the triad's three arrays (size_bytes is
+ * one array's) against the last-level cache. Below 4x the cache, the
+ * plateau is the cache's bandwidth, not memory's. Returns 1 cache, 0
+ * memory, -1 unknown, with what names R and why the residency is what it is. */
+#define XG_RESIDENT_FACTOR 4
+static int residency(const xg_data *d, const xg_dtype_data *dt, char *what, size_t wlen, char *why, size_t ylen)
+{
+    const double mib = 1024.0 * 1024.0;
+    double ws = 3 * dt->array_bytes_min;
+    const char *mixed = dt->array_bytes_max > dt->array_bytes_min ? " (the smallest of the concurrency rows)" : "";
+    if (isnan(d->llc_bytes) || isnan(ws)) {
+        snprintf(why, ylen, "residency unknown: %s",
+                 isnan(d->llc_bytes) ? "no last-level cache size in the metadata"
+                                     : "the concurrency rows record no array size");
+        snprintf(what, wlen, "R, the plateau of the memory system or of a cache (%s)", why);
+        return -1;
+    }
+    int cache = ws < XG_RESIDENT_FACTOR * d->llc_bytes;
+    snprintf(why, ylen, "the stream arrays, %.4g MiB in all%s, are %s %dx the %.4g MiB last-level cache: %s", ws / mib,
+             mixed, cache ? "below" : "at least", XG_RESIDENT_FACTOR, d->llc_bytes / mib,
+             cache ? "this is the cache's bandwidth, not memory's" : "they stream from memory");
+    snprintf(what, wlen, "%s: %s", cache ? "R (cache)" : "R, the memory system's plateau", why);
+    return cache;
+}
+
 static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
     const char *ty = dt->name;
@@ -223,9 +248,19 @@ static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
     const xg_roof_fit *f = &o->f;
     xg_param *p;
 
+    char what[320], why[240];
+    int resident = residency(d, dt, what, sizeof what, why, sizeof why);
     if (!(p = add(l, "R", ty, 0, f->plateau, "GB/s", f->rel_rms, src)))
         return -1;
-    fit_note(p, f, "R, the memory system's plateau");
+    fit_note(p, f, what);
+    char rsrc[256];
+    snprintf(rsrc, sizeof rsrc,
+             "%.60s: 3 x size_bytes of the concurrency rows; the larger of llc_bytes and device.cache_bytes of its "
+             "metadata",
+             base(d->stream_csv));
+    if (!(p = add(l, "R_resident", ty, 0, resident < 0 ? NAN : resident, "cache=1/memory=0", NAN, rsrc)))
+        return -1;
+    note(p, "%s", why);
     if (!(p = add(l, "s", ty, 0, f->slope, "", f->rel_rms, src)))
         return -1;
     snprintf(p->unit, sizeof p->unit, "GB/s per %s", d->unit);

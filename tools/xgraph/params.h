@@ -43,7 +43,7 @@ typedef struct {
     char unit[40];
     double quality;   /* relative RMS deviation of the fit; NaN where no fit */
     char source[160];
-    char note[400];
+    char note[640];
 } xg_param;
 
 typedef struct {

@@ -218,6 +218,12 @@ static void expect_fitted(const small_table *t, const fitted *want, size_t n)
     }
 }
 
+static void starts_with(const char *text, const char *prefix)
+{
+    if (strncmp(text, prefix, strlen(prefix)) != 0)
+        fail_msg("'%s' does not start with '%s'", text, prefix);
+}
+
 static void close_to(double got, double want, int line)
 {
     if (!(fabs(got - want) <= 1e-6 * fabs(want)))
@@ -294,6 +300,10 @@ static void test_parameters_and_figures(void **state)
         {"pi_E", "double", "4", 3},
     };
     expect_fitted(&t, want, countof(want));
+    /* No llc_bytes in this metadata: where R was measured is not known. */
+    assert_true(isnan(param(&t, "R_resident", "float", "")));
+    starts_with(param_note(&t, "R", "float"), "R, the plateau of the memory system or of a cache (residency unknown: "
+                                              "no last-level cache size in the metadata): min(slope*k, plateau)");
     assert_true(strncmp(param_note(&t, "R_consistent", "float"), "yes", 3) == 0);
     assert_true(strncmp(param_note(&t, "R_consistent", "double"), "no", 2) == 0);
     is_png(dir, "xgraph-float.png");
@@ -365,6 +375,90 @@ static void test_cache_form(void **state)
     fit_without_plots(dir, &t);
     assert_true(isnan(param(&t, "cache_peak", "float", "")));
     assert_non_null(strstr(param_note(&t, "cache_peak", "float"), "no cache peak"));
+}
+
+/* A stream run on 2 compute units whose triad arrays are 32 MiB each (96
+ * MiB in all, as a quick run), with metadata lines extra: f(k) = min(10k,
+ * 20) GB/s at k = 0.5 .. 16, float and double. */
+static void residency_fixture(char dir[256], const char *name, const char *extra)
+{
+    snprintf(dir, 256, "%s/%s", tmp, name);
+    FILE *f = stream_results(dir, "opencl", 2, extra);
+    for (int i = 0; i < 6; ++i) {
+        double k = 0.5 * (1 << i);
+        for (int d = 0; d < 2; ++d) {
+            cr_result r = row("stream", "opencl", "triad", d ? "double" : "float", "concurrency", (uint64_t)(2 * k),
+                              fmin(10 * k, 20), "GB/s");
+            r.size_bytes = UINT64_C(32) << 20; /* one array, as stream writes it */
+            cr_result_write_row(f, &r);
+        }
+    }
+    fclose(f);
+}
+
+static void test_r_residency(void **state)
+{
+    (void)state;
+    char dir[256], args[300];
+    static small_table t;
+
+    /* 96 MiB below 4 x 32 MiB: the plateau is the cache's. */
+    residency_fixture(dir, "res-cache", "llc_bytes,33554432\n");
+    snprintf(args, sizeof args, "%s --no-plot", dir);
+    expect_output(tool, args, 0, "R (cache)", "this is the cache's bandwidth, not memory's");
+    read_params(dir, &t);
+    near(param(&t, "R", "float", ""), 20); /* the value stays what the fit gives */
+    near(param(&t, "R_resident", "float", ""), 1);
+    near(param(&t, "R_resident", "double", ""), 1);
+    starts_with(param_note(&t, "R", "float"), "R (cache): the stream arrays, 96 MiB in all, are below 4x the 32 MiB "
+                                              "last-level cache: this is the cache's bandwidth, not memory's: ");
+    assert_non_null(strstr(param_note(&t, "R_resident", "double"), "below 4x the 32 MiB last-level cache"));
+
+    /* 96 MiB against 4 x 24 MiB = 96 MiB: not below, so memory. */
+    residency_fixture(dir, "res-memory", "llc_bytes,25165824\n");
+    snprintf(args, sizeof args, "%s --no-plot", dir);
+    expect_output(tool, args, 0, "R (memory)");
+    read_params(dir, &t);
+    near(param(&t, "R", "float", ""), 20);
+    near(param(&t, "R_resident", "float", ""), 0);
+    near(param(&t, "R_resident", "double", ""), 0);
+    starts_with(param_note(&t, "R", "float"), "R, the memory system's plateau: the stream arrays, 96 MiB in all, are "
+                                              "at least 4x the 24 MiB last-level cache: they stream from memory: ");
+    assert_null(strstr(param_note(&t, "R", "float"), "cache's bandwidth"));
+
+    /* The device's own cache when it is the larger (a discrete GPU's L2). */
+    residency_fixture(dir, "res-device", "llc_bytes,8388608\ndevice.cache_bytes,33554432\n");
+    snprintf(args, sizeof args, "%s --no-plot", dir);
+    expect_output(tool, args, 0, "R (cache)");
+    read_params(dir, &t);
+    near(param(&t, "R_resident", "float", ""), 1);
+
+    /* No llc_bytes (or 0, a topology that did not tell): unknown, and said. */
+    const char *const unknown[] = {"", "llc_bytes,0\n"};
+    for (size_t i = 0; i < countof(unknown); ++i) {
+        residency_fixture(dir, i ? "res-zero" : "res-unknown", unknown[i]);
+        snprintf(args, sizeof args, "%s --no-plot", dir);
+        expect_output(tool, args, 0, "R (residency?)", "residency unknown: no last-level cache size in the metadata");
+        read_params(dir, &t);
+        near(param(&t, "R", "float", ""), 20);
+        assert_true(isnan(param(&t, "R_resident", "float", "")));
+        assert_string_equal(param_note(&t, "R_resident", "float"),
+                            "residency unknown: no last-level cache size in the metadata");
+        assert_non_null(strstr(param_note(&t, "R", "double"), "residency unknown"));
+    }
+
+    /* An LLC size but rows that record no array size: unknown too. */
+    opencl_fixture(dir, "res-nosize", false, false);
+    char path[512];
+    snprintf(path, sizeof path, "%s/stream-opencl.meta.csv", dir);
+    FILE *m = fopen(path, "a");
+    assert_non_null(m);
+    fputs("llc_bytes,33554432\n", m);
+    fclose(m);
+    fit_without_plots(dir, &t);
+    assert_true(isnan(param(&t, "R_resident", "float", "")));
+    assert_string_equal(param_note(&t, "R_resident", "float"),
+                        "residency unknown: the concurrency rows record no array size");
 }
 
 static void test_application(void **state)
@@ -563,5 +657,5 @@ static void test_corrupt_results_are_refused(void **state)
     assert_true(tried >= 10);
 }
 
-CLI_TEST_MAIN(test_parameters_and_figures, test_cuda_counts_warps_per_sm, test_cache_form, test_application,
-              test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused)
+CLI_TEST_MAIN(test_parameters_and_figures, test_cuda_counts_warps_per_sm, test_cache_form, test_r_residency,
+              test_application, test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused)
