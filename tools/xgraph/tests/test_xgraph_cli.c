@@ -164,13 +164,24 @@ static void read_params(const char *dir, small_table *t)
 }
 
 /* Runs xgraph on DIR without drawing, and reads the parameters it fitted. */
-static void fit_without_plots(const char *dir, small_table *t)
+/* xgraph DIR --no-plot, its parameters read into t; what it printed must
+ * hold each of the texts given (NULL for none). */
+static void fit_without_plots_saying(const char *dir, small_table *t, const char *printed, const char *also)
 {
     char args[300];
     snprintf(args, sizeof args, "%s --no-plot", dir);
     run_result r = run_with_status(0, NULL, tool, args);
+    if (printed)
+        expect_in(r.out, printed);
+    if (also)
+        expect_in(r.out, also);
     run_free(&r);
     read_params(dir, t);
+}
+
+static void fit_without_plots(const char *dir, small_table *t)
+{
+    fit_without_plots_saying(dir, t, NULL, NULL);
 }
 
 static const char *field(const small_table *t, int r, const char *col)
@@ -396,52 +407,48 @@ static void residency_fixture(char dir[256], const char *name, const char *extra
     fclose(f);
 }
 
+/* The residency fixture NAME with the metadata lines meta, fitted; it
+ * must print printed (and also, where not NULL). R stays what the fit
+ * gives; both types get one verdict, R_resident, which is returned. */
+static double resident(char dir[256], const char *name, const char *meta, small_table *t, const char *printed,
+                       const char *also)
+{
+    residency_fixture(dir, name, meta);
+    fit_without_plots_saying(dir, t, printed, also);
+    near(param(t, "R", "float", ""), 20);
+    double r = param(t, "R_resident", "float", ""), d = param(t, "R_resident", "double", "");
+    assert_true(r == d || (isnan(r) && isnan(d)));
+    return r;
+}
+
 static void test_r_residency(void **state)
 {
     (void)state;
-    char dir[256], args[300];
+    char dir[256];
     static small_table t;
 
     /* 96 MiB below 4 x 32 MiB: the plateau is the cache's. */
-    residency_fixture(dir, "res-cache", "llc_bytes,33554432\n");
-    snprintf(args, sizeof args, "%s --no-plot", dir);
-    expect_output(tool, args, 0, "R (cache)", "this is the cache's bandwidth, not memory's");
-    read_params(dir, &t);
-    near(param(&t, "R", "float", ""), 20); /* the value stays what the fit gives */
-    near(param(&t, "R_resident", "float", ""), 1);
-    near(param(&t, "R_resident", "double", ""), 1);
+    near(resident(dir, "res-cache", "llc_bytes,33554432\n", &t, "R (cache)",
+                  "this is the cache's bandwidth, not memory's"),
+         1);
     starts_with(param_note(&t, "R", "float"), "R (cache): the stream arrays, 96 MiB in all, are below 4x the 32 MiB "
                                               "last-level cache: this is the cache's bandwidth, not memory's: ");
     assert_non_null(strstr(param_note(&t, "R_resident", "double"), "below 4x the 32 MiB last-level cache"));
 
     /* 96 MiB against 4 x 24 MiB = 96 MiB: not below, so memory. */
-    residency_fixture(dir, "res-memory", "llc_bytes,25165824\n");
-    snprintf(args, sizeof args, "%s --no-plot", dir);
-    expect_output(tool, args, 0, "R (memory)");
-    read_params(dir, &t);
-    near(param(&t, "R", "float", ""), 20);
-    near(param(&t, "R_resident", "float", ""), 0);
-    near(param(&t, "R_resident", "double", ""), 0);
+    near(resident(dir, "res-memory", "llc_bytes,25165824\n", &t, "R (memory)", NULL), 0);
     starts_with(param_note(&t, "R", "float"), "R, the memory system's plateau: the stream arrays, 96 MiB in all, are "
                                               "at least 4x the 24 MiB last-level cache: they stream from memory: ");
     assert_null(strstr(param_note(&t, "R", "float"), "cache's bandwidth"));
 
     /* The device's own cache when it is the larger (a discrete GPU's L2). */
-    residency_fixture(dir, "res-device", "llc_bytes,8388608\ndevice.cache_bytes,33554432\n");
-    snprintf(args, sizeof args, "%s --no-plot", dir);
-    expect_output(tool, args, 0, "R (cache)");
-    read_params(dir, &t);
-    near(param(&t, "R_resident", "float", ""), 1);
+    near(resident(dir, "res-device", "llc_bytes,8388608\ndevice.cache_bytes,33554432\n", &t, "R (cache)", NULL), 1);
 
     /* No llc_bytes (or 0, a topology that did not tell): unknown, and said. */
     const char *const unknown[] = {"", "llc_bytes,0\n"};
     for (size_t i = 0; i < countof(unknown); ++i) {
-        residency_fixture(dir, i ? "res-zero" : "res-unknown", unknown[i]);
-        snprintf(args, sizeof args, "%s --no-plot", dir);
-        expect_output(tool, args, 0, "R (residency?)", "residency unknown: no last-level cache size in the metadata");
-        read_params(dir, &t);
-        near(param(&t, "R", "float", ""), 20);
-        assert_true(isnan(param(&t, "R_resident", "float", "")));
+        assert_true(isnan(resident(dir, i ? "res-zero" : "res-unknown", unknown[i], &t, "R (residency?)",
+                                   "residency unknown: no last-level cache size in the metadata")));
         assert_string_equal(param_note(&t, "R_resident", "float"),
                             "residency unknown: no last-level cache size in the metadata");
         assert_non_null(strstr(param_note(&t, "R", "double"), "residency unknown"));
