@@ -66,13 +66,18 @@ static bool ends_with(const char *dir, const char *name, const void *tail, size_
     return ok;
 }
 
-static void expect_whole_figure(const char *dir, const char *stem)
+static bool whole_png(const char *dir, const char *name)
 {
     static const unsigned char iend[] = {0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    return ends_with(dir, name, iend, sizeof iend);
+}
+
+static void expect_whole_figure(const char *dir, const char *stem)
+{
     char png[256], svg[256];
     snprintf(png, sizeof png, "%s.png", stem);
     snprintf(svg, sizeof svg, "%s.svg", stem);
-    if (!ends_with(dir, png, iend, sizeof iend))
+    if (!whole_png(dir, png))
         fail_msg("%s/%s is missing or not a whole PNG (%ld bytes)", dir, png, file_size(dir, png));
     if (!ends_with(dir, svg, "</svg>\n", 7) && !ends_with(dir, svg, "</svg>\n\n", 8))
         fail_msg("%s/%s is missing or not a whole SVG (%ld bytes)", dir, svg, file_size(dir, svg));
@@ -144,8 +149,7 @@ static void test_old_figure_never_passes_for_new(void **state)
     sh_in_tmp("find old -name '*.csv' ! -name 'fma-opencl*' -delete");
     run_result r = plot("", "old");
     run_free(&r);
-    static const unsigned char iend[] = {0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
-    if (file_size("old", "fma-opencl-gx.png") >= 0 && !ends_with("old", "fma-opencl-gx.png", iend, sizeof iend))
+    if (file_size("old", "fma-opencl-gx.png") >= 0 && !whole_png("old", "fma-opencl-gx.png"))
         fail_msg("old/fma-opencl-gx.png is left from before (%ld bytes)", file_size("old", "fma-opencl-gx.png"));
 }
 
