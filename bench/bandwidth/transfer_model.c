@@ -74,7 +74,10 @@ int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit
             lo = m1;
     }
     double b0 = exp(0.5 * (lo + hi));
-    if (loss(bytes, seconds, n, 0, b0) <= best) {
+    /* A best c on its lower bound is a fit that wanted c at or below 0:
+     * then c is 0 and says so, rather than C_MIN with the fit held off
+     * its points. */
+    if (best_lc <= lc_min || loss(bytes, seconds, n, 0, b0) <= best) {
         out->c_s = 0;
         out->b_Bps = b0;
         out->intercept_clamped = true;

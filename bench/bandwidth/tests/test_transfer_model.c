@@ -61,6 +61,19 @@ static void test_fit_without_fixed_cost(void **state)
     assert_true(fabs(f.b_Bps - 1e10) / 1e10 < 1e-3);
 }
 
+/* Two sizes whose times want a negative fixed cost (the larger transfer
+ * relatively faster): c is 0 and said to be, never the smallest c allowed
+ * with the fit held off both points unsaid. */
+static void test_fit_wanting_negative_cost_is_clamped(void **state)
+{
+    (void)state;
+    double bytes[2] = {1e6, 4e6}, seconds[2] = {9e-4, 3.9e-3}; /* c = -0.1 ms, b = 1 GB/s */
+    bw_fit f;
+    assert_int_equal(bw_fit_transfer(bytes, seconds, 2, &f), 0);
+    assert_true(f.intercept_clamped);
+    assert_true(f.c_s == 0);
+}
+
 static void test_fit_is_not_dragged_by_one_outlier(void **state)
 {
     (void)state;
@@ -117,6 +130,6 @@ static void test_pattern_words(void **state)
     assert_int_equal(bw_pattern_word(0, 0x1234), 0x1234);
 }
 
-TEST_MAIN(NULL, NULL, test_fit_recovers_known_parameters, test_fit_with_noise_reports_its_error,
+TEST_MAIN(NULL, NULL, test_fit_recovers_known_parameters, test_fit_wanting_negative_cost_is_clamped, test_fit_with_noise_reports_its_error,
           test_fit_without_fixed_cost, test_fit_is_not_dragged_by_one_outlier, test_fit_rejects_degenerate_data,
           test_zero_copy_guard, test_pattern_words)
