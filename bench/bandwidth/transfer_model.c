@@ -33,6 +33,40 @@ static double loss(const double *bytes, const double *seconds, size_t n, double 
 #define B_MIN 1e5 /* B/s */
 #define B_MAX 1e14
 
+/* Gauss-Newton on the log residuals in (c, beta = 1/b), where the model
+ * T = c + S beta is linear, each point weighted as Huber's loss weighs it
+ * (iteratively reweighted); a step is taken only where it lowers the loss,
+ * and c stays within [C_MIN, C_MAX], beta within its bounds. */
+static void polish(const double *bytes, const double *seconds, size_t n, double *c, double *beta)
+{
+    double cur = loss(bytes, seconds, n, *c, 1 / *beta);
+    for (int it = 0; it < 50; ++it) {
+        double a11 = 0, a12 = 0, a22 = 0, g1 = 0, g2 = 0;
+        for (size_t i = 0; i < n; ++i) {
+            double t = *c + bytes[i] * *beta, r = log(seconds[i]) - log(t);
+            double w = fabs(r) <= HUBER ? 1 : HUBER / fabs(r);
+            double jc = 1 / t, jb = bytes[i] / t; /* d log T / d c, d beta */
+            a11 += w * jc * jc, a12 += w * jc * jb, a22 += w * jb * jb;
+            g1 += w * jc * r, g2 += w * jb * r;
+        }
+        double det = a11 * a22 - a12 * a12;
+        if (!(fabs(det) > 0))
+            return;
+        double dc = (a22 * g1 - a12 * g2) / det, db = (a11 * g2 - a12 * g1) / det;
+        bool moved = false;
+        for (double step = 1; step > 1e-3 && !moved; step /= 2) {
+            double nc = fmin(fmax(*c + step * dc, C_MIN), C_MAX);
+            double nb = fmin(fmax(*beta + step * db, 1 / B_MAX), 1 / B_MIN);
+            double e = loss(bytes, seconds, n, nc, 1 / nb);
+            if (e < cur) {
+                *c = nc, *beta = nb, cur = e, moved = true;
+            }
+        }
+        if (!moved)
+            return;
+    }
+}
+
 int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit *out)
 {
     if (n < BW_FIT_MIN_POINTS)
@@ -63,6 +97,12 @@ int bw_fit_transfer(const double *bytes, const double *seconds, size_t n, bw_fit
         lc_lo = fmax(best_lc - 2 * dc, lc_min), lc_hi = fmin(best_lc + 2 * dc, lc_max);
         lb_lo = fmax(best_lb - 2 * db, lb_min), lb_hi = fmin(best_lb + 2 * db, lb_max);
     }
+    /* The grid ends near the minimum but not on it where the valley is a
+     * narrow ridge (a fixed cost a small part of every time): polish. */
+    double c = exp(best_lc), beta = exp(-best_lb);
+    polish(bytes, seconds, n, &c, &beta);
+    best_lc = log(fmax(c, C_MIN)), best_lb = -log(beta);
+    best = loss(bytes, seconds, n, exp(best_lc), exp(best_lb));
     *out = (bw_fit){.c_s = exp(best_lc), .b_Bps = exp(best_lb), .n = n};
     /* No fixed cost at all: the best b then follows from a 1-D search. */
     double lo = lb_min, hi = lb_max;
