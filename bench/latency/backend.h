@@ -9,13 +9,16 @@
  * the word offset of the next load (chase.h, the one loop of every walker):
  *     idx = start; repeat steps times: idx = next[idx]; *end = idx
  * Every load depends on the one before, so the time per step is the
- * latency of one load from wherever the footprint lives (Li's L_$ or L). */
+ * latency of one load from wherever the footprint lives (Li's L_$ or L).
+ * A chain in several pieces (pieces.h) is walked the same way, over word
+ * indices of the whole chain, each load's piece chosen from its index. */
 #ifndef CR_LATENCY_BACKEND_H
 #define CR_LATENCY_BACKEND_H
 
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
+#include "latency/pieces.h"
 #include "timer.h"
 
 #include <stdint.h>
@@ -43,13 +46,22 @@ typedef struct {
      * device. A CPU device's levels come from the host topology instead
      * (the design's choice), so a CPU backend may report none. */
     void (*caches)(lt_caches *out);
-    /* Allocates a buffer of `words` 64-bit words (replacing the earlier
-     * one) and copies next into it. */
-    cr_status (*prepare)(uint64_t words, const uint64_t *next, char *err, size_t errlen);
+    /* Allocates the chain of layout->words 64-bit words in
+     * layout->pieces buffers, piece p holding words lt_piece_first(p) on
+     * (replacing the earlier chain), and copies next into them. A layout
+     * of more pieces than max_pieces is refused. */
+    cr_status (*prepare)(const lt_layout *layout, const uint64_t *next, char *err, size_t errlen);
     /* Walks `steps` loads from word `start`, blocking; the word it ends on
      * goes to *end (read back outside the timed interval). A start outside
      * the buffer is refused (lt_chain_check_start). */
     cr_status (*run)(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *end, char *err, size_t errlen);
+    /* The most pieces prepare takes: LT_MAX_PIECES where the API caps one
+     * allocation below the device's memory; 1 where one allocation can
+     * always hold the chain, and the design then never splits it. */
+    unsigned max_pieces;
+    /* Why a backend of max_pieces 1 never splits a chain, for the error
+     * that refuses a forced piece size. */
+    const char *one_piece_why;
 } lt_backend;
 
 int latency_main(int argc, char **argv, const lt_backend *backend);

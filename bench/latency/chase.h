@@ -10,4 +10,17 @@
     for (LT_U64 lt_step_ = 0; lt_step_ < (steps); ++lt_step_)                                      \
     (idx) = (next)[(idx)]
 
+/* The most pieces (separate buffers) one chain may be split into: the
+ * OpenCL kernel over pieces takes this many buffer arguments. */
+#define LT_MAX_PIECES 32
+
+/* The same chase over a chain split into pieces (pieces.h): word idx lies
+ * in piece idx >> shift at offset idx & mask, and base(p) is piece p's
+ * buffer. The shift, the choice of buffer and the mask lie on the chain of
+ * dependent loads, so their cost adds to every step: the design measures
+ * it beside the one-buffer walk. */
+#define LT_CHASE_PIECES(base, idx, steps, shift, mask)                                             \
+    for (LT_U64 lt_step_ = 0; lt_step_ < (steps); ++lt_step_)                                      \
+    (idx) = base((idx) >> (shift))[(idx) & (mask)]
+
 #endif

@@ -12,6 +12,13 @@
  *    not in the smaller levels, and a `memory` row from the largest
  *    footprint when it is at least 4x the last-level cache.
  *
+ * A footprint beyond the device's largest allocation (an OpenCL device may
+ * cap one allocation far below its memory) is allocated in pieces, one
+ * random cycle running through every line of all of them (pieces.h); the
+ * cost of choosing each load's piece is measured beside the one-buffer walk
+ * at a footprint that fits one piece (the `overhead` row), so that it can
+ * be subtracted. --piece-bytes forces the split, to test it anywhere.
+ *
  * Each repetition continues the walk where the last one stopped, so a
  * footprint beyond the caches is never re-walked over a few lines that the
  * caches could keep; the host knows where every walk must end (the cycle
@@ -29,6 +36,7 @@
 #include "error.h"
 #include "latency/levels.h"
 #include "latency/perm.h"
+#include "latency/pieces.h"
 #include "measure.h"
 #include "session.h"
 
@@ -40,15 +48,20 @@
 
 #define LT_MIN_FOOTPRINT (UINT64_C(4) << 10)
 #define LT_MAX_STEPS (UINT64_C(1) << 40)
+/* The overhead row's chain: in L1 everywhere, so that the piece choice is
+ * the only difference between its two walks, split into two pieces. */
+#define LT_OVERHEAD_FOOTPRINT (UINT64_C(16) << 10)
 
 typedef struct {
     cr_range footprint; /* all 0 until given */
     cr_host_ref host_ref;
     uint64_t seed;
+    uint64_t piece_bytes; /* --piece-bytes; 0 until given */
 } lt_config;
 
 typedef struct {
     uint64_t footprint;
+    lt_layout layout;
     bool measured;
     cr_result row;
 } lt_point;
@@ -68,6 +81,9 @@ typedef struct {
     endpoint dev, host;
     bool use_host;
     unsigned line_bytes;   /* element stride of every chain */
+    uint64_t one_alloc;    /* the largest device chain kept in one buffer */
+    uint64_t piece_bytes;  /* the pieces of a larger one (0: never split) */
+    bool pieces_used;      /* some footprint of the sweep is split */
     double target_s;       /* one measured run */
     double warm_budget_s;  /* the warm-up pass at most */
     const char *fault;     /* CROSSROOF_FAULT test hook */
@@ -93,6 +109,22 @@ static int opt_footprint(void *ctx, const char *arg, char *err, size_t errlen)
     return 0;
 }
 
+static int opt_piece_bytes(void *ctx, const char *arg, char *err, size_t errlen)
+{
+    lt_config *c = ctx;
+    uint64_t v;
+    if (cr_parse_size(arg, &v, err, errlen) != 0)
+        return -1;
+    /* A power of two, so that a word index splits into piece and offset
+     * with a shift; at least a page, which every line size divides. */
+    if ((v & (v - 1)) != 0)
+        return cr_errf(err, errlen, "piece size %" PRIu64 " B is not a power of two", v);
+    if (v < LT_MIN_FOOTPRINT)
+        return cr_errf(err, errlen, "piece size %" PRIu64 " B is below the 4 KiB minimum", v);
+    c->piece_bytes = v;
+    return 0;
+}
+
 static const cr_extra_option lt_options[] = {
     CR_OPTION_CALL("footprint", "RANGE",
                    "bytes walked, start >= 4K (default 4K:<8x LLC or more>:x2, quick 4K:<4x LLC or more>:x4)",
@@ -100,6 +132,10 @@ static const cr_extra_option lt_options[] = {
     CR_OPTION(CR_OPT_HOST_REF, "host-ref", "MODE",
               "the host's own walk beside the device: auto (CPU/APU devices), on, off", lt_config, host_ref),
     CR_OPTION(CR_OPT_COUNT, "seed", "N", "seed of the random cycle (default 1)", lt_config, seed),
+    CR_OPTION_CALL("piece-bytes", "SIZE",
+                   "split every chain larger than SIZE (a power of two >= 4K) into pieces of SIZE, separate "
+                   "allocations (default: only chains one allocation cannot hold)",
+                   opt_piece_bytes),
 };
 #define N_LT_OPTIONS (sizeof lt_options / sizeof lt_options[0])
 
@@ -211,26 +247,26 @@ static void add_cycles(cr_result *r, const endpoint *ep)
         cr_result_add_param(r, "cycles=%.1f", r->figure * ep->info.clock_mhz * 1e-3);
 }
 
-/* Measures the chain on ep and records the footprint row. Returns -1 when
- * the CSV cannot be written. */
-static int measure_point(lt_state *s, endpoint *ep, const lt_chain *chain, uint64_t footprint, double host_ns)
+/* "pieces=N;piece_bytes=B" where a chain is split; nothing where not, so
+ * that one-buffer rows read as they always have. */
+static void add_pieces(cr_result *r, const lt_layout *l)
 {
-    char err[CR_ERRLEN] = "";
-    lt_point *p = &ep->points[ep->npoints++];
-    *p = (lt_point){.footprint = footprint};
-    cr_result *row = &p->row;
-    init_row(row, ep, "pointer-chase", "footprint");
-    row->size_bytes = footprint;
-    walk_ctx w = {.s = s, .ep = ep, .chain = chain};
-    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev)
-        w.inject = s->fault_used = true;
+    if (l->pieces > 1)
+        cr_result_add_param(r, "pieces=%u;piece_bytes=%" PRIu64, l->pieces, (UINT64_C(8) << l->shift));
+}
 
-    cr_status st = ep->be->prepare(chain->lines * chain->line_words, chain->next, err, sizeof err);
+/* Uploads the walk's chain in layout and measures the walk: calibration,
+ * warm-up, then the measured runs; w->steps is set even when it fails. */
+static cr_status measure_walk(lt_state *s, walk_ctx *w, const lt_layout *layout, cr_measurement *m, char *err,
+                              size_t errlen)
+{
+    const lt_chain *chain = w->chain;
+    cr_status st = w->ep->be->prepare(layout, chain->next, err, errlen);
     double sec_per_step = 0;
     if (st == CR_OK)
-        st = calibrate(s, &w, &sec_per_step, err, sizeof err);
+        st = calibrate(s, w, &sec_per_step, err, errlen);
     double want = s->target_s / sec_per_step;
-    w.steps = want < 1024 ? 1024 : want > LT_MAX_STEPS ? LT_MAX_STEPS : (uint64_t)want;
+    w->steps = want < 1024 ? 1024 : want > LT_MAX_STEPS ? LT_MAX_STEPS : (uint64_t)want;
     /* Two passes over every line, so a footprint that fits is in the cache
      * before the first timed run; footprints far beyond the caches need no
      * warming and stop at the budget. */
@@ -239,36 +275,130 @@ static int measure_point(lt_state *s, endpoint *ep, const lt_chain *chain, uint6
         warm = (uint64_t)(s->warm_budget_s / sec_per_step);
     cr_timing t;
     if (st == CR_OK && warm > 0)
-        st = walk(&w, warm, &t, err, sizeof err);
-    cr_measurement m;
+        st = walk(w, warm, &t, err, errlen);
     if (st == CR_OK)
-        st = cr_measure(&ep->meas, walk_rep, &w, &m, err, sizeof err);
-    cr_result_add_param(row, "steps=%" PRIu64 ";line=%u", w.steps, s->line_bytes);
-    if (st != CR_OK) {
-        cr_result_unmeasured(row);
+        st = cr_measure(&w->ep->meas, walk_rep, w, m, err, errlen);
+    return st;
+}
+
+/* A row whose walk failed: unmeasured and invalid, with why, also on stderr. */
+static int record_failed(lt_state *s, const endpoint *ep, cr_result *row, const char *err)
+{
+    cr_result_unmeasured(row);
+    row->valid = false;
+    snprintf(row->note, sizeof row->note, "run failed: %s", err);
+    fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", s->ses.opt.program, ep->be->base.name, row->size_bytes,
+            err);
+    return cr_session_record(&s->ses, row);
+}
+
+/* The row's statistics and figures from the measured walk. */
+static void fill_measured(cr_result *row, const walk_ctx *w, const cr_measurement *m)
+{
+    row->stats = m->stats;
+    snprintf(row->timer, sizeof row->timer, "%s", m->timer);
+    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m->stop));
+    row->ops_per_rep = (double)w->steps;
+    row->figure = m->stats.median / (double)w->steps * 1e9;
+    row->figure_best = m->stats.min / (double)w->steps * 1e9;
+    if (w->bad) {
         row->valid = false;
-        snprintf(row->note, sizeof row->note, "run failed: %s", err);
-        fprintf(stderr, "%s: error: %s at %" PRIu64 " bytes: %s\n", s->ses.opt.program, ep->be->base.name, footprint,
-                err);
-        return cr_session_record(&s->ses, row);
+        snprintf(row->note, sizeof row->note, "%s", w->why);
+    } else if (m->below_resolution) {
+        snprintf(row->note, sizeof row->note, "median below 20 timer ticks");
     }
+}
+
+/* One buffer for the host's walk and for a device chain that fits one
+ * allocation; pieces beyond (check_footprints keeps them within
+ * LT_MAX_PIECES). */
+static lt_layout layout_for(const lt_state *s, const endpoint *ep, uint64_t footprint)
+{
+    bool split = ep == &s->dev && footprint > s->one_alloc && s->piece_bytes;
+    lt_layout l = {.words = footprint / 8};
+    /* Too many pieces (check_footprints refuses such footprints): the
+     * count, which the backend's prepare refuses with the row's error. */
+    if (lt_layout_make(&l, footprint / 8, split ? s->piece_bytes : 0) != 0)
+        l.pieces = (unsigned)lt_pieces_for(footprint, s->piece_bytes);
+    return l;
+}
+
+/* Measures the chain on ep and records the footprint row. Returns -1 when
+ * the CSV cannot be written. */
+static int measure_point(lt_state *s, endpoint *ep, const lt_chain *chain, uint64_t footprint, double host_ns)
+{
+    char err[CR_ERRLEN] = "";
+    lt_point *p = &ep->points[ep->npoints++];
+    *p = (lt_point){.footprint = footprint, .layout = layout_for(s, ep, footprint)};
+    cr_result *row = &p->row;
+    init_row(row, ep, "pointer-chase", "footprint");
+    row->size_bytes = footprint;
+    walk_ctx w = {.s = s, .ep = ep, .chain = chain};
+    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev)
+        w.inject = s->fault_used = true;
+    cr_measurement m;
+    cr_status st = measure_walk(s, &w, &p->layout, &m, err, sizeof err);
+    cr_result_add_param(row, "steps=%" PRIu64 ";line=%u", w.steps, s->line_bytes);
+    add_pieces(row, &p->layout);
+    if (st != CR_OK)
+        return record_failed(s, ep, row, err);
     p->measured = true;
-    row->stats = m.stats;
-    snprintf(row->timer, sizeof row->timer, "%s", m.timer);
-    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m.stop));
-    row->ops_per_rep = (double)w.steps;
-    row->figure = m.stats.median / (double)w.steps * 1e9;
-    row->figure_best = m.stats.min / (double)w.steps * 1e9;
+    fill_measured(row, &w, &m);
     add_cycles(row, ep);
     if (!isnan(host_ns) && host_ns > 0)
         row->ref_ratio = row->figure / host_ns;
-    if (w.bad) {
-        row->valid = false;
-        snprintf(row->note, sizeof row->note, "%s", w.why);
-    } else if (m.below_resolution) {
-        snprintf(row->note, sizeof row->note, "median below 20 timer ticks");
-    }
+    if (row->note[0] == '\0' && p->layout.pieces > 1)
+        snprintf(row->note, sizeof row->note,
+                 "chain in %u pieces, separate allocations; each load also chooses its piece (the overhead row)",
+                 p->layout.pieces);
     return cr_session_record(&s->ses, row);
+}
+
+/* The cost of the piece choice per load: the same L1-resident chain walked
+ * in one buffer and in two pieces, the difference recorded (ns per load;
+ * the statistics are the pieces walk's), so that a reader can subtract it
+ * from the rows with pieces>1. */
+static int record_overhead(lt_state *s)
+{
+    endpoint *ep = &s->dev;
+    char err[CR_ERRLEN] = "";
+    lt_chain chain;
+    if (lt_chain_build(&chain, LT_OVERHEAD_FOOTPRINT / s->line_bytes, s->line_bytes / 8, s->cfg.seed) != 0) {
+        fprintf(stderr, "%s: error: out of memory\n", s->ses.opt.program);
+        return -1;
+    }
+    lt_layout one, two;
+    lt_layout_make(&one, LT_OVERHEAD_FOOTPRINT / 8, 0);
+    lt_layout_make(&two, LT_OVERHEAD_FOOTPRINT / 8, LT_OVERHEAD_FOOTPRINT / 2);
+    cr_result row;
+    init_row(&row, ep, "piece-select", "overhead");
+    row.size_bytes = LT_OVERHEAD_FOOTPRINT;
+    walk_ctx single = {.s = s, .ep = ep, .chain = &chain}, split = single;
+    cr_measurement m1, m2;
+    cr_status st = measure_walk(s, &single, &one, &m1, err, sizeof err);
+    if (st == CR_OK)
+        st = measure_walk(s, &split, &two, &m2, err, sizeof err);
+    lt_chain_free(&chain);
+    cr_result_add_param(&row, "steps=%" PRIu64 ";line=%u", split.steps, s->line_bytes);
+    add_pieces(&row, &two);
+    if (st != CR_OK)
+        return record_failed(s, ep, &row, err);
+    fill_measured(&row, &split, &m2);
+    double one_ns = m1.stats.median / (double)single.steps * 1e9, two_ns = row.figure;
+    cr_result_add_param(&row, "single_ns=%.3f;pieces_ns=%.3f", one_ns, two_ns);
+    row.figure = two_ns - one_ns;
+    row.figure_best = row.figure_best - m1.stats.min / (double)single.steps * 1e9;
+    add_cycles(&row, ep);
+    if (single.bad && row.valid) {
+        row.valid = false;
+        snprintf(row.note, sizeof row.note, "%s", single.why);
+    }
+    if (row.note[0] == '\0')
+        snprintf(row.note, sizeof row.note,
+                 "ns per load of the walk in 2 pieces minus the walk in one buffer (%.3f ns): the piece choice, "
+                 "included in every row with pieces>1; statistics of the pieces walk",
+                 one_ns);
+    return cr_session_record(&s->ses, &row);
 }
 
 /* A level row from the footprint row that stands for it. */
@@ -291,8 +421,12 @@ static void copy_point(cr_result *row, const lt_point *p, const char *why)
     row->figure_best = p->row.figure_best;
     row->ref_ratio = p->row.ref_ratio;
     row->valid = p->row.valid;
-    snprintf(row->note, sizeof row->note, "%s the footprint row at %s (%s)", p->row.valid ? "from" : "INVALID:", fp,
-             why);
+    char pieces[96] = "";
+    if (p->layout.pieces > 1)
+        snprintf(pieces, sizeof pieces, "; chain in %u pieces, with the piece choice (the overhead row)",
+                 p->layout.pieces);
+    snprintf(row->note, sizeof row->note, "%s the footprint row at %s (%s)%s", p->row.valid ? "from" : "INVALID:", fp,
+             why, pieces);
 }
 
 static int record_levels(lt_state *s, endpoint *ep)
@@ -318,6 +452,7 @@ static int record_levels(lt_state *s, endpoint *ep)
                      smaller ? b : "0 B", a, l->name, l->source);
         } else {
             cr_result_add_param(&row, "footprint=%" PRIu64, fps[k]);
+            add_pieces(&row, &ep->points[k].layout);
             char why[160];
             snprintf(why, sizeof why, "at most half the %s %s, size from %s", a, l->name, l->source);
             copy_point(&row, &ep->points[k], why);
@@ -346,6 +481,7 @@ static int record_levels(lt_state *s, endpoint *ep)
                      "beyond its caches");
     } else {
         cr_result_add_param(&row, "footprint=%" PRIu64, fps[k]);
+        add_pieces(&row, &ep->points[k].layout);
         char why[96];
         snprintf(why, sizeof why, "%.0fx the %s last-level cache", (double)fps[k] / (double)llc, a);
         copy_point(&row, &ep->points[k], why);
@@ -380,13 +516,47 @@ static double host_bytes_per_footprint_byte(const lt_state *s)
     return n;
 }
 
-static int check_footprints(lt_state *s)
+/* Where the device's chains go: one buffer up to s->one_alloc, pieces of
+ * s->piece_bytes beyond (the largest allocation, rounded down to a power
+ * of two, or --piece-bytes). Sets *limit to the largest footprint the
+ * device takes, and *why to what sets it. */
+static int plan_pieces(lt_state *s, uint64_t *limit, char *why, size_t whylen)
 {
     const cr_device_info *d = &s->dev.info;
+    const lt_backend *be = s->dev.be;
+    char a[32], b[32];
+    s->one_alloc = d->max_alloc_bytes;
+    s->piece_bytes = be->max_pieces > 1 ? lt_pow2_floor(d->max_alloc_bytes | 1) : 0;
+    snprintf(why, whylen, "its largest allocation, or half its memory");
+    if (s->cfg.piece_bytes) {
+        if (be->max_pieces < 2)
+            return cr_fail_usage(&s->ses, "--piece-bytes: %s", be->one_piece_why);
+        if (s->cfg.piece_bytes > d->max_alloc_bytes) {
+            cr_format_bytes(s->cfg.piece_bytes, a, sizeof a);
+            cr_format_bytes(d->max_alloc_bytes, b, sizeof b);
+            return cr_fail_usage(&s->ses, "--piece-bytes %s is above the device's largest allocation, %s", a, b);
+        }
+        s->one_alloc = s->piece_bytes = s->cfg.piece_bytes;
+        snprintf(why, whylen, "%d pieces of --piece-bytes, or half its memory", LT_MAX_PIECES);
+    } else if (s->piece_bytes >= s->line_bytes) {
+        snprintf(why, whylen, "%d pieces of its largest allocation, or half its memory", LT_MAX_PIECES);
+    } else {
+        s->piece_bytes = 0; /* no piece would hold a line */
+    }
+    *limit = s->piece_bytes * LT_MAX_PIECES > s->one_alloc ? s->piece_bytes * LT_MAX_PIECES : s->one_alloc;
+    if (d->global_mem_bytes / 2 < *limit)
+        *limit = d->global_mem_bytes / 2;
+    return 0;
+}
+
+static int check_footprints(lt_state *s)
+{
     lt_config *c = &s->cfg;
-    uint64_t limit = d->max_alloc_bytes;
-    if (d->global_mem_bytes / 2 < limit)
-        limit = d->global_mem_bytes / 2;
+    uint64_t limit = 0;
+    char device_why[96];
+    int rc = plan_pieces(s, &limit, device_why, sizeof device_why);
+    if (rc != 0)
+        return rc;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
     uint64_t host_limit = UINT64_MAX;
     if (pages > 0 && page > 0)
@@ -400,10 +570,15 @@ static int check_footprints(lt_state *s)
         if (end > limit || end > host_limit) {
             cr_format_bytes(end, a, sizeof a);
             cr_format_bytes(end > limit ? limit : host_limit, b, sizeof b);
-            return cr_fail_usage(&s->ses, "--footprint reaches %s, above the %s %s", a, b,
-                                 end > limit ? "the device allows (its largest allocation, or half its memory)"
-                                             : "host memory holds (90% of it, for the chain and its copies)");
+            if (end > limit)
+                return cr_fail_usage(&s->ses, "--footprint reaches %s, above the %s the device allows (%s)", a, b,
+                                     device_why);
+            return cr_fail_usage(&s->ses,
+                                 "--footprint reaches %s, above the %s host memory holds (90%% of it, for the chain and "
+                                 "its copies)",
+                                 a, b);
         }
+        s->pieces_used = end > s->one_alloc;
         return 0;
     }
     uint64_t llc = llc_of(&s->dev);
@@ -424,6 +599,7 @@ static int check_footprints(lt_state *s)
                         cap == limit ? "device's allocation limit" : "host's memory");
     }
     c->footprint = (cr_range){LT_MIN_FOOTPRINT, end, factor};
+    s->pieces_used = end > s->one_alloc;
     return 0;
 }
 
@@ -486,6 +662,8 @@ static int run_sweep(lt_state *s)
         if (rc != 0)
             return -1;
     }
+    if (s->pieces_used && record_overhead(s) != 0)
+        return -1;
     if (record_levels(s, &s->dev) != 0)
         return -1;
     return s->use_host ? record_levels(s, &s->host) : 0;
@@ -528,6 +706,13 @@ static int plan(void *state, cr_meta *meta)
     cr_meta_set(meta, "chain", "one random cycle over every line, stride %u B, seed %" PRIu64, s->line_bytes,
                 s->cfg.seed);
     meta_caches(meta, "device", &s->dev.caches);
+    if (s->pieces_used) {
+        char a[32], b[32];
+        cr_format_bytes(s->one_alloc, a, sizeof a);
+        cr_format_bytes(s->piece_bytes, b, sizeof b);
+        cr_meta_set(meta, "chain_pieces", "device chains above %s in pieces of %s (%s), one cycle through all",
+                    a, b, s->cfg.piece_bytes ? "--piece-bytes" : "the device's largest allocation");
+    }
     if (s->use_host)
         meta_caches(meta, "host", &s->host.caches);
     return -1;

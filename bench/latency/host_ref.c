@@ -91,9 +91,12 @@ static void host_release(void)
     Words = 0;
 }
 
-static cr_status host_prepare(uint64_t words, const uint64_t *next, char *err, size_t errlen)
+static cr_status host_prepare(const lt_layout *layout, const uint64_t *next, char *err, size_t errlen)
 {
     host_release();
+    if (lt_layout_check(layout, 1, "the host's walk", err, errlen) != CR_OK)
+        return CR_ERR;
+    uint64_t words = layout->words;
     if (words == 0 || words > SIZE_MAX / sizeof(uint64_t)) {
         snprintf(err, errlen, "a chain of %" PRIu64 " words cannot be allocated", words);
         return CR_ERR;
@@ -131,5 +134,6 @@ static cr_status host_run(uint64_t steps, uint64_t start, cr_timing *t, uint64_t
 
 const lt_backend lt_host_backend = {
     .base = {.name = "host", .list_devices = host_list, .open = host_open, .close = host_release},
-    .caches = host_caches, .prepare = host_prepare, .run = host_run,
+    .caches = host_caches, .prepare = host_prepare, .run = host_run, .max_pieces = 1,
+    .one_piece_why = "the host's walk takes one buffer (malloc has no cap below the host's memory)",
 };

@@ -84,13 +84,17 @@ static void cu_caches(lt_caches *out)
     cudaGetLastError();
 }
 
-static cr_status cu_prepare(uint64_t words, const uint64_t *next, char *err, size_t errlen)
+/* One allocation always: cudaMalloc has no cap below the device's memory,
+ * which already bounds the footprint. */
+static cr_status cu_prepare(const lt_layout *layout, const uint64_t *next, char *err, size_t errlen)
 {
     free_chain();
-    size_t bytes = (size_t)words * sizeof(unsigned long long);
+    if (lt_layout_check(layout, 1, "the cuda backend", err, errlen) != CR_OK)
+        return CR_ERR;
+    size_t bytes = (size_t)layout->words * sizeof(unsigned long long);
     CR_CUDA_CHECK(cudaMalloc(&st.chain, bytes), "cudaMalloc(chain)", err, errlen);
     CR_CUDA_CHECK(cudaMemcpy(st.chain, next, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(chain)", err, errlen);
-    st.words = words;
+    st.words = layout->words;
     return CR_OK;
 }
 
@@ -115,6 +119,7 @@ static cr_status cu_run(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *
 extern "C" {
 extern const lt_backend latency_cuda_backend;
 const lt_backend latency_cuda_backend = {
-    {"cuda", cr_cuda_list, cu_open, cu_close}, cu_caches, cu_prepare, cu_run,
+    {"cuda", cr_cuda_list, cu_open, cu_close}, cu_caches, cu_prepare, cu_run, 1,
+    "the cuda backend holds the chain in one allocation (cudaMalloc has no cap below the device's memory)",
 };
 }

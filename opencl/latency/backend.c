@@ -1,5 +1,8 @@
 /* OpenCL backend of the latency benchmark: uploads the chain, runs one
- * work-item along it and times it with profiling events. */
+ * work-item along it and times it with profiling events. A chain larger
+ * than the device's largest allocation comes in pieces (pieces.h), each a
+ * buffer of its own, walked by chase_pieces; one piece keeps the plain
+ * chase kernel. */
 #include "cl_device.h"
 #include "latency/backend.h"
 #include "latency/perm.h"
@@ -12,16 +15,24 @@ extern const char latency_chase_h[], latency_kernels_cl[];
 static struct {
     cr_cl cl;
     cl_program program;
-    cl_kernel kernel;
-    cl_mem chain, end;
-    uint64_t words;
+    cl_kernel kernel, pieces_kernel;
+    cl_mem chain[LT_MAX_PIECES], end;
+    lt_layout layout; /* of the uploaded chain; words 0 while there is none */
 } S;
+
+static void release_chain(void)
+{
+    for (unsigned p = 0; p < LT_MAX_PIECES; ++p)
+        cr_cl_release_mem(&S.chain[p]);
+    S.layout = (lt_layout){0};
+}
 
 static void cl_close(void)
 {
-    cr_cl_release_mem(&S.chain);
+    release_chain();
     cr_cl_release_mem(&S.end);
     cr_cl_release_kernel(&S.kernel);
+    cr_cl_release_kernel(&S.pieces_kernel);
     cr_cl_release_program(&S.program);
     cr_cl_close_state(&S, sizeof S, &S.cl);
 }
@@ -35,6 +46,8 @@ static cr_status build_chase(char *err, size_t errlen)
     cl_int rc;
     S.kernel = clCreateKernel(S.program, "chase", &rc);
     CR_CL_CHECK(rc, "clCreateKernel(chase)", err, errlen);
+    S.pieces_kernel = clCreateKernel(S.program, "chase_pieces", &rc);
+    CR_CL_CHECK(rc, "clCreateKernel(chase_pieces)", err, errlen);
     S.end = clCreateBuffer(S.cl.context, CL_MEM_WRITE_ONLY, sizeof(cl_ulong), NULL, &rc);
     CR_CL_CHECK(rc, "clCreateBuffer(end)", err, errlen);
     return CR_OK;
@@ -74,29 +87,55 @@ static void cl_caches(lt_caches *out)
     }
 }
 
-static cr_status cl_prepare(uint64_t words, const uint64_t *next, char *err, size_t errlen)
+static cr_status cl_prepare(const lt_layout *layout, const uint64_t *next, char *err, size_t errlen)
 {
-    cr_cl_release_mem(&S.chain);
-    S.words = 0;
-    cl_int rc;
-    size_t bytes = (size_t)words * sizeof(cl_ulong);
-    S.chain = clCreateBuffer(S.cl.context, CL_MEM_READ_ONLY, bytes, NULL, &rc);
-    CR_CL_CHECK(rc, "clCreateBuffer(chain)", err, errlen);
-    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.chain, CL_TRUE, 0, bytes, next, 0, NULL, NULL),
-                "clEnqueueWriteBuffer(chain)", err, errlen);
-    S.words = words;
+    release_chain();
+    if (lt_layout_check(layout, LT_MAX_PIECES, "the opencl backend", err, errlen) != CR_OK)
+        return CR_ERR;
+    for (unsigned p = 0; p < layout->pieces; ++p) {
+        cl_int rc;
+        size_t bytes = (size_t)lt_piece_words(layout, p) * sizeof(cl_ulong);
+        S.chain[p] = clCreateBuffer(S.cl.context, CL_MEM_READ_ONLY, bytes, NULL, &rc);
+        CR_CL_CHECK(rc, "clCreateBuffer(chain)", err, errlen);
+        CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.chain[p], CL_TRUE, 0, bytes, next + lt_piece_first(layout, p),
+                                         0, NULL, NULL),
+                    "clEnqueueWriteBuffer(chain)", err, errlen);
+    }
+    S.layout = *layout;
     return CR_OK;
+}
+
+/* The kernel for the uploaded chain, its arguments set. */
+static cr_status set_chase_args(cl_ulong *start, cl_ulong *steps, cl_uint *shift, cl_kernel *k, char *err,
+                                size_t errlen)
+{
+    if (S.layout.pieces == 1) {
+        const cr_cl_arg args[] = {CR_CL_ARG(S.chain[0]), CR_CL_ARG(*start), CR_CL_ARG(*steps), CR_CL_ARG(S.end)};
+        *k = S.kernel;
+        return cr_cl_set_args(*k, "chase", args, 4, err, errlen);
+    }
+    cr_cl_arg args[LT_MAX_PIECES + 4];
+    for (unsigned p = 0; p < LT_MAX_PIECES; ++p)
+        args[p] = CR_CL_ARG(S.chain[p < S.layout.pieces ? p : 0]);
+    *shift = S.layout.shift;
+    args[LT_MAX_PIECES] = CR_CL_ARG(*start);
+    args[LT_MAX_PIECES + 1] = CR_CL_ARG(*steps);
+    args[LT_MAX_PIECES + 2] = CR_CL_ARG(*shift);
+    args[LT_MAX_PIECES + 3] = CR_CL_ARG(S.end);
+    *k = S.pieces_kernel;
+    return cr_cl_set_args(*k, "chase_pieces", args, LT_MAX_PIECES + 4, err, errlen);
 }
 
 static cr_status cl_run(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *end, char *err, size_t errlen)
 {
-    if (lt_chain_check_start(start, S.words, err, errlen) != CR_OK)
+    if (lt_chain_check_start(start, S.layout.words, err, errlen) != CR_OK)
         return CR_ERR;
     cl_ulong a_start = start, a_steps = steps;
-    const cr_cl_arg args[] = {CR_CL_ARG(S.chain), CR_CL_ARG(a_start), CR_CL_ARG(a_steps), CR_CL_ARG(S.end)};
+    cl_uint a_shift = 0;
+    cl_kernel k;
     *t = (cr_timing){0};
-    if (cr_cl_set_args(S.kernel, "chase", args, 4, err, errlen) != CR_OK ||
-        cr_cl_launch_timed(&S.cl, S.kernel, 1, 1, t, err, errlen) != CR_OK)
+    if (set_chase_args(&a_start, &a_steps, &a_shift, &k, err, errlen) != CR_OK ||
+        cr_cl_launch_timed(&S.cl, k, 1, 1, t, err, errlen) != CR_OK)
         return CR_ERR;
     cl_ulong e = 0;
     CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.end, CL_TRUE, 0, sizeof e, &e, 0, NULL, NULL),
@@ -107,7 +146,7 @@ static cr_status cl_run(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *
 
 const lt_backend latency_opencl_backend = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = cl_open, .close = cl_close},
-    .caches = cl_caches, .prepare = cl_prepare, .run = cl_run,
+    .caches = cl_caches, .prepare = cl_prepare, .run = cl_run, .max_pieces = LT_MAX_PIECES,
 };
 
 int main(int argc, char **argv) { return latency_main(argc, argv, &latency_opencl_backend); }

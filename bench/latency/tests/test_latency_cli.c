@@ -1,7 +1,8 @@
 /* End-to-end tests of the latency executables: a small run on the OpenCL
  * device beside the host's walk, every row verified and the level rows
- * derived from it; latency growing from L1 to beyond the caches; the
- * planted verification failure; bad input; no device; CUDA without a GPU. */
+ * derived from it; latency growing from L1 to beyond the caches; chains
+ * forced into pieces; the planted verification failure; bad input; no
+ * device; CUDA without a GPU. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -100,6 +101,73 @@ static void test_latency_grows_beyond_the_caches(void **state)
     table_free(&t);
 }
 
+/* The row of the overhead sweep, -1 when absent. */
+static int overhead_row(const table *t)
+{
+    int found = -1;
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "sweep", "overhead")) {
+            assert_int_equal(found, -1); /* one at most */
+            found = j;
+        }
+    return found;
+}
+
+/* --piece-bytes 8K splits 16 KiB into 2 pieces and 256 KiB into 32, the
+ * most there may be: every row verified, each saying its pieces, and the
+ * overhead row the difference of its two walks. The same sweep without it
+ * keeps every chain in one buffer and has no overhead row. */
+static void test_forced_pieces_are_verified(void **state)
+{
+    (void)state;
+    const char *args = "--footprint 16K:256K:x16 --quick --host-ref off";
+    char forced[256];
+    snprintf(forced, sizeof forced, "%s --piece-bytes 8K", args);
+    table a = run_csv(NULL, "latency-opencl", forced, "pieces", 0, NULL);
+    table b = run_csv(NULL, "latency-opencl", args, "one-buffer", 0, NULL);
+    expect_all_valid(&a);
+    expect_all_valid(&b);
+    /* The footprint rows and the level rows taken from them. */
+    int split_rows = 0;
+    for (int j = 0; j < a.nrows; ++j) {
+        if (cell_is(&a, j, "sweep", "overhead") || cell(&a, j, "size_bytes")[0] == '\0')
+            continue;
+        long long size = strtoll(cell(&a, j, "size_bytes"), NULL, 10);
+        assert_int_equal(param_ll(&a, j, "pieces"), size / 8192);
+        assert_int_equal(param_ll(&a, j, "piece_bytes"), 8192);
+        expect_cell_has(&a, j, "note", "pieces");
+        split_rows += size == 262144;
+    }
+    assert_int_equal(count_where(&a, "sweep", "footprint", NULL), 2);
+    assert_true(split_rows >= 2); /* 256 KiB: its footprint row and the L2 row (half of the 1 MiB L2) */
+    int o = overhead_row(&a);
+    assert_true(o >= 0);
+    assert_string_equal(cell(&a, o, "variant"), "piece-select");
+    assert_int_equal(param_ll(&a, o, "pieces"), 2);
+    char buf[32];
+    double single = strtod(param_text(&a, o, "single_ns", buf, sizeof buf), NULL);
+    double pieces = strtod(param_text(&a, o, "pieces_ns", buf, sizeof buf), NULL);
+    double extra = strtod(cell(&a, o, "figure"), NULL);
+    assert_true(single > 0 && pieces > 0);
+    assert_true(fabs(pieces - single - extra) <= 2e-3);
+    /* A shift, five selects and a mask per load: a few cycles, well below
+     * 4 ns; a search through the pieces or a load of the piece's address
+     * would cost more. */
+    if (!(extra < 4 && extra > -0.25 * single))
+        fail_msg("piece choice %g ns per load (walks: %g ns in pieces, %g ns in one buffer)", extra, pieces, single);
+    /* At 16 KiB (L1), the walk in pieces less the piece choice is the
+     * one-buffer walk of the other run, within 25%. */
+    double split16 = latency_at(&a, "opencl", 16384), one16 = latency_at(&b, "opencl", 16384);
+    if (!(fabs(split16 - extra - one16) <= 0.25 * one16))
+        fail_msg("16 KiB: %g ns in 2 pieces less %g ns for the choice, %g ns in one buffer", split16, extra, one16);
+    assert_int_equal(overhead_row(&b), -1);
+    for (int j = 0; j < b.nrows; ++j)
+        assert_int_equal(param_ll(&b, j, "pieces"), -1);
+    table_free(&a);
+    table_free(&b);
+    expect_meta_keys("pieces", "latency-opencl", "chain_pieces");
+}
+
 static void test_planted_verification_failure_fails_the_run(void **state)
 {
     (void)state;
@@ -115,4 +183,4 @@ static void test_planted_verification_failure_fails_the_run(void **state)
 
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_no_device_is_skipped, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
-              test_small_run_is_verified, test_latency_grows_beyond_the_caches)
+              test_small_run_is_verified, test_latency_grows_beyond_the_caches, test_forced_pieces_are_verified)

@@ -164,7 +164,14 @@ static void test_host_walk_ends_where_the_cycle_says(void **state)
     assert_true(info.is_cpu);
     lt_chain c;
     assert_int_equal(lt_chain_build(&c, 513, 8, 11), 0);
-    assert_int_equal(be->prepare(c.lines * c.line_words, c.next, err, sizeof err), CR_OK);
+    lt_layout one, two;
+    assert_int_equal(lt_layout_make(&one, c.lines * c.line_words, 0), 0);
+    /* The host's walk takes one buffer: a chain in pieces is refused. */
+    assert_int_equal(lt_layout_make(&two, c.lines * c.line_words, 4096), 0);
+    assert_int_equal(be->prepare(&two, c.next, err, sizeof err), CR_ERR);
+    assert_non_null(strstr(err, "pieces"));
+    assert_int_equal(be->max_pieces, 1);
+    assert_int_equal(be->prepare(&one, c.next, err, sizeof err), CR_OK);
     uint64_t pos = 0;
     static const uint64_t lengths[] = {1, 512, 513, 3 * 513 + 5, 100000};
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; ++i) {
