@@ -36,6 +36,7 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
     if ((rc = cr_session_opened(s, st, err)) >= 0)
         return rc;
     cr_session_bind(s);
+    s->wants_memory_peak = d->measures_memory;
 
     int exit_code;
     cr_meta meta;

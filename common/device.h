@@ -25,6 +25,11 @@ typedef struct {
     uint64_t max_work_group;
     uint64_t max_threads_per_cu; /* resident work-items per compute unit, 0 if unknown */
     double timer_resolution_ns;  /* device timer resolution the API reports */
+    /* What the theoretical peaks are built from (common/peaks.h); 0 unknown. */
+    unsigned fma_lanes[2];       /* float, double FMA lanes of one pipe of a compute unit */
+    unsigned fma_pipes;          /* FMA pipes per compute unit */
+    char fma_basis[96];          /* where lanes and pipes come from */
+    double memory_peak_gbs;      /* memory clock x bus width, where the API reports both */
     char pci_bus_id[32];         /* "0000:17:00.0", empty if unknown */
 } cr_device_info;
 

@@ -13,7 +13,7 @@ const char *const cr_result_columns[] = {
     "benchmark", "backend",  "device",        "variant",   "dtype",    "sweep",     "size_bytes",
     "work_items", "work_group", "params",     "bytes_per_rep", "ops_per_rep", "n",   "min_s",
     "median_s",  "mean_s",   "max_s",         "stddev_s",  "ci_rel",   "timer",     "stop",
-    "figure",    "figure_best", "unit",       "ref_ratio", "valid",    "note",
+    "figure",    "figure_best", "unit",       "ref_ratio", "valid",    "flags",     "note",
 };
 const size_t cr_result_ncolumns = sizeof cr_result_columns / sizeof cr_result_columns[0];
 
@@ -36,7 +36,8 @@ static const column columns[] = {
     COL(COL_DOUBLE, stats.mean),  COL(COL_DOUBLE, stats.max),  COL(COL_DOUBLE, stats.stddev),
     COL(COL_FINITE, stats.ci_rel), COL(COL_TEXT, timer),       COL(COL_TEXT, stop),
     COL(COL_DOUBLE, figure),      COL(COL_DOUBLE, figure_best), COL(COL_TEXT, unit),
-    COL(COL_DOUBLE, ref_ratio),   COL(COL_BOOL, valid),        COL(COL_TEXT, note),
+    COL(COL_DOUBLE, ref_ratio),   COL(COL_BOOL, valid),        COL(COL_TEXT, flags),
+    COL(COL_TEXT, note),
 };
 #undef COL
 _Static_assert(sizeof columns / sizeof columns[0] == sizeof cr_result_columns / sizeof cr_result_columns[0],

@@ -10,6 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Which theoretical peak bounds a row's figure (common/plausibility.h). */
+typedef enum {
+    CR_PEAK_NONE = 0, /* no peak applies: latencies, ratios, counts */
+    CR_PEAK_MEMORY,   /* bytes moved through memory: GB/s */
+    CR_PEAK_COMPUTE,  /* floating-point operations of the row's dtype: Gop/s */
+} cr_peak_kind;
+
 typedef struct {
     char benchmark[32];  /* "stream" */
     char backend[24];    /* "opencl", "cuda", "host-openmp" */
@@ -31,7 +38,12 @@ typedef struct {
     char unit[16];       /* "GB/s" (1e9 bytes), "Gop/s", "us" */
     double ref_ratio;    /* figure / host reference figure; NaN if none */
     bool valid;          /* verification passed */
-    char note[320];
+    char flags[64];      /* the plausibility gate's verdicts, ';'-separated: "unstable;bimodal" */
+    char note[480];
+    /* Not columns: what the gate needs to judge the row. */
+    cr_peak_kind peak_kind;
+    uint64_t working_set_bytes; /* bytes a repetition touches; 0 = unknown (no residency verdict) */
+    bool ref_is_limit;          /* ref_ratio compares with the host's own limit for the same work */
 } cr_result;
 
 /* Marks a row that carries no measurement (a failed run, a fit, an

@@ -3,6 +3,7 @@
 
 #include "csv.h"
 #include "out_lock.h"
+#include "peaks.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -74,6 +75,9 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     if (s->n_notes_dropped)
         fprintf(stderr, "note: %zu further note(s) before the start not shown\n", s->n_notes_dropped);
     snprintf(s->base, sizeof s->base, "%s/%s-%s", s->opt.out_dir, benchmark, backend);
+    cr_peaks_for_device(&s->info, s->topo ? cr_topo_llc_bytes(s->topo) : 0, s->rule.target_ci, &s->peaks);
+    if (s->wants_memory_peak && (s->info.is_cpu || s->info.unified_memory))
+        cr_peaks_measure_host_memory(&s->peaks, s->opt.quick ? 5 : 10);
     cr_meta_collect_host(meta, s->topo, argc, argv);
     cr_meta_add_device(meta, &s->info);
     cr_meta_set(meta, "benchmark", "%s", benchmark);
@@ -83,6 +87,7 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
                 "reps %" PRIu64 "..%" PRIu64 ", min-time %g s, max-time %g s, CI target %g, warm-up %" PRIu64,
                 s->opt.reps_min, s->opt.reps_max, s->opt.min_time_s, s->opt.max_time_s, s->opt.target_ci,
                 s->opt.warmup);
+    cr_peaks_to_meta(&s->peaks, meta);
     snprintf(path, sizeof path, "%s.meta.csv", s->base);
     if (cr_meta_write(meta, path, err, sizeof err) != 0) {
         fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
@@ -105,6 +110,7 @@ int cr_session_record(cr_session *s, const cr_result *row)
 {
     cr_result checked = *row;
     cr_result_refuse_infinities(&checked);
+    cr_plausibility_check(&s->peaks, &checked);
     const cr_result *r = &checked;
     if (s->opt.csv_stdout) {
         cr_result_write_row(stdout, r);
@@ -120,8 +126,8 @@ int cr_session_record(cr_session *s, const cr_result *row)
             printf(" (best %.4g)", r->figure_best);
         if (!isnan(r->ref_ratio))
             printf("  %.3f x ref", r->ref_ratio);
-        printf("  %s%s%s%s%s\n", r->valid ? "ok" : "INVALID", r->params[0] ? "  " : "", r->params,
-               r->note[0] ? "  " : "", r->note);
+        printf("  %s%s%s%s%s%s%s%s\n", r->valid ? "ok" : "INVALID", r->flags[0] ? " [" : "", r->flags,
+               r->flags[0] ? "]" : "", r->params[0] ? "  " : "", r->params, r->note[0] ? "  " : "", r->note);
     }
     fflush(stdout);
     if (!r->valid)

@@ -8,6 +8,7 @@
 #include "device.h"
 #include "metadata.h"
 #include "options.h"
+#include "plausibility.h"
 #include "results.h"
 #include "stats.h"
 #include "topology.h"
@@ -22,6 +23,8 @@ typedef struct {
     cr_topology *topo;
     cr_result_table table;
     cr_stop_rule rule;
+    cr_peaks peaks;      /* what the plausibility gate judges every row against */
+    bool wants_memory_peak; /* set before cr_session_start: measure the host's memory limit for a device sharing it */
     char base[4096];     /* <out>/<benchmark>-<backend>: CSV and metadata share it */
     char bind_note[256];
     int failures;        /* rows recorded invalid */
@@ -48,12 +51,15 @@ void cr_session_bind(cr_session *s);
 
 /* Creates the output directory and takes its lock for the rest of the run
  * (another run writing there: one line, exit 1), prints the notes held
- * back, writes the metadata (the host, the device, the binding and stop
- * rule, plus the caller's keys in meta) and an empty CSV. Returns -1 to go
+ * back, works out the device's peaks (measuring the host's memory limit
+ * first when wants_memory_peak is set and the device shares the host's
+ * memory), writes the metadata (the host, the device, the binding, stop
+ * rule and peaks, plus the caller's keys in meta) and an empty CSV. Returns -1 to go
  * on, else the exit status. */
 int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta);
 
-/* Prints the row (readable, or CSV with --csv) and adds it to the CSV file.
+/* Passes the row through the plausibility gate (common/plausibility.h),
+ * prints it (readable, or CSV with --csv) and adds it to the CSV file.
  * Returns 0, or -1 when the file cannot be written. */
 int cr_session_record(cr_session *s, const cr_result *r);
 

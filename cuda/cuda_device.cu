@@ -2,6 +2,7 @@
 
 extern "C" {
 #include "device_spec.h"
+#include "nv_arch.h"
 }
 
 #include <climits>
@@ -47,17 +48,38 @@ static void fill_pci(int dev, cr_device_info *info)
         snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", dom, bus, slot, fn);
 }
 
+/* An attribute, or 0 where this driver no longer reports it. */
+static int attribute(cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) {
+        v = 0;
+        cudaGetLastError();
+    }
+    return v;
+}
+
+/* FMA units per SM from the compute capability; memory peak from the
+ * memory clock (kHz, double data rate) and the bus width (bits). */
+static void fill_peaks(int dev, int major, int minor, cr_device_info *info)
+{
+    if (cr_nv_fma_lanes(major, minor, info->fma_lanes) == 0) {
+        info->fma_pipes = 1;
+        snprintf(info->fma_basis, sizeof info->fma_basis, "FMA units per SM of compute capability %d.%d", major,
+                 minor);
+    }
+    double khz = attribute(cudaDevAttrMemoryClockRate, dev), bits = attribute(cudaDevAttrGlobalMemoryBusWidth, dev);
+    info->memory_peak_gbs = khz * 1e3 * 2.0 * bits / 8.0 * 1e-9;
+}
+
 static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errlen)
 {
     cudaDeviceProp p;
-    int drv = 0, rt = 0, khz = 0;
+    int drv = 0, rt = 0;
     CR_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties", err, errlen);
     CR_CUDA_CHECK(cudaDriverGetVersion(&drv), "cudaDriverGetVersion", err, errlen);
     CR_CUDA_CHECK(cudaRuntimeGetVersion(&rt), "cudaRuntimeGetVersion", err, errlen);
-    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess) {
-        khz = 0; /* no longer reported by every CUDA 13 driver; 0 means unknown */
-        cudaGetLastError();
-    }
+    int khz = attribute(cudaDevAttrClockRate, dev); /* not reported by every CUDA 13 driver: 0, unknown */
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "%s", p.name);
     snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
@@ -77,6 +99,7 @@ static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errl
     info->max_threads_per_cu = (uint64_t)p.maxThreadsPerMultiProcessor;
     info->timer_resolution_ns = 500; /* documented resolution of cudaEventElapsedTime */
     fill_pci(dev, info);
+    fill_peaks(dev, p.major, p.minor, info);
     return CR_OK;
 }
 
@@ -212,6 +235,18 @@ void cr_cuda_free_host(void **p)
     if (*p)
         cudaFreeHost(*p);
     *p = NULL;
+}
+
+cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have, size_t esize, const char *what,
+                           char *err, size_t errlen)
+{
+    if (n > have) {
+        snprintf(err, errlen, "%llu %s requested, %llu prepared", (unsigned long long)n, what,
+                 (unsigned long long)have);
+        return CR_ERR;
+    }
+    CR_CUDA_CHECK(cudaMemcpy(dst, src, (size_t)n * esize, cudaMemcpyDeviceToHost), "cudaMemcpy(out)", err, errlen);
+    return CR_OK;
 }
 
 cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint64_t max_group, char *err,

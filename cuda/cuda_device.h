@@ -58,6 +58,12 @@ void cr_cuda_close_timed(cr_cuda *c);
 cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint64_t max_group, char *err,
                                  size_t errlen);
 
+/* Copies the first n of the have elements (esize bytes each) of a device
+ * output back to the host; asking for more than there are is an error
+ * naming what they are ("chains", "work-items"). */
+cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have, size_t esize, const char *what,
+                           char *err, size_t errlen);
+
 /* Frees a device (cudaFree) or pinned host (cudaFreeHost) allocation if
  * there is one and clears the pointer. */
 void cr_cuda_free(void **p);

@@ -2,6 +2,7 @@
 #include "cl_device.h"
 
 #include "device_spec.h"
+#include "nv_arch.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -19,6 +20,10 @@ typedef struct {
 #define CR_CL_DEVICE_PCI_BUS_ID_NV 0x4008
 #define CR_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
 #define CR_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+#define CR_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CR_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define CR_CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD 0x4040
+#define CR_CL_DEVICE_SIMD_WIDTH_AMD 0x4041
 
 const char *cr_cl_strerror(cl_int code)
 {
@@ -119,6 +124,39 @@ static void fill_pci(cl_device_id d, const char *extensions, cr_device_info *inf
     }
 }
 
+/* FMA lanes and pipes per compute unit, for the compute peak. A CPU
+ * compute unit is a hardware thread whose widest vector is the native
+ * vector width; x86 cores have one or two FMA pipes, and the peak counts
+ * two, so that it is a ceiling. GPUs: from the vendor's extension, where
+ * there is one. */
+static void fill_fma(cl_device_id d, const char *extensions, cr_device_info *info)
+{
+    if (info->is_cpu) {
+        info->fma_lanes[0] = (unsigned)u64_info(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof(cl_uint));
+        info->fma_lanes[1] = info->has_fp64 ? (unsigned)u64_info(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, sizeof(cl_uint)) : 0;
+        info->fma_pipes = 2;
+        snprintf(info->fma_basis, sizeof info->fma_basis,
+                 "lanes: native vector width; 2 FMA pipes per core, the most x86 cores have");
+    } else if (strstr(extensions, "cl_nv_device_attribute_query")) {
+        cl_uint major = 0, minor = 0;
+        if (clGetDeviceInfo(d, CR_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(d, CR_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) == CL_SUCCESS &&
+            cr_nv_fma_lanes((int)major, (int)minor, info->fma_lanes) == 0) {
+            info->fma_pipes = 1;
+            snprintf(info->fma_basis, sizeof info->fma_basis, "FMA units per SM of compute capability %u.%u", major,
+                     minor);
+        }
+    } else if (strstr(extensions, "cl_amd_device_attribute_query")) {
+        cl_uint simds = 0, width = 0;
+        if (clGetDeviceInfo(d, CR_CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD, sizeof simds, &simds, NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(d, CR_CL_DEVICE_SIMD_WIDTH_AMD, sizeof width, &width, NULL) == CL_SUCCESS) {
+            info->fma_lanes[0] = simds * width;
+            info->fma_pipes = 1;
+            snprintf(info->fma_basis, sizeof info->fma_basis, "%u SIMDs x %u lanes per CU (float only)", simds, width);
+        }
+    }
+}
+
 static void fill_info(const dev_ref *r, cr_device_info *info)
 {
     cl_device_id d = r->device;
@@ -149,6 +187,7 @@ static void fill_info(const dev_ref *r, cr_device_info *info)
     char ext[8192];
     str_info(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
     fill_pci(d, ext, info);
+    fill_fma(d, ext, info);
 }
 
 cr_status cr_cl_list(FILE *f)

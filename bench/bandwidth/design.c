@@ -148,7 +148,28 @@ static void set_stats(cr_result *r, const cr_measurement *m)
     r->figure_best = r->bytes_per_rep / m->stats.min * 1e-9;
 }
 
-static int record(bw_run *run, const cr_result *r) { return cr_session_record(&run->ses, r); }
+/* Which bandwidths memory bounds: on a device that shares the host's
+ * memory every path and reference; on a discrete device only what stays in
+ * device memory (kernels and device-to-device copies), not the bus. */
+static bool memory_bound(const bw_run *run, const cr_result *r)
+{
+    if (strcmp(r->unit, "GB/s") != 0)
+        return false;
+    if (run->ses.info.unified_memory)
+        return true;
+    return strcmp(r->backend, "host") != 0 &&
+           (strncmp(r->variant, "kernel-", 7) == 0 || strncmp(r->variant, "d2d-", 4) == 0);
+}
+
+static int record(bw_run *run, const cr_result *row)
+{
+    cr_result r = *row;
+    if (memory_bound(run, &r)) {
+        r.peak_kind = CR_PEAK_MEMORY;
+        r.working_set_bytes = r.size_bytes; /* the smaller guess: more rows called cache, none called memory wrongly */
+    }
+    return cr_session_record(&run->ses, &r);
+}
 
 /* ---- host references ---- */
 
@@ -868,7 +889,7 @@ static const cr_design bw_design = {
     .benchmark = "bandwidth",
     .summary = "Bandwidth of every host/device path against transfer size, with Lee's transfer model.",
     .options = bw_options, .n_options = N_BW_OPTIONS, .config = &the_run.cfg,
-    .session = &the_run.ses, .state = &the_run, .quiet_omp_waits = true,
+    .session = &the_run.ses, .state = &the_run, .quiet_omp_waits = true, .measures_memory = true,
     .parsed = parsed, .plan = plan, .run = run_design, .release = release,
 };
 

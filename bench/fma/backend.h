@@ -36,6 +36,12 @@ typedef struct {
     const char *unit_name;     /* "warps" or "work-items", for the CSV */
     uint64_t max_units_per_cu; /* resident units per compute unit at full occupancy; 0 = no such limit (CPUs) */
     uint64_t max_work_group;   /* work-items */
+    /* Work-groups launched per compute unit. A GPU: 1, as more would raise
+     * residency. A CPU core runs one group at a time, so several per core
+     * keep its concurrency and let a core that finishes early take another
+     * group instead of idling: with one group per core, a repetition on
+     * which two groups share one core takes twice as long. */
+    unsigned groups_per_cu;
 } fma_geometry;
 
 typedef struct {

@@ -140,6 +140,7 @@ static void init_row(const fma_state *s, cr_result *r, cr_dtype t)
     snprintf(r->dtype, sizeof r->dtype, "%s", type_names[t]);
     snprintf(r->sweep, sizeof r->sweep, "concurrency");
     snprintf(r->unit, sizeof r->unit, "Gflop/s");
+    r->peak_kind = CR_PEAK_COMPUTE;
 }
 
 /* A row for a point that could not be measured; the run fails. */
@@ -253,6 +254,7 @@ static bool set_up_point(fma_state *s, cr_dtype t, unsigned ilp, unsigned lanes,
     }
     p->row.work_items = wi;
     p->row.work_group = wg;
+    cr_result_add_param(&p->row, "groups_per_cu=%u", s->geo.groups_per_cu ? s->geo.groups_per_cu : 1);
     p->chains = wi * ilp * lanes;
     p->row.size_bytes = p->chains * cr_dtype_size(t);
     p->ctx = (rep_ctx){s->be, t, ilp, PRIME_ITERS, wi, wg};

@@ -8,7 +8,8 @@ int fma_launch_shape(const fma_geometry *g, uint64_t per_cu, uint64_t *work_item
 {
     uint64_t cus = g->compute_units ? g->compute_units : 1;
     uint64_t unit = g->unit_items ? g->unit_items : 1;
-    if (per_cu == 0 || per_cu > UINT32_MAX / unit || per_cu * unit > UINT32_MAX / cus) {
+    uint64_t groups = g->groups_per_cu ? g->groups_per_cu : 1;
+    if (per_cu == 0 || per_cu > UINT32_MAX / unit || per_cu * unit > UINT32_MAX / cus / groups) {
         snprintf(err, errlen, "%" PRIu64 " %s per compute unit on %" PRIu64 " compute units is out of range", per_cu,
                  g->unit_name, cus);
         return -1;
@@ -25,6 +26,6 @@ int fma_launch_shape(const fma_geometry *g, uint64_t per_cu, uint64_t *work_item
         return -1;
     }
     *work_group = group;
-    *work_items = per_cu_items * cus;
+    *work_items = per_cu_items * cus * groups;
     return 0;
 }

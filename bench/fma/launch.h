@@ -1,7 +1,8 @@
 /* The launch that puts a given concurrency on every compute unit of the
  * FMA benchmark's device: per_cu units (warps, or work-items on a CPU) on
  * each compute unit, in one work-group per compute unit where the
- * work-group limit allows, else in the fewest equal groups that fit. */
+ * work-group limit allows, else in the fewest equal groups that fit; that
+ * many times groups_per_cu (a CPU runs one group per core at a time). */
 #ifndef CR_FMA_LAUNCH_H
 #define CR_FMA_LAUNCH_H
 

@@ -227,8 +227,11 @@ static int record_series(stream_run *run, endpoint *ep, stream_kernel k, cr_dtyp
     snprintf(r.stop, sizeof r.stop, "%s", cr_stop_reason_name(m->stop));
     r.figure = r.bytes_per_rep / m->stats.median * 1e-9;
     r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
+    r.peak_kind = CR_PEAK_MEMORY;
+    r.working_set_bytes = (uint64_t)r.bytes_per_rep;
     if (!isnan(limit_figure)) {
         r.ref_ratio = ratio;
+        r.ref_is_limit = true;
         snprintf(r.params, sizeof r.params, "host_limit_GBps=%.4g", limit_figure);
     }
     r.valid = verify(run, ep, k, t, n, dot, gold_dot, g, r.note, sizeof r.note);
@@ -298,9 +301,10 @@ static cr_status rerun_for_check(stream_run *run, stream_kernel k, cr_dtype t, u
  * repetition of each in turn, so that the machine's drift between them
  * cannot pass for a difference between them. Large arrays are measured
  * interleaved with the host as well, so that drift hits device and host
- * alike. Small ones are not: there two thread pools (the OpenCL runtime's
- * and OpenMP's) waiting on the same cores would slow each other down more
- * than any drift could. */
+ * alike. Small ones are not, and nothing is on a CPU device: there two
+ * thread pools (the OpenCL runtime's and OpenMP's) waiting on the same cores
+ * slow each other down more than any drift could, and the host's limit
+ * must be measured with the device idle. */
 static int measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const dev_point *pts,
                           size_t npts, long double gold_dot, bool host_kernel)
 {
@@ -340,7 +344,7 @@ static int measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t
     }
 
     char err[CR_ERRLEN];
-    bool interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES;
+    bool interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES && !run->ses.info.is_cpu;
     cr_status st = interleave ? cr_measure_sweep_interleaved(series, count, npts, err, sizeof err)
                               : cr_measure_sweep_interleaved(&series[dev_i], npts, npts, err, sizeof err);
     if (st == CR_OK && !interleave && dev_i > 0)
@@ -708,6 +712,7 @@ int stream_main(int argc, char **argv, const stream_backend *backend)
         .session = &run.ses,
         .state = &run,
         .quiet_omp_waits = true,
+        .measures_memory = true,
         .plan = plan,
         .run = run_design,
         .release = release,

@@ -152,14 +152,7 @@ static cr_status fc_run(cr_dtype t, unsigned ilp, uint32_t iters, uint64_t work_
 
 static cr_status fc_download(void *dst, uint64_t n, char *err, size_t errlen)
 {
-    if (n > st.chains) {
-        snprintf(err, errlen, "%llu chains requested, %llu prepared", (unsigned long long)n,
-                 (unsigned long long)st.chains);
-        return CR_ERR;
-    }
-    CR_CUDA_CHECK(cudaMemcpy(dst, st.out, (size_t)n * st.esize, cudaMemcpyDeviceToHost), "cudaMemcpy(out)", err,
-                  errlen);
-    return CR_OK;
+    return cr_cuda_download(dst, st.out, n, st.chains, st.esize, "chains", err, errlen);
 }
 
 /* Warps per SM at full occupancy: maxThreadsPerMultiProcessor / warpSize. */
@@ -170,6 +163,7 @@ static void fc_geometry(fma_geometry *g)
     g->unit_name = "warps";
     g->max_units_per_cu = st.cu.threads_per_sm / st.warp;
     g->max_work_group = st.cu.max_group ? st.cu.max_group : 1024;
+    g->groups_per_cu = 1;
 }
 
 extern "C" {

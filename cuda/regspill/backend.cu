@@ -264,14 +264,7 @@ static cr_status rs_run(uint64_t work_items, uint64_t work_group, uint32_t round
 
 static cr_status rs_download(uint32_t *dst, uint64_t work_items, char *err, size_t errlen)
 {
-    if (work_items > st.out_items) {
-        snprintf(err, errlen, "%llu work-items requested but output holds %llu", (unsigned long long)work_items,
-                 (unsigned long long)st.out_items);
-        return CR_ERR;
-    }
-    CR_CUDA_CHECK(cudaMemcpy(dst, st.out, work_items * sizeof(uint32_t), cudaMemcpyDeviceToHost), "cudaMemcpy", err,
-                  errlen);
-    return CR_OK;
+    return cr_cuda_download(dst, st.out, work_items, st.out_items, sizeof(uint32_t), "work-items", err, errlen);
 }
 
 static void rs_geometry(uint64_t *work_items, uint64_t *work_group)

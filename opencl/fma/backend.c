@@ -185,6 +185,7 @@ static void cl_geometry(fma_geometry *g)
     g->unit_name = d->is_cpu ? "work-items" : "warps";
     g->max_units_per_cu = d->is_cpu || d->max_threads_per_cu == 0 ? 0 : d->max_threads_per_cu / S.unit_items;
     g->max_work_group = S.max_work_group;
+    g->groups_per_cu = d->is_cpu ? 8 : 1;
 }
 
 const fma_backend fma_opencl_backend = {

@@ -46,6 +46,45 @@ static bool device_row(const cr_csv_table *t, size_t i)
     return strncmp(b, "host", 4) != 0;
 }
 
+/* ---- the plausibility gate's verdicts ---- */
+
+/* The gate's reasons in a row's note: from its first verdict on. */
+static const char *flag_reasons(const cr_csv_table *t, size_t i)
+{
+    const char *note = rp_get(t, i, "note"), *flags = rp_get(t, i, "flags");
+    char first[40];
+    size_t len = strcspn(flags, ";");
+    snprintf(first, sizeof first, "%.*s:", (int)(len < sizeof first - 2 ? len : sizeof first - 2), flags);
+    const char *at = strstr(note, first);
+    return at ? at : note;
+}
+
+/* Shows a headline cell with the flags of the CSV row it came from, and
+ * says why in the section's table of flagged figures, so that no flagged
+ * number reads as a fact. A cell that a later row replaced unflagged leaves
+ * that table again. */
+static void mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
+{
+    const char *flags = rp_get(t, i, "flags");
+    rp_table *f = (rp_table *)rp_find_table(sec, "flagged");
+    char key[sizeof r->key];
+    snprintf(key, sizeof key, "%.31s: %.90s", shown->id, r->key);
+    if (*flags == '\0') {
+        if (f)
+            rp_remove_row(f, key);
+        return;
+    }
+    rp_cell *c = &r->cells[col];
+    size_t n = strlen(c->text);
+    snprintf(c->text + n, sizeof c->text - n, " (flagged: %s)", flags);
+    if (f == NULL)
+        f = rp_add_table(sec, "flagged", "Flagged figures: shown above with \"flagged\"; not to be taken as facts",
+                         "table: figure", "flags", "why", NULL);
+    rp_row *fr = rp_row_for(f, "%s", key);
+    rp_set_text(fr, 0, "%s", flags);
+    rp_set_text(fr, 1, "%s", flag_reasons(t, i));
+}
+
 /* ---- bandwidth: every path ---- */
 
 static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
@@ -87,6 +126,7 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
                 rp_set_num(r, 1, num(t, i, "figure"), 4);
                 rp_set_text(r, 2, "%s", param_text(t, i, "data_moved", buf, sizeof buf));
             }
+            mark_flags(sec, into, r, 1, t, i);
         } else if (strcmp(sweep, "fit") == 0) {
             rp_row *r = rp_row_for(paths, "%s", variant);
             rp_set_num(r, 3, param(t, i, "b_GBps"), 4);
@@ -123,6 +163,7 @@ static void stream(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_num(r, 1, num(t, i, "figure_best"), 4);
             rp_set_num(r, 2, param(t, i, "host_limit_GBps"), 4);
             rp_set_num(r, 3, num(t, i, "ref_ratio"), 3);
+            mark_flags(sec, fixed, r, 0, t, i);
             char size[48];
             rp_format_bytes(num(t, i, "size_bytes"), size, sizeof size);
             snprintf(fixed->title, sizeof fixed->title, "Arrays of %s each (the fixed sweep), median of the repetitions",
@@ -133,6 +174,7 @@ static void stream(rp_section *sec, const char *file, const cr_csv_table *t)
             if (!isfinite(r->cells[0].num) || bw > r->cells[0].num) {
                 rp_set_num(r, 0, bw, 4);
                 rp_set_int(r, 1, k);
+                mark_flags(sec, conc, r, 0, t, i);
             }
             if (!isfinite(r->cells[2].num) || k > r->cells[2].num)
                 rp_set_int(r, 2, k);
@@ -160,9 +202,9 @@ static void xmodel(rp_section *sec, const char *file, const cr_csv_table *t)
              "R, L, M and the transition points (delta: f(k) saturates; pi: g(x) saturates), from %s", file);
     /* The model's own parameters; the fit's by-products and cross-checks
      * stay in the CSV. */
-    static const char *const headline[] = {"R",     "delta_k", "L_fit_ns", "L_chase_ns", "M",       "M_E",
-                                           "pi_E",  "cache_peak", "Z_ridge", "n_balance", "R_consistent",
-                                           "M_consistent"};
+    static const char *const headline[] = {"R",          "delta_k", "L_ns",       "L_fit_ns", "L_chase_ns",
+                                           "M",          "M_E",     "pi_E",       "cache_peak", "Z_ridge",
+                                           "n_balance", "R_consistent", "M_consistent"};
     size_t shown = 0;
     for (size_t i = 0; i < t->nrows; ++i) {
         const char *dtype = rp_get(t, i, "dtype"), *ilp = rp_get(t, i, "ilp");
@@ -179,6 +221,7 @@ static void xmodel(rp_section *sec, const char *file, const cr_csv_table *t)
         set_number_or_text(r, 2, t, i, "fit_quality", 3);
         rp_set_text(r, 3, "%s", rp_get(t, i, "source"));
         rp_set_text(r, 4, "%s", rp_get(t, i, "note"));
+        mark_flags(sec, x, r, 0, t, i);
     }
     if (shown < t->nrows)
         rp_strings_push(&sec->notes,
@@ -273,6 +316,7 @@ static void atomics(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_num(r, 0, num(t, i, "figure"), 4);
             rp_set_num(r, 1, launch_mean_us(t, i), 4);
             rp_set_num(r, 2, num(t, i, "figure_best"), 4);
+            mark_flags(sec, launch, r, 0, t, i);
         }
     }
     if (launch->nrows > 0)

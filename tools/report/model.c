@@ -95,6 +95,16 @@ rp_row *rp_row_for(rp_table *t, const char *fmt, ...)
     return r;
 }
 
+void rp_remove_row(rp_table *t, const char *key)
+{
+    const rp_row *r = rp_find_row(t, key);
+    if (r == NULL)
+        return;
+    size_t i = (size_t)(r - t->rows);
+    memmove(&t->rows[i], &t->rows[i + 1], (t->nrows - i - 1) * sizeof *t->rows);
+    t->nrows--;
+}
+
 int rp_col_index(const rp_table *t, const char *col)
 {
     for (int c = 0; c < t->ncols; ++c)

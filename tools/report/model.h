@@ -78,6 +78,8 @@ rp_table *rp_add_table(rp_section *sec, const char *id, const char *title, const
 /* The row with this key, appended empty (every cell "") when new. */
 rp_row *rp_row_for(rp_table *t, const char *key, ...) __attribute__((format(printf, 2, 3)));
 const rp_row *rp_find_row(const rp_table *t, const char *key);
+/* Removes the row with this key, if there is one. */
+void rp_remove_row(rp_table *t, const char *key);
 int rp_col_index(const rp_table *t, const char *col);
 const rp_table *rp_find_table(const rp_section *sec, const char *id);
 

@@ -13,69 +13,72 @@
 /* common/results.c's columns, in its order; test_result_reader holds the
  * two lists equal. */
 static const cr_column_spec results_cols[] = {
-    {"benchmark", CR_TEXT, true},    {"backend", CR_TEXT, true},       {"device", CR_TEXT, false},
-    {"variant", CR_TEXT, false},     {"dtype", CR_TEXT, false},        {"sweep", CR_TEXT, false},
-    {"size_bytes", CR_COUNT, false}, {"work_items", CR_COUNT, false},  {"work_group", CR_COUNT, false},
-    {"params", CR_TEXT, false},      {"bytes_per_rep", CR_NONNEG, false}, {"ops_per_rep", CR_NONNEG, false},
-    {"n", CR_COUNT, true},           {"min_s", CR_NONNEG, false},      {"median_s", CR_NONNEG, false},
-    {"mean_s", CR_NONNEG, false},    {"max_s", CR_NONNEG, false},      {"stddev_s", CR_NONNEG, false},
-    {"ci_rel", CR_NONNEG, false},    {"timer", CR_TEXT, false},        {"stop", CR_TEXT, false},
-    {"figure", CR_NUMBER, false},    {"figure_best", CR_NUMBER, false}, {"unit", CR_TEXT, false},
-    {"ref_ratio", CR_NUMBER, false}, {"valid", CR_FLAG, true},         {"note", CR_TEXT, false},
+    {"benchmark", CR_TEXT, CR_NEVER_EMPTY},    {"backend", CR_TEXT, CR_NEVER_EMPTY},       {"device", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"variant", CR_TEXT, CR_MAY_BE_EMPTY},     {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},        {"sweep", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"size_bytes", CR_COUNT, CR_MAY_BE_EMPTY}, {"work_items", CR_COUNT, CR_MAY_BE_EMPTY},  {"work_group", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"params", CR_TEXT, CR_MAY_BE_EMPTY},      {"bytes_per_rep", CR_NONNEG, CR_MAY_BE_EMPTY}, {"ops_per_rep", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"n", CR_COUNT, CR_NEVER_EMPTY},           {"min_s", CR_NONNEG, CR_MAY_BE_EMPTY},      {"median_s", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"mean_s", CR_NONNEG, CR_MAY_BE_EMPTY},    {"max_s", CR_NONNEG, CR_MAY_BE_EMPTY},      {"stddev_s", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"ci_rel", CR_NONNEG, CR_MAY_BE_EMPTY},    {"timer", CR_TEXT, CR_MAY_BE_EMPTY},        {"stop", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"figure", CR_NUMBER, CR_MAY_BE_EMPTY},    {"figure_best", CR_NUMBER, CR_MAY_BE_EMPTY}, {"unit", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"ref_ratio", CR_NUMBER, CR_MAY_BE_EMPTY}, {"valid", CR_FLAG, CR_NEVER_EMPTY},         {"flags", CR_TEXT, CR_ADDED_LATER},
+    {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_results = {"a benchmark's results", results_cols, COUNT(results_cols), false, NULL, 0};
 
 /* common/metadata.c's numeric keys; every other key is text. */
-static const cr_column_spec meta_cols[] = {{"key", CR_TEXT, true}, {"value", CR_TEXT, false}};
+static const cr_column_spec meta_cols[] = {{"key", CR_TEXT, CR_NEVER_EMPTY}, {"value", CR_TEXT, CR_MAY_BE_EMPTY}};
 static const cr_column_spec meta_keys[] = {
-    {"device.compute_units", CR_COUNT, false},     {"device.clock_mhz", CR_COUNT, false},
-    {"device.global_mem_bytes", CR_COUNT, false},  {"device.max_alloc_bytes", CR_COUNT, false},
-    {"device.local_mem_bytes", CR_COUNT, false},   {"device.cache_bytes", CR_COUNT, false},
-    {"device.max_work_group", CR_COUNT, false},    {"device.warp_size", CR_COUNT, false},
-    {"device.unified_memory", CR_FLAG, false},     {"device.fp64", CR_FLAG, false},
-    {"device.timer_resolution_ns", CR_NONNEG, false}, {"llc_bytes", CR_COUNT, false},
-    {"host_timer_granularity_ns", CR_COUNT, false},
+    {"device.compute_units", CR_COUNT, CR_MAY_BE_EMPTY},     {"device.clock_mhz", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.global_mem_bytes", CR_COUNT, CR_MAY_BE_EMPTY},  {"device.max_alloc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.local_mem_bytes", CR_COUNT, CR_MAY_BE_EMPTY},   {"device.cache_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.max_work_group", CR_COUNT, CR_MAY_BE_EMPTY},    {"device.warp_size", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.unified_memory", CR_FLAG, CR_MAY_BE_EMPTY},     {"device.fp64", CR_FLAG, CR_MAY_BE_EMPTY},
+    {"device.timer_resolution_ns", CR_NONNEG, CR_MAY_BE_EMPTY}, {"llc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"host_timer_granularity_ns", CR_COUNT, CR_MAY_BE_EMPTY}, {"peak.memory_GBps", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"peak.float_GFLOPs", CR_NONNEG, CR_MAY_BE_EMPTY},       {"peak.double_GFLOPs", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"peak.llc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_metadata = {"a metadata file", meta_cols, COUNT(meta_cols), false, meta_keys,
                                           COUNT(meta_keys)};
 
 /* run_all.sh's record(). */
 static const cr_column_spec run_log_cols[] = {
-    {"task", CR_TEXT, true},      {"backend", CR_TEXT, false},   {"device_index", CR_COUNT, false},
-    {"device", CR_TEXT, false},   {"dir", CR_TEXT, false},       {"status", CR_TEXT, true},
-    {"exit_code", CR_STATUS, true}, {"seconds", CR_NONNEG, true}, {"mode", CR_TEXT, false},
-    {"finished", CR_TEXT, false}, {"reason", CR_TEXT, false},
+    {"task", CR_TEXT, CR_NEVER_EMPTY},      {"backend", CR_TEXT, CR_MAY_BE_EMPTY},   {"device_index", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device", CR_TEXT, CR_MAY_BE_EMPTY},   {"dir", CR_TEXT, CR_MAY_BE_EMPTY},       {"status", CR_TEXT, CR_NEVER_EMPTY},
+    {"exit_code", CR_STATUS, CR_NEVER_EMPTY}, {"seconds", CR_NONNEG, CR_NEVER_EMPTY}, {"mode", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"finished", CR_TEXT, CR_MAY_BE_EMPTY}, {"reason", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_run_log = {"run_all.sh's run log", run_log_cols, COUNT(run_log_cols), false, NULL, 0};
 
 /* bench/sfu/summary_table.c's columns. */
 static const cr_column_spec sfu_table_cols[] = {
-    {"func", CR_TEXT, true},           {"math", CR_TEXT, false},          {"dtype", CR_TEXT, false},
-    {"version", CR_TEXT, false},       {"latency_ns", CR_NUMBER, false},  {"latency_cycles", CR_NUMBER, false},
-    {"mean_rel_err", CR_ERROR, false}, {"max_rel_err", CR_ERROR, false}, {"max_ulp", CR_ERROR, false},
-    {"max_ulp_wide", CR_ERROR, false}, {"bound_ulp", CR_ERROR, false},  {"ftz", CR_TEXT, false},
-    {"registers", CR_COUNT, false},    {"throughput_Gops", CR_NUMBER, false}, {"per_cu_Gops", CR_NUMBER, false},
-    {"speedup_vs_precise", CR_NUMBER, false}, {"valid", CR_FLAG, true},
+    {"func", CR_TEXT, CR_NEVER_EMPTY},           {"math", CR_TEXT, CR_MAY_BE_EMPTY},          {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"version", CR_TEXT, CR_MAY_BE_EMPTY},       {"latency_ns", CR_NUMBER, CR_MAY_BE_EMPTY},  {"latency_cycles", CR_NUMBER, CR_MAY_BE_EMPTY},
+    {"mean_rel_err", CR_ERROR, CR_MAY_BE_EMPTY}, {"max_rel_err", CR_ERROR, CR_MAY_BE_EMPTY}, {"max_ulp", CR_ERROR, CR_MAY_BE_EMPTY},
+    {"max_ulp_wide", CR_ERROR, CR_MAY_BE_EMPTY}, {"bound_ulp", CR_ERROR, CR_MAY_BE_EMPTY},  {"ftz", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"registers", CR_COUNT, CR_MAY_BE_EMPTY},    {"throughput_Gops", CR_NUMBER, CR_MAY_BE_EMPTY}, {"per_cu_Gops", CR_NUMBER, CR_MAY_BE_EMPTY},
+    {"speedup_vs_precise", CR_NUMBER, CR_MAY_BE_EMPTY}, {"valid", CR_FLAG, CR_NEVER_EMPTY},
 };
 const cr_csv_schema cr_schema_sfu_table = {"the SFU summary table", sfu_table_cols, COUNT(sfu_table_cols), false,
                                            NULL, 0};
 
 /* tools/xgraph/params.c and app.c. */
 static const cr_column_spec xgraph_params_cols[] = {
-    {"parameter", CR_TEXT, true}, {"dtype", CR_TEXT, false},      {"ilp", CR_COUNT, false},
-    {"value", CR_NUMBER, false},  {"unit", CR_TEXT, false},       {"fit_quality", CR_NUMBER, false},
-    {"source", CR_TEXT, false},   {"note", CR_TEXT, false},
+    {"parameter", CR_TEXT, CR_NEVER_EMPTY}, {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},      {"ilp", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"value", CR_NUMBER, CR_MAY_BE_EMPTY},  {"unit", CR_TEXT, CR_MAY_BE_EMPTY},       {"fit_quality", CR_NUMBER, CR_MAY_BE_EMPTY},
+    {"source", CR_TEXT, CR_MAY_BE_EMPTY},   {"flags", CR_TEXT, CR_ADDED_LATER}, {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_xgraph_params = {"xgraph's parameters", xgraph_params_cols, COUNT(xgraph_params_cols),
                                                false, NULL, 0};
 
 static const cr_column_spec xgraph_app_cols[] = {
-    {"dtype", CR_TEXT, true},      {"Z", CR_NUMBER, true},         {"E", CR_COUNT, true},
-    {"n", CR_NUMBER, true},        {"unit", CR_TEXT, false},       {"f_curve", CR_TEXT, false},
-    {"crossing", CR_COUNT, true},  {"k", CR_NUMBER, true},         {"x", CR_NUMBER, true},
-    {"ms_GBps", CR_NUMBER, true},  {"cs_Gflops", CR_NUMBER, true}, {"stability", CR_TEXT, false},
-    {"state", CR_TEXT, false},     {"dfdk", CR_NUMBER, false},     {"dgdx_over_Z", CR_NUMBER, false},
-    {"k_end", CR_NUMBER, false},   {"note", CR_TEXT, false},
+    {"dtype", CR_TEXT, CR_NEVER_EMPTY},      {"Z", CR_NUMBER, CR_NEVER_EMPTY},         {"E", CR_COUNT, CR_NEVER_EMPTY},
+    {"n", CR_NUMBER, CR_NEVER_EMPTY},        {"unit", CR_TEXT, CR_MAY_BE_EMPTY},       {"f_curve", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"crossing", CR_COUNT, CR_NEVER_EMPTY},  {"k", CR_NUMBER, CR_NEVER_EMPTY},         {"x", CR_NUMBER, CR_NEVER_EMPTY},
+    {"ms_GBps", CR_NUMBER, CR_NEVER_EMPTY},  {"cs_Gflops", CR_NUMBER, CR_NEVER_EMPTY}, {"stability", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"state", CR_TEXT, CR_MAY_BE_EMPTY},     {"dfdk", CR_NUMBER, CR_MAY_BE_EMPTY},     {"dgdx_over_Z", CR_NUMBER, CR_MAY_BE_EMPTY},
+    {"k_end", CR_NUMBER, CR_MAY_BE_EMPTY},   {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_xgraph_app = {"xgraph's application crossings", xgraph_app_cols,
                                             COUNT(xgraph_app_cols), false, NULL, 0};
@@ -83,8 +86,8 @@ const cr_csv_schema cr_schema_xgraph_app = {"xgraph's application crossings", xg
 /* results/reference/li2016-table3.2.csv, or a table of one's own with the
  * same columns and any more. */
 static const cr_column_spec reference_cols[] = {
-    {"gpu", CR_TEXT, true},           {"dtype", CR_TEXT, true}, {"delta_warps", CR_NUMBER, true},
-    {"R_GBps", CR_NUMBER, true},      {"mwarps", CR_NUMBER, true},
+    {"gpu", CR_TEXT, CR_NEVER_EMPTY},           {"dtype", CR_TEXT, CR_NEVER_EMPTY}, {"delta_warps", CR_NUMBER, CR_NEVER_EMPTY},
+    {"R_GBps", CR_NUMBER, CR_NEVER_EMPTY},      {"mwarps", CR_NUMBER, CR_NEVER_EMPTY},
 };
 const cr_csv_schema cr_schema_reference = {"a reference table (gpu,dtype,delta_warps,R_GBps,mwarps)", reference_cols,
                                            COUNT(reference_cols), true, NULL, 0};
@@ -167,7 +170,7 @@ const char *cr_count_fault(const char *text, uint64_t *out)
 const char *cr_field_fault(const cr_column_spec *spec, const char *text)
 {
     if (*text == '\0') {
-        if (!spec->required)
+        if (spec->presence != CR_NEVER_EMPTY)
             return NULL;
         if (spec->kind == CR_TEXT)
             return "is empty";

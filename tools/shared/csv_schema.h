@@ -23,18 +23,25 @@ typedef enum {
                 * infinite result where the exact value is finite) */
 } cr_field_kind;
 
+typedef enum {
+    CR_MAY_BE_EMPTY = 0, /* an empty field is "not known" */
+    CR_NEVER_EMPTY,
+    CR_ADDED_LATER,      /* may be empty, and a file written before the column was added lacks it */
+} cr_column_presence;
+
 typedef struct {
     const char *name;
     cr_field_kind kind;
-    bool required; /* never empty; otherwise an empty field is "not known" */
+    cr_column_presence presence;
 } cr_column_spec;
 
 typedef struct {
     const char *what; /* in messages: "no column of <what>" */
     const cr_column_spec *cols;
     size_t ncols;
-    /* Every column of cols must be in the header, each once; other columns
-     * are refused unless open (a hand-written table may carry more). */
+    /* Every column of cols but those added later must be in the header,
+     * each once; other columns are refused unless open (a hand-written
+     * table may carry more). */
     bool open;
     /* A key,value file: keys unique and never empty, each known key's value
      * of its kind (keys[].name is the key), any other key's value text. */

@@ -311,7 +311,7 @@ static int check_header(const cr_csv_table *t, const cr_csv_schema *s, char *err
     if (s->ncols > 0 && known == 0)
         return cr_errf(err, errlen, "%s:%u: no header: the first line names no column of %s", t->path, at, s->what);
     for (size_t i = 0; i < s->ncols; ++i)
-        if (cr_csv_column(t, s->cols[i].name) < 0)
+        if (s->cols[i].presence != CR_ADDED_LATER && cr_csv_column(t, s->cols[i].name) < 0)
             return cr_errf(err, errlen, "%s:%u: no column '%s' in the header", t->path, at, s->cols[i].name);
     for (size_t i = 0; i < t->ncols; ++i) {
         const char *name = t->names[i];

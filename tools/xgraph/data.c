@@ -105,9 +105,19 @@ static int load_meta(xg_data *d, char *err, size_t errlen)
     d->compute_units = NAN;
     d->llc_bytes = NAN;
     double device_cache = NAN;
+    d->peak_memory_gbs = d->peak_gflops[0] = d->peak_gflops[1] = NAN;
+    static const char *const peak_keys[] = {"peak.memory_GBps", "peak.float_GFLOPs", "peak.double_GFLOPs"};
+    double *peaks[] = {&d->peak_memory_gbs, &d->peak_gflops[0], &d->peak_gflops[1]};
     for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
         const char *key = t.rows[i].fields[c[0]], *val = t.rows[i].fields[c[1]];
-        if (strcmp(key, "device.compute_units") == 0) {
+        for (size_t k = 0; k < sizeof peak_keys / sizeof *peak_keys; ++k)
+            if (strcmp(key, peak_keys[k]) == 0)
+                rc = cr_csv_number(&t, i, c[1], true, peaks[k], err, errlen);
+        if (strcmp(key, "peak.memory_source") == 0)
+            snprintf(d->peak_memory_source, sizeof d->peak_memory_source, "%s", val);
+        else if (strcmp(key, "peak.compute_source") == 0)
+            snprintf(d->peak_compute_source, sizeof d->peak_compute_source, "%s", val);
+        else if (strcmp(key, "device.compute_units") == 0) {
             rc = cr_csv_number(&t, i, c[1], false, &d->compute_units, err, errlen);
             if (rc == 0 && !(d->compute_units >= 1))
                 rc = cr_errf(err, errlen, "%s:%u: device.compute_units is %s: no compute unit", path, t.rows[i].line,

@@ -32,9 +32,9 @@ typedef struct {
     double triad_fixed;      /* GB/s of the fixed sweep's triad, NaN if none */
     unsigned triad_line;
     /* The same rows' ref_ratio where the benchmark measured the host's own
-     * triad limit interleaved with each point (CPU and APU devices): the
-     * bandwidth in units of what the host reached at that moment, which
-     * a shared machine's drift between two points does not move. */
+     * triad limit with each point (CPU and APU devices; interleaved on an
+     * APU, in its own phase with the device idle on a CPU device): the
+     * bandwidth in units of what the host's memory gives. */
     xg_point *f_ref;         /* k, ratio */
     size_t nf_ref;
     double triad_fixed_ref;
@@ -54,6 +54,11 @@ typedef struct {
     double compute_units;
     double llc_bytes;       /* the larger of the metadata's llc_bytes (the host's last-level
                              * cache) and device.cache_bytes; NaN when neither is known */
+    /* The device's theoretical peaks from the stream run's metadata
+     * (peak.*), NaN when unknown, and how each was obtained. */
+    double peak_memory_gbs;
+    double peak_gflops[XG_NDTYPES];
+    char peak_memory_source[384], peak_compute_source[384];
     char stream_csv[4200], fma_csv[4200], latency_csv[4200];
     bool have_fma, have_latency;
     double l_chase_ns;      /* NaN when there is no usable row */

@@ -42,8 +42,13 @@ static const char usage_text[] =
     "                            so R is the cache's bandwidth, not memory's (its note says\n"
     "                            so); 0: memory; empty: unknown\n"
     "  L_fit_ns                  Little's law at the knee: delta x threads x CUs x b / R,\n"
-    "                            b = 3 elements (a triad iteration: 2 loads + 1 store)\n"
+    "                            b = 3 elements (a triad iteration: 2 loads + 1 store);\n"
+    "                            only where its premise is checked and holds: within 2x of\n"
+    "                            L_chase_ns and R not cache-resident; else empty, the note\n"
+    "                            says why and what it gave\n"
     "  L_chase_ns, L_ratio       the pointer chase's 'memory' level, L_fit / L_chase\n"
+    "  L_ns                      the X-model's L, the one the X-graph and this summary use:\n"
+    "                            L_fit_ns where it is kept, else L_chase_ns (empty: neither)\n"
     "  R_triad, R_over_triad, R_consistent   the fixed-size triad; 1 within 10%, else 0\n"
     "  M_E, M_E_settled, m_E, pi_E (per E): g_E's peak (median of the points within 5% of\n"
     "                            the highest), its plateau's median, slope and knee\n"
@@ -142,7 +147,7 @@ static void print_summary(const xg_data *d, const xg_fits *fits, const xg_param_
     if (!d->have_fma)
         printf("missing: %s: M, m_E and pi_E are not fitted and g(x) is not drawn\n", d->fma_csv);
     if (!d->have_latency)
-        printf("missing: %s: no pointer-chase latency beside L_fit\n", d->latency_csv);
+        printf("missing: %s: no pointer-chase latency to check Little's law against, so no L\n", d->latency_csv);
     for (int k = 0; k < XG_NDTYPES; ++k) {
         const char *ty = d->dt[k].name;
         if (!fits->dt[k].have_f && fits->dt[k].ng == 0) {
@@ -158,8 +163,9 @@ static void print_summary(const xg_data *d, const xg_fits *fits, const xg_param_
         print_param(l, "R_consistent_drift", ty, "  host-relative");
         print_param(l, "delta_k", ty, "delta");
         print_param(l, "delta95_k", ty, "delta (95%)");
-        print_param(l, "L_fit_ns", ty, "L (fit)");
-        print_param(l, "L_chase_ns", ty, "L (chase)");
+        print_param(l, "L_ns", ty, "L");
+        print_param(l, "L_fit_ns", ty, "  L (fit)");
+        print_param(l, "L_chase_ns", ty, "  L (chase)");
         print_param(l, "M", ty, "M");
         print_param(l, "M_best_measured", ty, "M best point");
         print_param(l, "M_consistent", ty, "M within 10%");

@@ -1,6 +1,7 @@
 #include "xgraph/params.h"
 
 #include "csv.h"
+#include "plausibility.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -25,6 +26,50 @@ static void find_peak(const xg_dtype_data *dt, xg_dtype_fit *o)
     o->valley_y = valley;
 }
 
+/* Where f's plateau was measured: the triad's three arrays (size_bytes is
+ * one array's) against the last-level cache. Below 4x the cache, the
+ * plateau is the cache's bandwidth, not memory's. Returns 1 cache, 0
+ * memory, -1 unknown. */
+#define XG_RESIDENT_FACTOR 4
+static int residency(const xg_data *d, const xg_dtype_data *dt)
+{
+    if (isnan(d->llc_bytes) || isnan(dt->array_bytes_min))
+        return -1;
+    return 3 * dt->array_bytes_min < XG_RESIDENT_FACTOR * d->llc_bytes;
+}
+
+/* Whether Little's law at the knee may stand for the memory latency; the
+ * residency comes first: a cache's knee cannot be about memory, whatever
+ * the chase says. */
+static xg_l_premise little_premise(const xg_data *d, const xg_dtype_fit *o)
+{
+    if (o->resident == 1)
+        return XG_L_CACHE_RESIDENT;
+    if (!isfinite(o->l_fit_ns))
+        return XG_L_NO_KNEE;
+    if (isnan(d->l_chase_ns))
+        return XG_L_UNCHECKED;
+    double ratio = o->l_fit_ns / d->l_chase_ns;
+    return ratio >= 1 / XG_L_AGREEMENT && ratio <= XG_L_AGREEMENT ? XG_L_HOLDS : XG_L_FAILS;
+}
+
+/* Where the X-model's L comes from, and why, in words; into buf. */
+static const char *l_source(const xg_dtype_fit *o, char *buf, size_t len)
+{
+    static const char *const why[] = {
+        [XG_L_FAILS] = "its premise fails",
+        [XG_L_CACHE_RESIDENT] = "not about memory in a cache-resident stream",
+        [XG_L_NO_KNEE] = "f has no knee",
+        [XG_L_UNCHECKED] = "unchecked, no main-memory pointer chase",
+    };
+    if (o->l_premise == XG_L_HOLDS)
+        snprintf(buf, len, "Little's law at the knee (within %gx of the pointer chase)", XG_L_AGREEMENT);
+    else
+        snprintf(buf, len, "%s (Little's law at the knee: %s)", isnan(o->l_ns) ? "unknown" : "the pointer chase",
+                 why[o->l_premise]);
+    return buf;
+}
+
 void xg_fit_all(const xg_data *d, xg_fits *out)
 {
     memset(out, 0, sizeof *out);
@@ -32,11 +77,15 @@ void xg_fit_all(const xg_data *d, xg_fits *out)
         const xg_dtype_data *dt = &d->dt[k];
         xg_dtype_fit *o = &out->dt[k];
         o->best = -1;
-        o->m_peak = o->l_fit_ns = NAN;
+        o->m_peak = o->l_fit_ns = o->l_ns = NAN;
+        o->resident = residency(d, dt);
+        o->l_premise = XG_L_NO_KNEE; /* until f is fitted */
         if (dt->nf && xg_fit_roof(dt->f, dt->nf, &o->f) == 0) {
             o->have_f = true;
             o->l_fit_ns = xg_little_latency_ns(o->f.knee, d->threads_per_unit, d->compute_units,
                                                dt->bytes_per_thread, o->f.plateau);
+            o->l_premise = little_premise(d, o);
+            o->l_ns = o->l_premise == XG_L_HOLDS ? o->l_fit_ns : d->l_chase_ns;
             find_peak(dt, o);
             /* Bytes in flight per unit of k over the whole device: the
              * latencies come out in ns against GB/s. */
@@ -178,9 +227,10 @@ static int build_cache(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
     return 0;
 }
 
-/* The same check in units of the host's own triad limit, measured
- * interleaved with every point: a shared machine's bandwidth drifts between
- * the concurrency sweep and the fixed sweep, the ratios do not. */
+/* The same check in units of the host's own triad limit, measured with
+ * every point: a shared machine's bandwidth drifts between the concurrency
+ * sweep and the fixed sweep, the ratios less. On a CPU device the limit is
+ * measured in a phase of its own, with the device idle. */
 static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
     if (dt->nf_ref == 0 || isnan(dt->triad_fixed_ref))
@@ -204,52 +254,96 @@ static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
     xg_param *p;
     if (!(p = add(l, "R_host_ratio", ty, 0, med, "x host limit", NAN, src)))
         return -1;
-    note(p, "f's plateau against the host's triad limit measured interleaved with each point: the median ratio "
-            "of the %zu plateau point(s)", n);
+    const char *how = d->is_cpu ? "beside" : "interleaved with";
+    note(p, "f's plateau against the host's triad limit measured %s each point%s: the median ratio of the %zu "
+            "plateau point(s)", how, d->is_cpu ? " with the device idle" : "", n);
     if (!(p = add(l, "R_triad_host_ratio", ty, 0, dt->triad_fixed_ref, "x host limit", NAN, src)))
         return -1;
-    note(p, "the fixed-size triad against the host's limit measured interleaved with it");
+    note(p, "the fixed-size triad against the host's limit measured %s it", how);
     if (!(p = add(l, "R_consistent_drift", ty, 0, NAN, "yes=1/no=0", NAN, "R_host_ratio / R_triad_host_ratio")))
         return -1;
     verdict(p, "R_host_ratio", med, "R_triad_host_ratio", dt->triad_fixed_ref);
     return 0;
 }
 
-/* Where f's plateau was measured: the triad's three arrays (size_bytes is
- * one array's) against the last-level cache. Below 4x the cache, the
- * plateau is the cache's bandwidth, not memory's. Returns 1 cache, 0
- * memory, -1 unknown, with what names R and why the residency is what it is. */
-#define XG_RESIDENT_FACTOR 4
-static int residency(const xg_data *d, const xg_dtype_data *dt, char *what, size_t wlen, char *why, size_t ylen)
+/* What names R, and why the residency is what it is. */
+static void residency_words(const xg_data *d, const xg_dtype_data *dt, int cache, char *what, size_t wlen, char *why,
+                            size_t ylen)
 {
     const double mib = 1024.0 * 1024.0;
     double ws = 3 * dt->array_bytes_min;
     const char *mixed = dt->array_bytes_max > dt->array_bytes_min ? " (the smallest of the concurrency rows)" : "";
-    if (isnan(d->llc_bytes) || isnan(ws)) {
+    if (cache < 0) {
         snprintf(why, ylen, "residency unknown: %s",
                  isnan(d->llc_bytes) ? "no last-level cache size in the metadata"
                                      : "the concurrency rows record no array size");
         snprintf(what, wlen, "R, the plateau of the memory system or of a cache (%s)", why);
-        return -1;
+        return;
     }
-    int cache = ws < XG_RESIDENT_FACTOR * d->llc_bytes;
     snprintf(why, ylen, "the stream arrays, %.4g MiB in all%s, are %s %dx the %.4g MiB last-level cache: %s", ws / mib,
              mixed, cache ? "below" : "at least", XG_RESIDENT_FACTOR, d->llc_bytes / mib,
              cache ? "this is the cache's bandwidth, not memory's" : "they stream from memory");
     snprintf(what, wlen, "%s: %s", cache ? "R (cache)" : "R, the memory system's plateau", why);
-    return cache;
+}
+
+/* Little's law at the knee, L_fit_ns: its value where the pointer chase
+ * confirms its premise, else empty with the reason and the value it gave,
+ * so that nothing is lost. */
+static int build_little(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, const char *why_resident,
+                        const char *src, xg_param_list *l)
+{
+    const xg_roof_fit *f = &o->f;
+    char law[256];
+    snprintf(law, sizeof law,
+             "L %s delta x %g thread(s) per unit x %g compute units x b / R, b = %g bytes (triad: 2 loads + 1 store "
+             "of %g-byte %s per iteration)",
+             relation(f), d->threads_per_unit, d->compute_units, dt->bytes_per_thread, dt->element_bytes, dt->name);
+    double ratio = o->l_fit_ns / d->l_chase_ns;
+    bool kept = o->l_premise == XG_L_HOLDS;
+    xg_param *p = add(l, "L_fit_ns", dt->name, 0, kept ? o->l_fit_ns : NAN, "ns", kept ? f->rel_rms : NAN, src);
+    if (p == NULL)
+        return -1;
+    switch (o->l_premise) {
+    case XG_L_HOLDS:
+        note(p, "Little's law at the knee: %s; its premise holds: %.2gx the %.4g ns pointer chase (within %gx)", law,
+             ratio, d->l_chase_ns, XG_L_AGREEMENT);
+        break;
+    case XG_L_FAILS:
+        note(p, "omitted: Little's law at the knee gives %.4g ns, %.2gx the %.4g ns pointer chase; its premise (one "
+                "memory latency per delta x b bytes in flight) fails: %s (%s)",
+             o->l_fit_ns, ratio, d->l_chase_ns,
+             ratio < 1 ? "prefetchers and vector loads keep more in flight"
+                       : "f saturates only with more bytes in flight than one memory latency needs, so something "
+                         "else sets the knee",
+             law);
+        break;
+    case XG_L_CACHE_RESIDENT:
+        note(p, "omitted: cache-resident stream: Little's law here is not about memory; it gives %.4g ns at the knee "
+                "of f measured in a cache (%s; %s)",
+             o->l_fit_ns, why_resident, law);
+        break;
+    case XG_L_NO_KNEE:
+        note(p, "omitted: f has no knee (one concurrency measured), so Little's law has no delta to apply to");
+        break;
+    case XG_L_UNCHECKED:
+        note(p, "omitted: no main-memory pointer chase to check the premise against (%s); Little's law at the knee "
+                "gives %.4g ns (%s)",
+             d->l_chase_note, o->l_fit_ns, law);
+        break;
+    }
+    return 0;
 }
 
 static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
     const char *ty = dt->name;
-    char src[160], unit[40];
+    char src[160];
     snprintf(src, sizeof src, "%.60s: triad, concurrency sweep, %zu points", base(d->stream_csv), dt->nf);
     const xg_roof_fit *f = &o->f;
     xg_param *p;
 
     char what[320], why[240];
-    int resident = residency(d, dt, what, sizeof what, why, sizeof why);
+    residency_words(d, dt, o->resident, what, sizeof what, why, sizeof why);
     if (!(p = add(l, "R", ty, 0, f->plateau, "GB/s", f->rel_rms, src)))
         return -1;
     fit_note(p, f, what);
@@ -258,7 +352,7 @@ static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
              "%.60s: 3 x size_bytes of the concurrency rows; the larger of llc_bytes and device.cache_bytes of its "
              "metadata",
              base(d->stream_csv));
-    if (!(p = add(l, "R_resident", ty, 0, resident < 0 ? NAN : resident, "cache=1/memory=0", NAN, rsrc)))
+    if (!(p = add(l, "R_resident", ty, 0, o->resident < 0 ? NAN : o->resident, "cache=1/memory=0", NAN, rsrc)))
         return -1;
     note(p, "%s", why);
     if (!(p = add(l, "s", ty, 0, f->slope, "", f->rel_rms, src)))
@@ -274,23 +368,25 @@ static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
     note(p, "%s", isnan(f->reach95) ? "the measured curve never reaches 95% of R"
                                      : "the smallest measured k whose throughput reaches 95% of R");
 
-    snprintf(unit, sizeof unit, "ns");
-    if (!(p = add(l, "L_fit_ns", ty, 0, o->l_fit_ns, unit, f->rel_rms, src)))
+    if (build_little(d, dt, o, why, src, l) != 0)
         return -1;
-    note(p, "Little's law at the knee: L %s delta x %g thread(s) per unit x %g compute units x b / R, b = %g bytes "
-            "(triad: 2 loads + 1 store of %g-byte %s per iteration)",
-         relation(f), d->threads_per_unit, d->compute_units, dt->bytes_per_thread, dt->element_bytes, ty);
     if (!(p = add(l, "L_chase_ns", ty, 0, d->l_chase_ns, "ns", NAN, d->have_latency ? base(d->latency_csv) : "")))
         return -1;
     note(p, "%s", d->l_chase_note);
     if (!(p = add(l, "L_ratio", ty, 0, o->l_fit_ns / d->l_chase_ns, "", NAN, "L_fit_ns / L_chase_ns")))
         return -1;
-    note(p, "%s", isnan(d->l_chase_ns) ? "no pointer-chase latency to compare with"
-                  : f->status == XG_FIT_SATURATED
-                      ? "an upper bound, as L_fit is; the chase has one load in flight per thread, the triad "
-                        "streams with prefetching, so they need not agree"
-                      : "the chase has one load in flight per thread, the triad streams with prefetching, so "
-                        "they need not agree");
+    if (isnan(d->l_chase_ns))
+        note(p, "no pointer-chase latency to compare with");
+    else
+        note(p, "%sthe check of L_fit_ns's premise: within %g..%g it holds and L_fit_ns is L, else L is the chase's "
+                "(the chase has one load in flight per thread, the triad streams with prefetching)",
+             f->status == XG_FIT_SATURATED ? "an upper bound, as L_fit is; " : "", 1 / XG_L_AGREEMENT, XG_L_AGREEMENT);
+    bool little = o->l_premise == XG_L_HOLDS;
+    if (!(p = add(l, "L_ns", ty, 0, o->l_ns, "ns", little ? f->rel_rms : NAN,
+                  little ? "L_fit_ns" : isnan(o->l_ns) ? "" : "L_chase_ns")))
+        return -1;
+    char from[200];
+    note(p, "the X-model's L: %s", l_source(o, from, sizeof from));
 
     if (build_cache(d, dt, o, l) != 0)
         return -1;
@@ -378,6 +474,37 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
     return 0;
 }
 
+/* ---- the plausibility gate on the model's headline parameters ---- */
+
+static void flag(xg_param *p, const char *token, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void flag(xg_param *p, const char *token, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cr_flag_addv(p->flags, sizeof p->flags, p->note, sizeof p->note, token, fmt, ap);
+    va_end(ap);
+}
+
+/* R is labelled cache where the arrays sat in one, and judged against the
+ * memory peak otherwise; M and M_E against the compute peak of their type.
+ * A few percent above is clock and rounding slack, as in the benchmarks. */
+static void gate(const xg_data *d, int k, const xg_dtype_fit *o, xg_param *p)
+{
+    if (!isfinite(p->value))
+        return;
+    if (strcmp(p->parameter, "R") == 0) {
+        if (o->resident == 1)
+            flag(p, "cache", "the stream arrays sat in the last-level cache: this R is the cache's, not memory's");
+        else if (isfinite(d->peak_memory_gbs) && p->value > CR_PEAK_MARGIN * d->peak_memory_gbs)
+            flag(p, "above-peak", "%.4g GB/s is %.3gx the memory peak of %.4g GB/s (%s)", p->value,
+                 p->value / d->peak_memory_gbs, d->peak_memory_gbs, d->peak_memory_source);
+    } else if ((strcmp(p->parameter, "M") == 0 || strcmp(p->parameter, "M_E") == 0) && isfinite(d->peak_gflops[k]) &&
+               p->value > CR_PEAK_MARGIN * d->peak_gflops[k]) {
+        flag(p, "above-peak", "%.4g Gflop/s is %.3gx the %s peak of %.4g GFLOP/s (%s)", p->value,
+             p->value / d->peak_gflops[k], p->dtype, d->peak_gflops[k], d->peak_compute_source);
+    }
+}
+
 int xg_params_build(const xg_data *d, const xg_fits *fits, xg_param_list *out)
 {
     for (int k = 0; k < XG_NDTYPES; ++k) {
@@ -385,10 +512,13 @@ int xg_params_build(const xg_data *d, const xg_fits *fits, xg_param_list *out)
         const xg_dtype_fit *o = &fits->dt[k];
         if (!o->have_f && o->ng == 0)
             continue;
+        size_t first = out->n;
         if (o->have_f && build_memory(d, dt, o, out) != 0)
             return -1;
         if (build_compute(d, dt, o, out) != 0)
             return -1;
+        for (size_t i = first; i < out->n; ++i)
+            gate(d, k, o, &out->v[i]);
     }
     return 0;
 }
@@ -405,7 +535,7 @@ const xg_param *xg_params_find(const xg_param_list *l, const char *parameter, co
 static int write_rows(FILE *f, void *ctx)
 {
     const xg_param_list *l = ctx;
-    fputs("parameter,dtype,ilp,value,unit,fit_quality,source,note\n", f);
+    fputs("parameter,dtype,ilp,value,unit,fit_quality,source,flags,note\n", f);
     for (size_t i = 0; i < l->n; ++i) {
         const xg_param *p = &l->v[i];
         cr_csv_field(f, p->parameter);
@@ -422,6 +552,8 @@ static int write_rows(FILE *f, void *ctx)
         cr_csv_double(f, p->quality);
         fputc(',', f);
         cr_csv_field(f, p->source);
+        fputc(',', f);
+        cr_csv_field(f, p->flags);
         fputc(',', f);
         cr_csv_field(f, p->note);
         fputc('\n', f);

@@ -14,6 +14,23 @@
 /* Agreement asked of two measurements of one quantity. */
 #define XG_CONSISTENCY 0.10
 
+/* How far Little's law at f's knee may lie from the pointer chase and still
+ * be taken for the memory latency: a factor either way. */
+#define XG_L_AGREEMENT 2.0
+
+/* Little's law at the knee is the memory latency only if, at the knee, one
+ * memory latency passes per delta x b bytes in flight. Where prefetchers and
+ * vector loads keep more bytes in flight than the model counts, it comes out
+ * far below any DRAM latency; so it stands for L only where the pointer
+ * chase, which has one load in flight per thread, confirms it. */
+typedef enum {
+    XG_L_HOLDS,          /* within XG_L_AGREEMENT of the chase: L is Little's law */
+    XG_L_FAILS,          /* farther from the chase: L is the chase's */
+    XG_L_CACHE_RESIDENT, /* f was measured in a cache: its knee says nothing of memory */
+    XG_L_NO_KNEE,        /* f has no knee (one concurrency measured) */
+    XG_L_UNCHECKED,      /* no main-memory chase to check it against */
+} xg_l_premise;
+
 typedef struct {
     bool have_f;
     xg_roof_fit f;
@@ -22,7 +39,11 @@ typedef struct {
     xg_roof_fit g[XG_MAX_ILP];
     int best;        /* index into g of the largest plateau, -1 if none */
     double m_peak;   /* M: that plateau, Gflop/s */
-    double l_fit_ns; /* Little's law at the knee */
+    double l_fit_ns; /* Little's law at the knee, whether or not its premise holds */
+    int resident;    /* where f was measured: 1 a cache, 0 memory, -1 unknown */
+    xg_l_premise l_premise;
+    double l_ns;     /* the X-model's L: l_fit_ns where its premise holds, else the
+                      * chase's (NaN: none); what everything downstream uses */
     bool have_peak;  /* f(k) rises to a peak and falls >= 10% into a valley */
     double peak_k, peak_y, valley_y;
     bool have_cache; /* Eq. 3.5 fitted to it */
@@ -43,6 +64,7 @@ typedef struct {
     char unit[40];
     double quality;   /* relative RMS deviation of the fit; NaN where no fit */
     char source[160];
+    char flags[64];   /* the plausibility gate's verdicts, as in the benchmarks' CSVs */
     char note[640];
 } xg_param;
 

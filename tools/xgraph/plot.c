@@ -233,10 +233,20 @@ static void arch_vars(FILE *v, const xg_data *d, const xg_dtype_data *dt, const 
     xg_gp_num(v, "refxmax", x->ref_x);
     xg_gp_num(v, "refymax", 1.15 * x->ref_y);
     xg_gp_fmt(v, "t_fm", "f(k) measured: triad, %zu medians", dt->nf);
-    xg_gp_fmt(v, "t_ff", "f fit: R %.3g GB/s, δ %s%.3g, L %s%.3g ns", fr->plateau, bound(fr), fr->knee, bound(fr),
-              o->l_fit_ns);
+    /* L is the checked one: Little's law at the knee only where the pointer
+     * chase confirms it, else the chase's, said in the words that fit the
+     * key (the parameters' notes give the reason). */
+    char l[64];
+    if (isnan(o->l_ns))
+        snprintf(l, sizeof l, "L unknown");
+    else if (o->l_premise == XG_L_HOLDS)
+        snprintf(l, sizeof l, "L %s%.3g ns", bound(fr), o->l_ns);
+    else
+        snprintf(l, sizeof l, "L %.3g ns (chase)", o->l_ns);
     if (fr->status == XG_FIT_UNSATURATED)
-        xg_gp_fmt(v, "t_ff", "f fit: still rising, R ≥ %.3g GB/s, δ ≥ %.3g", fr->plateau, fr->knee);
+        xg_gp_fmt(v, "t_ff", "f fit: still rising, R ≥ %.3g GB/s, δ ≥ %.3g, %s", fr->plateau, fr->knee, l);
+    else
+        xg_gp_fmt(v, "t_ff", "f fit: R %.3g GB/s, δ %s%.3g, %s", fr->plateau, bound(fr), fr->knee, l);
     for (size_t e = 0; e < o->ng; ++e) {
         char name[32];
         snprintf(name, sizeof name, "t_g%zu", e + 1);

@@ -182,19 +182,20 @@ static void expect_shape(const fma_geometry *g, uint64_t per_cu, uint64_t want_w
 static void test_launch_shapes(void **state)
 {
     (void)state;
-    fma_geometry cpu = {2, 1, "work-items", 0, 4096};
-    expect_shape(&cpu, 1, 2, 1);
-    expect_shape(&cpu, 512, 1024, 512);
+    /* Eight groups per core, each of per_cu work-items. */
+    fma_geometry cpu = {2, 1, "work-items", 0, 4096, 8};
+    expect_shape(&cpu, 1, 16, 1);
+    expect_shape(&cpu, 512, 8192, 512);
 
     /* An H100-like GPU: 132 SMs, warps of 32, 64 warps per SM, blocks of
      * at most 1024: full occupancy is two blocks of 1024 per SM. */
-    fma_geometry gpu = {132, 32, "warps", 64, 1024};
+    fma_geometry gpu = {132, 32, "warps", 64, 1024, 1};
     expect_shape(&gpu, 1, 4224, 32);
     expect_shape(&gpu, 32, 135168, 1024);
     expect_shape(&gpu, 64, 270336, 1024);
     expect_shape(&gpu, 48, 202752, 768);
 
-    fma_geometry odd = {1, 1, "work-items", 0, 1000};
+    fma_geometry odd = {1, 1, "work-items", 0, 1000, 1};
     expect_shape(&odd, 3000, 3000, 750);
     char err[256];
     uint64_t wi, wg;

@@ -69,6 +69,53 @@ static void test_quick_run_is_complete_and_valid(void **state)
     free(meta);
 }
 
+/* A number of the metadata of run DIR: its "key," line. */
+static double meta_number(const char *dir, const char *key)
+{
+    char *meta = slurp_tmp("%s/stream-opencl.meta.csv", dir), want[64];
+    snprintf(want, sizeof want, "\n%s,", key);
+    const char *at = strstr(meta, want);
+    if (at == NULL)
+        fail_msg("no %s in the metadata of %s", key, dir);
+    double v = strtod(at + strlen(want), NULL);
+    free(meta);
+    return v;
+}
+
+/* Every row passes the plausibility gate: a working set below 4x the
+ * last-level cache is labelled cache (so a quick run, whose arrays fit,
+ * never passes for memory), a ratio above 1.05x the host's own limit is
+ * flagged, and each flag's reason is in the note. The CPU device's memory
+ * peak is measured, its compute peak derived. */
+static void test_rows_pass_the_plausibility_gate(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "stream-opencl", "--sweeps footprint,fixed --dtype float --kernels triad,copy --quick",
+                      "gate", 0, NULL);
+    double llc = meta_number("gate", "peak.llc_bytes");
+    assert_true(llc > 0);
+    assert_true(meta_number("gate", "peak.memory_GBps") > 0);
+    assert_true(meta_number("gate", "peak.float_GFLOPs") > 0);
+    char *meta = slurp_tmp("gate/stream-opencl.meta.csv");
+    expect_in(meta, "peak.memory_source,\"the host's triad limit measured alone");
+    free(meta);
+    assert_true(t.nrows >= 4);
+    for (int i = 0; i < t.nrows; ++i) {
+        const char *flags = cell(&t, i, "flags"), *note = cell(&t, i, "note");
+        double ws = strtod(cell(&t, i, "bytes_per_rep"), NULL), ratio = strtod(cell(&t, i, "ref_ratio"), NULL);
+        bool cache = strstr(flags, "cache") != NULL, above = strstr(flags, "above-host-limit") != NULL;
+        if (cache != (ws < 4 * llc) || above != (ratio > 1.05))
+            fail_msg("row %d: working set %g, llc %g, ratio %g: flags '%s'", i, ws, llc, ratio, flags);
+        char token[64];
+        for (const char *p = flags; *p; p += strcspn(p, ";"), p += *p == ';') {
+            snprintf(token, sizeof token, "%.*s:", (int)strcspn(p, ";"), p);
+            if (strstr(note, token) == NULL)
+                fail_msg("row %d: flag %s without its reason in the note '%s'", i, token, note);
+        }
+    }
+    table_free(&t);
+}
+
 /* The shape of the curve is a measurement, reported by the suite, not a
  * test assertion; the test checks the sweep's structure. */
 static void test_concurrency_sweep_structure(void **state)
@@ -79,14 +126,16 @@ static void test_concurrency_sweep_structure(void **state)
                       "conc", 0, NULL);
     /* The host's and the device's fixed-size rows come first: the fixed
      * point and every concurrency point were measured as one interleaved
-     * group, with one host limit and as many repetitions each. */
+     * group, as many repetitions each, with one host limit. */
     assert_true(t.nrows >= 5);
     assert_string_equal(cell(&t, 0, "backend"), "host-openmp");
     assert_string_equal(cell(&t, 1, "sweep"), "fixed");
     assert_string_equal(cell(&t, 1, "backend"), "opencl");
+    /* The host is measured beside the device points, in a phase of its
+     * own on a CPU device: the same limit, not always as many repetitions. */
     for (int i = 1; i < t.nrows; ++i) {
         assert_string_equal(cell(&t, i, "params"), cell(&t, 0, "params"));
-        assert_string_equal(cell(&t, i, "n"), cell(&t, 0, "n"));
+        assert_string_equal(cell(&t, i, "n"), cell(&t, 1, "n"));
     }
     uint64_t prev = 0, cus = 0;
     for (int i = 2; i < t.nrows; ++i) {
@@ -236,4 +285,4 @@ CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_option
               test_cuda_help_without_gpu, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
               test_insane_events_fall_back_to_host_timing, test_csv_on_stdout,
               test_interrupted_run_keeps_completed_rows, test_concurrency_sweep_structure,
-              test_quick_run_is_complete_and_valid)
+              test_quick_run_is_complete_and_valid, test_rows_pass_the_plausibility_gate)

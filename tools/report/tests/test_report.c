@@ -293,6 +293,8 @@ static const shown_num headline_nums[] = {
     {"launch", RP_ATOMICS, "atomics-launch", "round-trip", "best (us)", 9},
     {"launch", RP_ATOMICS, "atomics-launch", "enqueue-to-start", "median (us)", 4},
     {"launch", RP_ATOMICS, "atomics-launch", "enqueue-to-start", "mean (us)", 6.25},
+    /* A flagged cell keeps its number: runs are still compared by it. */
+    {"flags", RP_STREAM, "stream-fixed", "triad float", "GB/s", 40},
     {"stream", RP_STREAM, "stream-fixed", "triad float", "GB/s", 30},
     {"stream", RP_STREAM, "stream-fixed", "triad float", "best GB/s", 32},
     {"stream", RP_STREAM, "stream-fixed", "triad float", "host limit (GB/s)", 40},
@@ -456,11 +458,60 @@ static void sfu_xmodel_other_also(const rp_device *d)
     assert_true(rp_strings_has(&d->sections[RP_XMODEL].figures, "latency-opencl-levels.png"));
 }
 
+/* A figure the plausibility gate flagged carries its flags in its cell and
+ * its reasons in the section's table of flagged figures; a cell whose
+ * headline a later, unflagged row took (the peak of f(k)) leaves that table;
+ * the X-model's parameters are marked the same way. */
+static const dev_file flagged_files[] = {
+    {"stream-opencl.meta.csv", meta},
+    {"stream-opencl.csv",
+     "valid,benchmark,backend,variant,dtype,sweep,size_bytes,work_items,params,figure,figure_best,ref_ratio,flags,"
+     "note\n"
+     "1,stream,opencl,triad,float,fixed,33554432,16,host_limit_GBps=20,40,46,2,cache;above-host-limit,"
+     "cache: the 96 MiB working set is below 4x the 32 MiB last-level cache; above-host-limit: 2x the host's\n"
+     "1,stream,opencl,copy,float,fixed,268435456,16,host_limit_GBps=20,19,20,0.95,,\n"
+     "1,stream,opencl,triad,float,concurrency,268435456,4,,25,30,,bimodal,bimodal: the best took 0.5\n"
+     "1,stream,opencl,triad,float,concurrency,268435456,16,,28,29,,,\n"
+     "1,stream,opencl,add,float,concurrency,268435456,4,,26,40,,unstable,median below 20 ticks; unstable: CI\n"},
+    {"xgraph-params.csv", "parameter,dtype,ilp,value,unit,fit_quality,source,flags,note\n"
+                          "M,float,,474,Gflop/s,,fma,above-peak,above-peak: 474 Gflop/s is 1.43x the float peak\n"
+                          "R,float,,30,GB/s,,stream,,\n"},
+};
+
+static const char *text_of(const rp_device *d, rp_section_id s, const char *table, const char *key, int col)
+{
+    const rp_row *r = rp_find_row(rp_find_table(&d->sections[s], table), key);
+    if (r == NULL)
+        fail_msg("no row '%s' in %s", key, table);
+    return r->cells[col].text;
+}
+
+static void flagged_also(const rp_device *d)
+{
+    assert_string_equal(text_of(d, RP_STREAM, "stream-fixed", "triad float", 0), "40 (flagged: cache;above-host-limit)");
+    assert_string_equal(text_of(d, RP_STREAM, "stream-fixed", "copy float", 0), "19");
+    assert_string_equal(text_of(d, RP_STREAM, "stream-concurrency", "triad float", 0), "28");
+    assert_string_equal(text_of(d, RP_STREAM, "stream-concurrency", "add float", 0), "26 (flagged: unstable)");
+    assert_string_equal(text_of(d, RP_XMODEL, "xmodel-params", "M float", 0), "474 (flagged: above-peak)");
+    const rp_table *flagged = rp_find_table(&d->sections[RP_STREAM], "flagged");
+    assert_non_null(flagged);
+    assert_int_equal(flagged->nrows, 2); /* the replaced peak left; the copy never came */
+    assert_string_equal(text_of(d, RP_STREAM, "flagged", "stream-fixed: triad float", 0), "cache;above-host-limit");
+    assert_non_null(strstr(text_of(d, RP_STREAM, "flagged", "stream-fixed: triad float", 1),
+                           "cache: the 96 MiB working set is below 4x"));
+    /* The reasons from the first verdict on, not the caveat before them. */
+    assert_string_equal(text_of(d, RP_STREAM, "flagged", "stream-concurrency: add float", 1), "unstable: CI");
+    assert_string_equal(text_of(d, RP_XMODEL, "flagged", "xmodel-params: M float", 1),
+                        "above-peak: 474 Gflop/s is 1.43x the float peak");
+    assert_null(rp_find_row(rp_find_table(&d->sections[RP_XMODEL], "flagged"), "xmodel-params: R float"));
+}
+
 static const headline_case headline_cases[] = {
     {"test_stream_headline", "stream", LIST(stream_files), stream_also},
     {"test_bandwidth_headline", "bw", LIST(bandwidth_files), NULL},
     {"test_atomics_and_regspill_headlines", "ar", LIST(atomics_regspill_files), atomics_regspill_also},
     {"test_sfu_xmodel_and_other", "sx", LIST(sfu_xmodel_other_files), sfu_xmodel_other_also},
+    {"test_flagged_figures_say_so", "flags", LIST(flagged_files), flagged_also},
 };
 
 static void test_headlines(void **state)

@@ -65,6 +65,19 @@ static cr_result row(const char *bench, const char *backend, const char *variant
     return r;
 }
 
+/* DIR/latency-opencl.csv: the pointer chase's main-memory level at ns, and
+ * the host's row, which the tool must ignore. */
+static void pointer_chase(const char *dir, double ns)
+{
+    FILE *f = results_csv(dir, "latency-opencl.csv");
+    cr_result l = row("latency", "opencl", "memory", "uint64", "level", 1, ns, "ns");
+    cr_result_add_param(&l, "cache_bytes=33554432;footprint=268435456");
+    cr_result_write_row(f, &l);
+    l = row("latency", "host", "memory", "uint64", "level", 1, 70, "ns");
+    cr_result_write_row(f, &l);
+    fclose(f);
+}
+
 /* An OpenCL CPU device with 2 compute units; per compute unit k = 0.5 .. 16.
  *  f_float(k) = min(40k, 30) GB/s: delta = 0.75, L = 0.75 x 2 x 12 B / 30 GB/s
  *  = 0.6 ns; f_double(k) = min(20k, 30): delta = 1.5, L = 1.5 x 2 x 24 / 30 =
@@ -119,15 +132,8 @@ static void opencl_fixture(char dir[256], const char *name, bool with_fma, bool 
         cr_result_write_row(f, &bad);
         fclose(f);
     }
-    if (with_latency) {
-        f = results_csv(dir, "latency-opencl.csv");
-        cr_result l = row("latency", "opencl", "memory", "uint64", "level", 1, 80, "ns");
-        cr_result_add_param(&l, "cache_bytes=33554432;footprint=268435456");
-        cr_result_write_row(f, &l);
-        l = row("latency", "host", "memory", "uint64", "level", 1, 70, "ns");
-        cr_result_write_row(f, &l);
-        fclose(f);
-    }
+    if (with_latency)
+        pointer_chase(dir, 80);
 }
 
 /* ---- reading the outputs ---- */
@@ -204,13 +210,19 @@ static double param(const small_table *t, const char *name, const char *dtype, c
     return NAN;
 }
 
-static const char *param_note(const small_table *t, const char *name, const char *dtype)
+/* A column of a parameter row. */
+static const char *param_column(const small_table *t, const char *name, const char *dtype, const char *col)
 {
     for (int r = 0; r < t->nrows; ++r)
         if (strcmp(field(t, r, "parameter"), name) == 0 && strcmp(field(t, r, "dtype"), dtype) == 0)
-            return field(t, r, "note");
+            return field(t, r, col);
     fail_msg("no %s row for %s", name, dtype);
     return "";
+}
+
+static const char *param_note(const small_table *t, const char *name, const char *dtype)
+{
+    return param_column(t, name, dtype, "note");
 }
 
 /* A fitted parameter of a type (and an ILP, "" for any), and its value. */
@@ -276,17 +288,18 @@ static void test_parameters_and_figures(void **state)
 
     static small_table t;
     read_params(dir, &t);
-    assert_int_equal(t.ncols, 8);
+    assert_int_equal(t.ncols, 9);
     assert_string_equal(t.header[0], "parameter");
-    assert_string_equal(t.header[7], "note");
+    assert_string_equal(t.header[7], "flags");
+    assert_string_equal(t.header[8], "note");
     static const fitted want[] = {
         {"R", "float", "", 30},
         {"s", "float", "", 40},
         {"delta_k", "float", "", 0.75},
         {"delta95_k", "float", "", 1},
-        {"L_fit_ns", "float", "", 0.6},
         {"L_chase_ns", "float", "", 80},
         {"L_ratio", "float", "", 0.6 / 80},
+        {"L_ns", "float", "", 80}, /* Little's law fails its premise: the chase's */
         {"R_triad", "float", "", 31},
         {"R_over_triad", "float", "", 30.0 / 31},
         {"R_consistent", "float", "", 1},
@@ -296,7 +309,7 @@ static void test_parameters_and_figures(void **state)
         {"R_triad_host_ratio", "float", "", 1.2},
         {"R_consistent_drift", "float", "", 0},
         {"delta_k", "double", "", 1.5},
-        {"L_fit_ns", "double", "", 2.4},
+        {"L_ratio", "double", "", 2.4 / 80},
         {"R_consistent", "double", "", 0}, /* 30 against 40 */
         {"M_E", "float", "2", 120},
         {"m_E", "float", "2", 20},
@@ -311,6 +324,7 @@ static void test_parameters_and_figures(void **state)
         {"pi_E", "double", "4", 3},
     };
     expect_fitted(&t, want, countof(want));
+    assert_true(isnan(param(&t, "L_fit_ns", "float", "")) && isnan(param(&t, "L_fit_ns", "double", "")));
     /* No llc_bytes in this metadata: where R was measured is not known. */
     assert_true(isnan(param(&t, "R_resident", "float", "")));
     starts_with(param_note(&t, "R", "float"), "R, the plateau of the memory system or of a cache (residency unknown: "
@@ -345,7 +359,9 @@ static void test_cuda_counts_warps_per_sm(void **state)
     static small_table t;
     read_params(dir, &t);
     near(param(&t, "delta_k", "float", ""), 20);
-    near(param(&t, "L_fit_ns", "float", ""), 153.6);
+    /* No pointer chase to check Little's law against: kept in words only. */
+    assert_true(isnan(param(&t, "L_fit_ns", "float", "")));
+    assert_non_null(strstr(param_note(&t, "L_fit_ns", "float"), "Little's law at the knee gives 153.6 ns"));
     assert_true(isnan(param(&t, "M", "float", "")));
     assert_non_null(strstr(param_note(&t, "M", "float"), "no fma-cuda.csv"));
     is_png(dir, "xgraph-float.png");
@@ -466,6 +482,174 @@ static void test_r_residency(void **state)
     assert_true(isnan(param(&t, "R_resident", "float", "")));
     assert_string_equal(param_note(&t, "R_resident", "float"),
                         "residency unknown: the concurrency rows record no array size");
+}
+
+/* The model's headlines pass the plausibility gate against the peaks in
+ * the stream run's metadata: R above the memory peak and M above its type's
+ * compute peak are flagged with the reason; a cache-resident R is labelled
+ * cache; what is below its peak, or has none, is not flagged. */
+static void test_headlines_against_the_peaks(void **state)
+{
+    (void)state;
+    char dir[256], path[512];
+    static small_table t;
+    opencl_fixture(dir, "peaks", true, true); /* R float 30 GB/s, M float 120, M double 60 Gflop/s */
+    snprintf(path, sizeof path, "%s/stream-opencl.meta.csv", dir);
+    FILE *m = fopen(path, "a");
+    assert_non_null(m);
+    fputs("peak.memory_GBps,25\npeak.memory_source,planted memory\npeak.float_GFLOPs,100\n"
+          "peak.double_GFLOPs,100\npeak.compute_source,planted compute\n",
+          m);
+    fclose(m);
+    fit_without_plots(dir, &t);
+    assert_string_equal(param_column(&t, "R", "float", "flags"), "above-peak");
+    assert_non_null(strstr(param_note(&t, "R", "float"), "above-peak: 30 GB/s is 1.2x the memory peak of 25 GB/s "
+                                                         "(planted memory)"));
+    assert_string_equal(param_column(&t, "M", "float", "flags"), "above-peak");
+    assert_non_null(strstr(param_note(&t, "M", "float"), "above-peak: 120 Gflop/s is 1.2x the float peak of 100 "
+                                                         "GFLOP/s (planted compute)"));
+    assert_string_equal(param_column(&t, "M_E", "float", "flags"), "above-peak");
+    assert_string_equal(param_column(&t, "M", "double", "flags"), "");
+    assert_string_equal(param_column(&t, "s", "float", "flags"), "");
+
+    /* No peaks in the metadata: nothing to judge against. */
+    opencl_fixture(dir, "nopeaks", true, true);
+    fit_without_plots(dir, &t);
+    assert_string_equal(param_column(&t, "R", "float", "flags"), "");
+    assert_string_equal(param_column(&t, "M", "float", "flags"), "");
+
+    /* Arrays in the cache: R is the cache's, whatever the memory peak. */
+    residency_fixture(dir, "peaks-cache", "llc_bytes,33554432\npeak.memory_GBps,5\n");
+    fit_without_plots(dir, &t);
+    assert_string_equal(param_column(&t, "R", "float", "flags"), "cache");
+    assert_string_equal(param_column(&t, "R", "double", "flags"), "cache");
+}
+
+/* Where L comes from, as each output says it: the L_ns row (value and
+ * source), the summary's "L" line. */
+static void expect_l(const small_table *t, const char *dtype, double want, const char *source)
+{
+    double l = param(t, "L_ns", dtype, "");
+    if (isnan(want))
+        assert_true(isnan(l));
+    else
+        near(l, want);
+    assert_string_equal(param_column(t, "L_ns", dtype, "source"), source);
+}
+
+/* The opencl fixture (Little's law gives 0.6 ns float, 2.4 ns double) with
+ * its pointer chase at chase_ns (NaN: no latency CSV), fitted; it must
+ * print printed. */
+static void little_fixture(char dir[256], const char *name, double chase_ns, small_table *t, const char *printed)
+{
+    opencl_fixture(dir, name, false, false);
+    if (!isnan(chase_ns))
+        pointer_chase(dir, chase_ns);
+    fit_without_plots_saying(dir, t, printed, NULL);
+    double ratio = param(t, "L_ratio", "float", ""); /* the evidence stays, whatever the verdict */
+    if (isnan(chase_ns))
+        assert_true(isnan(ratio));
+    else
+        near(ratio, 0.6 / chase_ns);
+}
+
+static void test_little_kept_within_2x_of_the_chase(void **state)
+{
+    (void)state;
+    char dir[256];
+    static small_table t;
+    /* 1 ns chase: float 0.6x, inside 0.5..2, kept; double 2.4x, outside. */
+    little_fixture(dir, "little-kept", 1, &t,
+                   "  L                       0.6 ns                 the X-model's L: Little's law at the knee "
+                   "(within 2x of the pointer chase)");
+    near(param(&t, "L_fit_ns", "float", ""), 0.6);
+    starts_with(param_note(&t, "L_fit_ns", "float"),
+                "Little's law at the knee: L = delta x 1 thread(s) per unit x 2 compute units x b / R, b = 12 bytes "
+                "(triad: 2 loads + 1 store of 4-byte float per iteration); its premise holds: 0.6x the 1 ns pointer "
+                "chase (within 2x)");
+    expect_l(&t, "float", 0.6, "L_fit_ns");
+    assert_string_equal(param_note(&t, "L_ns", "float"),
+                        "the X-model's L: Little's law at the knee (within 2x of the pointer chase)");
+    /* Above the chase is no better than below it. */
+    assert_true(isnan(param(&t, "L_fit_ns", "double", "")));
+    starts_with(param_note(&t, "L_fit_ns", "double"),
+                "omitted: Little's law at the knee gives 2.4 ns, 2.4x the 1 ns pointer chase; its premise (one memory "
+                "latency per delta x b bytes in flight) fails: f saturates only with more bytes in flight than one "
+                "memory latency needs");
+    expect_l(&t, "double", 1, "L_chase_ns");
+}
+
+static void test_little_omitted_100x_below_the_chase(void **state)
+{
+    (void)state;
+    char dir[256], path[600];
+    static small_table t;
+    /* 80 ns chase: Little's law's 0.6 ns is 133x below it. The summary's L
+     * is the chase's, and says so. */
+    little_fixture(dir, "little-below", 80, &t,
+                   "  L                        80 ns                 the X-model's L: the "
+                   "pointer chase (Little's law at the knee: its premise fails)");
+    assert_true(isnan(param(&t, "L_fit_ns", "float", "")));
+    starts_with(param_note(&t, "L_fit_ns", "float"),
+                "omitted: Little's law at the knee gives 0.6 ns, 0.0075x the 80 ns pointer chase; its premise (one "
+                "memory latency per delta x b bytes in flight) fails: prefetchers and vector loads keep more in "
+                "flight (L = delta x 1 thread(s) per unit x 2 compute units x b / R");
+    expect_l(&t, "float", 80, "L_chase_ns");
+    expect_l(&t, "double", 80, "L_chase_ns");
+    /* The X-graph's legend gives the chase's L, never Little's 0.6 ns. */
+    run_result r = run_with_status(0, NULL, tool, dir);
+    run_free(&r);
+    snprintf(path, sizeof path, "%s/xgraph-float.svg", dir);
+    char *svg = csv_slurp(path);
+    assert_non_null(svg);
+    expect_in(svg, "f fit: R 30 GB/s, δ 0.75, L 80 ns (chase)");
+    assert_null(strstr(svg, "0.6 ns"));
+    free(svg);
+}
+
+static void test_little_unchecked_without_a_chase(void **state)
+{
+    (void)state;
+    char dir[256];
+    static small_table t;
+    little_fixture(dir, "little-nochase", NAN, &t, "no pointer-chase latency to check Little's law against");
+    assert_true(isnan(param(&t, "L_fit_ns", "float", "")));
+    assert_string_equal(param_note(&t, "L_fit_ns", "float"),
+                        "omitted: no main-memory pointer chase to check the premise against (no latency-opencl.csv "
+                        "in the directory); Little's law at the knee gives 0.6 ns (L = delta x 1 thread(s) per unit x "
+                        "2 compute units x b / R, b = 12 bytes (triad: 2 loads + 1 store of 4-byte float per "
+                        "iteration))");
+    expect_l(&t, "float", NAN, "");
+    assert_string_equal(param_note(&t, "L_ns", "float"),
+                        "the X-model's L: unknown (Little's law at the knee: unchecked, no main-memory pointer "
+                        "chase)");
+}
+
+static void test_little_omitted_for_a_cache_resident_stream(void **state)
+{
+    (void)state;
+    char dir[256];
+    static small_table t;
+    /* f = min(10k, 20): Little's law gives 2 x 2 x 12 B / 20 GB/s = 2.4 ns,
+     * 0.8x a 3 ns chase, which would hold; but 96 MiB of arrays sit in a
+     * 32 MiB cache's 4x. */
+    residency_fixture(dir, "little-cache", "llc_bytes,33554432\n");
+    pointer_chase(dir, 3);
+    fit_without_plots(dir, &t);
+    near(param(&t, "R_resident", "float", ""), 1);
+    assert_true(isnan(param(&t, "L_fit_ns", "float", "")));
+    starts_with(param_note(&t, "L_fit_ns", "float"),
+                "omitted: cache-resident stream: Little's law here is not about memory; it gives 2.4 ns at the knee "
+                "of f measured in a cache (the stream arrays, 96 MiB in all, are below 4x the 32 MiB last-level "
+                "cache");
+    expect_l(&t, "float", 3, "L_chase_ns");
+    near(param(&t, "L_ratio", "float", ""), 0.8);
+    /* The same run streaming from memory (a 24 MiB cache): kept. */
+    residency_fixture(dir, "little-memory", "llc_bytes,25165824\n");
+    pointer_chase(dir, 3);
+    fit_without_plots(dir, &t);
+    near(param(&t, "L_fit_ns", "float", ""), 2.4);
+    expect_l(&t, "float", 2.4, "L_fit_ns");
 }
 
 static void test_application(void **state)
@@ -593,16 +777,16 @@ static const struct {
     const char *text, *error;
 } bad_lines[] = {
     {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"ilp=1\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1",
-     "fma-opencl.csv:5: 26 fields, the header has 27"},
+     "fma-opencl.csv:5: 26 fields, the header has 28"},
     /* The count right, the ILP missing: */
-    {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"per_cu=2\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1,",
+    {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"per_cu=2\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1,,",
      "fma-opencl.csv:5: params has no ilp="},
-    {"stream-opencl.csv", 3, "stream,opencl,dev,triad,float", "stream-opencl.csv:3: 5 fields, the header has 27"},
-    {"stream-opencl.csv", 4, "stream,opencl,dev,triad,float,concurrency,,2,1,,,,5,,,,,,,event,stable,fast,,GB/s,,1,",
+    {"stream-opencl.csv", 3, "stream,opencl,dev,triad,float", "stream-opencl.csv:3: 5 fields, the header has 28"},
+    {"stream-opencl.csv", 4, "stream,opencl,dev,triad,float,concurrency,,2,1,,,,5,,,,,,,event,stable,fast,,GB/s,,1,,",
      "stream-opencl.csv:4: column 'figure': 'fast' is not a number"},
     {"stream-opencl.csv", 1,
      "benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,params,bytes_per_rep,ops_per_rep,"
-     "n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,speed,figure_best,unit,ref_ratio,valid,note",
+     "n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,speed,figure_best,unit,ref_ratio,valid,flags,note",
      "stream-opencl.csv:1: no column 'figure'"},
     {"stream-opencl.csv", 2, "stream,opencl,dev,triad,float,concurrency,,2,1,\"broken,,,5",
      "stream-opencl.csv:2: malformed quoting"},
@@ -665,4 +849,7 @@ static void test_corrupt_results_are_refused(void **state)
 }
 
 CLI_TEST_MAIN(test_parameters_and_figures, test_cuda_counts_warps_per_sm, test_cache_form, test_r_residency,
+              test_headlines_against_the_peaks,
+              test_little_kept_within_2x_of_the_chase, test_little_omitted_100x_below_the_chase,
+              test_little_unchecked_without_a_chase, test_little_omitted_for_a_cache_resident_stream,
               test_application, test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused)

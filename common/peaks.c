@@ -1,0 +1,100 @@
+#define _POSIX_C_SOURCE 200809L
+#include "peaks.h"
+
+#include "host_limit.h"
+#include "options.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void compute_peaks(const cr_device_info *d, cr_peaks *p)
+{
+    if (!d->compute_units || !d->clock_mhz || !d->fma_pipes || !d->fma_lanes[0]) {
+        snprintf(p->compute_source, sizeof p->compute_source, "unknown: the device reports no %s",
+                 !d->clock_mhz ? "clock" : !d->compute_units ? "compute units" : "FMA lanes per compute unit");
+        return;
+    }
+    for (int t = 0; t < 2; ++t)
+        if (d->fma_lanes[t])
+            p->compute_gflops[t] =
+                (double)d->compute_units * d->clock_mhz * 1e-3 * d->fma_lanes[t] * d->fma_pipes * 2.0;
+    snprintf(p->compute_source, sizeof p->compute_source,
+             "%u CUs x %u MHz (the clock the device reports; a turbo clock above it raises the real peak) x %u/%u "
+             "float/double lanes x %u FMA pipe(s) x 2 flops; %s",
+             d->compute_units, d->clock_mhz, d->fma_lanes[0], d->fma_lanes[1], d->fma_pipes, d->fma_basis);
+}
+
+void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, double target_ci, cr_peaks *p)
+{
+    cr_peaks_unknown(p);
+    p->target_ci = target_ci;
+    p->llc_bytes = d->cache_bytes;
+    if ((d->is_cpu || d->unified_memory) && host_llc_bytes > p->llc_bytes)
+        p->llc_bytes = host_llc_bytes;
+    compute_peaks(d, p);
+    if (d->memory_peak_gbs > 0) {
+        p->memory_gbs = d->memory_peak_gbs;
+        snprintf(p->memory_source, sizeof p->memory_source, "memory clock x bus width x 2 (double data rate)");
+    } else {
+        snprintf(p->memory_source, sizeof p->memory_source, "unknown: the %s reports no memory clock or bus width",
+                 d->is_cpu || d->unified_memory ? "device shares the host's memory and" : "device");
+    }
+}
+
+/* Three arrays of 4x the cache each, and never more than a quarter of the
+ * host's memory for all three. */
+static uint64_t limit_array_bytes(const cr_peaks *p, char *why, size_t len)
+{
+    uint64_t llc = p->llc_bytes ? p->llc_bytes : UINT64_C(32) << 20;
+    uint64_t want = (uint64_t)CR_RESIDENT_FACTOR * llc;
+    if (want < (UINT64_C(64) << 20))
+        want = UINT64_C(64) << 20;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0 && 3 * want > (uint64_t)pages * (uint64_t)page / 4) {
+        char w[32];
+        cr_format_bytes(3 * want, w, sizeof w);
+        snprintf(why, len, "unknown: the host limit's three arrays (%s) would take more than a quarter of host memory",
+                 w);
+        return 0;
+    }
+    return want;
+}
+
+void cr_peaks_measure_host_memory(cr_peaks *p, int reps)
+{
+    char err[200];
+    uint64_t bytes = limit_array_bytes(p, p->memory_source, sizeof p->memory_source);
+    if (bytes == 0)
+        return;
+    cr_host_limit lim;
+    if (cr_host_limit_measure(bytes, reps, &lim, err, sizeof err) != 0) {
+        snprintf(p->memory_source, sizeof p->memory_source, "unknown: %s", err);
+        return;
+    }
+    char a[32];
+    cr_format_bytes(lim.array_bytes, a, sizeof a);
+    p->memory_gbs = lim.best_gbs;
+    snprintf(p->memory_source, sizeof p->memory_source,
+             "the host's triad limit measured alone before the run: 3 x %s double arrays, %d threads, best of %d "
+             "(median %.4g GB/s)",
+             a, lim.threads, lim.reps, lim.median_gbs);
+}
+
+static void set_number(cr_meta *m, const char *key, double v)
+{
+    if (isfinite(v))
+        cr_meta_set(m, key, "%.6g", v);
+    else
+        cr_meta_set(m, key, "%s", "");
+}
+
+void cr_peaks_to_meta(const cr_peaks *p, cr_meta *m)
+{
+    set_number(m, "peak.memory_GBps", p->memory_gbs);
+    cr_meta_set(m, "peak.memory_source", "%s", p->memory_source);
+    set_number(m, "peak.float_GFLOPs", p->compute_gflops[0]);
+    set_number(m, "peak.double_GFLOPs", p->compute_gflops[1]);
+    cr_meta_set(m, "peak.compute_source", "%s", p->compute_source);
+    cr_meta_set(m, "peak.llc_bytes", "%llu", (unsigned long long)p->llc_bytes);
+}

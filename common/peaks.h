@@ -1,0 +1,27 @@
+/* The device's theoretical peaks, as the plausibility gate uses them, and
+ * their place in the metadata (peak.* keys). */
+#ifndef CR_PEAKS_H
+#define CR_PEAKS_H
+
+#include "device.h"
+#include "metadata.h"
+#include "plausibility.h"
+
+#include <stdint.h>
+
+/* Compute peaks from the device (compute units x clock x FMA lanes x FMA
+ * pipes x 2 flops, naming the clock), the memory peak where the API gives
+ * memory clock and bus width, and the last-level cache: the larger of the
+ * device's and, for a device sharing the host's memory, the host's. */
+void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, double target_ci, cr_peaks *p);
+
+/* A device that shares the host's memory has no memory clock to read: its
+ * memory peak is the host's triad limit measured alone (no device work
+ * running), the best of reps over arrays of 4x the last-level cache. Where
+ * that cannot be measured, the peak stays unknown and memory_source says
+ * why. */
+void cr_peaks_measure_host_memory(cr_peaks *p, int reps);
+
+void cr_peaks_to_meta(const cr_peaks *p, cr_meta *m);
+
+#endif

@@ -1,0 +1,51 @@
+/* The plausibility gate: a figure is shown as a fact only when nothing
+ * says it is an artifact. Every measured row passes through it before it is
+ * written; each verdict adds a token to the row's flags column and its
+ * reason, in words and with the numbers, to the row's note:
+ *   unstable          the stopping rule was not met (the median's CI is wider than the target)
+ *   bimodal           the best repetition took under CR_BIMODAL_RATIO of the median's time:
+ *                     the repetitions fall into two groups, the median is one of them
+ *   above-peak        the figure is above the device's theoretical peak by more than
+ *                     CR_PEAK_MARGIN (memory rows only when they are not cache-resident)
+ *   cache             a memory figure whose working set is below CR_RESIDENT_FACTOR x the
+ *                     last-level cache: it is the cache's bandwidth, not memory's
+ *   above-host-limit  a figure compared with the host's own limit for the same work
+ *                     (ref_is_limit) exceeds it by more than CR_PEAK_MARGIN */
+#ifndef CR_PLAUSIBILITY_H
+#define CR_PLAUSIBILITY_H
+
+#include "results.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A few percent above a peak is clock and rounding slack, not a finding. */
+#define CR_PEAK_MARGIN 1.05
+#define CR_BIMODAL_RATIO 0.6
+/* STREAM's rule: arrays of at least 4x the last-level cache. */
+#define CR_RESIDENT_FACTOR 4
+
+typedef struct {
+    double memory_gbs;          /* NaN: unknown */
+    char memory_source[384];    /* how memory_gbs was obtained, or why it is unknown */
+    double compute_gflops[2];   /* float, double; NaN: unknown */
+    char compute_source[384];
+    uint64_t llc_bytes;         /* the last-level cache the residency verdict uses; 0: unknown */
+    double target_ci;           /* the stopping rule's target, quoted by the unstable verdict */
+} cr_peaks;
+
+/* Peaks nobody knows: every verdict that needs one is skipped. */
+void cr_peaks_unknown(cr_peaks *p);
+
+/* Adds one verdict: token to flags (';'-separated) and "token: why" to note
+ * ("; "-separated), each cut where it does not fit. For every table that
+ * carries flags and a note, so that all of them read alike. */
+void cr_flag_addv(char *flags, size_t flags_len, char *note, size_t note_len, const char *token, const char *fmt,
+                  va_list ap);
+
+/* Judges r (a row with a measurement: timer other than "none"); returns how
+ * many verdicts it added. Rows without a measurement are left as they are. */
+int cr_plausibility_check(const cr_peaks *p, cr_result *r);
+
+#endif

@@ -1,0 +1,244 @@
+/* The plausibility gate on planted rows: each verdict fires on the row that
+ * deserves it, with its reason, and on nothing else. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/test_main.h"
+
+#include "device.h"
+#include "host_limit.h"
+#include "peaks.h"
+#include "plausibility.h"
+#include "results.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MiB (UINT64_C(1) << 20)
+
+static cr_peaks planted_peaks(void)
+{
+    cr_peaks p;
+    cr_peaks_unknown(&p);
+    p.memory_gbs = 30;
+    snprintf(p.memory_source, sizeof p.memory_source, "planted");
+    p.compute_gflops[0] = 300;
+    p.compute_gflops[1] = 150;
+    snprintf(p.compute_source, sizeof p.compute_source, "planted");
+    p.llc_bytes = 32 * MiB;
+    p.target_ci = 0.01;
+    return p;
+}
+
+/* A stable, unimodal memory row at 25 GB/s from a 512 MiB working set. */
+static cr_result clean_memory_row(void)
+{
+    const double secs[] = {0.0400, 0.0401, 0.0402, 0.0403, 0.0404, 0.0405, 0.0406};
+    cr_result r = {.valid = true, .ref_ratio = NAN, .peak_kind = CR_PEAK_MEMORY};
+    cr_summarize(secs, 7, &r.stats);
+    snprintf(r.timer, sizeof r.timer, "event");
+    snprintf(r.stop, sizeof r.stop, "stable");
+    snprintf(r.unit, sizeof r.unit, "GB/s");
+    r.bytes_per_rep = 1e9;
+    r.working_set_bytes = 512 * MiB;
+    r.figure = r.bytes_per_rep / r.stats.median * 1e-9;
+    r.figure_best = r.bytes_per_rep / r.stats.min * 1e-9;
+    return r;
+}
+
+static bool has_flag(const cr_result *r, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = r->flags; (p = strstr(p, flag)) != NULL; p += n)
+        if ((p == r->flags || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
+            return true;
+    return false;
+}
+
+static void test_a_clean_row_passes(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = clean_memory_row();
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+    assert_string_equal(r.flags, "");
+    assert_string_equal(r.note, "");
+}
+
+static void test_a_row_above_the_memory_peak_is_flagged(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = clean_memory_row();
+    r.figure = 31;      /* within the 5% margin: not flagged */
+    r.figure_best = 31.4;
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+    r.figure_best = 32; /* 1.067x the 30 GB/s peak */
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_true(has_flag(&r, "above-peak"));
+    assert_non_null(strstr(r.note, "above-peak: 32 GB/s is 1.07x the memory peak of 30 GB/s (planted)"));
+}
+
+static void test_a_row_above_the_compute_peak_of_its_type_is_flagged(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = clean_memory_row();
+    r.peak_kind = CR_PEAK_COMPUTE;
+    snprintf(r.unit, sizeof r.unit, "Gflop/s");
+    snprintf(r.dtype, sizeof r.dtype, "double");
+    r.figure = r.figure_best = 200; /* below the float peak, above the double one */
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_true(has_flag(&r, "above-peak"));
+    assert_non_null(strstr(r.note, "the double peak of 150 GFLOP/s"));
+
+    cr_result f = r;
+    snprintf(f.dtype, sizeof f.dtype, "float");
+    f.flags[0] = f.note[0] = '\0';
+    assert_int_equal(cr_plausibility_check(&p, &f), 0);
+}
+
+static void test_bimodal_repetitions_are_flagged(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    /* Half the repetitions on one core, half on two: the best is half the median. */
+    const double secs[] = {0.02, 0.02, 0.02, 0.04, 0.04, 0.04, 0.04};
+    cr_result r = clean_memory_row();
+    cr_summarize(secs, 7, &r.stats);
+    r.figure = r.bytes_per_rep / r.stats.median * 1e-9;
+    r.figure_best = 29; /* keep the peak verdict out of it */
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_string_equal(r.flags, "bimodal");
+    assert_non_null(strstr(r.note, "bimodal: the best repetition took 0.5 of the median's time"));
+}
+
+static void test_a_row_that_missed_the_stopping_rule_is_unstable(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = clean_memory_row();
+    snprintf(r.stop, sizeof r.stop, "max-reps");
+    r.stats.ci_rel = 0.071;
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_string_equal(r.flags, "unstable");
+    assert_non_null(strstr(r.note, "CI +-7.1%, target +-1%"));
+
+    cr_result b = clean_memory_row();
+    snprintf(b.stop, sizeof b.stop, "time-budget");
+    assert_int_equal(cr_plausibility_check(&p, &b), 1);
+    assert_string_equal(b.flags, "unstable");
+}
+
+static void test_a_cache_resident_memory_row_is_labelled_cache_not_above_peak(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = clean_memory_row();
+    r.working_set_bytes = 96 * MiB; /* below 4 x 32 MiB */
+    r.figure = r.figure_best = 140;  /* a cache's bandwidth: not judged against memory's peak */
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_string_equal(r.flags, "cache");
+    assert_non_null(strstr(r.note, "96 MiB working set is below 4x the 32 MiB last-level cache"));
+
+    cr_result m = clean_memory_row();
+    m.working_set_bytes = 128 * MiB; /* exactly 4x: memory */
+    assert_int_equal(cr_plausibility_check(&p, &m), 0);
+}
+
+static void test_above_the_host_limit_is_flagged_only_against_a_limit(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = clean_memory_row();
+    r.ref_ratio = 1.99;
+    assert_int_equal(cr_plausibility_check(&p, &r), 0); /* a ratio to some other reference */
+    r.ref_is_limit = true;
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_string_equal(r.flags, "above-host-limit");
+    r.flags[0] = r.note[0] = '\0';
+    r.ref_ratio = 1.04;
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+}
+
+static void test_unknown_peaks_and_unmeasured_rows_get_no_verdict(void **state)
+{
+    (void)state;
+    cr_peaks p;
+    cr_peaks_unknown(&p);
+    cr_result r = clean_memory_row();
+    r.figure = r.figure_best = 1e6;
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+
+    cr_peaks k = planted_peaks();
+    cr_result u = clean_memory_row();
+    cr_result_unmeasured(&u);
+    snprintf(u.stop, sizeof u.stop, "max-reps");
+    assert_int_equal(cr_plausibility_check(&k, &u), 0);
+}
+
+static void test_several_verdicts_are_all_listed(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    const double secs[] = {0.01, 0.03, 0.03, 0.03, 0.03};
+    cr_result r = clean_memory_row();
+    cr_summarize(secs, 5, &r.stats);
+    snprintf(r.stop, sizeof r.stop, "max-reps");
+    r.figure = r.bytes_per_rep / r.stats.median * 1e-9;
+    r.figure_best = r.bytes_per_rep / r.stats.min * 1e-9; /* 100 GB/s from 512 MiB: above the peak */
+    assert_int_equal(cr_plausibility_check(&p, &r), 3);
+    assert_string_equal(r.flags, "unstable;bimodal;above-peak");
+}
+
+static void test_peaks_from_a_cpu_device_name_their_clock(void **state)
+{
+    (void)state;
+    cr_device_info d = {.is_cpu = true, .unified_memory = true, .compute_units = 2, .clock_mhz = 2600,
+                        .fma_lanes = {16, 8}, .fma_pipes = 2, .cache_bytes = 16 * MiB};
+    snprintf(d.fma_basis, sizeof d.fma_basis, "planted");
+    cr_peaks p;
+    cr_peaks_for_device(&d, 32 * MiB, 0.01, &p);
+    assert_true(fabs(p.compute_gflops[0] - 332.8) < 1e-9); /* 2 x 2.6 GHz x 16 x 2 x 2 */
+    assert_true(fabs(p.compute_gflops[1] - 166.4) < 1e-9);
+    assert_non_null(strstr(p.compute_source, "2600 MHz"));
+    assert_int_equal(p.llc_bytes, 32 * MiB); /* the host's, larger than the device's */
+    assert_true(isnan(p.memory_gbs));        /* until measured */
+
+    cr_device_info g = {.compute_units = 132, .clock_mhz = 1980, .cache_bytes = 50 * MiB, .memory_peak_gbs = 3352};
+    cr_peaks_for_device(&g, 32 * MiB, 0.01, &p);
+    assert_true(isnan(p.compute_gflops[0])); /* no FMA lanes known */
+    assert_non_null(strstr(p.compute_source, "unknown"));
+    assert_true(p.memory_gbs == 3352);
+    assert_int_equal(p.llc_bytes, 50 * MiB); /* a discrete device: its own cache only */
+}
+
+/* The host's limit: verified, best at least the median, and refused
+ * with a reason rather than measured from nothing. */
+static void test_the_host_limit_is_measured_and_verified(void **state)
+{
+    (void)state;
+    cr_host_limit lim;
+    char err[200] = "";
+    assert_int_equal(cr_host_limit_measure(4 * MiB, 3, &lim, err, sizeof err), 0);
+    assert_int_equal(lim.array_bytes, 4 * MiB);
+    assert_int_equal(lim.reps, 3);
+    assert_true(lim.threads >= 1);
+    assert_true(lim.median_gbs > 0 && lim.best_gbs >= lim.median_gbs);
+    assert_int_equal(cr_host_limit_measure(4 * MiB, 0, &lim, err, sizeof err), -1);
+    assert_non_null(strstr(err, "host limit"));
+}
+
+TEST_MAIN(NULL, NULL, test_a_clean_row_passes, test_a_row_above_the_memory_peak_is_flagged,
+          test_a_row_above_the_compute_peak_of_its_type_is_flagged, test_bimodal_repetitions_are_flagged,
+          test_a_row_that_missed_the_stopping_rule_is_unstable,
+          test_a_cache_resident_memory_row_is_labelled_cache_not_above_peak,
+          test_above_the_host_limit_is_flagged_only_against_a_limit,
+          test_unknown_peaks_and_unmeasured_rows_get_no_verdict, test_several_verdicts_are_all_listed,
+          test_peaks_from_a_cpu_device_name_their_clock, test_the_host_limit_is_measured_and_verified)
