@@ -11,15 +11,16 @@
  * unit is a work-group (OpenCL) or a warp (CUDA): whole SIMD groups take one
  * path. fast_units = 0 is the plain version; SFU_PARTITION_UNITS is all fast.
  *
- *   eval   element i (work-item i, unit i / unit_size) computes
- *          out[i] = f(x[i], y[i]) (y unused by unary functions).
  *   chain  work-item g runs `ilp` independent chains j = 0..ilp-1, each
  *          from x = x0[g*ilp + j] with y = y0[g*ilp + j] fixed:
  *              for i in 0..iters-1: x = a * f(x, y) + b; s += x;  (s from 0)
  *          then xout[g*ilp + j] = x and sout[g*ilp + j] = s, both in the
  *          kernel's type. a and b are kernel arguments, x0 and y0 come from
  *          memory, so nothing folds or hoists; the sum makes every
- *          iteration count. Calls per run: work_items * ilp * iters. */
+ *          iteration count. Calls per run: work_items * ilp * iters.
+ * The design also evaluates f with the chain kernels (one iteration, a = 1,
+ * b = -0), so that every error it reports is the error of the very code it
+ * times: there is no separate evaluation kernel to compile differently. */
 #ifndef CR_SFU_BACKEND_H
 #define CR_SFU_BACKEND_H
 
@@ -71,9 +72,9 @@ typedef struct {
      * relaxed program; CUDA: not a .ftz version). The design reports what
      * the probes show beside it. */
     bool (*keeps_subnormals)(cr_dtype t, sfu_version v);
-    /* Evaluates k on n inputs of k's type. Blocking. */
-    cr_status (*eval)(const sfu_kernel *k, const void *x, const void *y, void *out, uint64_t n, char *err,
-                      size_t errlen);
+    /* The vector width the chain kernel of k computes in for chain runs of
+     * c's geometry (ILP and work-group): 1 for scalar code. */
+    unsigned (*chain_width)(const sfu_kernel *k, const sfu_chain *c);
     /* Uploads the seeds of a chain run (work_items * ilp of k's type each),
      * replacing earlier ones. */
     cr_status (*chain_prepare)(const sfu_kernel *k, const sfu_chain *c, const void *x0, const void *y0, char *err,

@@ -25,8 +25,9 @@ void sfu_prepare_function(sfu_state *s)
     s->chain_ref_ready = false;
     s->wide_ready = false;
     for (int v = 0; v < SFU_NVERSIONS; ++v) {
-        s->chain_err[v] = NAN;
+        memset(s->chain_err[v], 0, sizeof s->chain_err[v]);
         s->plateau_wi[v] = 0;
+        s->timed[v] = (sfu_chain){0};
     }
 }
 
@@ -39,13 +40,24 @@ static const char *bound_text(double bound, char *buf, size_t len)
     return buf;
 }
 
-/* A row of version v that is not timed: a fixed set of evaluations. */
-static void init_fixed_row(const sfu_state *s, cr_result *row, sfu_version v, const char *sweep, const char *unit)
+/* A row of version v that is not timed: a fixed set of evaluations on
+ * the chain kernel of `like`, whose work-group is the row's. */
+static void init_fixed_row(const sfu_state *s, cr_result *row, sfu_version v, const char *sweep, const char *unit,
+                           const sfu_chain *like)
 {
     sfu_init_version_row(s, row, v, sweep);
     cr_result_unmeasured(row);
     snprintf(row->unit, sizeof row->unit, "%s", unit);
     snprintf(row->stop, sizeof row->stop, "fixed");
+    row->work_group = like->work_group;
+}
+
+/* Names that kernel, last in the params: the errors come first. */
+static void add_accuracy_kernel(const sfu_state *s, cr_result *row, sfu_version v, const sfu_chain *like)
+{
+    char name[16];
+    sfu_kernel k = sfu_plain_kernel(s, v);
+    cr_result_add_param(row, "accuracy_kernel=%s;ilp=%u", sfu_kernel_name(s, &k, like, name, sizeof name), like->ilp);
 }
 
 /* One domain's row: the error statistics of version v over n inputs. */
@@ -55,11 +67,13 @@ static int accuracy_row(sfu_state *s, sfu_version v, bool wide, const double *x,
     const sfu_function *fn = &sfu_functions[s->f];
     char err[CR_ERRLEN], bound_buf[32];
     cr_result row;
-    init_fixed_row(s, &row, v, "accuracy", "ulp");
+    sfu_chain like = sfu_accuracy_chain(s, v);
+    init_fixed_row(s, &row, v, "accuracy", "ulp", &like);
     sfu_kernel k = sfu_plain_kernel(s, v);
-    if (sfu_eval_doubles(s, &k, x, y, s->n, s->got, err, sizeof err) != CR_OK) {
+    if (sfu_eval_doubles(s, &k, &like, x, y, s->n, s->got, err, sizeof err) != CR_OK) {
         row.valid = false;
         cr_result_add_param(&row, "domain=%s", wide ? "wide" : "typical");
+        add_accuracy_kernel(s, &row, v, &like);
         snprintf(row.note, sizeof row.note, "evaluation failed: %s", err);
         e->valid = false;
         return cr_session_record(&s->ses, &row);
@@ -85,6 +99,7 @@ static int accuracy_row(sfu_state *s, sfu_version v, bool wide, const double *x,
     cr_result_add_param(&row, "over_bound=%" PRIu64 ";worst_x=%.9g", st.over_bound, st.worst_x);
     if (fn->arity == 2)
         cr_result_add_param(&row, "worst_y=%.9g", st.worst_y);
+    add_accuracy_kernel(s, &row, v, &like);
     /* Only the precise built-in is held to a bound: fast versions' errors
      * are what is being measured, however large. */
     if (v == SFU_PRECISE && st.over_bound > 0) {
@@ -141,7 +156,8 @@ int sfu_special_row(sfu_state *s, sfu_version v)
     bool binary = fn->arity == 2;
     char err[CR_ERRLEN];
     cr_result row;
-    init_fixed_row(s, &row, v, "special", "ok");
+    sfu_chain like = sfu_accuracy_chain(s, v);
+    init_fixed_row(s, &row, v, "special", "ok", &like);
     sfu_summary_entry *e = &s->summary[s->f][s->t][v];
 
     double x[SFU_MAX_PROBED], y[SFU_MAX_PROBED], got[SFU_MAX_PROBED];
@@ -152,7 +168,8 @@ int sfu_special_row(sfu_state *s, sfu_version v)
         for (size_t i = 0; i < ns + np; ++i)
             y[i] = 0;
     sfu_kernel k = sfu_plain_kernel(s, v);
-    if (sfu_eval_doubles(s, &k, x, y, ns + np, got, err, sizeof err) != CR_OK) {
+    if (sfu_eval_doubles(s, &k, &like, x, y, ns + np, got, err, sizeof err) != CR_OK) {
+        add_accuracy_kernel(s, &row, v, &like);
         row.valid = e->valid = false;
         snprintf(row.note, sizeof row.note, "evaluation failed: %s", err);
         return cr_session_record(&s->ses, &row);
@@ -192,6 +209,7 @@ int sfu_special_row(sfu_state *s, sfu_version v)
     cr_result_add_param(&row, "special_ok=%zu/%zu;ftz_inputs=%s;ftz_results=%s;claims_subnormals=%d", ok, ns, in, out,
                         claims ? 1 : 0);
     cr_result_add_param(&row, "ftz_probes=%d+%d", seen[SFU_FTZ_INPUT], seen[SFU_FTZ_RESULT]);
+    add_accuracy_kernel(s, &row, v, &like);
     bool fin = flushed[SFU_FTZ_INPUT] > 0, fout = flushed[SFU_FTZ_RESULT] > 0;
     snprintf(e->ftz, sizeof e->ftz, "%s", fin && fout ? "both" : fin ? "inputs" : fout ? "results" : "none");
     if (ok < ns) {
@@ -208,10 +226,25 @@ int sfu_special_row(sfu_state *s, sfu_version v)
     return cr_session_record(&s->ses, &row);
 }
 
-double sfu_chain_error(sfu_state *s, sfu_version v, char *err, size_t errlen)
+/* The slot of a geometry's error: its own, else a free one, else NULL. */
+static sfu_chain_err *chain_err_slot(sfu_state *s, sfu_version v, const sfu_chain *like)
 {
-    if (!isnan(s->chain_err[v]))
-        return s->chain_err[v];
+    sfu_chain_err *free_slot = NULL;
+    for (int i = 0; i < SFU_CHAIN_ERR_SLOTS; ++i) {
+        sfu_chain_err *e = &s->chain_err[v][i];
+        if (e->ilp == like->ilp && e->work_group == like->work_group)
+            return e;
+        if (e->ilp == 0 && !free_slot)
+            free_slot = e;
+    }
+    return free_slot;
+}
+
+double sfu_chain_error(sfu_state *s, sfu_version v, const sfu_chain *like, char *err, size_t errlen)
+{
+    sfu_chain_err *slot = chain_err_slot(s, v, like);
+    if (slot && slot->ilp)
+        return slot->err;
     if (!s->chain_ref_ready) {
         uint64_t rng = 0xc4a1u + 16u * s->f + s->t;
         for (size_t i = 0; i < SFU_CHAIN_SAMPLES; ++i)
@@ -222,7 +255,7 @@ double sfu_chain_error(sfu_state *s, sfu_version v, char *err, size_t errlen)
     }
     double got[SFU_CHAIN_SAMPLES];
     sfu_kernel k = sfu_plain_kernel(s, v);
-    if (sfu_eval_doubles(s, &k, s->chain_x, s->chain_y, SFU_CHAIN_SAMPLES, got, err, errlen) != CR_OK)
+    if (sfu_eval_doubles(s, &k, like, s->chain_x, s->chain_y, SFU_CHAIN_SAMPLES, got, err, errlen) != CR_OK)
         return NAN;
     double worst = 0;
     for (size_t i = 0; i < SFU_CHAIN_SAMPLES; ++i) {
@@ -230,6 +263,7 @@ double sfu_chain_error(sfu_state *s, sfu_version v, char *err, size_t errlen)
         if (!(d <= worst)) /* NaN too */
             worst = isnan(d) ? INFINITY : d;
     }
-    s->chain_err[v] = worst;
+    if (slot)
+        *slot = (sfu_chain_err){like->ilp, like->work_group, worst};
     return worst;
 }

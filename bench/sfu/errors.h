@@ -12,14 +12,17 @@
 void sfu_prepare_function(sfu_state *s);
 
 /* The accuracy rows of version v (typical and wide domains), filling its
- * summary entry. Returns 0, or -1 when the CSV cannot be written. */
+ * summary entry, computed by its throughput row's chain kernel
+ * (sfu_accuracy_chain). Returns 0, or -1 when the CSV cannot be written. */
 int sfu_accuracy_rows(sfu_state *s, sfu_version v);
 
-/* The special-value and flush-to-zero row of version v. */
+/* The special-value and flush-to-zero row of version v, with the same code. */
 int sfu_special_row(sfu_state *s, sfu_version v);
 
-/* The largest |f_dev - f| of version v on the chain domain, measured once
- * per version; NaN with err set when the evaluation failed. */
-double sfu_chain_error(sfu_state *s, sfu_version v, char *err, size_t errlen);
+/* The largest |f_dev - f| of version v's chain kernel of like's ILP and
+ * work-group on the chain domain, measured once per version and geometry;
+ * NaN with err set when the evaluation failed. It runs a chain: the
+ * prepared one and its results are gone. */
+double sfu_chain_error(sfu_state *s, sfu_version v, const sfu_chain *like, char *err, size_t errlen);
 
 #endif

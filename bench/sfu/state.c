@@ -3,6 +3,7 @@
 
 #include "random.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -41,33 +42,59 @@ double sfu_bound_ulp(sfu_func f, cr_dtype t, sfu_version v)
     return NAN;
 }
 
-/* The inputs in the kernel's type, in io_x and io_y. */
-static void to_kernel_type(sfu_state *s, cr_dtype t, const double *x, const double *y, size_t n)
+sfu_chain sfu_accuracy_chain(const sfu_state *s, sfu_version v)
 {
-    if (t == CR_FLOAT) {
-        float *xf = s->io_x, *yf = s->io_y;
-        for (size_t i = 0; i < n; ++i) {
-            xf[i] = (float)x[i];
-            yf[i] = y ? (float)y[i] : 0.0f;
-        }
-        return;
-    }
-    memcpy(s->io_x, x, n * sizeof *x);
-    if (y)
-        memcpy(s->io_y, y, n * sizeof *y);
-    else
-        memset(s->io_y, 0, n * sizeof *y);
+    if (s->timed[v].work_group)
+        return s->timed[v];
+    return (sfu_chain){s->cfg.ilp, 0, s->lane_work_items, s->work_group, 0, 0};
 }
 
-cr_status sfu_eval_doubles(sfu_state *s, const sfu_kernel *k, const double *x, const double *y, size_t n,
-                           double *out, char *err, size_t errlen)
+const char *sfu_kernel_name(const sfu_state *s, const sfu_kernel *k, const sfu_chain *c, char *buf, size_t len)
 {
-    if (n > s->cap) {
-        snprintf(err, errlen, "internal: %zu inputs, room for %zu", n, s->cap);
+    unsigned width = s->be->chain_width(k, c);
+    if (width <= 1)
+        snprintf(buf, len, "scalar");
+    else
+        snprintf(buf, len, "vector%u", width);
+    return buf;
+}
+
+/* The inputs in the kernel's type, in io_x and io_y, padded to `padded`
+ * with copies of the first. */
+static void to_kernel_type(sfu_state *s, cr_dtype t, const double *x, const double *y, size_t n, size_t padded)
+{
+    for (size_t i = 0; i < padded; ++i) {
+        size_t j = i < n ? i : 0;
+        double yv = y ? y[j] : 0;
+        if (t == CR_FLOAT) {
+            ((float *)s->io_x)[i] = (float)x[j];
+            ((float *)s->io_y)[i] = (float)yv;
+        } else {
+            ((double *)s->io_x)[i] = x[j];
+            ((double *)s->io_y)[i] = yv;
+        }
+    }
+}
+
+cr_status sfu_eval_doubles(sfu_state *s, const sfu_kernel *k, const sfu_chain *like, const double *x,
+                           const double *y, size_t n, double *out, char *err, size_t errlen)
+{
+    if (n == 0)
+        return CR_OK;
+    uint64_t per_group = (uint64_t)like->ilp * like->work_group;
+    size_t padded = (size_t)((n + per_group - 1) / per_group * per_group);
+    if (per_group == 0 || padded > s->io_cap) {
+        snprintf(err, errlen, "internal: %zu inputs in chains of %" PRIu64 ", room for %zu", n, per_group, s->io_cap);
         return CR_ERR;
     }
-    to_kernel_type(s, k->dtype, x, y, n);
-    cr_status st = s->be->eval(k, s->io_x, s->io_y, s->io_out, n, err, errlen);
+    to_kernel_type(s, k->dtype, x, y, n, padded);
+    sfu_chain c = {like->ilp, 1, padded / like->ilp, like->work_group, 1.0, -0.0};
+    cr_timing t = {0};
+    cr_status st = s->be->chain_prepare(k, &c, s->io_x, s->io_y, err, errlen);
+    if (st == CR_OK)
+        st = s->be->chain_run(k, &c, &t, err, errlen);
+    if (st == CR_OK)
+        st = s->be->chain_download(s->io_out, s->io_sum, n, err, errlen);
     if (st != CR_OK)
         return st;
     for (size_t i = 0; i < n; ++i)

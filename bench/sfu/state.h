@@ -16,6 +16,8 @@
 /* Chain-domain inputs on which each version's error of f is measured before
  * its chains are checked (sfu/truth.h). */
 #define SFU_CHAIN_SAMPLES 4096
+/* Chain geometries whose chain-domain error is kept per version. */
+#define SFU_CHAIN_ERR_SLOTS 4
 /* Special inputs and flush-to-zero probes of one function, at most. */
 #define SFU_MAX_PROBED (SFU_MAX_SPECIAL + SFU_MAX_FTZ_PROBES)
 
@@ -28,6 +30,14 @@ typedef struct {
     size_t nlambdas;
     const sfu_backend *be;
 } sfu_config;
+
+/* The error of one version's chain kernel of one geometry on the chain
+ * domain. */
+typedef struct {
+    uint32_t ilp;       /* 0: unused slot */
+    uint64_t work_group;
+    double err;         /* max |f_dev - f| */
+} sfu_chain_err;
 
 typedef struct {
     cr_session ses;
@@ -43,19 +53,21 @@ typedef struct {
     sfu_func f;
     cr_dtype t;
     size_t n;                /* accuracy inputs */
-    size_t cap;              /* room in got and io_*: n, the chain samples, the special inputs */
+    size_t cap;              /* room in got: n, the chain samples, the special inputs */
+    size_t io_cap;           /* room in io_*: cap and the padding to whole work-groups of chains */
     double *typ_x, *typ_y;   /* the typical domain's inputs ... */
     sfu_exact_value *typ_ref;        /* ... and their exact values */
     double *wide_x, *wide_y; /* the same for the wide domain, drawn when first needed */
     sfu_exact_value *wide_ref;
     bool wide_ready;
     double *got;             /* eval results, room for n */
-    void *io_x, *io_y, *io_out; /* the same in the kernel's type */
+    void *io_x, *io_y, *io_out, *io_sum; /* the same in the kernel's type, and the chains' sums */
     double chain_x[SFU_CHAIN_SAMPLES], chain_y[SFU_CHAIN_SAMPLES];
     sfu_exact_value chain_ref[SFU_CHAIN_SAMPLES];
     bool chain_ref_ready;
-    double chain_err[SFU_NVERSIONS];   /* max |f_dev - f| seen on the chain domain; NaN: not yet */
+    sfu_chain_err chain_err[SFU_NVERSIONS][SFU_CHAIN_ERR_SLOTS];
     uint64_t plateau_wi[SFU_NVERSIONS]; /* work-items of the best throughput; 0: not measured */
+    sfu_chain timed[SFU_NVERSIONS];     /* the throughput row's ILP and work-group; work_group 0: none */
 } sfu_state;
 
 /* A row of the current function and type, valid until proven otherwise. */
@@ -70,10 +82,22 @@ sfu_kernel sfu_plain_kernel(const sfu_state *s, sfu_version v);
  * 8192 for half_), NaN where it sets none (native_, relaxed math). */
 double sfu_bound_ulp(sfu_func f, cr_dtype t, sfu_version v);
 
-/* Evaluates k on n inputs given as doubles (representable in k's type);
- * results into out as doubles. */
-cr_status sfu_eval_doubles(sfu_state *s, const sfu_kernel *k, const double *x, const double *y, size_t n,
-                           double *out, char *err, size_t errlen);
+/* Evaluates k on n inputs given as doubles (representable in k's type)
+ * with the very chain kernel that runs k with like's ILP and work-group:
+ * one iteration of x <- a*f(x, y) + b with a = 1 and b = -0, which give
+ * f(x, y) back unchanged (-0 and +0 included), passed as arguments so that
+ * the code is that of the timed runs. Results into out as doubles. */
+cr_status sfu_eval_doubles(sfu_state *s, const sfu_kernel *k, const sfu_chain *like, const double *x,
+                           const double *y, size_t n, double *out, char *err, size_t errlen);
+
+/* The chain geometry whose kernel the errors of version v are measured
+ * with: the throughput row's, or, before or without one, that of the
+ * throughput sweep. */
+sfu_chain sfu_accuracy_chain(const sfu_state *s, sfu_version v);
+
+/* The kernel a chain of that geometry runs on, for the rows' params:
+ * "scalar" or "vector<N>" (chain_width of the backend). */
+const char *sfu_kernel_name(const sfu_state *s, const sfu_kernel *k, const sfu_chain *c, char *buf, size_t len);
 
 /* The next seed of a chain of the current function, uniform over its chain
  * domain and representable in the current type (y = 0 for unary functions),

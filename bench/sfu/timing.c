@@ -28,6 +28,9 @@
  * twice the other (PoCL, 2 cores: div median 9.7, best 19.5 Gop/s). */
 #define THROUGHPUT_GROUPS_PER_CU 8
 #define MAX_ITERS (UINT32_C(1) << 30)
+/* The rows' own ratio and the interleaved speed-up further apart than this
+ * get a note. */
+#define ROWS_DISAGREE 0.25
 
 /* The seeds of a run and the host's copies of the results, in one block. */
 typedef struct {
@@ -125,10 +128,11 @@ static double as_double(const void *buf, cr_dtype t, uint64_t i)
     return t == CR_FLOAT ? (double)((const float *)buf)[i] : ((const double *)buf)[i];
 }
 
-/* The tolerance of chains computed with version v. */
-static double chain_tol(sfu_state *s, sfu_version v, char *err, size_t errlen)
+/* The tolerance of chains computed with version v's kernel of c's ILP and
+ * work-group. */
+static double chain_tol(sfu_state *s, sfu_version v, const sfu_chain *c, char *err, size_t errlen)
 {
-    double seen = sfu_chain_error(s, v, err, errlen);
+    double seen = sfu_chain_error(s, v, c, err, errlen);
     if (isnan(seen))
         return NAN;
     double bound = v == SFU_PRECISE ? sfu_bound_ulp(s->f, s->t, v) : NAN;
@@ -141,15 +145,16 @@ static bool verify_run(sfu_state *s, const sfu_kernel *k, const sfu_chain *c, ch
                        size_t notelen)
 {
     char err[CR_ERRLEN];
-    double tol[2] = {chain_tol(s, k->version, err, sizeof err), NAN};
-    if (!isnan(tol[0]) && k->fast_units > 0)
-        tol[1] = chain_tol(s, k->fast, err, sizeof err);
-    if (isnan(tol[0]) || (k->fast_units > 0 && isnan(tol[1]))) {
-        snprintf(note, notelen, "cannot bound the chain error: %s", err);
-        return false;
-    }
+    /* The download first: bounding the error runs other chains. */
     if (s->be->chain_download(b->xout, b->sout, b->n, err, sizeof err) != CR_OK) {
         snprintf(note, notelen, "download failed: %s", err);
+        return false;
+    }
+    double tol[2] = {chain_tol(s, k->version, c, err, sizeof err), NAN};
+    if (!isnan(tol[0]) && k->fast_units > 0)
+        tol[1] = chain_tol(s, k->fast, c, err, sizeof err);
+    if (isnan(tol[0]) || (k->fast_units > 0 && isnan(tol[1]))) {
+        snprintf(note, notelen, "cannot bound the chain error: %s", err);
         return false;
     }
     /* The test hook: one end value moved across the whole chain domain. */
@@ -232,6 +237,13 @@ static sfu_chain chain_of(const sfu_state *s, uint32_t ilp, uint64_t work_items,
     return (sfu_chain){ilp, 0, work_items, work_group, fn->chain_a, fn->chain_b};
 }
 
+/* Names the kernel a timed row ran in its params. */
+static void add_kernel_param(const sfu_state *s, cr_result *row, const sfu_kernel *k, const sfu_chain *c)
+{
+    char name[16];
+    cr_result_add_param(row, "kernel=%s", sfu_kernel_name(s, k, c, name, sizeof name));
+}
+
 int sfu_latency_row(sfu_state *s, sfu_version v)
 {
     cr_result row;
@@ -248,6 +260,7 @@ int sfu_latency_row(sfu_state *s, sfu_version v)
         row.figure = row.stats.median / c.iters * 1e9;
         row.figure_best = row.stats.min / c.iters * 1e9;
         cr_result_add_param(&row, "iters=%" PRIu32, c.iters);
+        add_kernel_param(s, &row, &k, &c);
         e->latency_ns = row.figure;
         if (s->ses.info.clock_mhz) {
             e->latency_cycles = row.figure * s->ses.info.clock_mhz * 1e-3;
@@ -261,6 +274,14 @@ int sfu_latency_row(sfu_state *s, sfu_version v)
     return cr_session_record(&s->ses, &row);
 }
 
+/* A row of calls per second: bounded by the device's compute peak (a call
+ * is at least one operation, and the peak counts two per FMA lane). */
+static void rate_row(cr_result *row)
+{
+    snprintf(row->unit, sizeof row->unit, "Gop/s");
+    row->peak_kind = CR_PEAK_COMPUTE;
+}
+
 /* One point of the concurrency sweep, recorded. rate: the calls per second
  * measured so far (NaN before the first point), which sizes the run, and
  * is updated. Returns the rate of the point's fastest run in Gop/s, NaN
@@ -269,7 +290,7 @@ static double concurrency_point(sfu_state *s, const sfu_kernel *k, uint64_t w, u
                                 cr_result *row, uint32_t *iters, bool *fatal)
 {
     sfu_init_version_row(s, row, k->version, "concurrency");
-    snprintf(row->unit, sizeof row->unit, "Gop/s");
+    rate_row(row);
     sfu_chain c = chain_of(s, s->cfg.ilp, w, wg);
     /* The one-per-group point calibrates afresh: a backend may run it on
      * scalars and the others in vectors (OpenCL on a CPU), many times
@@ -288,12 +309,126 @@ static double concurrency_point(sfu_state *s, const sfu_kernel *k, uint64_t w, u
         row->figure = r * 1e-9;
         row->figure_best = row->ops_per_rep / row->stats.min * 1e-9;
         cr_result_add_param(row, "ilp=%u;iters=%" PRIu32 ";per_cu_Gops=%.4g", c.ilp, c.iters, row->figure / cus);
+        add_kernel_param(s, row, k, &c);
         if (wg == 1 && s->work_group > 1)
             snprintf(row->note, sizeof row->note, "one work-item per work-group: no packing into SIMD lanes");
     }
     if (cr_session_record(&s->ses, row) != 0)
         *fatal = true;
     return row->valid && !isnan(r) ? row->figure_best : NAN;
+}
+
+sfu_speedup sfu_paired_speedup(const double *t_precise, const double *t_version, size_t n)
+{
+    sfu_speedup sp = {NAN, NAN};
+    if (n == 0)
+        return sp;
+    double best_p = t_precise[0], best_v = t_version[0];
+    for (size_t i = 1; i < n; ++i) {
+        best_p = t_precise[i] < best_p ? t_precise[i] : best_p;
+        best_v = t_version[i] < best_v ? t_version[i] : best_v;
+    }
+    /* Both sides make the same calls per run: the ratio of their times is
+     * the inverse ratio of their rates. */
+    sp.median = cr_median_of_ratios(t_precise, t_version, n);
+    sp.best = best_p / best_v;
+    return sp;
+}
+
+/* One side of a speed-up comparison. The backend holds one prepared chain
+ * at a time, so a side prepares its kernel again, outside the timed
+ * interval, when the other side ran last. */
+typedef struct {
+    sfu_state *s;
+    const sfu_kernel *k;
+    const sfu_chain *c;
+    const chain_buffers *b;
+    const sfu_kernel **held; /* the kernel the backend has prepared */
+} side_rep;
+
+static cr_status run_side(void *vctx, cr_timing *t, char *err, size_t errlen)
+{
+    side_rep *r = vctx;
+    if (*r->held != r->k) {
+        *r->held = NULL;
+        cr_status st = r->s->be->chain_prepare(r->k, r->c, r->b->x0, r->b->y0, err, errlen);
+        if (st != CR_OK)
+            return st;
+        *r->held = r->k;
+    }
+    return r->s->be->chain_run(r->k, r->c, t, err, errlen);
+}
+
+/* Checks the last run of both sides: the held one's as it is, the other's
+ * after one more run. */
+static bool verify_sides(sfu_state *s, side_rep side[2], chain_buffers *b, char *note, size_t notelen)
+{
+    int held = *side[0].held == side[0].k ? 0 : 1;
+    if (!verify_run(s, side[held].k, side[held].c, b, note, notelen))
+        return false;
+    *side[held].held = NULL; /* the check may have run other chains */
+    char err[CR_ERRLEN];
+    cr_timing t = {0};
+    if (run_side(&side[1 - held], &t, err, sizeof err) != CR_OK) {
+        snprintf(note, notelen, "speed-up run failed: %s", err);
+        return false;
+    }
+    return verify_run(s, side[1 - held].k, side[1 - held].c, b, note, notelen);
+}
+
+/* The speed-up of k over the precise version on the chains of c (the
+ * throughput row's kernel, geometry and iterations), the two measured
+ * interleaved with the order of each round rotating, into row's params;
+ * the row is invalid when a run fails or does not verify. Returns the
+ * median speed-up, NaN when it was not measured, or sets *fatal. */
+static double speedup_of(sfu_state *s, const sfu_kernel *k, const sfu_chain *c, cr_result *row, bool *fatal)
+{
+    sfu_kernel precise = sfu_plain_kernel(s, SFU_PRECISE);
+    chain_buffers b = {0};
+    size_t most = (size_t)s->meas.rule.max_reps;
+    double *times = malloc(2 * most * sizeof *times);
+    if (!times || make_seeds(s, c->work_items * c->ilp, 0x5e0u + 16u * s->f + s->t, &b) != 0) {
+        free(times);
+        *fatal = true;
+        return NAN;
+    }
+    const sfu_kernel *held = NULL;
+    side_rep side[2] = {{s, &precise, c, &b, &held}, {s, k, c, &b, &held}};
+    cr_series series[2] = {{.ctx = &s->meas, .fn = run_side, .arg = &side[0], .samples = times},
+                           {.ctx = &s->meas, .fn = run_side, .arg = &side[1], .samples = times + most}};
+    char err[CR_ERRLEN];
+    double speedup = NAN;
+    if (cr_measure_sweep_interleaved(series, 2, 2, err, sizeof err) != CR_OK) {
+        row->valid = false;
+        snprintf(row->note, sizeof row->note, "speed-up run failed: %s", err);
+    } else {
+        size_t n = series[0].out.stats.n < series[1].out.stats.n ? series[0].out.stats.n : series[1].out.stats.n;
+        sfu_speedup sp = sfu_paired_speedup(times, times + most, n);
+        speedup = sp.median;
+        cr_result_add_param(row, "speedup_vs_precise=%.4g;speedup_best=%.4g;speedup_pairs=%zu", sp.median, sp.best,
+                            n);
+        if (!verify_sides(s, side, &b, row->note, sizeof row->note)) {
+            row->valid = false;
+            speedup = NAN;
+        }
+    }
+    free(times);
+    free_buffers(&b);
+    return speedup;
+}
+
+/* The ratio of the two throughput rows, measured apart, next to the
+ * interleaved speed-up; where they disagree the load changed between the
+ * rows (a CPU device that other work shares: one row may get half the
+ * cores), and the note says which figure to trust. */
+static void note_rows_ratio(cr_result *row, double rows_ratio, double speedup)
+{
+    cr_result_add_param(row, "rows_ratio=%.4g", rows_ratio);
+    if (row->valid && !row->note[0] && fabs(rows_ratio / speedup - 1) > ROWS_DISAGREE)
+        snprintf(row->note, sizeof row->note,
+                 "the throughput rows alone give %.3gx: measured apart, under other load; speedup_vs_precise is "
+                 "measured interleaved",
+                 rows_ratio);
 }
 
 int sfu_throughput_rows(sfu_state *s, sfu_version v)
@@ -348,7 +483,7 @@ int sfu_throughput_rows(sfu_state *s, sfu_version v)
     }
     if (best < 0) {
         sfu_init_version_row(s, &row, v, "throughput");
-        snprintf(row.unit, sizeof row.unit, "Gop/s");
+        rate_row(&row);
         cr_result_unmeasured(&row);
         row.valid = e->valid = false;
         snprintf(row.note, sizeof row.note, "no concurrency point ran and verified");
@@ -372,7 +507,7 @@ int sfu_throughput_rows(sfu_state *s, sfu_version v)
     } else {
         groups = least;
         sfu_init_version_row(s, &row, v, "throughput");
-        snprintf(row.unit, sizeof row.unit, "Gop/s");
+        rate_row(&row);
         sfu_chain c = chain_of(s, s->cfg.ilp, groups * wg, wg);
         uint64_t spread = (uint64_t)best_iters * best_row.work_items / c.work_items;
         c.iters = spread < 16 ? 16 : spread > MAX_ITERS ? MAX_ITERS : (uint32_t)spread;
@@ -390,14 +525,23 @@ int sfu_throughput_rows(sfu_state *s, sfu_version v)
             snprintf(row.note, sizeof row.note, "%s", best_row.note);
     }
     double gops = row.figure;
-    double precise = s->summary[s->f][s->t][SFU_PRECISE].gops;
-    double speedup = v != SFU_PRECISE && precise > 0 ? gops / precise : NAN;
-    cr_result_add_param(&row, "per_cu_Gops=%.4g;work_items=%" PRIu64 ";work_group=%" PRIu64 ";ilp=%u", gops / cus,
-                        row.work_items, row.work_group, s->cfg.ilp);
+    /* The row's work-items and work-group are its columns; the params have
+     * room for what only they can say. */
+    cr_result_add_param(&row, "per_cu_Gops=%.4g;ilp=%u", gops / cus, s->cfg.ilp);
     cr_result_add_param(&row, "iters=%" PRIu32 ";groups=%" PRIu64 ";groups_per_cu=%.4g;sweep_work_items=%" PRIu64,
                         row_iters, groups, (double)groups / (double)units, best_row.work_items);
-    if (!isnan(speedup))
-        cr_result_add_param(&row, "speedup_vs_precise=%.4g", speedup);
+    sfu_chain timed = chain_of(s, s->cfg.ilp, row.work_items, row.work_group);
+    timed.iters = row_iters;
+    add_kernel_param(s, &row, &k, &timed);
+    s->timed[v] = timed;
+    double speedup = NAN, precise = s->summary[s->f][s->t][SFU_PRECISE].gops;
+    if (v != SFU_PRECISE && row.valid && precise > 0) {
+        speedup = speedup_of(s, &k, &timed, &row, &fatal);
+        if (fatal)
+            return -1;
+        if (!isnan(speedup))
+            note_rows_ratio(&row, gops / precise, speedup);
+    }
     if (failed) {
         row.valid = false;
         snprintf(row.note, sizeof row.note, "the sweep stopped at a failed point");
@@ -410,10 +554,12 @@ int sfu_throughput_rows(sfu_state *s, sfu_version v)
     return cr_session_record(&s->ses, &row);
 }
 
-/* The error of the partitioned kernel over the typical inputs. */
-static cr_status partition_error(sfu_state *s, const sfu_kernel *k, sfu_error_stats *st, char *err, size_t errlen)
+/* The error of the partitioned chain kernel of c's geometry over the
+ * typical inputs. */
+static cr_status partition_error(sfu_state *s, const sfu_kernel *k, const sfu_chain *c, sfu_error_stats *st,
+                                 char *err, size_t errlen)
 {
-    if (sfu_eval_doubles(s, k, s->typ_x, s->typ_y, s->n, s->got, err, errlen) != CR_OK)
+    if (sfu_eval_doubles(s, k, c, s->typ_x, s->typ_y, s->n, s->got, err, errlen) != CR_OK)
         return CR_ERR;
     bool flush_ok = !s->be->keeps_subnormals(s->t, k->version) || !s->be->keeps_subnormals(s->t, k->fast);
     memset(st, 0, sizeof *st);
@@ -443,7 +589,7 @@ int sfu_partition_rows(sfu_state *s)
         double lambda = (double)units / SFU_PARTITION_UNITS;
         cr_result row;
         sfu_init_row(s, &row, variant, "partition");
-        snprintf(row.unit, sizeof row.unit, "Gop/s");
+        rate_row(&row);
         sfu_kernel k = {s->f, s->t, SFU_PRECISE, fast, units};
         sfu_chain c = chain_of(s, s->cfg.ilp, w, s->unit_size);
         c.iters = iters;
@@ -457,8 +603,11 @@ int sfu_partition_rows(sfu_state *s)
             row.figure = rate * 1e-9;
             row.figure_best = row.ops_per_rep / row.stats.min * 1e-9;
         }
+        add_kernel_param(s, &row, &k, &c);
+        char name[16];
+        cr_result_add_param(&row, "accuracy_kernel=%s", sfu_kernel_name(s, &k, &c, name, sizeof name));
         sfu_error_stats st;
-        if (partition_error(s, &k, &st, err, sizeof err) != CR_OK) {
+        if (partition_error(s, &k, &c, &st, err, sizeof err) != CR_OK) {
             row.valid = false;
             snprintf(row.note, sizeof row.note, "evaluation failed: %s", err);
         } else {

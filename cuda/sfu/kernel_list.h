@@ -1,5 +1,5 @@
 /* The list of the SFU benchmark's CUDA kernels: for every function and
- * version, the host handles of its eval and chain kernels. They live in two
+ * version, the host handles of its chain kernels. They live in two
  * translation units because -ftz is per compilation: the intrinsic versions
  * are compiled with -ftz=true, as Li used them (CUDA's intrinsics flush
  * subnormals only then), and everything else with -ftz=false, so that the
@@ -17,7 +17,6 @@ extern "C" {
 /* The kernels of one version of one function in one type: host handles
  * for cudaLaunchKernel and cudaFuncGetAttributes. */
 typedef struct {
-    const void *eval;
     const void *chain[SFU_MAX_ILP]; /* [ilp - 1] */
 } sfu_kernel_list_entry;
 

@@ -3,15 +3,14 @@
  * kernels, so that the PTX names each one plainly for the static check
  * (bench/sfu/tests/test_sfu_ptx.c) and for the compiler reports:
  *
- *   sfu_eval_<version>_<func>_<type>
  *   sfu_chain_<version>_<func>_<type>_ilp<1..SFU_MAX_ILP>
  *
  * version: precise, intrinsic, ptx (inline PTX .approx.ftz) or partition
  * (precise and ptx mixed per warp); type: f32 or f64. An operation is a
  * struct with `static T f(T x, T y)`; unary ones ignore y.
  *
- * Every kernel of a kind has the same parameters, fast_units included, so
- * that the backend launches them all alike; only partition kernels read it.
+ * Every kernel has the same parameters, fast_units included, so that the
+ * backend launches them all alike; only partition kernels read it.
  *
  * The partition unit is the warp, numbered by global thread index / 32.
  * Li reads the hardware slot %warpid (0..63 per SM) instead; over a whole
@@ -33,35 +32,6 @@ constexpr int sfu_max_ilp = SFU_MAX_ILP;
 
 typedef float f32;
 typedef double f64;
-
-template <class Op, typename T>
-__device__ __forceinline__ void sfu_eval_one(const T *__restrict__ x, const T *__restrict__ y, T *__restrict__ out,
-                                             unsigned long long i)
-{
-    out[i] = Op::f(x[i], y[i]);
-}
-
-template <class Op, typename T>
-__device__ __forceinline__ void sfu_eval_body(const T *__restrict__ x, const T *__restrict__ y, T *__restrict__ out,
-                                              unsigned long long n)
-{
-    const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (i < n)
-        sfu_eval_one<Op, T>(x, y, out, i);
-}
-
-template <class Slow, class Fast, typename T>
-__device__ __forceinline__ void sfu_eval_partition_body(const T *__restrict__ x, const T *__restrict__ y,
-                                                        T *__restrict__ out, unsigned long long n, unsigned fast_units)
-{
-    const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    if ((i / SFU_WARP) % SFU_PARTITION_UNITS < fast_units)
-        sfu_eval_one<Fast, T>(x, y, out, i);
-    else
-        sfu_eval_one<Slow, T>(x, y, out, i);
-}
 
 /* ILP independent chains x <- a*f(x, y) + b, each with its running sum.
  * The iteration loop is unrolled SFU_MAX_ILP / ILP times, so that a trip
@@ -123,7 +93,6 @@ __device__ __forceinline__ void sfu_chain_partition(const T *__restrict__ x0, co
         }                                                                                                          \
     };
 
-#define SFU_EVAL_PARAMS(T) const T *x, const T *y, T *out, unsigned long long n, unsigned fast_units
 #define SFU_CHAIN_PARAMS(T) const T *x0, const T *y0, T *xout, T *sout, unsigned iters, T a, T b, unsigned fast_units
 
 #define SFU_CHAIN_KERNEL(ver, func, T, ILP)                                                                        \
@@ -147,30 +116,20 @@ static_assert(SFU_MAX_ILP == 8, "SFU_EACH_ILP lists ILP 1..SFU_MAX_ILP");
     M(__VA_ARGS__, 1) M(__VA_ARGS__, 2) M(__VA_ARGS__, 3) M(__VA_ARGS__, 4) M(__VA_ARGS__, 5) M(__VA_ARGS__, 6)     \
         M(__VA_ARGS__, 7) M(__VA_ARGS__, 8)
 
-/* The eval kernel and the chain kernels of one version of one function. */
-#define SFU_KERNELS(ver, func, T)                                                                                  \
-    extern "C" __global__ void sfu_eval_##ver##_##func##_##T(SFU_EVAL_PARAMS(T))                                   \
-    {                                                                                                              \
-        (void)fast_units;                                                                                          \
-        sfu_eval_body<ver##_##func##_##T, T>(x, y, out, n);                                                        \
-    }                                                                                                              \
-    SFU_EACH_ILP(SFU_CHAIN_KERNEL, ver, func, T)
+/* The chain kernels of one version of one function. The host measures
+ * their accuracy on them too (one iteration, a = 1, b = -0), so there is
+ * no evaluation kernel that could compile the function differently. */
+#define SFU_KERNELS(ver, func, T) SFU_EACH_ILP(SFU_CHAIN_KERNEL, ver, func, T)
 
 /* The partition kernels of one function: precise_func_T and ptx_func_T
  * must exist. */
-#define SFU_PARTITION_KERNELS(func, T)                                                                             \
-    extern "C" __global__ void sfu_eval_partition_##func##_##T(SFU_EVAL_PARAMS(T))                                 \
-    {                                                                                                              \
-        sfu_eval_partition_body<precise_##func##_##T, ptx_##func##_##T, T>(x, y, out, n, fast_units);              \
-    }                                                                                                              \
-    SFU_EACH_ILP(SFU_PARTITION_CHAIN_KERNEL, func, T)
+#define SFU_PARTITION_KERNELS(func, T) SFU_EACH_ILP(SFU_PARTITION_CHAIN_KERNEL, func, T)
 
 /* The list entry of the kernels of one version of one function,
  * ver_func_T_entry: the host handles, chains in the order of SFU_EACH_ILP. */
 #define SFU_CHAIN_PTR(ver, func, T, ILP) (const void *)sfu_chain_##ver##_##func##_##T##_ilp##ILP,
 #define SFU_LIST_ENTRY(ver, func, T)                                                                               \
-    static const sfu_kernel_list_entry ver##_##func##_##T##_entry = {                                              \
-        (const void *)sfu_eval_##ver##_##func##_##T, {SFU_EACH_ILP(SFU_CHAIN_PTR, ver, func, T)}};
+    static const sfu_kernel_list_entry ver##_##func##_##T##_entry = {{SFU_EACH_ILP(SFU_CHAIN_PTR, ver, func, T)}};
 
 /* Inside a lookup of f in type t: returns that entry when they are e and T. */
 #define SFU_LIST_CASE(e, ver, func, T)                                                                             \

@@ -28,7 +28,7 @@ static struct {
     cl_program program[SFU_NFUNCS][CR_NDTYPES][PROG_KINDS];
     bool denormals[CR_NDTYPES];                                /* CL_FP_DENORM in the fp config */
     unsigned lanes[CR_NDTYPES];                                /* CPU: preferred vector width, else 1 */
-    buffer ex, ey, eout, cx0, cy0, cxout, csout;
+    buffer cx0, cy0, cxout, csout;
     cl_kernel chain;       /* the prepared chain kernel */
     uint64_t chain_n;      /* its work_items * ilp */
     cr_dtype chain_dtype;
@@ -47,7 +47,7 @@ static void cl_close(void)
 {
     cr_cl_release_kernel(&S.chain);
     free(S.staging);
-    buffer *all[] = {&S.ex, &S.ey, &S.eout, &S.cx0, &S.cy0, &S.cxout, &S.csout};
+    buffer *all[] = {&S.cx0, &S.cy0, &S.cxout, &S.csout};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         release_buffer(all[i]);
     for (int f = 0; f < SFU_NFUNCS; ++f)
@@ -190,47 +190,13 @@ static void cl_geometry(uint64_t *lane_work_items, uint64_t *work_group, uint64_
      * of 64 is a whole wavefront or two warps on every vendor's hardware. */
     uint64_t widest = S.lanes[CR_FLOAT] > S.lanes[CR_DOUBLE] ? S.lanes[CR_FLOAT] : S.lanes[CR_DOUBLE];
     uint64_t wg = d->is_cpu ? widest : 64;
-    /* The eval kernels run the groups on scalars: they bound it (below a
-     * vector, the chains fall back to scalars too). */
+    /* Below a vector, the chains fall back to scalars. */
     if (d->max_work_group && wg > d->max_work_group)
         wg = d->max_work_group;
     *work_group = wg;
     *unit_size = wg;
     *lane_work_items = cus * wg;
     *max_work_items = d->is_cpu ? cus * wg * 64 : cus * 2048 * 4;
-}
-
-static cr_status cl_eval(const sfu_kernel *k, const void *x, const void *y, void *out, uint64_t n, char *err,
-                         size_t errlen)
-{
-    uint64_t lanes, wg, most, unit;
-    cl_geometry(&lanes, &wg, &most, &unit);
-    size_t es = cr_dtype_size(k->dtype), bytes = (size_t)(n * es);
-    if (ensure(&S.ex, bytes, err, errlen) != CR_OK || ensure(&S.ey, bytes, err, errlen) != CR_OK ||
-        ensure(&S.eout, bytes, err, errlen) != CR_OK)
-        return CR_ERR;
-    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.ex.mem, CL_FALSE, 0, bytes, x, 0, NULL, NULL),
-                "clEnqueueWriteBuffer(x)", err, errlen);
-    CR_CL_CHECK(clEnqueueWriteBuffer(S.cl.queue, S.ey.mem, CL_FALSE, 0, bytes, y, 0, NULL, NULL),
-                "clEnqueueWriteBuffer(y)", err, errlen);
-    cl_kernel kern;
-    cr_status st = kernel_for(k, "eval", &kern, err, errlen);
-    if (st != CR_OK)
-        return st;
-    cl_ulong count = n;
-    cl_uint fast = k->fast_units;
-    const cr_cl_arg args[] = {CR_CL_ARG(S.ex.mem), CR_CL_ARG(S.ey.mem), CR_CL_ARG(S.eout.mem), CR_CL_ARG(count),
-                              CR_CL_ARG(fast)};
-    st = cr_cl_set_args(kern, "sfu_eval", args, sizeof args / sizeof args[0], err, errlen);
-    cr_timing t = {0};
-    if (st == CR_OK)
-        st = cr_cl_launch_timed(&S.cl, kern, (size_t)((n + wg - 1) / wg * wg), (size_t)wg, &t, err, errlen);
-    cr_cl_release_kernel(&kern);
-    if (st != CR_OK)
-        return st;
-    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.eout.mem, CL_TRUE, 0, bytes, out, 0, NULL, NULL),
-                "clEnqueueReadBuffer(out)", err, errlen);
-    return CR_OK;
 }
 
 /* Contract work-items per OpenCL work-item of a chain run: the type's
@@ -242,6 +208,8 @@ static unsigned chain_lanes(cr_dtype t, const sfu_chain *c)
     unsigned n = S.lanes[t] ? S.lanes[t] : 1;
     return c->work_group % n == 0 ? n : 1;
 }
+
+static unsigned cl_chain_width(const sfu_kernel *k, const sfu_chain *c) { return chain_lanes(k->dtype, c); }
 
 /* Moves chains between the contract's order and the vector kernels' one.
  * Contract work-item g = w * lanes + l has its chain j at g * ilp + j; the
@@ -380,7 +348,7 @@ const sfu_backend sfu_opencl_backend = {
     .partition_fast = SFU_NATIVE,
     .supports = cl_supports,
     .keeps_subnormals = cl_keeps_subnormals,
-    .eval = cl_eval,
+    .chain_width = cl_chain_width,
     .chain_prepare = cl_chain_prepare,
     .chain_run = cl_chain_run,
     .chain_download = cl_chain_download,

@@ -1,8 +1,9 @@
 /* End-to-end tests of the SFU executables: a small run on the OpenCL device
  * (every row of every kind valid for every version, precise errors within
- * the specification, the partition sweep, the summary table as CSV and
- * Markdown), the planted chain and accuracy failures, bad input, no
- * device, CUDA without a GPU. */
+ * the specification and measured by the kernel that was timed, speed-ups of
+ * div and rcp backed by different results, the partition sweep, the summary
+ * table as CSV and Markdown), the planted chain and accuracy failures, bad
+ * input, no device, CUDA without a GPU. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,6 +104,86 @@ static void check_version_rows(const table *t, const char *func, const char *dty
     }
 }
 
+/* The row of variant, dtype and sweep; fails unless there is one. */
+static int row_of(const table *t, const char *variant, const char *dtype, const char *sweep)
+{
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "variant", variant) && cell_is(t, j, "dtype", dtype) && cell_is(t, j, "sweep", sweep))
+            return j;
+    fail_msg("no %s row of %s %s", sweep, variant, dtype);
+    return -1;
+}
+
+/* The accuracy and special rows of a version were computed by the kernel
+ * its throughput row timed: the same width (scalar or vector<N>), ILP and
+ * work-group. */
+static void check_accuracy_kernel(const table *t, const char *variant, const char *dtype)
+{
+    int tp = row_of(t, variant, dtype, "throughput");
+    char timed[32], ilp[16], measured[32], their_ilp[16];
+    param_text(t, tp, "kernel", timed, sizeof timed);
+    param_text(t, tp, "ilp", ilp, sizeof ilp);
+    assert_true(strcmp(timed, "scalar") == 0 || strncmp(timed, "vector", 6) == 0);
+    for (int j = 0; j < t->nrows; ++j) {
+        if (!cell_is(t, j, "variant", variant) || !cell_is(t, j, "dtype", dtype) ||
+            !(cell_is(t, j, "sweep", "accuracy") || cell_is(t, j, "sweep", "special")))
+            continue;
+        param_text(t, j, "accuracy_kernel", measured, sizeof measured);
+        param_text(t, j, "ilp", their_ilp, sizeof their_ilp);
+        if (strcmp(measured, timed) != 0 || strcmp(their_ilp, ilp) != 0 ||
+            strcmp(cell(t, j, "work_group"), cell(t, tp, "work_group")) != 0)
+            fail_msg("%s %s %s: measured by the %s kernel (ILP %s, groups of %s), timed by the %s one (ILP %s, "
+                     "groups of %s)",
+                     variant, dtype, cell(t, j, "sweep"), measured, their_ilp, cell(t, j, "work_group"), timed, ilp,
+                     cell(t, tp, "work_group"));
+    }
+}
+
+/* The accuracy row of variant and dtype over one domain. */
+static int accuracy_row_of(const table *t, const char *variant, const char *dtype, const char *domain)
+{
+    char buf[16];
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "variant", variant) && cell_is(t, j, "dtype", dtype) && cell_is(t, j, "sweep", "accuracy") &&
+            strcmp(param_text(t, j, "domain", buf, sizeof buf), domain) == 0)
+            return j;
+    fail_msg("no %s accuracy row of %s %s", domain, variant, dtype);
+    return -1;
+}
+
+/* Whether two versions of func showed the same errors in both domains,
+ * to the digits the params give: the same results, as far as can be told. */
+static bool same_errors(const table *t, const char *func, const char *dtype, const char *a, const char *b)
+{
+    char va[64], vb[64], pa[64], pb[64];
+    snprintf(va, sizeof va, "%s/%s", func, a);
+    snprintf(vb, sizeof vb, "%s/%s", func, b);
+    const char *keys[] = {"mean_rel", "max_rel", "max_ulp"}, *domains[] = {"typical", "wide"};
+    for (size_t d = 0; d < countof(domains); ++d) {
+        int ja = accuracy_row_of(t, va, dtype, domains[d]), jb = accuracy_row_of(t, vb, dtype, domains[d]);
+        for (size_t k = 0; k < countof(keys); ++k)
+            if (strcmp(param_text(t, ja, keys[k], pa, sizeof pa), param_text(t, jb, keys[k], pb, sizeof pb)) != 0)
+                return false;
+    }
+    return true;
+}
+
+/* A speed-up of a fast version over precise is either none (within 15%)
+ * or comes with different results: a real difference in the code. Two
+ * versions that compute the same values at different speeds on a CPU are
+ * the measurement's doing (load that came and went between them). */
+static void check_speedup_is_backed(const table *t, const char *func, const char *version)
+{
+    char variant[64];
+    snprintf(variant, sizeof variant, "%s/%s", func, version);
+    int j = row_of(t, variant, "float", "throughput");
+    double speedup = param(t, j, "speedup_vs_precise");
+    assert_true(speedup > 0);
+    if (fabs(speedup - 1) > 0.15 && same_errors(t, func, "float", version, "precise"))
+        fail_msg("%s: %.3gx over precise with the same errors (params %s)", variant, speedup, cell(t, j, "params"));
+    assert_true(param(t, j, "speedup_pairs") >= 3); /* interleaved, --reps 3:5 */
+}
+
 /* Every throughput row runs at least 8 work-groups per compute unit of the
  * device (its metadata), so that no core idles at the end of a run: its
  * params say so, and its work-items and work-group agree. */
@@ -195,13 +276,24 @@ static void test_small_run_is_verified(void **state)
     for (int j = 0; j < t.nrows; ++j)
         assert_string_equal(cell(&t, j, "benchmark"), "sfu");
     const char *funcs[] = {"sin", "rcp", "div"};
+    char variant[64];
     for (int f = 0; f < 3; ++f) {
-        for (size_t v = 0; v < countof(float_versions); ++v)
+        for (size_t v = 0; v < countof(float_versions); ++v) {
             check_version_rows(&t, funcs[f], "float", float_versions[v]);
+            snprintf(variant, sizeof variant, "%s/%s", funcs[f], float_versions[v]);
+            check_accuracy_kernel(&t, variant, "float");
+        }
         if (f > 0)
-            for (size_t v = 0; v < countof(double_versions); ++v)
+            for (size_t v = 0; v < countof(double_versions); ++v) {
                 check_version_rows(&t, funcs[f], "double", double_versions[v]);
+                snprintf(variant, sizeof variant, "%s/%s", funcs[f], double_versions[v]);
+                check_accuracy_kernel(&t, variant, "double");
+            }
     }
+    const char *divisions[] = {"div", "rcp"}, *fast[] = {"native", "half"};
+    for (int f = 0; f < 2; ++f)
+        for (int v = 0; v < 2; ++v)
+            check_speedup_is_backed(&t, divisions[f], fast[v]);
     check_throughput_groups(&t, "small");
     check_partition(&t, "sin");
     check_partition(&t, "div");
