@@ -89,7 +89,8 @@ embed = $(eval $(call embed_rule,$(1),$(2)))
 COMMON_SRC := $(wildcard common/*.c)
 $(BUILD)/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/san/obj/%.o)
-$(call object_flags,common/host_limit,-fopenmp)
+# The host limit is compiled as the host references are: its kernels stand for what the cores reach.
+$(call object_flags,common/host_limit,$(HOST_OPT))
 # The git revision goes into metadata; its header is rewritten only when it changes.
 $(BUILD)/gen/git_rev.h: FORCE
 	@mkdir -p $(@D)

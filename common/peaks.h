@@ -16,10 +16,10 @@
 void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, double target_ci, cr_peaks *p);
 
 /* A device that shares the host's memory has no memory clock to read: its
- * memory peak is the host's triad limit measured alone (no device work
- * running), the best of reps over arrays of 4x the last-level cache. Where
- * that cannot be measured, the peak stays unknown and memory_source says
- * why. */
+ * memory peak is the host's limit measured alone (no device work running),
+ * the faster of a triad and a read, each the best of reps over arrays of 4x
+ * the last-level cache. Where that cannot be measured, the peak stays
+ * unknown and memory_source says why. */
 void cr_peaks_measure_host_memory(cr_peaks *p, int reps);
 
 void cr_peaks_to_meta(const cr_peaks *p, cr_meta *m);

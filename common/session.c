@@ -77,7 +77,7 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     snprintf(s->base, sizeof s->base, "%s/%s-%s", s->opt.out_dir, benchmark, backend);
     cr_peaks_for_device(&s->info, s->topo ? cr_topo_llc_bytes(s->topo) : 0, s->rule.target_ci, &s->peaks);
     if (s->wants_memory_peak && (s->info.is_cpu || s->info.unified_memory))
-        cr_peaks_measure_host_memory(&s->peaks, s->opt.quick ? 5 : 10);
+        cr_peaks_measure_host_memory(&s->peaks, s->opt.quick ? 10 : 20);
     cr_meta_collect_host(meta, s->topo, argc, argv);
     cr_meta_add_device(meta, &s->info);
     cr_meta_set(meta, "benchmark", "%s", benchmark);
@@ -138,6 +138,11 @@ int cr_session_record(cr_session *s, const cr_result *row)
         return -1;
     }
     return 0;
+}
+
+const cr_result *cr_session_last(const cr_session *s)
+{
+    return s->table.n ? &s->table.rows[s->table.n - 1] : NULL;
 }
 
 int cr_session_finish(cr_session *s)

@@ -63,6 +63,9 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
  * Returns 0, or -1 when the file cannot be written. */
 int cr_session_record(cr_session *s, const cr_result *r);
 
+/* The row recorded last, as written (after the gate), or NULL. */
+const cr_result *cr_session_last(const cr_session *s);
+
 /* The exit status of a finished run, saying how many rows failed. */
 int cr_session_finish(cr_session *s);
 

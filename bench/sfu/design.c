@@ -367,6 +367,7 @@ static int run_design(void *state)
     if (run_all(s) != 0)
         return CR_EXIT_FAILED;
     char err[CR_ERRLEN];
+    sfu_summary_flag_unbacked(&s->summary);
     if (sfu_summary_table_write(ses->base, &s->summary, s->be->versions, s->be->nversions, err, sizeof err) != 0) {
         fprintf(stderr, "%s: error: the summary table: %s\n", ses->opt.program, err);
         return CR_EXIT_FAILED;

@@ -1,6 +1,7 @@
 #include "sfu/summary_table.h"
 
 #include "csv.h"
+#include "plausibility.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,8 +12,46 @@ const char *const sfu_summary_table_columns[] = {
     "func",          "math",        "dtype",   "version",         "latency_ns",  "latency_cycles",
     "mean_rel_err",  "max_rel_err", "max_ulp", "max_ulp_wide",    "bound_ulp",   "ftz",
     "registers",     "throughput_Gops", "per_cu_Gops", "speedup_vs_precise", "valid",
+    "flags",         "note",
 };
 const size_t sfu_summary_table_ncolumns = sizeof sfu_summary_table_columns / sizeof sfu_summary_table_columns[0];
+
+static void flag(sfu_summary_entry *e, const char *token, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void flag(sfu_summary_entry *e, const char *token, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cr_flag_addv(e->flags, sizeof e->flags, e->note, sizeof e->note, token, fmt, ap);
+    va_end(ap);
+}
+
+/* Bit for bit: a different compilation of the same function differs in
+ * some result over 100 000 inputs. */
+static bool same_errors(const sfu_summary_entry *a, const sfu_summary_entry *b)
+{
+    return memcmp(&a->mean_rel, &b->mean_rel, sizeof a->mean_rel) == 0 &&
+           memcmp(&a->max_rel, &b->max_rel, sizeof a->max_rel) == 0 &&
+           memcmp(&a->max_ulp, &b->max_ulp, sizeof a->max_ulp) == 0 &&
+           memcmp(&a->max_ulp_wide, &b->max_ulp_wide, sizeof a->max_ulp_wide) == 0;
+}
+
+void sfu_summary_flag_unbacked(sfu_summary_table *table)
+{
+    for (int f = 0; f < SFU_NFUNCS; ++f)
+        for (int t = 0; t < CR_NDTYPES; ++t) {
+            const sfu_summary_entry *precise = &(*table)[f][t][SFU_PRECISE];
+            for (int v = 0; v < SFU_NVERSIONS; ++v) {
+                sfu_summary_entry *e = &(*table)[f][t][v];
+                bool off = fabs(e->speedup - 1) > SFU_UNBACKED_SPEEDUP;
+                if (v == SFU_PRECISE || !e->present || !precise->present || !off || !same_errors(e, precise))
+                    continue;
+                flag(e, "unbacked-speedup",
+                     "%.3gx over precise with errors identical to precise's, beyond the %g either side that "
+                     "measurement leaves: the same code measured under other load, not a faster version",
+                     e->speedup, SFU_UNBACKED_SPEEDUP);
+            }
+        }
+}
 
 typedef struct {
     const sfu_summary_table *table;
@@ -72,7 +111,11 @@ static void csv_entry(void *sink, sfu_func func, cr_dtype dt, sfu_version ver, c
     num(f, e->gops);
     num(f, e->per_cu_gops);
     num(f, e->speedup);
-    fprintf(f, ",%d\n", e->valid ? 1 : 0);
+    fprintf(f, ",%d,", e->valid ? 1 : 0);
+    cr_csv_field(f, e->flags);
+    fputc(',', f);
+    cr_csv_field(f, e->note);
+    fputc('\n', f);
 }
 
 static int write_csv(FILE *f, void *vctx)
@@ -95,7 +138,7 @@ static void cell(char *buf, size_t len, const char *fmt, double v)
         snprintf(buf, len, fmt, v);
 }
 
-#define MD_COLS 17
+#define MD_COLS 18
 #define MD_CELL 32
 
 typedef struct {
@@ -105,8 +148,14 @@ typedef struct {
 
 static const char *const md_header[MD_COLS] = {
     "func", "math", "type", "version", "latency ns", "cycles", "mean rel err", "max rel err", "max ulp",
-    "max ulp wide", "bound ulp", "ftz", "regs", "Gop/s", "Gop/s per CU", "vs precise", "valid",
+    "max ulp wide", "bound ulp", "ftz", "regs", "Gop/s", "Gop/s per CU", "vs precise", "valid", "flags",
 };
+
+/* Names to the left, numbers to the right. */
+static bool left_aligned(int c)
+{
+    return c < 4 || c == 11 || c >= 16;
+}
 
 static void md_collect(void *sink, sfu_func func, cr_dtype dt, sfu_version ver, const sfu_summary_entry *e)
 {
@@ -140,13 +189,13 @@ static void md_collect(void *sink, sfu_func func, cr_dtype dt, sfu_version ver, 
     cell(v[14], MD_CELL, "%.4g", e->per_cu_gops);
     cell(v[15], MD_CELL, "%.3gx", e->speedup);
     snprintf(v[16], MD_CELL, "%s", e->valid ? "yes" : "NO");
+    snprintf(v[17], MD_CELL, "%.*s", MD_CELL - 1, e->flags[0] ? e->flags : "-");
 }
 
 static void md_line(FILE *f, const char *const *cells, const size_t *width)
 {
     for (int c = 0; c < MD_COLS; ++c) {
-        /* Names to the left, numbers to the right, as the separator says. */
-        if (c < 4 || c == 11 || c == 16)
+        if (left_aligned(c))
             fprintf(f, "| %-*s ", (int)width[c], cells[c]);
         else
             fprintf(f, "| %*s ", (int)width[c], cells[c]);
@@ -167,7 +216,7 @@ static int write_md(FILE *f, void *vctx)
     }
     md_line(f, md_header, width);
     for (int k = 0; k < MD_COLS; ++k) {
-        bool left = k < 4 || k == 11 || k == 16;
+        bool left = left_aligned(k);
         fprintf(f, "|%s", left ? ":" : "-");
         for (size_t i = 0; i < width[k]; ++i)
             fputc('-', f);

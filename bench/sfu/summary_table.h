@@ -20,9 +20,20 @@ typedef struct {
     int registers;       /* -1: the API does not say */
     double gops, per_cu_gops, speedup; /* plateau throughput; speedup over the precise version */
     bool valid;          /* every row of it verified */
+    char flags[64];      /* the throughput row's plausibility flags, and their reasons */
+    char note[480];
 } sfu_summary_entry;
 
 typedef sfu_summary_entry sfu_summary_table[SFU_NFUNCS][CR_NDTYPES][SFU_NVERSIONS];
+
+/* A fast version faster or slower than precise by more than this, with
+ * errors identical to precise's, is no difference in code that the errors
+ * show: the speed-up is flagged. */
+#define SFU_UNBACKED_SPEEDUP 0.15
+
+/* Flags every speed-up that SFU_UNBACKED_SPEEDUP says is not backed by a
+ * difference in error ("unbacked-speedup", with the reason in the note). */
+void sfu_summary_flag_unbacked(sfu_summary_table *table);
 
 /* CSV column names of the table, in order. */
 extern const char *const sfu_summary_table_columns[];

@@ -551,7 +551,13 @@ int sfu_throughput_rows(sfu_state *s, sfu_version v)
     e->speedup = speedup;
     if (!row.valid)
         e->valid = false;
-    return cr_session_record(&s->ses, &row);
+    if (cr_session_record(&s->ses, &row) != 0)
+        return -1;
+    /* The table shows the throughput as the gate judged it. */
+    const cr_result *judged = cr_session_last(&s->ses);
+    snprintf(e->flags, sizeof e->flags, "%s", judged->flags);
+    snprintf(e->note, sizeof e->note, "%s", judged->note);
+    return 0;
 }
 
 /* The error of the partitioned chain kernel of c's geometry over the

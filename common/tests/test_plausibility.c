@@ -230,7 +230,8 @@ static void test_the_host_limit_is_measured_and_verified(void **state)
     assert_int_equal(lim.array_bytes, 4 * MiB);
     assert_int_equal(lim.reps, 3);
     assert_true(lim.threads >= 1);
-    assert_true(lim.median_gbs > 0 && lim.best_gbs >= lim.median_gbs);
+    assert_true(lim.triad.median_gbs > 0 && lim.triad.best_gbs >= lim.triad.median_gbs);
+    assert_true(lim.read.median_gbs > 0 && lim.read.best_gbs >= lim.read.median_gbs);
     assert_int_equal(cr_host_limit_measure(4 * MiB, 0, &lim, err, sizeof err), -1);
     assert_non_null(strstr(err, "host limit"));
 }

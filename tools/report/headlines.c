@@ -368,6 +368,7 @@ static void sfu(rp_section *sec, const char *file, const cr_csv_table *t)
             continue;
         rp_set_num(r, 0, num(t, i, "latency_ns"), 4);
         rp_set_num(r, 1, num(t, i, "throughput_Gops"), 4);
+        mark_flags(sec, s, r, 1, t, i);
         rp_set_num(r, 2, num(t, i, "speedup_vs_precise"), 3);
         set_error(r, 3, t, i, "mean_rel_err", 3);
         set_error(r, 4, t, i, "max_rel_err", 3);

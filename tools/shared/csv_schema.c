@@ -59,6 +59,7 @@ static const cr_column_spec sfu_table_cols[] = {
     {"max_ulp_wide", CR_ERROR, CR_MAY_BE_EMPTY}, {"bound_ulp", CR_ERROR, CR_MAY_BE_EMPTY},  {"ftz", CR_TEXT, CR_MAY_BE_EMPTY},
     {"registers", CR_COUNT, CR_MAY_BE_EMPTY},    {"throughput_Gops", CR_NUMBER, CR_MAY_BE_EMPTY}, {"per_cu_Gops", CR_NUMBER, CR_MAY_BE_EMPTY},
     {"speedup_vs_precise", CR_NUMBER, CR_MAY_BE_EMPTY}, {"valid", CR_FLAG, CR_NEVER_EMPTY},
+    {"flags", CR_TEXT, CR_ADDED_LATER}, {"note", CR_TEXT, CR_ADDED_LATER},
 };
 const cr_csv_schema cr_schema_sfu_table = {"the SFU summary table", sfu_table_cols, COUNT(sfu_table_cols), false,
                                            NULL, 0};

@@ -3,17 +3,20 @@
  * machine whose load comes and goes. A CPU device with two cores that other
  * work shares runs a repetition at the full rate or at half of it; two
  * throughput rows measured seconds apart can each land on either, which
- * made identical code look twice as fast or half as fast. */
+ * made identical code look twice as fast or half as fast; and the summary's
+ * flag on a speed-up that no difference in error backs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "sfu/summary_table.h"
 #include "sfu/timing.h"
 #include "stats.h"
 
 #include <math.h>
+#include <string.h>
 
 #define ROUNDS 21
 
@@ -90,6 +93,32 @@ static void test_no_pairs_no_speedup(void **state)
     assert_true(sp.median == 1 && sp.best == 1);
 }
 
+/* Planted summary lines: a speed-up beyond 15% with errors identical to
+ * precise's is flagged; one within 15%, or with errors of its own, is not. */
+static void test_an_unbacked_speedup_is_flagged(void **state)
+{
+    (void)state;
+    static sfu_summary_table table;
+    memset(&table, 0, sizeof table);
+    sfu_summary_entry base = {.present = true, .mean_rel = 1e-8, .max_rel = 5e-8, .max_ulp = 0.5,
+                              .max_ulp_wide = 0.5, .speedup = NAN, .valid = true};
+    sfu_summary_entry *line = table[SFU_RCP][CR_FLOAT];
+    line[SFU_PRECISE] = base;
+    line[SFU_NATIVE] = base;
+    line[SFU_NATIVE].speedup = 1.97;
+    line[SFU_HALF] = base;
+    line[SFU_HALF].speedup = 1.1;
+    line[SFU_RELAXED] = base;
+    line[SFU_RELAXED].speedup = 1.35;
+    line[SFU_RELAXED].max_ulp = 1.45;
+    sfu_summary_flag_unbacked(&table);
+    assert_string_equal(line[SFU_NATIVE].flags, "unbacked-speedup");
+    assert_non_null(strstr(line[SFU_NATIVE].note, "unbacked-speedup: 1.97x over precise with errors identical"));
+    assert_string_equal(line[SFU_HALF].flags, "");
+    assert_string_equal(line[SFU_RELAXED].flags, "");
+    assert_string_equal(line[SFU_PRECISE].flags, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -97,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_a_real_speedup_is_found),
         cmocka_unit_test(test_rounds_split_by_the_load_are_outvoted),
         cmocka_unit_test(test_no_pairs_no_speedup),
+        cmocka_unit_test(test_an_unbacked_speedup_is_flagged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -476,6 +476,11 @@ static const dev_file flagged_files[] = {
     {"xgraph-params.csv", "parameter,dtype,ilp,value,unit,fit_quality,source,flags,note\n"
                           "M,float,,474,Gflop/s,,fma,above-peak,above-peak: 474 Gflop/s is 1.43x the float peak\n"
                           "R,float,,30,GB/s,,stream,,\n"},
+    {"sfu-opencl.table.csv",
+     "func,math,dtype,version,latency_ns,latency_cycles,mean_rel_err,max_rel_err,max_ulp,max_ulp_wide,"
+     "bound_ulp,ftz,registers,throughput_Gops,per_cu_Gops,speedup_vs_precise,valid,flags,note\n"
+     "div,x/y,float,native,2.5,,1e-7,3e-6,0.5,0.5,,,,19,,1,1,bimodal,bimodal: the best took 0.5\n"
+     "div,x/y,float,precise,9,,5e-8,1e-7,0.5,0.5,,,,18,,,1,,\n"},
 };
 
 static const char *text_of(const rp_device *d, rp_section_id s, const char *table, const char *key, int col)
@@ -493,6 +498,9 @@ static void flagged_also(const rp_device *d)
     assert_string_equal(text_of(d, RP_STREAM, "stream-concurrency", "triad float", 0), "28");
     assert_string_equal(text_of(d, RP_STREAM, "stream-concurrency", "add float", 0), "26 (flagged: unstable)");
     assert_string_equal(text_of(d, RP_XMODEL, "xmodel-params", "M float", 0), "474 (flagged: above-peak)");
+    assert_string_equal(text_of(d, RP_SFU, "sfu-table", "div float native", 1), "19 (flagged: bimodal)");
+    assert_string_equal(text_of(d, RP_SFU, "sfu-table", "div float precise", 1), "18");
+    assert_string_equal(text_of(d, RP_SFU, "flagged", "sfu-table: div float native", 1), "bimodal: the best took 0.5");
     const rp_table *flagged = rp_find_table(&d->sections[RP_STREAM], "flagged");
     assert_non_null(flagged);
     assert_int_equal(flagged->nrows, 2); /* the replaced peak left; the copy never came */
