@@ -15,10 +15,7 @@ void cr_peaks_unknown(cr_peaks *p)
     snprintf(p->compute_source, sizeof p->compute_source, "unknown");
 }
 
-static void verdict(cr_result *r, const char *token, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-void cr_flag_addv(char *flags, size_t flags_len, char *note, size_t note_len, const char *token, const char *fmt,
-                  va_list ap)
+void cr_flag_add(char *flags, size_t flags_len, char *note, size_t note_len, const char *token, const char *fmt, ...)
 {
     size_t used = strlen(flags);
     snprintf(flags + used, flags_len - used, "%s%s", used ? ";" : "", token);
@@ -27,14 +24,9 @@ void cr_flag_addv(char *flags, size_t flags_len, char *note, size_t note_len, co
         return;
     snprintf(note + used, note_len - used, "%s%s: ", used ? "; " : "", token);
     used = strlen(note);
-    vsnprintf(note + used, note_len - used, fmt, ap);
-}
-
-static void verdict(cr_result *r, const char *token, const char *fmt, ...)
-{
     va_list ap;
     va_start(ap, fmt);
-    cr_flag_addv(r->flags, sizeof r->flags, r->note, sizeof r->note, token, fmt, ap);
+    vsnprintf(note + used, note_len - used, fmt, ap);
     va_end(ap);
 }
 
@@ -45,14 +37,14 @@ static int stability(const cr_peaks *p, cr_result *r)
         char ci[32] = "unknown";
         if (isfinite(r->stats.ci_rel))
             snprintf(ci, sizeof ci, "+-%.2g%%", 100 * r->stats.ci_rel);
-        verdict(r, "unstable", "stopped at %s after %zu repetitions with the median's 95%% CI %s, target +-%.2g%%",
+        CR_FLAG(r, "unstable", "stopped at %s after %zu repetitions with the median's 95%% CI %s, target +-%.2g%%",
                 r->stop, r->stats.n, ci, 100 * p->target_ci);
         ++n;
     }
     /* Three repetitions are the fewest where a best far from the median
      * says more than one outlier. */
     if (r->stats.n >= 3 && r->stats.median > 0 && r->stats.min / r->stats.median < CR_BIMODAL_RATIO) {
-        verdict(r, "bimodal",
+        CR_FLAG(r, "bimodal",
                 "the best repetition took %.2g of the median's time (below %.2g): the repetitions fall into groups, "
                 "and the median is one group's",
                 r->stats.min / r->stats.median, CR_BIMODAL_RATIO);
@@ -83,13 +75,13 @@ static int peak(const cr_peaks *p, cr_result *r)
             char ws[32], llc[32];
             cr_format_bytes(r->working_set_bytes, ws, sizeof ws);
             cr_format_bytes(p->llc_bytes, llc, sizeof llc);
-            verdict(r, "cache", "the %s working set is below %dx the %s last-level cache: this is the cache's "
+            CR_FLAG(r, "cache", "the %s working set is below %dx the %s last-level cache: this is the cache's "
                                "bandwidth, not memory's", ws, CR_RESIDENT_FACTOR, llc);
             cache = true;
             ++n;
         }
         if (!cache && isfinite(p->memory_gbs) && top > CR_PEAK_MARGIN * p->memory_gbs) {
-            verdict(r, "above-peak", "%.4g GB/s is %.3gx the memory peak of %.4g GB/s (%s)", top, top / p->memory_gbs,
+            CR_FLAG(r, "above-peak", "%.4g GB/s is %.3gx the memory peak of %.4g GB/s (%s)", top, top / p->memory_gbs,
                     p->memory_gbs, p->memory_source);
             ++n;
         }
@@ -98,7 +90,7 @@ static int peak(const cr_peaks *p, cr_result *r)
     if (r->peak_kind == CR_PEAK_COMPUTE) {
         double pk = p->compute_gflops[strcmp(r->dtype, "double") == 0];
         if (isfinite(pk) && top > CR_PEAK_MARGIN * pk) {
-            verdict(r, "above-peak", "%.4g %s is %.3gx the %s peak of %.4g GFLOP/s (%s)", top, r->unit, top / pk,
+            CR_FLAG(r, "above-peak", "%.4g %s is %.3gx the %s peak of %.4g GFLOP/s (%s)", top, r->unit, top / pk,
                     r->dtype[0] ? r->dtype : "float", pk, p->compute_source);
             return 1;
         }
@@ -110,7 +102,7 @@ static int host_limit(cr_result *r)
 {
     if (!r->ref_is_limit || !(r->ref_ratio > CR_PEAK_MARGIN))
         return 0;
-    verdict(r, "above-host-limit", "%.3gx the host's own limit for the same work (more than %.2gx cannot be this "
+    CR_FLAG(r, "above-host-limit", "%.3gx the host's own limit for the same work (more than %.2gx cannot be this "
                                    "memory's: the host limit was measured short, or the data sat in a cache)",
             r->ref_ratio, CR_PEAK_MARGIN);
     return 1;

@@ -16,7 +16,6 @@
 
 #include "results.h"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,8 +40,11 @@ void cr_peaks_unknown(cr_peaks *p);
 /* Adds one verdict: token to flags (';'-separated) and "token: why" to note
  * ("; "-separated), each cut where it does not fit. For every table that
  * carries flags and a note, so that all of them read alike. */
-void cr_flag_addv(char *flags, size_t flags_len, char *note, size_t note_len, const char *token, const char *fmt,
-                  va_list ap);
+void cr_flag_add(char *flags, size_t flags_len, char *note, size_t note_len, const char *token, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* The same on x, anything with the char arrays flags and note. */
+#define CR_FLAG(x, token, ...) \
+    cr_flag_add((x)->flags, sizeof (x)->flags, (x)->note, sizeof (x)->note, token, __VA_ARGS__)
 
 /* Judges r (a row with a measurement: timer other than "none"); returns how
  * many verdicts it added. Rows without a measurement are left as they are. */

@@ -16,15 +16,6 @@ const char *const sfu_summary_table_columns[] = {
 };
 const size_t sfu_summary_table_ncolumns = sizeof sfu_summary_table_columns / sizeof sfu_summary_table_columns[0];
 
-static void flag(sfu_summary_entry *e, const char *token, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void flag(sfu_summary_entry *e, const char *token, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cr_flag_addv(e->flags, sizeof e->flags, e->note, sizeof e->note, token, fmt, ap);
-    va_end(ap);
-}
-
 /* Bit for bit: a different compilation of the same function differs in
  * some result over 100 000 inputs. */
 static bool same_errors(const sfu_summary_entry *a, const sfu_summary_entry *b)
@@ -45,7 +36,7 @@ void sfu_summary_flag_unbacked(sfu_summary_table *table)
                 bool off = fabs(e->speedup - 1) > SFU_UNBACKED_SPEEDUP;
                 if (v == SFU_PRECISE || !e->present || !precise->present || !off || !same_errors(e, precise))
                     continue;
-                flag(e, "unbacked-speedup",
+                CR_FLAG(e, "unbacked-speedup",
                      "%.3gx over precise with errors identical to precise's, beyond the %g either side that "
                      "measurement leaves: the same code measured under other load, not a faster version",
                      e->speedup, SFU_UNBACKED_SPEEDUP);

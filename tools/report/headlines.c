@@ -63,7 +63,8 @@ static const char *flag_reasons(const cr_csv_table *t, size_t i)
  * says why in the section's table of flagged figures, so that no flagged
  * number reads as a fact. A cell that a later row replaced unflagged leaves
  * that table again. */
-static void mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
+static void mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t,
+                       size_t i)
 {
     const char *flags = rp_get(t, i, "flags");
     rp_table *f = (rp_table *)rp_find_table(sec, "flagged");

@@ -476,15 +476,6 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
 
 /* ---- the plausibility gate on the model's headline parameters ---- */
 
-static void flag(xg_param *p, const char *token, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void flag(xg_param *p, const char *token, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cr_flag_addv(p->flags, sizeof p->flags, p->note, sizeof p->note, token, fmt, ap);
-    va_end(ap);
-}
-
 /* R is labelled cache where the arrays sat in one, and judged against the
  * memory peak otherwise; M and M_E against the compute peak of their type.
  * A few percent above is clock and rounding slack, as in the benchmarks. */
@@ -494,13 +485,13 @@ static void gate(const xg_data *d, int k, const xg_dtype_fit *o, xg_param *p)
         return;
     if (strcmp(p->parameter, "R") == 0) {
         if (o->resident == 1)
-            flag(p, "cache", "the stream arrays sat in the last-level cache: this R is the cache's, not memory's");
+            CR_FLAG(p, "cache", "the stream arrays sat in the last-level cache: this R is the cache's, not memory's");
         else if (isfinite(d->peak_memory_gbs) && p->value > CR_PEAK_MARGIN * d->peak_memory_gbs)
-            flag(p, "above-peak", "%.4g GB/s is %.3gx the memory peak of %.4g GB/s (%s)", p->value,
+            CR_FLAG(p, "above-peak", "%.4g GB/s is %.3gx the memory peak of %.4g GB/s (%s)", p->value,
                  p->value / d->peak_memory_gbs, d->peak_memory_gbs, d->peak_memory_source);
     } else if ((strcmp(p->parameter, "M") == 0 || strcmp(p->parameter, "M_E") == 0) && isfinite(d->peak_gflops[k]) &&
                p->value > CR_PEAK_MARGIN * d->peak_gflops[k]) {
-        flag(p, "above-peak", "%.4g Gflop/s is %.3gx the %s peak of %.4g GFLOP/s (%s)", p->value,
+        CR_FLAG(p, "above-peak", "%.4g Gflop/s is %.3gx the %s peak of %.4g GFLOP/s (%s)", p->value,
              p->value / d->peak_gflops[k], p->dtype, d->peak_gflops[k], d->peak_compute_source);
     }
 }
