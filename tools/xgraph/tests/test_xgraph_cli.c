@@ -553,6 +553,16 @@ static void little_fixture(char dir[256], const char *name, double chase_ns, sma
         near(ratio, 0.6 / chase_ns);
 }
 
+/* Little's law omitted for dtype: L_fit_ns empty, its note starting with
+ * why, and the model's L = l from source. */
+static void expect_little_omitted(const small_table *t, const char *dtype, const char *why, double l,
+                                  const char *source)
+{
+    assert_true(isnan(param(t, "L_fit_ns", dtype, "")));
+    starts_with(param_note(t, "L_fit_ns", dtype), why);
+    expect_l(t, dtype, l, source);
+}
+
 static void test_little_kept_within_2x_of_the_chase(void **state)
 {
     (void)state;
@@ -571,12 +581,11 @@ static void test_little_kept_within_2x_of_the_chase(void **state)
     assert_string_equal(param_note(&t, "L_ns", "float"),
                         "the X-model's L: Little's law at the knee (within 2x of the pointer chase)");
     /* Above the chase is no better than below it. */
-    assert_true(isnan(param(&t, "L_fit_ns", "double", "")));
-    starts_with(param_note(&t, "L_fit_ns", "double"),
-                "omitted: Little's law at the knee gives 2.4 ns, 2.4x the 1 ns pointer chase; its premise (one memory "
-                "latency per delta x b bytes in flight) fails: f saturates only with more bytes in flight than one "
-                "memory latency needs");
-    expect_l(&t, "double", 1, "L_chase_ns");
+    expect_little_omitted(&t, "double",
+                          "omitted: Little's law at the knee gives 2.4 ns, 2.4x the 1 ns pointer chase; its premise "
+                          "(one memory latency per delta x b bytes in flight) fails: f saturates only with more bytes "
+                          "in flight than one memory latency needs",
+                          1, "L_chase_ns");
 }
 
 static void test_little_omitted_100x_below_the_chase(void **state)
@@ -589,12 +598,11 @@ static void test_little_omitted_100x_below_the_chase(void **state)
     little_fixture(dir, "little-below", 80, &t,
                    "  L                        80 ns                 the X-model's L: the "
                    "pointer chase (Little's law at the knee: its premise fails)");
-    assert_true(isnan(param(&t, "L_fit_ns", "float", "")));
-    starts_with(param_note(&t, "L_fit_ns", "float"),
-                "omitted: Little's law at the knee gives 0.6 ns, 0.0075x the 80 ns pointer chase; its premise (one "
-                "memory latency per delta x b bytes in flight) fails: prefetchers and vector loads keep more in "
-                "flight (L = delta x 1 thread(s) per unit x 2 compute units x b / R");
-    expect_l(&t, "float", 80, "L_chase_ns");
+    expect_little_omitted(&t, "float",
+                          "omitted: Little's law at the knee gives 0.6 ns, 0.0075x the 80 ns pointer chase; its "
+                          "premise (one memory latency per delta x b bytes in flight) fails: prefetchers and vector "
+                          "loads keep more in flight (L = delta x 1 thread(s) per unit x 2 compute units x b / R",
+                          80, "L_chase_ns");
     expect_l(&t, "double", 80, "L_chase_ns");
     /* The X-graph's legend gives the chase's L, never Little's 0.6 ns. */
     run_result r = run_with_status(0, NULL, tool, dir);
@@ -637,12 +645,11 @@ static void test_little_omitted_for_a_cache_resident_stream(void **state)
     pointer_chase(dir, 3);
     fit_without_plots(dir, &t);
     near(param(&t, "R_resident", "float", ""), 1);
-    assert_true(isnan(param(&t, "L_fit_ns", "float", "")));
-    starts_with(param_note(&t, "L_fit_ns", "float"),
-                "omitted: cache-resident stream: Little's law here is not about memory; it gives 2.4 ns at the knee "
-                "of f measured in a cache (the stream arrays, 96 MiB in all, are below 4x the 32 MiB last-level "
-                "cache");
-    expect_l(&t, "float", 3, "L_chase_ns");
+    expect_little_omitted(&t, "float",
+                          "omitted: cache-resident stream: Little's law here is not about memory; it gives 2.4 ns at "
+                          "the knee of f measured in a cache (the stream arrays, 96 MiB in all, are below 4x the 32 "
+                          "MiB last-level cache",
+                          3, "L_chase_ns");
     near(param(&t, "L_ratio", "float", ""), 0.8);
     /* The same run streaming from memory (a 24 MiB cache): kept. */
     residency_fixture(dir, "little-memory", "llc_bytes,25165824\n");
