@@ -34,6 +34,9 @@ CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=s
 comma := ,
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Icommon -Ibench -Icuda -Xcompiler -Wall,-Wextra$(if $(WFLAGS),$(comma)-Werror)
 CUDA_HEADERS = $(wildcard common/*.h bench/*/*.h cuda/*.h cuda/*/*.h cuda/*/*.cuh)
+# What every CUDA executable links beside its backend: cuda/*.cu (the
+# device layer: discovery, driver checks, the timer).
+CUDA_SHARED_OBJ := $(patsubst %.cu,%.o,$(wildcard cuda/*.cu))
 # The toolkit's own headers, for the test against NVIDIA's occupancy calculator.
 CUDA_INC := $(if $(NVCC),$(abspath $(dir $(NVCC))../include))
 
@@ -153,7 +156,7 @@ $(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $(
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
 $(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.c)
-$(1)_CUDA_OBJ := $$(addsuffix .o,$$(basename $$($(1)_CUDA_SRC))) cuda/cuda_device.o
+$(1)_CUDA_OBJ := $$(addsuffix .o,$$(basename $$($(1)_CUDA_SRC))) $(CUDA_SHARED_OBJ)
 CUDA_BINS += $(BUILD)/bin/$(1)-cuda
 $(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CUDA_EXTRA) $(BUILD)/lib/bench_$(1).a \
                         $(BUILD)/lib/common.a
@@ -190,6 +193,52 @@ $(eval $(call folder_tests,tools/shared,tool_shared.a))
 include $(wildcard $(BENCHMARKS:%=bench/%/build.mk) $(TOOLS_LIST:%=tools/%/build.mk))
 $(foreach b,$(BENCHMARKS),$(eval $(call benchmark_rules,$(b))))
 $(foreach t,$(TOOLS_LIST),$(eval $(call tool_rules,$(t))))
+
+# NVIDIA's binary tools, for offline checks of the machine code (cuobjdump
+# -sass, nvdisasm): beside nvcc, on PATH, or from the PyPI wheels that
+# common/deps.sh installs (bin/ folders under the Python package nvidia).
+# Empty where there are none; a check that needs one then skips, saying so.
+ifneq ($(NVCC),)
+NV_PY_DIRS := $(shell python3 -c 'import nvidia; print(" ".join(nvidia.__path__))' 2>/dev/null)
+nv_tool = $(firstword $(wildcard $(dir $(NVCC))$(1)) $(shell command -v $(1) 2>/dev/null) \
+                      $(wildcard $(addsuffix /*/bin/$(1),$(NV_PY_DIRS))))
+ifeq ($(origin CUOBJDUMP),undefined)
+CUOBJDUMP := $(call nv_tool,cuobjdump)
+endif
+ifeq ($(origin NVDISASM),undefined)
+NVDISASM := $(call nv_tool,nvdisasm)
+endif
+endif
+
+# ---- the CUDA device layer ----
+# cuda/tests/: the device layer's unit tests, linked with it and the
+# static runtime (they play the driver and the runtime through its seams,
+# cr_cuda_probe and cr_cuda_timer_runtime, and need no GPU), the timing
+# gate's PTX and machine-code checks, and the CUDA executables end to end;
+# all only where nvcc is. The unit tests are C,
+# linked by the C compiler; their sanitizer twins link the same
+# uninstrumented object, the runtime's calls being outside what ASan sees.
+ifneq ($(NVCC),)
+CUDA_LIBDIR := $(abspath $(dir $(NVCC))../lib64)
+$(BUILD)/lib/cuda_shared.a $(BUILD)/san/lib/cuda_shared.a: $(addprefix $(BUILD)/obj/,$(CUDA_SHARED_OBJ))
+CUDA_UNIT_TESTS := $(basename $(notdir $(filter-out %_cli.c,$(wildcard cuda/tests/test_*.c))))
+$(CUDA_UNIT_TESTS:%=$(BUILD)/tests/%) $(CUDA_UNIT_TESTS:%=$(BUILD)/tests-san/%): CFLAGS += -Icuda -I$(CUDA_INC)
+$(CUDA_UNIT_TESTS:%=$(BUILD)/tests/%) $(CUDA_UNIT_TESTS:%=$(BUILD)/tests-san/%): \
+    LDLIBS += -L$(CUDA_LIBDIR) -lcudart_static -ldl -lpthread -lrt -lstdc++
+# The gate kernel as PTX, read by tests/test_cuda_gate_ptx.c.
+CUDA_TIMER_PTX := $(BUILD)/gen/cuda_timer.ptx
+$(CUDA_TIMER_PTX): cuda/cuda_timer.cu $(CUDA_HEADERS)
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=compute_75 -O3 -std=c++17 -Icommon -Ibench -Icuda $< -o $@
+$(BUILD)/tests/test_cuda_gate_ptx $(BUILD)/tests-san/test_cuda_gate_ptx: $(CUDA_TIMER_PTX)
+$(BUILD)/tests/test_cuda_gate_ptx $(BUILD)/tests-san/test_cuda_gate_ptx: \
+    CFLAGS += -DCUDA_TIMER_PTX='"$(abspath $(CUDA_TIMER_PTX))"'
+# The gate's machine code, read with cuobjdump where there is one.
+$(BUILD)/tests/test_cuda_gate_sass $(BUILD)/tests-san/test_cuda_gate_sass: $(BUILD)/obj/cuda/cuda_timer.o
+$(BUILD)/tests/test_cuda_gate_sass $(BUILD)/tests-san/test_cuda_gate_sass: \
+    CFLAGS += -DCUOBJDUMP='"$(CUOBJDUMP)"' -DCUDA_TIMER_OBJ='"$(abspath $(BUILD)/obj/cuda/cuda_timer.o)"'
+$(eval $(call folder_tests,cuda,cuda_shared.a))
+endif
 
 # ---- goals ----
 all: opencl cuda tools

@@ -2,6 +2,30 @@
 
 #include "omp_env.h"
 
+#include <stdarg.h>
+
+/* The executable's name for cr_list_failed, which listing functions call
+ * without a session. */
+static const char *listing_program = "crossroof";
+
+cr_status cr_list_failed(cr_status st, const char *fmt, ...)
+{
+    char why[CR_ERRLEN + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s: %s\n", listing_program, st == CR_NO_DEVICE ? "skipped" : "error", why);
+    return st;
+}
+
+static int list_devices(const cr_session *s, const cr_backend_base *be)
+{
+    listing_program = s->opt.program;
+    cr_status st = be->list_devices(stdout);
+    return st == CR_OK ? CR_EXIT_OK : st == CR_NO_DEVICE ? CR_EXIT_SKIPPED : CR_EXIT_FAILED;
+}
+
 int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device_info *info)
 {
     char err[CR_ERRLEN];
@@ -24,7 +48,7 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
         return rc;
     }
     if (s->opt.list_devices)
-        return be->list_devices(stdout) == CR_OK ? CR_EXIT_OK : CR_EXIT_SKIPPED;
+        return list_devices(s, be);
 
     char err[CR_ERRLEN];
     cr_status st = be->open(s->opt.device, &s->info, err, sizeof err);

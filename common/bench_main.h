@@ -18,7 +18,8 @@
 /* First member of every benchmark's backend contract. */
 typedef struct {
     const char *name; /* backend column in the CSV: "opencl", "cuda", "host" */
-    /* Prints the devices with their indices; CR_NO_DEVICE when there is none. */
+    /* Prints the devices with their indices; CR_NO_DEVICE when there is none,
+     * CR_ERR when they cannot be listed, the reason said by cr_list_failed. */
     cr_status (*list_devices)(FILE *f);
     /* Opens the device named by spec (NULL: default) and fills info.
      * CR_NO_DEVICE when there is no device at all, CR_NO_MATCH when spec
@@ -58,6 +59,12 @@ typedef struct {
 /* Opens a host reference backend (the host measuring the same work) beside
  * the device: 0, or -1 after "<program>: error: host reference: why". */
 int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device_info *info);
+
+/* How a listing (cr_backend_base.list_devices) that cannot list says why:
+ * one line shaped as every other of the executable, "<program>: skipped:
+ * why" when there is no device (CR_NO_DEVICE), "<program>: error: why"
+ * otherwise, <program> being the executable cr_bench_main runs. Returns st. */
+cr_status cr_list_failed(cr_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int cr_bench_main(int argc, char **argv, const cr_design *design, const cr_backend_base *backend);
 

@@ -12,6 +12,43 @@ build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev li
 run_pkgs=(pocl-opencl-icd gnuplot-nox clinfo hwloc-nox util-linux)
 wanted=("${build_pkgs[@]}" "${run_pkgs[@]}")
 
+# Optional, where nvcc is: NVIDIA's cuobjdump and nvdisasm, for the offline
+# checks of the CUDA machine code (the Makefile's CUOBJDUMP and NVDISASM).
+# The toolkit does not always carry them; PyPI has them as wheels. Without
+# them those checks skip, so a failure here fails nothing.
+cuda_binary_tools() {
+    # Where the Makefile looks for nvcc, in its order.
+    local nvcc=${NVCC:-} d
+    for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}"; do
+        if [ -z "$nvcc" ] && [ -n "$d" ] && [ -x "$d/bin/nvcc" ]; then
+            nvcc=$d/bin/nvcc
+        fi
+    done
+    [ -n "$nvcc" ] || nvcc=$(command -v nvcc 2>/dev/null || true)
+    [ -n "$nvcc" ] || return 0
+    local bin
+    bin=$(dirname "$nvcc")
+    if [ -x "$bin/cuobjdump" ] && [ -x "$bin/nvdisasm" ]; then
+        return 0
+    fi
+    if python3 -c 'import nvidia, glob, sys; d = nvidia.__path__; \
+sys.exit(not all(any(glob.glob(p + "/*/bin/" + t) for p in d) for t in ("cuobjdump", "nvdisasm")))' \
+        2>/dev/null; then
+        return 0
+    fi
+    python3 -m pip --version >/dev/null 2>&1 || {
+        echo "crossroof: optional: no pip for nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm; the SASS checks will skip" >&2
+        return 0
+    }
+    echo "crossroof: optional: installing nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm with pip" >&2
+    local said
+    if ! said=$(python3 -m pip install --quiet nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm 2>&1); then
+        echo "crossroof: optional: pip could not install them ($(printf '%s\n' "$said" | grep -m1 -i error || true));" \
+            "the SASS checks will skip" >&2
+    fi
+    return 0
+}
+
 if ! command -v dpkg-query >/dev/null 2>&1; then
     # Not Debian: check the files instead and name the Debian packages.
     missing=()
@@ -27,6 +64,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
         echo "crossroof: missing dependencies (Debian package names): ${missing[*]}" >&2
         exit 1
     fi
+    cuda_binary_tools
     exit 0
 fi
 
@@ -35,7 +73,10 @@ for p in "${wanted[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
     [ "$status" = "install ok installed" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    cuda_binary_tools
+    exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "crossroof: missing packages: ${missing[*]}" >&2
@@ -46,3 +87,4 @@ echo "crossroof: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+cuda_binary_tools

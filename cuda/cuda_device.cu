@@ -1,6 +1,7 @@
 #include "cuda_device.h"
 
 extern "C" {
+#include "bench_main.h"
 #include "device_spec.h"
 #include "nv_arch.h"
 }
@@ -9,24 +10,6 @@ extern "C" {
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-
-/* Counts devices; a missing driver and an empty machine both mean "nothing
- * to run on", which the caller turns into a skip rather than a failure. */
-static cr_status count_devices(int *n, char *err, size_t errlen)
-{
-    *n = 0;
-    cudaError_t e = cudaGetDeviceCount(n);
-    if (e == cudaSuccess && *n > 0)
-        return CR_OK;
-    cudaGetLastError(); /* clear it, or the next launch check would report it */
-    int drv = 0;
-    if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&drv) == cudaSuccess && drv == 0)
-        snprintf(err, errlen, "no CUDA device: CUDA driver not found (libcuda.so missing or not loadable)");
-    else
-        snprintf(err, errlen, "no CUDA device: %s",
-                 e == cudaSuccess ? "the driver reports none" : cudaGetErrorString(e));
-    return CR_NO_DEVICE;
-}
 
 static void version_text(const char *prefix, int v, char *buf, size_t len)
 {
@@ -77,8 +60,8 @@ static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errl
     cudaDeviceProp p;
     int drv = 0, rt = 0;
     CR_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties", err, errlen);
-    CR_CUDA_CHECK(cudaDriverGetVersion(&drv), "cudaDriverGetVersion", err, errlen);
-    CR_CUDA_CHECK(cudaRuntimeGetVersion(&rt), "cudaRuntimeGetVersion", err, errlen);
+    if (cr_cuda_versions(&drv, &rt, err, errlen) != CR_OK)
+        return CR_ERR;
     int khz = attribute(cudaDevAttrClockRate, dev); /* not reported by every CUDA 13 driver: 0, unknown */
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "%s", p.name);
@@ -107,16 +90,13 @@ cr_status cr_cuda_list(FILE *f)
 {
     char err[CR_ERRLEN];
     int n;
-    if (count_devices(&n, err, sizeof err) != CR_OK) {
-        fprintf(stderr, "%s\n", err);
-        return CR_NO_DEVICE;
-    }
+    cr_status st = cr_cuda_count_devices(&n, err, sizeof err);
+    if (st != CR_OK)
+        return cr_list_failed(st, "%s", err);
     for (int i = 0; i < n; ++i) {
         cr_device_info info;
-        if (fill_info(i, &info, err, sizeof err) != CR_OK) {
-            fprintf(stderr, "device %d: %s\n", i, err);
-            return CR_ERR;
-        }
+        if (fill_info(i, &info, err, sizeof err) != CR_OK)
+            return cr_list_failed(CR_ERR, "device %d: %s", i, err);
         fprintf(f, "%d  %s  [%u SMs; %.1f GiB; %s]\n", i, info.name, info.compute_units,
                 (double)info.global_mem_bytes / (1u << 30), info.pci_bus_id[0] ? info.pci_bus_id : "no PCI id");
     }
@@ -151,7 +131,7 @@ static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errle
 cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *err, size_t errlen)
 {
     int n;
-    cr_status st = count_devices(&n, err, errlen);
+    cr_status st = cr_cuda_count_devices(&n, err, errlen);
     if (st == CR_OK)
         st = pick(n, spec, dev, err, errlen);
     if (st != CR_OK)
@@ -159,43 +139,6 @@ cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *e
     /* Creates the primary context here, so that no timed run pays for it. */
     CR_CUDA_CHECK(cudaSetDevice(*dev), "cudaSetDevice", err, errlen);
     return fill_info(*dev, info, err, errlen);
-}
-
-cr_status cr_cuda_timer_create(cr_cuda_timer *t, char *err, size_t errlen)
-{
-    memset(t, 0, sizeof *t);
-    CR_CUDA_CHECK(cudaEventCreate(&t->start), "cudaEventCreate", err, errlen);
-    CR_CUDA_CHECK(cudaEventCreate(&t->stop), "cudaEventCreate", err, errlen);
-    return CR_OK;
-}
-
-void cr_cuda_timer_destroy(cr_cuda_timer *t)
-{
-    if (t->start)
-        cudaEventDestroy(t->start);
-    if (t->stop)
-        cudaEventDestroy(t->stop);
-    memset(t, 0, sizeof *t);
-}
-
-cr_status cr_cuda_timer_start(cr_cuda_timer *t, cudaStream_t s, char *err, size_t errlen)
-{
-    t->host_start = cr_now_ns();
-    CR_CUDA_CHECK(cudaEventRecord(t->start, s), "cudaEventRecord", err, errlen);
-    return CR_OK;
-}
-
-cr_status cr_cuda_timer_stop(cr_cuda_timer *t, cudaStream_t s, cr_timing *out, char *err, size_t errlen)
-{
-    float ms = 0;
-    CR_CUDA_CHECK(cudaEventRecord(t->stop, s), "cudaEventRecord", err, errlen);
-    CR_CUDA_CHECK(cudaEventSynchronize(t->stop), "cudaEventSynchronize", err, errlen);
-    out->host_ns = cr_now_ns() - t->host_start;
-    CR_CUDA_CHECK(cudaEventElapsedTime(&ms, t->start, t->stop), "cudaEventElapsedTime", err, errlen);
-    out->has_event = true;
-    out->ev_start_ns = 0;
-    out->ev_end_ns = (uint64_t)llround((double)ms * 1e6);
-    return CR_OK;
 }
 
 cr_status cr_cuda_open_timed(const char *spec, cr_cuda *c, cr_device_info *info, char *err, size_t errlen)

@@ -1,5 +1,6 @@
-/* CUDA discovery, selection and the small helpers every CUDA backend shares:
- * one-line errors and event timing. C linkage, so host C code may call them. */
+/* CUDA discovery, selection and the small helpers every CUDA backend shares.
+ * It brings the one-line errors (cuda_driver.h) and the event timer
+ * (cuda_timer.h) with it. C linkage, so host C code may call them. */
 #ifndef CR_CUDA_DEVICE_H
 #define CR_CUDA_DEVICE_H
 
@@ -10,32 +11,25 @@ extern "C" {
 #endif
 
 #include "cr.h"
+#include "cuda_driver.h"
+#include "cuda_timer.h"
 #include "device.h"
-#include "timer.h"
 
 #include <stdio.h>
 
 /* Prints "index  name  [SMs; memory; PCI id]" for every device. CR_NO_DEVICE
- * (reason on stderr, nothing on f) when there is none. */
+ * when there is none, CR_ERR when the driver cannot serve this build;
+ * either way nothing on f and the reason as the executable's one error line
+ * (cr_list_failed). */
 cr_status cr_cuda_list(FILE *f);
 
 /* Opens the device named by spec: NULL (device 0), a decimal index or a
  * case-insensitive name substring; makes it current and fills info.
- * CR_NO_DEVICE when there is no device at all, CR_NO_MATCH when spec matches
- * none of those there are. */
+ * CR_NO_DEVICE when there is nothing to run on (no driver, or a driver that
+ * sees no device), CR_ERR when a driver is there but cannot serve this build
+ * (too old: see cr_cuda_driver_too_old), CR_NO_MATCH when spec matches none
+ * of the devices there are. */
 cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *err, size_t errlen);
-
-/* Brackets device work with events and the host clock. */
-typedef struct {
-    cudaEvent_t start, stop;
-    uint64_t host_start;
-} cr_cuda_timer;
-
-cr_status cr_cuda_timer_create(cr_cuda_timer *t, char *err, size_t errlen);
-void cr_cuda_timer_destroy(cr_cuda_timer *t);
-cr_status cr_cuda_timer_start(cr_cuda_timer *t, cudaStream_t s, char *err, size_t errlen);
-/* Records the end, waits for it and fills out (events relative to start). */
-cr_status cr_cuda_timer_stop(cr_cuda_timer *t, cudaStream_t s, cr_timing *out, char *err, size_t errlen);
 
 /* What most CUDA backends hold once a device is open: the device, its
  * geometry and a timer. */
@@ -68,15 +62,6 @@ cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have
  * there is one and clears the pointer. */
 void cr_cuda_free(void **p);
 void cr_cuda_free_host(void **p);
-
-#define CR_CUDA_CHECK(call, what, err, errlen)                                                     \
-    do {                                                                                           \
-        cudaError_t cr_rc_ = (call);                                                               \
-        if (cr_rc_ != cudaSuccess) {                                                               \
-            snprintf((err), (errlen), "%s: %s", (what), cudaGetErrorString(cr_rc_));               \
-            return CR_ERR;                                                                         \
-        }                                                                                          \
-    } while (0)
 
 #ifdef __cplusplus
 }

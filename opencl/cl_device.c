@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "cl_device.h"
 
+#include "bench_main.h"
+
 #include "device_spec.h"
 #include "nv_arch.h"
 
@@ -196,8 +198,7 @@ cr_status cr_cl_list(FILE *f)
     size_t n;
     cl_int rc = enumerate(&devs, &n);
     if (rc != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL device: %s\n", cr_cl_strerror(rc));
-        return CR_NO_DEVICE;
+        return cr_list_failed(CR_NO_DEVICE, "no OpenCL device: %s", cr_cl_strerror(rc));
     }
     for (size_t i = 0; i < n; ++i) {
         cr_device_info info;

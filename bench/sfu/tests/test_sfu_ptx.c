@@ -30,6 +30,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/cuda_source.h"
+#include "tests/ptx_text.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,98 +81,20 @@ static const sfu_expect expects[] = {
 };
 #define NEXPECTS (sizeof expects / sizeof expects[0])
 
-/* ---- PTX parsing ---- */
+/* ---- reading the PTX ---- */
 
-typedef struct {
-    char name[96];
-    const char *body; /* from the opening brace to the matching closing one */
-    size_t len;
-} ptx_entry;
-
-typedef struct {
-    char *text;
-    ptx_entry *entries;
-    size_t n, cap;
-} ptx_module;
-
+static char *texts[2];
 static ptx_module modules[2]; /* [0] -ftz=false unit, [1] intrinsic unit */
 static const char *const module_files[2] = {"sfu_kernels.ptx", "sfu_kernels_intrinsic.ptx"};
 static char missing[640];
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    char *buf = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1)) != NULL) {
-        if (fread(buf, 1, (size_t)size, f) == (size_t)size) {
-            buf[size] = '\0';
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    return buf;
-}
-
-/* The body after p: from the first '{' to its match, braces in // comments
- * not counted. NULL when unbalanced. */
-static const char *match_body(const char *p, size_t *len)
-{
-    const char *open = strchr(p, '{');
-    if (open == NULL)
-        return NULL;
-    int depth = 0;
-    for (const char *q = open; *q; ++q) {
-        if (q[0] == '/' && q[1] == '/') {
-            q = strchr(q, '\n');
-            if (q == NULL)
-                return NULL;
-        } else if (*q == '{') {
-            ++depth;
-        } else if (*q == '}' && --depth == 0) {
-            *len = (size_t)(q - open) + 1;
-            return open;
-        }
-    }
-    return NULL;
-}
-
-static bool parse_module(ptx_module *m)
-{
-    for (const char *p = m->text; (p = strstr(p, ".entry ")) != NULL;) {
-        p += strlen(".entry ");
-        size_t n = strcspn(p, "( \t\r\n");
-        if (m->n == m->cap) {
-            m->cap = m->cap ? m->cap * 2 : 64;
-            ptx_entry *grown = realloc(m->entries, m->cap * sizeof *grown);
-            if (grown == NULL)
-                return false;
-            m->entries = grown;
-        }
-        ptx_entry *e = &m->entries[m->n];
-        if (n == 0 || n >= sizeof e->name)
-            return false;
-        memcpy(e->name, p, n);
-        e->name[n] = '\0';
-        e->body = match_body(p, &e->len);
-        if (e->body == NULL)
-            return false;
-        ++m->n;
-        p = e->body + e->len;
-    }
-    return m->n > 0;
-}
-
 static const ptx_entry *find_entry(const char *name)
 {
-    for (int i = 0; i < 2; ++i)
-        for (size_t j = 0; j < modules[i].n; ++j)
-            if (strcmp(modules[i].entries[j].name, name) == 0)
-                return &modules[i].entries[j];
+    for (int i = 0; i < 2; ++i) {
+        const ptx_entry *e = ptx_entry_named(&modules[i], name);
+        if (e != NULL)
+            return e;
+    }
     return NULL;
 }
 
@@ -181,37 +106,6 @@ typedef struct {
     unsigned napprox;
 } body_summary;
 
-/* The opcode of one line ("add.f32" of "@%p1 add.f32 %f1, ..."), or false
- * for labels, directives, braces and comments. */
-static bool opcode_of(const char *line, size_t len, char *op, size_t oplen)
-{
-    while (len > 0 && (*line == ' ' || *line == '\t')) {
-        ++line;
-        --len;
-    }
-    if (len == 0 || *line == '.' || *line == '{' || *line == '}' || *line == '$' || (len > 1 && line[0] == '/'))
-        return false;
-    if (*line == '@') { /* guard predicate */
-        size_t skip = strcspn(line, " \t");
-        if (skip >= len)
-            return false;
-        line += skip;
-        len -= skip;
-        while (len > 0 && (*line == ' ' || *line == '\t')) {
-            ++line;
-            --len;
-        }
-    }
-    size_t n = 0;
-    while (n < len && line[n] != ' ' && line[n] != '\t' && line[n] != ';')
-        ++n;
-    if (n == 0 || n >= oplen)
-        return false;
-    memcpy(op, line, n);
-    op[n] = '\0';
-    return true;
-}
-
 static bool is_approx(const char *op)
 {
     return strstr(op, ".approx.") != NULL || strncmp(op, "div.full.", 9) == 0;
@@ -220,38 +114,29 @@ static bool is_approx(const char *op)
 static void summarise(const ptx_entry *e, body_summary *s)
 {
     memset(s, 0, sizeof *s);
-    const char *end = e->body + e->len;
-    for (const char *line = e->body; line < end;) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
-        char op[32];
-        if (opcode_of(line, len, op, sizeof op)) {
-            ++s->instructions;
-            bool seen = false;
-            for (unsigned i = 0; i < s->napprox; ++i)
-                seen = seen || strcmp(s->approx[i], op) == 0;
-            if (is_approx(op) && !seen && s->napprox < MAX_APPROX)
-                strcpy(s->approx[s->napprox++], op);
-        }
-        line += len + 1;
+    ptx_span insn;
+    char op[32];
+    for (const char *at = e->body.begin; ptx_next_instruction(e->body, &at, &insn);) {
+        if (!ptx_opcode(insn, op, sizeof op))
+            continue;
+        ++s->instructions;
+        bool seen = false;
+        for (unsigned i = 0; i < s->napprox; ++i)
+            seen = seen || strcmp(s->approx[i], op) == 0;
+        if (is_approx(op) && !seen && s->napprox < MAX_APPROX)
+            strcpy(s->approx[s->napprox++], op);
     }
 }
 
+/* As a whole opcode, not part of a longer one nor an operand. */
 static bool body_has_op(const ptx_entry *e, const char *op)
 {
-    /* As a whole opcode: followed by white space, not a longer name. */
-    size_t n = strlen(op);
-    const char *end = e->body + e->len;
-    for (const char *p = e->body; (p = strstr(p, op)) != NULL && p < end; p += n)
-        if ((p[n] == ' ' || p[n] == '\t') && (p[-1] == '\t' || p[-1] == ' ' || p[-1] == '\n'))
+    ptx_span insn;
+    char have[32];
+    for (const char *at = e->body.begin; ptx_next_instruction(e->body, &at, &insn);)
+        if (ptx_opcode(insn, have, sizeof have) && strcmp(have, op) == 0)
             return true;
     return false;
-}
-
-static bool body_has_text(const ptx_entry *e, const char *text)
-{
-    const char *p = strstr(e->body, text);
-    return p != NULL && p < e->body + e->len;
 }
 
 /* ---- setup ---- */
@@ -262,12 +147,12 @@ static int load_modules(void **state)
     for (int i = 0; i < 2; ++i) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", SFU_PTX_DIR, module_files[i]);
-        modules[i].text = read_file(path);
-        if (modules[i].text == NULL) {
+        texts[i] = cuda_source_read(path);
+        if (texts[i] == NULL) {
             snprintf(missing, sizeof missing, "%s not found (it is made by nvcc -ptx; no nvcc, no PTX)", path);
             return 0;
         }
-        if (!parse_module(&modules[i])) {
+        if (!ptx_parse(texts[i], &modules[i])) {
             fprintf(stderr, "%s: no well-formed .entry found\n", path);
             return -1;
         }
@@ -279,8 +164,9 @@ static int free_modules(void **state)
 {
     (void)state;
     for (int i = 0; i < 2; ++i) {
-        free(modules[i].text);
+        free(texts[i]);
         free(modules[i].entries);
+        texts[i] = NULL;
         memset(&modules[i], 0, sizeof modules[i]);
     }
     return 0;
@@ -391,7 +277,7 @@ static void test_fast_kernels_use_the_sfu(void **state)
             for (int ilp = 1; ilp <= MAX_ILP; ++ilp) {
                 kernel_name(name, sizeof name, vers[v], x, ilp);
                 check_kernel(name, x->fast, NULL, x->fast_also, NULL, &s);
-                if (x->constant && !body_has_text(must_find(name), x->constant))
+                if (x->constant && !ptx_find_in(must_find(name)->body, x->constant))
                     fail_msg("%s does not use the constant %s", name, x->constant);
             }
     }
@@ -453,10 +339,8 @@ static void test_parser_on_a_known_body(void **state)
                                "\t// { not a brace\n$L__BB0_1:\n\t{\n\tex2.approx.ftz.f32 %f1, %f2;\n\t}\n"
                                "\t@%p1 bra $L__BB0_1;\n\tmul.ftz.f32 %f2, %f1, 0f3FB8AA3B;\n\tret;\n}\n"
                                ".visible .entry k_b()\n{\n\tsin.approx.f32 %f1, %f1;\n}\n";
-    char copy[sizeof text];
-    memcpy(copy, text, sizeof text);
-    ptx_module m = {.text = copy};
-    assert_true(parse_module(&m));
+    ptx_module m = {0};
+    assert_true(ptx_parse(text, &m));
     assert_int_equal(m.n, 2);
     assert_string_equal(m.entries[0].name, "k_a");
     assert_string_equal(m.entries[1].name, "k_b");
