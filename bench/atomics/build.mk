@@ -3,3 +3,7 @@
 atomics_CL_EMBED := atomics_pattern_h
 $(call embed,atomics_pattern_h,bench/atomics/pattern.h)
 $(call object_flags,bench/atomics/host_ref,-fopenmp)
+# The backends' sources, for the checks that need no GPU
+# (tests/test_atomics_cuda_source.c).
+$(BUILD)/tests/test_atomics_cuda_source $(BUILD)/tests-san/test_atomics_cuda_source: \
+    CFLAGS += -DAT_CUDA_SRC='"$(abspath cuda/atomics/backend.cu)"' -DAT_OPENCL_SRC='"$(abspath opencl/atomics/backend.c)"'

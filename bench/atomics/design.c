@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "atomics/backend.h"
 
+#include "atomics/calibrate.h"
 #include "atomics/truth.h"
 #include "bench_main.h"
 #include "error.h"
@@ -35,14 +36,13 @@ enum { SW_DEGREE = 1, SW_STRIDE = 2, SW_GROUPS = 4, SW_HOST = 8, SW_LAUNCH = 16,
 static const char *const sweep_names[] = {"degree", "stride", "groups", "host", "launch", "locks"};
 
 #define LAUNCH_SAMPLES 100
-#define MAX_ITERS 1000000
 /* The quick run's stride sweep: 1, 4, 16, ... 1024 elements, at half the
- * calibrated operations per work-item, so that its six points cost what
- * the three of 1:1024:x32 did. A default stride curve has at least
- * MIN_STRIDES strides that fit the device wherever it holds that many
- * (x2 in a memory space where x4 leaves fewer). */
+ * target time per repetition, so that its six points cost what the three
+ * of 1:1024:x32 did. A default stride curve has at least MIN_STRIDES
+ * strides that fit the device wherever it holds that many (x2 in a memory
+ * space where x4 leaves fewer). */
 #define QUICK_STRIDE_FACTOR 4
-#define QUICK_STRIDE_ITERS_DIVISOR 2
+#define QUICK_STRIDE_TARGET_DIVISOR 2
 #define MIN_STRIDES 5u
 /* Lee's stride sweep runs on reads and writes; add shows the same for updates. */
 static const at_op stride_ops[] = {AT_READ, AT_XCHG, AT_ADD};
@@ -63,8 +63,8 @@ static int opt_iters(void *c, const char *a, char *e, size_t l)
     at_config *cfg = c;
     if (cr_parse_count(a, &cfg->iters, e, l) != 0)
         return -1;
-    if (cfg->iters > MAX_ITERS)
-        return cr_errf(e, l, "%" PRIu64 " operations per work-item is above %d", cfg->iters, MAX_ITERS);
+    if (cfg->iters > AT_MAX_ITERS)
+        return cr_errf(e, l, "%" PRIu64 " operations per work-item is above %u", cfg->iters, AT_MAX_ITERS);
     return 0;
 }
 
@@ -81,7 +81,9 @@ static const cr_extra_option at_options[] = {
               at_config, strides),
     CR_OPTION(CR_OPT_RANGE, "degrees", "RANGE",
               "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
-    CR_OPTION_CALL("iters", "N", "atomic operations per work-item (default calibrated: ~10 ms per uncontended run)",
+    CR_OPTION_CALL("iters", "N",
+                   "atomic operations per work-item at every point (default calibrated at each point: ~10 ms a "
+                   "repetition)",
                    opt_iters),
 };
 #define N_AT_OPTIONS (sizeof at_options / sizeof at_options[0])
@@ -106,9 +108,8 @@ typedef struct {
     uint64_t outs_cap;
     /* host reference (all threads, own cache line each) per op and type */
     double host_uncontended[AT_NOPS][AT_NTYPES];
-    uint64_t host_iters;
+    double target_s;                    /* of one repetition, where --iters does not say */
     cr_range space_strides[AT_NSPACES]; /* the stride sweep's strides in each space */
-    uint32_t stride_iters;              /* operations per work-item in the stride sweep */
     const char *fault;     /* CROSSROOF_FAULT test hook */
     bool fault_used;
 } at_state;
@@ -185,6 +186,15 @@ static void unmeasured_row(cr_result *row, cr_status st, const char *prefix, con
     snprintf(row->note, sizeof row->note, "%s%s", prefix, why);
 }
 
+/* A point its calibration did not size: over its time budget (valid and
+ * unmeasured, stopped by the budget), unsupported, or failed. */
+static void uncalibrated_row(cr_result *row, cr_status st, bool over_budget, const char *why)
+{
+    unmeasured_row(row, st, st == CR_UNSUPPORTED ? "" : "calibration failed: ", why);
+    if (over_budget)
+        snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(CR_STOP_BUDGET));
+}
+
 static void fill_measured(cr_result *row, const at_run *r, const cr_measurement *m)
 {
     row->stats = m->stats;
@@ -226,16 +236,6 @@ static void add_host_ratio(const at_state *s, const endpoint *ep, const at_run *
     }
 }
 
-/* Bytes of `items` counters of es bytes, stride elements apart (pattern.h's
- * layout), UINT64_MAX when that does not fit in 64 bits. */
-static uint64_t strided_bytes(uint64_t items, uint64_t stride, size_t es)
-{
-    uint64_t elements;
-    if (__builtin_mul_overflow(items - 1, stride, &elements) || elements > UINT64_MAX / es - 1)
-        return UINT64_MAX;
-    return (elements + 1) * es;
-}
-
 /* The row's size: the bytes r's counters span as the kernels lay them out,
  * slots stride elements apart: in global memory one array over every
  * work-item; in local memory an array per group over its own work-items,
@@ -246,16 +246,80 @@ static uint64_t span_bytes(const at_run *r)
 {
     bool local = r->space == AT_LOCAL;
     uint64_t groups = local ? r->work_items / r->work_group : 1, bytes;
-    uint64_t one = strided_bytes(at_slots(local ? r->work_group : r->work_items, r->degree), r->stride,
-                                 at_type_size(r->type));
+    uint64_t one = local ? at_local_bytes(r)
+                         : at_strided_bytes(at_slots(r->work_items, r->degree), r->stride, at_type_size(r->type));
     if (one == UINT64_MAX || __builtin_mul_overflow(one, groups, &bytes))
         return UINT64_MAX;
     return bytes;
 }
 
+/* A repetition's time as the measurement would take it: the events where
+ * they are sane, else the host clock. */
+static double timing_seconds(const cr_timing *t)
+{
+    cr_timer_state ts = {0};
+    cr_timer_kind kind;
+    bool switched;
+    return cr_timer_pick(&ts, t, &kind, &switched);
+}
+
+/* A pilot of a configuration: one repetition of a copy of it with the
+ * pilot's operations per work-item. */
+typedef struct {
+    rep_ctx rep;
+    at_run run;
+} run_pilot_ctx;
+
+static cr_status run_pilot(void *vctx, uint32_t iters, double *seconds, char *err, size_t errlen)
+{
+    run_pilot_ctx *c = vctx;
+    c->run.iters = iters;
+    cr_timing t = {0};
+    cr_status st = one_rep(&c->rep, &t, err, errlen);
+    *seconds = st == CR_OK ? timing_seconds(&t) : NAN;
+    return st;
+}
+
+/* The target time of a repetition in sweep: halved in the quick stride
+ * sweep, whose curves have twice the points. */
+static double sweep_target(const at_state *s, const char *sweep)
+{
+    bool halved = s->ses.opt.quick && strcmp(sweep, "stride") == 0;
+    return halved ? s->target_s / QUICK_STRIDE_TARGET_DIVISOR : s->target_s;
+}
+
+/* Operations per work-item at a point whose iters is 0 (--iters not given):
+ * calibrated by pilots at the point; a pilot's status as it is (a failure
+ * named on stderr, with the row's names). *over_budget, with why in err,
+ * when even one operation per work-item takes longer than the point's
+ * time budget: its repetitions could not keep to it. */
+static cr_status calibrate_point(at_state *s, const cr_result *row, const char *what, uint32_t cap, double target_s,
+                                 at_pilot_fn pilot, void *ctx, uint32_t *iters, bool *over_budget, char *err,
+                                 size_t errlen)
+{
+    at_calibration cal;
+    *over_budget = false;
+    cr_status st = at_calibrate(pilot, ctx, target_s, cap, &cal, err, errlen);
+    if (st == CR_ERR)
+        fprintf(stderr, "%s: error: %s %s %s: calibration: %s\n", s->ses.opt.program, row->backend, row->variant,
+                row->dtype, err);
+    if (st != CR_OK)
+        return st;
+    double budget = s->ses.rule.max_time_s;
+    if (cal.iters == 1 && cal.one_op_s > budget) {
+        snprintf(err, errlen,
+                 "not measured: one %s per work-item takes %.3g s, above the %.3g s time budget of a point", what,
+                 cal.one_op_s, budget);
+        *over_budget = true;
+        return CR_UNSUPPORTED;
+    }
+    *iters = cal.iters;
+    return CR_OK;
+}
+
 /* Measures one configuration on ep and records its verified row; *figure
- * (when wanted) gets the median Mop/s of a valid row, else NaN. Returns -1
- * when the row cannot be written. */
+ * (when wanted) gets the median Mop/s of a valid row, else NaN. r->iters 0
+ * calibrates the point. Returns -1 when the row cannot be written. */
 static int measure_run(at_state *s, endpoint *ep, at_run *r, const char *sweep, double *figure)
 {
     char err[CR_ERRLEN];
@@ -265,11 +329,16 @@ static int measure_run(at_state *s, endpoint *ep, at_run *r, const char *sweep, 
     row.work_items = r->work_items;
     row.work_group = r->work_group;
     snprintf(row.unit, sizeof row.unit, "Mop/s");
-    if (r->type == AT_TYPE_F32)
-        r->iters = at_float_exact_iters(r->space == AT_LOCAL && r->degree > r->work_group ? r->work_group : r->degree,
-                                        r->iters);
-    cr_result_add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64 ";iters=%" PRIu32, at_space_names[r->space],
-              r->degree, r->stride, r->iters);
+    /* float sums stay exact below 2^24 */
+    uint32_t cap = r->type == AT_TYPE_F32 ? at_float_exact_iters(r->space == AT_LOCAL && r->degree > r->work_group
+                                                                     ? r->work_group
+                                                                     : r->degree,
+                                                                 r->iters ? r->iters : AT_MAX_ITERS)
+                                          : AT_MAX_ITERS;
+    bool calibrate = r->iters == 0;
+    r->iters = calibrate ? 1 : r->iters < cap ? r->iters : cap;
+    cr_result_add_param(&row, "space=%s;degree=%" PRIu64 ";stride=%" PRIu64, at_space_names[r->space], r->degree,
+                        r->stride);
     uint64_t n = at_counter_elements(r);
     row.size_bytes = span_bytes(r);
     if (figure)
@@ -279,9 +348,20 @@ static int measure_run(at_state *s, endpoint *ep, at_run *r, const char *sweep, 
         unmeasured_row(&row, st, "", err);
         return cr_session_record(&s->ses, &row);
     }
-    cr_result_add_param(&row, "how=%s", how);
     r->init = at_init_value(r->op, r->type);
     fill_init(s->counters, r->type, n, r->init);
+    if (calibrate) {
+        run_pilot_ctx pilot = {{ep->be, NULL, s->counters, n}, *r};
+        pilot.rep.run = &pilot.run;
+        bool over_budget;
+        st = calibrate_point(s, &row, "operation", cap, sweep_target(s, sweep), run_pilot, &pilot, &r->iters,
+                             &over_budget, err, sizeof err);
+        if (st != CR_OK) {
+            uncalibrated_row(&row, st, over_budget, err);
+            return cr_session_record(&s->ses, &row);
+        }
+    }
+    cr_result_add_param(&row, "iters=%" PRIu32 ";how=%s", r->iters, how);
     rep_ctx ctx = {ep->be, r, s->counters, n};
     cr_series series = {.ctx = &ep->meas, .fn = one_rep, .arg = &ctx};
     st = cr_measure_interleaved(&series, 1, err, sizeof err);
@@ -401,7 +481,7 @@ static int sweep_stride(at_state *s)
                 continue;
             for (size_t i = 0; i < ns; ++i) {
                 at_run r = {stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(strides, i), 1,
-                            s->stride_iters, ep->work_items, ep->work_group, 0};
+                            (uint32_t)s->cfg.iters, ep->work_items, ep->work_group, 0};
                 if (measure_run(s, ep, &r, "stride", NULL) != 0)
                     return -1;
             }
@@ -437,14 +517,14 @@ static int sweep_host_of(at_state *s, at_type type, at_op op)
     for (uint64_t t = 1; t; t = doubling_next(t, threads)) {
         uint64_t strides[2] = {line_elements(type), 1};
         for (int k = 0; k < 2; ++k) {
-            at_run r = {op, type, AT_GLOBAL, strides[k], 1, (uint32_t)s->host_iters, t, 1, 0};
+            at_run r = {op, type, AT_GLOBAL, strides[k], 1, (uint32_t)s->cfg.iters, t, 1, 0};
             double f;
             if (measure_run(s, ep, &r, "host-threads", &f) != 0)
                 return -1;
             if (t == threads && k == 0)
                 s->host_uncontended[op][type] = isnan(f) ? 0 : f;
         }
-        at_run one = {op, type, AT_GLOBAL, 1, t, (uint32_t)s->host_iters, t, 1, 0};
+        at_run one = {op, type, AT_GLOBAL, 1, t, (uint32_t)s->cfg.iters, t, 1, 0};
         if (measure_run(s, ep, &one, "host-threads", NULL) != 0)
             return -1;
     }
@@ -525,6 +605,16 @@ static cr_status lock_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     return c->be->run_lock(c->kind, c->groups, c->iters, t, &c->counter, err, errlen);
 }
 
+static cr_status lock_pilot(void *vctx, uint32_t iters, double *seconds, char *err, size_t errlen)
+{
+    lock_ctx c = *(lock_ctx *)vctx;
+    c.iters = iters;
+    cr_timing t = {0};
+    cr_status st = lock_rep(&c, &t, err, errlen);
+    *seconds = st == CR_OK ? timing_seconds(&t) : NAN;
+    return st;
+}
+
 static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
 {
     for (int kind = 0; kind < AT_NLOCKS; ++kind)
@@ -536,9 +626,17 @@ static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
             row.work_items = g;
             row.work_group = 1;
             snprintf(row.unit, sizeof row.unit, "Mop/s");
-            cr_result_add_param(&row, "groups=%" PRIu64 ";iters=%" PRIu32, g, ctx.iters);
             char err[CR_ERRLEN];
-            if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
+            bool over_budget = false;
+            cr_status st = ctx.iters ? CR_OK
+                                     : calibrate_point(s, &row, "acquisition", AT_MAX_ITERS, s->target_s, lock_pilot,
+                                                       &ctx, &ctx.iters, &over_budget, err, sizeof err);
+            cr_result_add_param(&row, "groups=%" PRIu64, g);
+            if (st == CR_OK)
+                cr_result_add_param(&row, "iters=%" PRIu32, ctx.iters);
+            if (st != CR_OK) {
+                uncalibrated_row(&row, st, over_budget, err);
+            } else if (cr_measure_interleaved(&series, 1, err, sizeof err) != CR_OK) {
                 cr_result_unmeasured(&row);
                 row.valid = false;
                 snprintf(row.note, sizeof row.note, "run failed: %s", err);
@@ -563,37 +661,6 @@ static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
 }
 
 /* ---- set-up ---- */
-
-/* Operations per work-item such that one uncontended repetition takes
- * about target seconds: long enough that every core or compute unit works
- * concurrently for most of it, which is what contention needs to show. */
-static int calibrate_iters(at_state *s, endpoint *ep, uint64_t stride, uint64_t *iters)
-{
-    double target = s->ses.opt.quick ? 0.004 : 0.01;
-    at_run r = {AT_ADD, AT_TYPE_U32, AT_GLOBAL, stride, 1, 1000, ep->work_items, ep->work_group, 0};
-    uint64_t n = at_counter_elements(&r);
-    char err[CR_ERRLEN];
-    double best = INFINITY;
-    fill_init(s->counters, AT_TYPE_U32, n, 0);
-    if (ep->be->prepare(AT_TYPE_U32, n, r.work_items, err, sizeof err) != CR_OK)
-        goto fail;
-    for (int i = 0; i < 3; ++i) { /* the first launch pays for the build */
-        cr_timing t = {0};
-        if (ep->be->upload(s->counters, n, err, sizeof err) != CR_OK || ep->be->run(&r, &t, err, sizeof err) != CR_OK)
-            goto fail;
-        cr_timer_state ts = {0};
-        cr_timer_kind kind;
-        bool switched;
-        double sec = cr_timer_pick(&ts, &t, &kind, &switched);
-        best = sec < best ? sec : best;
-    }
-    double want = 1000 * target / (best > 0 ? best : 1e-9);
-    *iters = want < 100 ? 100 : want > MAX_ITERS ? MAX_ITERS : (uint64_t)want;
-    return 0;
-fail:
-    fprintf(stderr, "%s: error: %s: calibration: %s\n", s->ses.opt.program, ep->be->base.name, err);
-    return -1;
-}
 
 static int allocate(at_state *s)
 {
@@ -657,28 +724,17 @@ static int open_host(at_state *s)
     return 0;
 }
 
-/* Operations per work-item (and per host thread) where --iters did not say. */
-static int calibrate_all(at_state *s)
+/* Says how many operations each point runs: --iters, or calibrated. */
+static void note_iters(at_state *s)
 {
-    s->host_iters = s->cfg.iters;
-    if (!s->cfg.iters && calibrate_iters(s, &s->dev, 1, &s->cfg.iters) != 0)
-        return -1;
-    if (!s->host_iters && s->use_host && calibrate_iters(s, &s->host, line_elements(AT_TYPE_U32), &s->host_iters) != 0)
-        return -1;
-    s->stride_iters = (uint32_t)s->cfg.iters;
-    if (s->ses.opt.quick && !s->cfg.iters_given && (s->cfg.sweeps & SW_STRIDE)) {
-        uint64_t half = s->cfg.iters / QUICK_STRIDE_ITERS_DIVISOR;
-        s->stride_iters = (uint32_t)(half < 100 ? 100 : half);
-    }
-    char stride_note[64] = "";
-    if (s->stride_iters != s->cfg.iters)
-        snprintf(stride_note, sizeof stride_note, " (%" PRIu32 " in the quick stride sweep)", s->stride_iters);
-    if (s->use_host)
-        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item%s, %" PRIu64 " per host thread\n",
-                s->cfg.iters, stride_note, s->host_iters);
+    s->target_s = s->ses.opt.quick ? AT_QUICK_TARGET_S : AT_TARGET_S;
+    if (s->cfg.iters_given)
+        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item at every point (--iters)\n", s->cfg.iters);
     else
-        fprintf(stderr, "note: %" PRIu64 " atomic operations per work-item%s\n", s->cfg.iters, stride_note);
-    return 0;
+        fprintf(stderr,
+                "note: operations per work-item calibrated at every point for %.3g ms a repetition (each row's "
+                "iters)\n",
+                s->target_s * 1e3);
 }
 
 static void format_need(uint64_t bytes, char *buf, size_t len)
@@ -687,6 +743,15 @@ static void format_need(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "more than 16 EiB");
     else
         cr_format_bytes(bytes, buf, len);
+}
+
+/* Local memory of a group in the stride sweep at stride: a uint32
+ * counter per work-item. */
+static uint64_t stride_local_bytes(const endpoint *d, uint64_t stride)
+{
+    at_run r = {.op = AT_ADD, .type = AT_TYPE_U32, .space = AT_LOCAL, .stride = stride, .degree = 1,
+                .work_items = d->work_group, .work_group = d->work_group};
+    return at_local_bytes(&r);
 }
 
 /* A --strides whose largest stride needs more counter memory than the
@@ -700,7 +765,7 @@ static int check_strides(at_state *s)
     uint64_t stride = cr_range_value(&s->cfg.strides, cr_range_count(&s->cfg.strides) - 1);
     const endpoint *d = &s->dev;
     char need[32], limit[32];
-    uint64_t global = strided_bytes(d->work_items, stride, at_type_size(AT_TYPE_U32));
+    uint64_t global = at_strided_bytes(d->work_items, stride, at_type_size(AT_TYPE_U32));
     if (selected(s->cfg.spaces, AT_GLOBAL) && global > s->cfg.max_bytes) {
         format_need(global, need, sizeof need);
         cr_format_bytes(s->cfg.max_bytes, limit, sizeof limit);
@@ -709,7 +774,7 @@ static int check_strides(at_state *s)
                              "above the %s this device allows (half its largest allocation, at most 1 GiB)",
                              stride, need, d->work_items, limit);
     }
-    uint64_t local = strided_bytes(d->work_group, stride, at_type_size(AT_TYPE_U32));
+    uint64_t local = stride_local_bytes(d, stride);
     if (selected(s->cfg.spaces, AT_LOCAL) && d->info.local_mem_bytes && local > d->info.local_mem_bytes) {
         format_need(local, need, sizeof need);
         cr_format_bytes(d->info.local_mem_bytes, limit, sizeof limit);
@@ -729,9 +794,8 @@ static bool stride_fits(const at_state *s, at_space space, uint64_t stride)
 {
     const endpoint *d = &s->dev;
     if (space == AT_GLOBAL)
-        return strided_bytes(d->work_items, stride, at_type_size(AT_TYPE_U32)) <= s->cfg.max_bytes;
-    return d->info.local_mem_bytes == 0 ||
-           strided_bytes(d->work_group, stride, at_type_size(AT_TYPE_U32)) <= d->info.local_mem_bytes;
+        return at_strided_bytes(d->work_items, stride, at_type_size(AT_TYPE_U32)) <= s->cfg.max_bytes;
+    return d->info.local_mem_bytes == 0 || stride_local_bytes(d, stride) <= d->info.local_mem_bytes;
 }
 
 static size_t strides_that_fit(const at_state *s, at_space space, const cr_range *r)
@@ -824,7 +888,8 @@ static int run_design(void *state)
     if (allocate(s) != 0)
         return CR_EXIT_FAILED;
     cr_measure_init(&s->dev.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, s->ses.info.timer_resolution_ns * 1e-9);
-    if (calibrate_all(s) != 0 || run_sweeps(s) != 0)
+    note_iters(s);
+    if (run_sweeps(s) != 0)
         return CR_EXIT_FAILED;
     return -1;
 }

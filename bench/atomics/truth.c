@@ -35,6 +35,31 @@ uint64_t at_counter_elements(const at_run *r)
     return (at_slots(r->work_items, r->degree) - 1) * r->stride + 1;
 }
 
+uint64_t at_strided_bytes(uint64_t items, uint64_t stride, size_t es)
+{
+    uint64_t elements;
+    if (items == 0 || __builtin_mul_overflow(items - 1, stride, &elements) || elements > UINT64_MAX / es - 1)
+        return UINT64_MAX;
+    return (elements + 1) * es;
+}
+
+uint64_t at_local_bytes(const at_run *r)
+{
+    return at_strided_bytes(at_slots(r->work_group, r->degree), r->stride, at_type_size(r->type));
+}
+
+cr_status at_local_fits(const at_run *r, uint64_t limit, char *err, size_t errlen)
+{
+    uint64_t bytes = at_local_bytes(r);
+    if (bytes <= limit)
+        return CR_OK;
+    if (bytes == UINT64_MAX)
+        snprintf(err, errlen, "needs over 2^64 bytes of local memory, the device allows %" PRIu64, limit);
+    else
+        snprintf(err, errlen, "needs %" PRIu64 " bytes of local memory, the device allows %" PRIu64, bytes, limit);
+    return CR_UNSUPPORTED;
+}
+
 uint64_t at_element_of(const at_run *r, uint64_t g) { return AT_INDEX(AT_SLOT(g, r->degree), r->stride); }
 
 uint64_t at_init_value(at_op op, at_type type)

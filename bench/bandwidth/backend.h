@@ -6,7 +6,9 @@
  * path, allocates, moves data and times it.
  *
  * A path has one to three phases that always run in order within one
- * repetition; CPU access through a map is map, access, unmap, each timed. */
+ * repetition; CPU access through a map is map, access, unmap, each timed.
+ * Every repetition starts from the same placement of the data (place()),
+ * so that a repetition never times memory an earlier one already moved. */
 #ifndef CR_BANDWIDTH_H
 #define CR_BANDWIDTH_H
 
@@ -67,6 +69,12 @@ typedef struct {
      * that a transfer that did nothing cannot pass verification on memory
      * that still holds an earlier path's data. */
     cr_status (*prepare)(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen);
+    /* Untimed, before every repetition (warm-up ones included) and after
+     * the previous one has finished: puts the path's data where a
+     * repetition of it starts, e.g. managed pages back on the host, which
+     * the previous repetition migrated to the device; returns once they
+     * are there. NULL where no path needs it. */
+    cr_status (*place)(const bw_path *p, char *err, size_t errlen);
     /* Runs one phase of one repetition. */
     cr_status (*run)(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen);
     /* After the repetitions: copies and kernel writes deliver the destination

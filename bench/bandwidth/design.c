@@ -260,10 +260,17 @@ typedef struct {
     bool bad_events;
 } phase_ctx;
 
+/* A repetition is its phases in order; before its first, untimed, the
+ * backend places the data where the path says a repetition starts, so that
+ * neither the warm-up nor the previous repetition leaves it elsewhere. */
 static cr_status phase_rep(void *arg, cr_timing *t, char *err, size_t errlen)
 {
     phase_ctx *c = arg;
-    cr_status st = c->run->be->run(c->path, c->phase, t, err, errlen);
+    const bw_backend *be = c->run->be;
+    cr_status st = c->phase == 0 && be->place ? be->place(c->path, err, errlen) : CR_OK;
+    if (st != CR_OK)
+        return st;
+    st = be->run(c->path, c->phase, t, err, errlen);
     if (st == CR_OK && c->bad_events && t->has_event) {
         uint64_t tmp = t->ev_start_ns;
         t->ev_start_ns = t->ev_end_ns;

@@ -175,12 +175,16 @@ static cr_status query_smem_optin(uint64_t fallback, char *err, size_t errlen)
     return CR_OK;
 }
 
+/* The local memory a group may have is what a block can opt into: the
+ * design sizes its strides by it, as shared_bytes() does. */
 static cr_status at_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
     memset(&st, 0, sizeof st);
     cr_status s = cr_cuda_open_timed(spec, &st.cu, info, err, errlen);
     if (s == CR_OK && (s = query_smem_optin(info->local_mem_bytes, err, errlen)) != CR_OK)
         at_close();
+    if (s == CR_OK)
+        info->local_mem_bytes = st.smem_optin;
     return s;
 }
 
@@ -348,26 +352,18 @@ static cr_status check_run(const at_run *r, char *err, size_t errlen)
     return CR_OK;
 }
 
-/* Dynamic shared memory for a local run: ceil(work_group / degree) slots,
- * stride elements apart; 0 for global runs. */
+/* Dynamic shared memory for a local run (at_local_bytes: the slots the
+ * kernel touches, stride elements apart, nothing after the last); 0 for
+ * global runs. */
 static cr_status shared_bytes(const at_run *r, const void *fn, size_t *bytes, char *err, size_t errlen)
 {
     *bytes = 0;
     if (r->space != AT_LOCAL)
         return CR_OK;
-    const uint64_t slots = (r->work_group - 1) / r->degree + 1;
-    const uint64_t size = at_type_size(r->type);
-    const bool overflow = r->stride > UINT64_MAX / size / slots;
-    if (overflow || slots * r->stride * size > st.smem_optin) {
-        if (overflow)
-            snprintf(err, errlen, "needs over 2^64 bytes of shared memory, the device allows %llu",
-                     (unsigned long long)st.smem_optin);
-        else
-            snprintf(err, errlen, "needs %llu bytes of shared memory, the device allows %llu",
-                     (unsigned long long)(slots * r->stride * size), (unsigned long long)st.smem_optin);
-        return CR_UNSUPPORTED;
-    }
-    *bytes = (size_t)(slots * r->stride * size);
+    const cr_status fits = at_local_fits(r, st.smem_optin, err, errlen);
+    if (fits != CR_OK)
+        return fits;
+    *bytes = (size_t)at_local_bytes(r);
     if (*bytes > DEFAULT_SMEM_LIMIT)
         CR_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes),
                       "cudaFuncSetAttribute", err, errlen);

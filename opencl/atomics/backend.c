@@ -117,17 +117,12 @@ static cr_status cl_download_out(uint64_t *dst, uint64_t n, char *err, size_t er
 }
 
 /* The local counters of a local run: its slots, stride elements apart. */
-static cr_status local_counters(const at_run *r, size_t es, cr_cl_arg *arg, char *err, size_t errlen)
+static cr_status local_counters(const at_run *r, cr_cl_arg *arg, char *err, size_t errlen)
 {
-    uint64_t slots = (r->work_group + r->degree - 1) / r->degree;
-    uint64_t bytes = ((slots - 1) * r->stride + 1) * es;
-    if (bytes > S.cl.info.local_mem_bytes) {
-        snprintf(err, errlen, "needs %llu bytes of local memory, the device has %llu", (unsigned long long)bytes,
-                 (unsigned long long)S.cl.info.local_mem_bytes);
-        return CR_UNSUPPORTED;
-    }
-    *arg = CR_CL_LOCAL((size_t)bytes);
-    return CR_OK;
+    cr_status st = at_local_fits(r, S.cl.info.local_mem_bytes, err, errlen);
+    if (st == CR_OK)
+        *arg = CR_CL_LOCAL((size_t)at_local_bytes(r));
+    return st;
 }
 
 static cr_status cl_run(const at_run *r, cr_timing *t, char *err, size_t errlen)
@@ -148,7 +143,7 @@ static cr_status cl_run(const at_run *r, cr_timing *t, char *err, size_t errlen)
                          CR_CL_ARG(iters), {es, es == 8 ? (const void *)&init64 : (const void *)&init32},
                          {es, es == 8 ? (const void *)&zero64 : (const void *)&zero32}};
     unsigned nargs = 7;
-    cr_status st = r->space == AT_LOCAL ? local_counters(r, es, &args[nargs++], err, errlen) : CR_OK;
+    cr_status st = r->space == AT_LOCAL ? local_counters(r, &args[nargs++], err, errlen) : CR_OK;
     if (st == CR_OK)
         st = cr_cl_set_args(k, name, args, nargs, err, errlen);
     if (st == CR_OK)
