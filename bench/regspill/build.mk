@@ -26,3 +26,8 @@ $(BUILD)/tests/test_occupancy_nvidia $(BUILD)/tests-san/test_occupancy_nvidia: C
 else
 TESTS_LEFT_OUT += test_occupancy_nvidia
 endif
+
+# The CUDA backend read as source by a test that needs no GPU
+# (tests/test_regspill_cuda_source.c).
+$(BUILD)/tests/test_regspill_cuda_source $(BUILD)/tests-san/test_regspill_cuda_source: \
+    CFLAGS += -DRS_CUDA_SRC='"$(abspath cuda/regspill/backend.cu)"'

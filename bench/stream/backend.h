@@ -4,9 +4,11 @@
  * reports its timing. Kernels are blocking: run() returns after completion.
  *
  * Kernel semantics (arrays a, b, c of n elements, scalar s; the element
- * operations are elements.h, shared by every backend and the host truth):
+ * operations are elements.h, shared by every backend and the host truth),
+ * over the elements i of the geometry's window [first, first + count):
  *   copy  c = a        mul  b = s*c        add  c = a + b
  *   triad a = b + s*c  dot  sum(a*b)
+ * Elements outside the window are neither read nor written.
  * Every backend's dot accumulates at most STREAM_DOT_BLOCK products into a
  * block sum before adding that into the running sum, and combines the
  * work-items' sums by a tree or in double precision on the host; the design
@@ -14,9 +16,8 @@
  * backends differ on purpose: OpenCL keeps four accumulators per work-item
  * (a CPU device hides the add latency with them) and one partial of type T
  * per work-group, summed in double on the host; CUDA keeps one (more would
- * spill at full occupancy in double, and would give dot more loads in flight
- * per thread than the other kernels in the concurrency sweep) and writes the
- * partials in double. */
+ * spill at full occupancy in double), loads its products 16 bytes per array
+ * ahead like its other kernels, and writes the partials in double. */
 #ifndef CR_STREAM_BACKEND_H
 #define CR_STREAM_BACKEND_H
 
@@ -43,6 +44,8 @@ extern const stream_kernel_desc stream_kernels[STREAM_NKERNELS];
 typedef struct {
     uint64_t work_items; /* launched work-items (threads); all stay resident for the whole kernel */
     uint64_t work_group; /* work-group (block) size dividing work_items */
+    uint64_t first;      /* the window of elements processed: [first, first + count) */
+    uint64_t count;
 } stream_geometry;
 
 typedef struct {
@@ -54,11 +57,16 @@ typedef struct {
     /* Runs one kernel; dot's value goes to *dot. */
     cr_status (*run)(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
                      char *err, size_t errlen);
-    /* The geometry the backend would pick for whole-array kernels. */
+    /* The geometry the backend would pick for whole-array kernels (its
+     * window: the whole n elements). */
     stream_geometry (*default_geometry)(uint64_t n);
     /* The work-group size for a concurrency-sweep launch of work_items. */
     uint64_t (*work_group_for)(uint64_t work_items);
 } stream_backend;
+
+/* Refuses, with a one-line reason, a geometry whose window is empty or not
+ * inside arrays of n elements. */
+cr_status stream_check_window(const stream_geometry *g, uint64_t n, char *err, size_t errlen);
 
 /* Entry point shared by every stream executable. */
 int stream_main(int argc, char **argv, const stream_backend *device_backend);

@@ -12,6 +12,7 @@
 #include "results.h"
 #include "session.h"
 #include "stream/truth.h"
+#include "stream/window.h"
 #include "topology.h"
 
 #include <inttypes.h>
@@ -86,13 +87,16 @@ typedef struct {
     uint64_t mirror_bytes;
     int failures;
     const char *fault;  /* CROSSROOF_FAULT test hook */
+    double window_s;    /* the concurrency windows' target (window.h); CROSSROOF_STREAM_WINDOW_S in tests */
     bool fault_used;
 } stream_run;
 
 typedef struct {
     const stream_backend *be;
     stream_kernel k;
-    stream_geometry g;
+    stream_geometry g; /* a window below the whole array moves on at every repetition: g.first is the last one's */
+    uint64_t n;        /* elements of the arrays */
+    uint64_t *cursor;  /* where the next window starts, shared by the points measured together (window.h) */
     double dot;
     bool bad_events; /* test hook: report end-before-start events */
 } rep_ctx;
@@ -100,6 +104,8 @@ typedef struct {
 static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
 {
     rep_ctx *c = vctx;
+    if (c->g.count < c->n)
+        c->g.first = stream_window_place(c->n, c->g.count, c->cursor);
     cr_status st = c->be->run(c->k, &c->g, SCALAR, t, &c->dot, err, errlen);
     if (st == CR_OK && c->bad_events && t->has_event) {
         uint64_t tmp = t->ev_start_ns;
@@ -122,17 +128,20 @@ static bool check_dot_coverage(stream_run *run, endpoint *ep, cr_dtype t, uint64
 {
     char err[CR_ERRLEN];
     bool drop = run->fault && strcmp(run->fault, "dot-drop") == 0 && ep == &run->dev && !run->fault_used;
-    uint64_t runs = stream_dot_check_runs(t, n);
+    size_t es = cr_dtype_size(t);
+    char *window = (char *)run->scratch + g->first * es;
+    uint64_t runs = stream_dot_check_runs(t, g->count);
     stream_dot_check_ones(t, run->scratch, n);
     bool ok = ep->be->upload(STREAM_A, run->scratch, err, sizeof err) == CR_OK;
     if (!ok)
         snprintf(note, notelen, "dot check run failed: %s", err);
+    memset(run->scratch, 0, n * es); /* b outside the window: zeros (all-zero bits in either type) */
     for (uint64_t r = 0; r < runs && ok; ++r) {
-        uint64_t first, want = stream_dot_check_fill(t, run->scratch, n, r, &first);
+        uint64_t first, want = stream_dot_check_fill(t, window, g->count, r, &first);
         cr_timing ignored;
         double got = 0;
         if (drop) {
-            memset((char *)run->scratch + (first + want / 2) * cr_dtype_size(t), 0, cr_dtype_size(t));
+            memset(window + (first + want / 2) * es, 0, es);
             run->fault_used = true;
             drop = false;
         }
@@ -157,18 +166,45 @@ static bool check_dot_coverage(stream_run *run, endpoint *ep, cr_dtype t, uint64
     return ok;
 }
 
+/* Elements of x[0..n) that are not all-one bits: written where nothing
+ * should have been. */
+static uint64_t count_written(const void *x, size_t es, uint64_t n, uint64_t *first)
+{
+    const unsigned char *bytes = x;
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < es; ++j)
+            if (bytes[i * es + j] != 0xff) {
+                if (count++ == 0)
+                    *first = i;
+                break;
+            }
+    return count;
+}
+
 /* Verifies the output of kernel k on endpoint ep, run at geometry g,
- * against the mirrors. */
+ * against the mirrors. gold_dot is the dot over the whole arrays; a
+ * window's is computed here. An output run over a window (after
+ * rerun_for_check) must hold the kernel's values inside it and the
+ * all-ones fill outside. */
 static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n, double dot,
                    long double gold_dot, const stream_geometry *g, char *note, size_t notelen)
 {
     bool inject = run->fault && strcmp(run->fault, "verify") == 0 && ep == &run->dev && !run->fault_used;
+    size_t es = cr_dtype_size(t);
+    bool windowed = g->count < n;
     if (k == STREAM_DOT) {
         if (inject) {
             dot *= 1.01;
             run->fault_used = true;
         }
-        double tol = stream_dot_tolerance(t, n, g->work_items);
+        if (windowed) {
+            char *at[3];
+            for (int i = 0; i < 3; ++i)
+                at[i] = (char *)run->mirror[i] + g->first * es;
+            gold_dot = stream_apply_gold(STREAM_DOT, t, at[0], at[1], at[2], g->count, SCALAR);
+        }
+        double tol = stream_dot_tolerance(t, g->count, g->work_items);
         double rel = fabs((double)((long double)dot - gold_dot)) / (double)gold_dot;
         if (!(rel <= tol)) {
             snprintf(note, notelen, "dot off by %.3g relative (tolerance %.3g)", rel, tol);
@@ -183,14 +219,27 @@ static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, u
         return false;
     }
     if (inject) {
-        size_t es = cr_dtype_size(t);
-        memset((char *)run->scratch + (n / 2) * es, 0x7f, es);
+        memset((char *)run->scratch + (g->first + g->count / 2) * es, 0x7f, es);
         run->fault_used = true;
     }
-    uint64_t first = 0;
-    uint64_t bad = stream_compare(k, t, run->scratch, run->mirror[out], n, &first);
+    if (windowed && run->fault && strcmp(run->fault, "window-spill") == 0 && ep == &run->dev && !run->fault_used) {
+        /* As a kernel that writes one element past its window would. */
+        uint64_t past = g->first + g->count < n ? g->first + g->count : g->first - 1;
+        memcpy((char *)run->scratch + past * es, (char *)run->mirror[out] + past * es, es);
+        run->fault_used = true;
+    }
+    uint64_t first = 0, at = g->first * es;
+    uint64_t bad = stream_compare(k, t, (char *)run->scratch + at, (char *)run->mirror[out] + at, g->count, &first);
     if (bad) {
-        snprintf(note, notelen, "%" PRIu64 " of %" PRIu64 " elements wrong, first at %" PRIu64, bad, n, first);
+        snprintf(note, notelen, "%" PRIu64 " of %" PRIu64 " elements wrong, first at %" PRIu64, bad, g->count,
+                 g->first + first);
+        return false;
+    }
+    uint64_t end = g->first + g->count;
+    if (windowed && ((bad = count_written(run->scratch, es, g->first, &first)) != 0 ||
+                     (bad = count_written((char *)run->scratch + end * es, es, n - end, &first)) != 0)) {
+        snprintf(note, notelen, "%" PRIu64 " elements written outside the window [%" PRIu64 ", %" PRIu64 ")", bad,
+                 g->first, end);
         return false;
     }
     return true;
@@ -211,8 +260,11 @@ static void init_row(cr_result *r, const endpoint *ep, stream_kernel k, cr_dtype
     r->size_bytes = n * es;
     r->work_items = g->work_items;
     r->work_group = g->work_group;
-    r->bytes_per_rep = (double)stream_kernels[k].arrays_moved * (double)n * (double)es;
-    r->ops_per_rep = k == STREAM_COPY ? 0 : (double)n * (k == STREAM_TRIAD || k == STREAM_DOT ? 2 : 1);
+    /* What one repetition moves: its window of the arrays. */
+    r->bytes_per_rep = (double)stream_kernels[k].arrays_moved * (double)g->count * (double)es;
+    r->ops_per_rep = k == STREAM_COPY ? 0 : (double)g->count * (k == STREAM_TRIAD || k == STREAM_DOT ? 2 : 1);
+    /* What a cache would have to hold: the windows a point cycles through. */
+    r->working_set_bytes = stream_kernels[k].arrays_moved * stream_window_span(n, g->count) * es;
 }
 
 /* Turns one measured series into a verified row. */
@@ -228,7 +280,6 @@ static int record_series(stream_run *run, endpoint *ep, stream_kernel k, cr_dtyp
     r.figure = r.bytes_per_rep / m->stats.median * 1e-9;
     r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
     r.peak_kind = CR_PEAK_MEMORY;
-    r.working_set_bytes = (uint64_t)r.bytes_per_rep;
     if (!isnan(limit_figure)) {
         r.ref_ratio = ratio;
         r.ref_is_limit = true;
@@ -281,17 +332,44 @@ typedef struct {
     const char *sweep;
 } dev_point;
 
-/* Runs point p once more on an output array filled with NaN, so that what
- * verify() then reads back was written by p itself and not by another point
- * measured beside it. */
-static cr_status rerun_for_check(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const dev_point *p,
+/* Runs a point once more, at geometry g, on an output array filled with
+ * NaN, so that what verify() then reads back was written by the point
+ * itself and not by another point measured beside it, and nothing outside
+ * its window. */
+static cr_status rerun_for_check(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const stream_geometry *g,
                                  char *err, size_t errlen)
 {
     memset(run->scratch, 0xff, n * cr_dtype_size(t)); /* all-ones: a NaN in either type */
     cr_status st = run->dev.be->upload(stream_kernels[k].output, run->scratch, err, errlen);
     cr_timing ignored;
     double dot;
-    return st != CR_OK ? st : run->dev.be->run(k, &p->g, SCALAR, &ignored, &dot, err, errlen);
+    return st != CR_OK ? st : run->dev.be->run(k, g, SCALAR, &ignored, &dot, err, errlen);
+}
+
+/* Sizes the window of a concurrency point (window.h) by running it: each
+ * size runs twice, at the shared cursor, and the quicker run tells the next
+ * size (one the machine interrupted, or that set something up, would make
+ * the window far too small). The runs write what the mirrors already
+ * hold. */
+static cr_status calibrate_window(rep_ctx *c, double target_s, char *err, size_t errlen)
+{
+    bool done = false;
+    c->g.count = stream_window_first(c->n, c->g.work_items);
+    while (!done) {
+        uint64_t quickest = UINT64_MAX;
+        for (int i = 0; i < 2; ++i) {
+            cr_timing t;
+            c->g.first = stream_window_place(c->n, c->g.count, c->cursor);
+            if (c->be->run(c->k, &c->g, SCALAR, &t, &c->dot, err, errlen) != CR_OK)
+                return CR_ERR;
+            if (t.host_ns < quickest)
+                quickest = t.host_ns;
+        }
+        c->g.count = stream_window_next(c->n, c->g.work_items, c->g.count, (double)quickest * 1e-9, target_s, &done);
+    }
+    if (c->g.count == c->n)
+        c->g.first = 0; /* the whole array does not move */
+    return CR_OK;
 }
 
 /* Measures kernel k at the device points pts[0..npts) and, with the host
@@ -335,37 +413,44 @@ static int measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t
         host_i = count++;
     }
     size_t dev_i = count;
+    char err[CR_ERRLEN];
+    cr_status st = CR_OK;
+    uint64_t cursor = 0;
+    bool windowed = false;
     for (size_t p = 0; p < npts; ++p, ++count) {
-        ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = pts[p].g};
+        ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = pts[p].g, .n = n, .cursor = &cursor};
         ctx[count].bad_events = run->fault && strcmp(run->fault, "events") == 0;
         series[count].ctx = &run->dev.meas;
         series[count].fn = one_rep;
         series[count].arg = &ctx[count];
+        if (st == CR_OK && strcmp(pts[p].sweep, "concurrency") == 0)
+            st = calibrate_window(&ctx[count], run->window_s, err, sizeof err);
+        windowed |= ctx[count].g.count < n;
     }
 
-    char err[CR_ERRLEN];
     bool interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES && !run->ses.info.is_cpu;
-    cr_status st = interleave ? cr_measure_sweep_interleaved(series, count, npts, err, sizeof err)
-                              : cr_measure_sweep_interleaved(&series[dev_i], npts, npts, err, sizeof err);
+    if (st == CR_OK)
+        st = interleave ? cr_measure_sweep_interleaved(series, count, npts, err, sizeof err)
+                        : cr_measure_sweep_interleaved(&series[dev_i], npts, npts, err, sizeof err);
     if (st == CR_OK && !interleave && dev_i > 0)
         st = cr_measure_interleaved(series, dev_i, err, sizeof err);
     int rc = 0;
     if (st != CR_OK) {
         for (size_t p = 0; p < npts && rc == 0; ++p)
-            rc = record_failure(run, &run->dev, k, t, n, &pts[p].g, pts[p].sweep, err);
+            rc = record_failure(run, &run->dev, k, t, n, &ctx[dev_i + p].g, pts[p].sweep, err);
         goto out;
     }
 
     double limit_figure = NAN, host_ratio = NAN;
     double limit_bytes = 3.0 * (double)n * (double)cr_dtype_size(t);
-    double bytes = (double)stream_kernels[k].arrays_moved * (double)n * (double)cr_dtype_size(t);
+    double moved = (double)stream_kernels[k].arrays_moved * (double)cr_dtype_size(t);
     const char *limit_problem = NULL;
     if (limit_i != SIZE_MAX) {
         limit_figure = limit_bytes / series[limit_i].out.stats.median * 1e-9;
         if (stream_host_limit_check() != 0)
             limit_problem = "the host limit's triad failed verification; no ratio can be trusted";
         if (host_i != SIZE_MAX)
-            host_ratio = limit_ratio(&series[limit_i], &series[host_i], limit_bytes, bytes, interleave);
+            host_ratio = limit_ratio(&series[limit_i], &series[host_i], limit_bytes, moved * (double)n, interleave);
     }
     if (host_i != SIZE_MAX &&
         (rc = record_series(run, &run->host, k, t, n, &host_geom, pts[0].sweep, &series[host_i].out,
@@ -373,18 +458,30 @@ static int measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t
         goto out;
     for (size_t p = 0; p < npts && rc == 0; ++p) {
         size_t i = dev_i + p;
-        /* The last repetition was the last point's: the others run again. */
-        if (npts > 1 && p + 1 < npts && k != STREAM_DOT &&
-            rerun_for_check(run, k, t, n, &pts[p], err, sizeof err) != CR_OK) {
-            rc = record_failure(run, &run->dev, k, t, n, &pts[p].g, pts[p].sweep, err);
+        const stream_geometry *g = &ctx[i].g;
+        /* The last repetition was the last point's: the others run again,
+         * and all of them where a window's rerun has left the output NaN
+         * outside it. */
+        if (k != STREAM_DOT && (windowed || (npts > 1 && p + 1 < npts)) &&
+            rerun_for_check(run, k, t, n, g, err, sizeof err) != CR_OK) {
+            rc = record_failure(run, &run->dev, k, t, n, g, pts[p].sweep, err);
             continue;
         }
         double ratio = limit_i == SIZE_MAX ? NAN
-                                           : limit_ratio(&series[limit_i], &series[i], limit_bytes, bytes, interleave);
-        rc = record_series(run, &run->dev, k, t, n, &pts[p].g, pts[p].sweep, &series[i].out, ctx[i].dot, gold_dot,
+                                           : limit_ratio(&series[limit_i], &series[i], limit_bytes,
+                                                         moved * (double)g->count, interleave);
+        rc = record_series(run, &run->dev, k, t, n, g, pts[p].sweep, &series[i].out, ctx[i].dot, gold_dot,
                            limit_figure, ratio, limit_problem);
     }
 out:
+    /* The next kernel reads this one's output whole: where windows left
+     * some of it unwritten (or NaN from a check), it gets the mirror's. */
+    if (rc == 0 && windowed && k != STREAM_DOT &&
+        run->dev.be->upload(stream_kernels[k].output, run->mirror[stream_kernels[k].output], err, sizeof err) !=
+            CR_OK) {
+        fprintf(stderr, "%s: error: %s: %s\n", run->ses.opt.program, run->dev.be->base.name, err);
+        rc = -1;
+    }
     free(series), free(ctx), free(samples);
     return rc;
 }
@@ -473,7 +570,8 @@ static int run_fixed_size(stream_run *run, cr_dtype t)
         pts[np++] = (dev_point){run->dev.be->default_geometry(n), "fixed"};
     if (run->cfg.sweeps & SWEEP_CONCURRENCY)
         for (size_t i = 0; i < run->nconc; ++i) /* plan_concurrency kept every k within n */
-            pts[np++] = (dev_point){{run->conc[i], run->dev.be->work_group_for(run->conc[i])}, "concurrency"};
+            /* The whole array until measure_points sizes the window. */
+            pts[np++] = (dev_point){{run->conc[i], run->dev.be->work_group_for(run->conc[i]), 0, n}, "concurrency"};
     return run_points(run, t, n, pts, np, fixed);
 }
 
@@ -657,6 +755,12 @@ static int plan(void *state, cr_meta *meta)
     run->dev.open = true;
     run->dev.label = run->ses.info.name;
     run->fault = getenv("CROSSROOF_FAULT");
+    /* Test hook: a target short enough that every point of a small CPU
+     * run gets a window, so that the windows' verification is exercised. */
+    const char *window_s = getenv("CROSSROOF_STREAM_WINDOW_S");
+    run->window_s = window_s ? strtod(window_s, NULL) : 0;
+    if (!(run->window_s > 0))
+        run->window_s = STREAM_WINDOW_TARGET_S;
     if (open_host(run) != 0)
         return CR_EXIT_FAILED;
     int rc = check_sizes(run);

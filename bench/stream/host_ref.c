@@ -121,19 +121,22 @@ static cr_status host_download(stream_array which, void *dst, char *err, size_t 
 DEFINE_KERNELS(float)
 DEFINE_KERNELS(double)
 
-static double run_set(const array_set *set, stream_kernel k, double scalar)
+/* Kernel k over the elements [first, first + count) of the set. */
+static double run_set(const array_set *set, stream_kernel k, double scalar, uint64_t first, uint64_t count)
 {
-    return set->dtype == CR_DOUBLE
-               ? run_double(k, set->array[0], set->array[1], set->array[2], scalar, set->n)
-               : run_float(k, set->array[0], set->array[1], set->array[2], (float)scalar, set->n);
+    void *const *x = set->array;
+    if (set->dtype == CR_DOUBLE)
+        return run_double(k, (double *)x[0] + first, (double *)x[1] + first, (double *)x[2] + first, scalar, count);
+    return run_float(k, (float *)x[0] + first, (float *)x[1] + first, (float *)x[2] + first, (float)scalar, count);
 }
 
 static cr_status host_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
                           char *err, size_t errlen)
 {
-    (void)g, (void)err, (void)errlen;
+    if (stream_check_window(g, H.n, err, errlen) != CR_OK)
+        return CR_ERR;
     uint64_t t0 = cr_now_ns();
-    double r = run_set(&H, k, scalar);
+    double r = run_set(&H, k, scalar, g->first, g->count);
     t->host_ns = cr_now_ns() - t0;
     t->has_event = false;
     if (k == STREAM_DOT)
@@ -158,7 +161,7 @@ cr_status stream_host_limit_prepare(cr_dtype t, uint64_t n, uint64_t seed, char 
 cr_status stream_host_limit_run(cr_timing *t)
 {
     uint64_t t0 = cr_now_ns();
-    run_set(&Limit, STREAM_TRIAD, LIMIT_SCALAR);
+    run_set(&Limit, STREAM_TRIAD, LIMIT_SCALAR, 0, Limit.n);
     t->host_ns = cr_now_ns() - t0;
     t->has_event = false;
     return CR_OK;
@@ -193,8 +196,7 @@ static void host_close(void)
 
 static stream_geometry host_default_geometry(uint64_t n)
 {
-    (void)n;
-    return (stream_geometry){(uint64_t)threads, 1};
+    return (stream_geometry){(uint64_t)threads, 1, 0, n};
 }
 
 static uint64_t host_work_group_for(uint64_t work_items)

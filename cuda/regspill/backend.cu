@@ -10,6 +10,7 @@
 
 extern "C" {
 #include "regspill/backend.h"
+#include "regspill/kernel_ids.h"
 }
 
 #include <cerrno>
@@ -197,6 +198,8 @@ static cr_status rs_build(const regspill_variant *v, uint64_t work_group, regspi
         first_line(elog, line, sizeof line);
         cudaGetLastError();
         st.lib = NULL;
+        if (cr_cuda_driver_too_old(e, "JIT of the regspill PTX", err, errlen))
+            return CR_ERR;
         snprintf(err, errlen, "JIT of %u live values (cap %u): %s%s%s", v->live, v->reg_cap, cudaGetErrorString(e),
                  line[0] ? ": " : "", line);
         return CR_ERR;
@@ -227,15 +230,16 @@ static cr_status rs_prepare(uint64_t work_items, char *err, size_t errlen)
     return CR_OK;
 }
 
-/* The kernel has no bounds check (see kernels.cu): every
- * launched thread must have its slot in out. */
+/* The kernel has no bounds check and a 32-bit id (see kernels.cu): every
+ * launched thread must have its own id and its slot in out. */
 static cr_status check_launch(uint64_t work_items, uint64_t work_group, char *err, size_t errlen)
 {
     if (st.kernel == NULL) {
         snprintf(err, errlen, "no kernel built");
         return CR_ERR;
     }
-    if (cr_cuda_check_geometry(work_items, work_group, st.cu.max_group, err, errlen) != CR_OK)
+    if (cr_cuda_check_geometry(work_items, work_group, st.cu.max_group, err, errlen) != CR_OK ||
+        regspill_check_cuda_ids(work_items, err, errlen) != CR_OK)
         return CR_ERR;
     if (work_items > st.out_items) {
         snprintf(err, errlen, "%llu work-items but output prepared for %llu", (unsigned long long)work_items,
@@ -256,10 +260,14 @@ static cr_status rs_run(uint64_t work_items, uint64_t work_group, uint32_t round
     void *args[] = {&out, &r};
     if (cr_cuda_timer_start(&st.cu.timer, 0, err, errlen) != CR_OK)
         return CR_ERR;
-    CR_CUDA_CHECK(cudaLaunchKernel((const void *)st.kernel, grid, block, args, 0, 0), "kernel launch", err, errlen);
-    CR_CUDA_CHECK(cudaGetLastError(), "kernel launch", err, errlen);
-    /* A fault inside the kernel surfaces here, at the synchronisation. */
-    return cr_cuda_timer_stop(&st.cu.timer, 0, t, err, errlen);
+    cudaError_t launched = cudaLaunchKernel((const void *)st.kernel, grid, block, args, 0, 0);
+    if (launched == cudaSuccess)
+        launched = cudaGetLastError();
+    /* Stopped even after a failed launch: it opens the timer's gate. A fault
+     * inside the kernel surfaces here, at the synchronisation. */
+    cr_status stopped = cr_cuda_timer_stop(&st.cu.timer, 0, t, err, errlen);
+    CR_CUDA_CHECK(launched, "kernel launch", err, errlen);
+    return stopped;
 }
 
 static cr_status rs_download(uint32_t *dst, uint64_t work_items, char *err, size_t errlen)

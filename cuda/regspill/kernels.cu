@@ -8,7 +8,9 @@
  * out holds one value per launched thread. There is no bounds check: the
  * backend launches exactly work_items threads (a multiple of the block size)
  * and refuses more than it allocated, and a check would add a register and a
- * branch to the very thing being measured.
+ * branch to the very thing being measured. The id is 32-bit for the same
+ * reason, and the backend refuses more threads than it numbers
+ * (regspill/kernel_ids.h).
  *
  * The element operations are recurrence.h's, shared with the OpenCL kernel
  * and the host truth; the loops differ from the OpenCL kernel's on purpose

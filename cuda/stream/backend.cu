@@ -1,80 +1,21 @@
-/* CUDA backend of the stream benchmark. Kernels use interleaved
- * (grid-stride) loops so that exactly the requested number of threads runs,
- * each touching elements tid, tid + T, tid + 2T, ... with T threads in all. */
+/* CUDA backend of the stream benchmark: allocates, launches (kernels.cu)
+ * and times. */
 #include "cuda_device.h"
+#include "kernels.h"
 
-extern "C" {
-#include "stream/backend.h"
-}
-#include "stream/elements.h"
-
-#include <climits>
 #include <cstring>
-
-/* Bounds for the largest block at two per SM cap registers at 32 per thread,
- * so the full occupancy default_geometry asks for (2048 threads per SM on
- * sm_80 and sm_90) stays resident with any block size. */
-#define RESIDENT __launch_bounds__(1024, 2)
-
-template <typename T, stream_kernel K>
-__global__ void RESIDENT elementwise(T *__restrict__ a, T *__restrict__ b, T *__restrict__ c, T s, size_t n)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        if constexpr (K == STREAM_COPY)
-            STREAM_COPY_AT(a, b, c, s, i);
-        else if constexpr (K == STREAM_MUL)
-            STREAM_MUL_AT(a, b, c, s, i);
-        else if constexpr (K == STREAM_ADD)
-            STREAM_ADD_AT(a, b, c, s, i);
-        else
-            STREAM_TRIAD_AT(a, b, c, s, i);
-    }
-}
-
-/* Sums blocks of at most STREAM_DOT_BLOCK products into the thread's running
- * sum, then a tree over the block; one partial per block, in double for the
- * host's pairwise sum. One accumulator, like the other kernels' one element
- * per iteration: more chains need more registers than full occupancy leaves
- * for double (ptxas spills), and would give dot more memory parallelism per
- * thread than the other kernels in the concurrency sweep. */
-template <typename T>
-__global__ void RESIDENT dot_kernel(const T *__restrict__ a, const T *__restrict__ b,
-                                    double *__restrict__ partial, size_t n)
-{
-    extern __shared__ __align__(8) unsigned char shared[];
-    T *red = reinterpret_cast<T *>(shared);
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    T sum = 0;
-    while (i < n) {
-        T block = 0;
-        for (unsigned k = 0; k < STREAM_DOT_BLOCK && i < n; ++k, i += stride)
-            block += STREAM_DOT_AT(a, b, i);
-        sum += block;
-    }
-    red[threadIdx.x] = sum;
-    __syncthreads();
-    /* Block sizes need not be powers of two (see work_group_for). */
-    for (unsigned active = blockDim.x; active > 1;) {
-        unsigned half = (active + 1) / 2;
-        if (threadIdx.x < active - half)
-            red[threadIdx.x] += red[threadIdx.x + half];
-        __syncthreads();
-        active = half;
-    }
-    if (threadIdx.x == 0)
-        partial[blockIdx.x] = red[0];
-}
 
 static struct {
     cr_cuda cu;
     cr_dtype type;
     uint64_t n;
     void *arr[3];
-    double *partial, *host_partial; /* host side pinned: the copy is part of the timed interval */
+    /* dot's per-block sums, in mapped pinned host memory: the kernel's
+     * stores are the result's way to the host, so the timed interval holds
+     * the kernel alone, and the host reads them after the stop event. */
+    double *partial, *partial_dev; /* the host's and the device's address of the same memory */
     uint64_t partial_cap;
-    } st;
+} st;
 
 static void free_arrays(void)
 {
@@ -87,9 +28,8 @@ static void free_arrays(void)
 
 static void free_partials(void)
 {
-    cudaFree(st.partial);
-    cudaFreeHost(st.host_partial);
-    st.partial = st.host_partial = NULL;
+    cudaFreeHost(st.partial);
+    st.partial = st.partial_dev = NULL;
     st.partial_cap = 0;
 }
 
@@ -130,31 +70,18 @@ static cr_status cuda_download(stream_array which, void *dst, char *err, size_t 
     return CR_OK;
 }
 
-/* Grows the partial-sum buffers outside the timed interval. */
+/* Grows the partial sums outside the timed interval. */
 static cr_status ensure_partials(uint64_t blocks, char *err, size_t errlen)
 {
     if (blocks <= st.partial_cap)
         return CR_OK;
     free_partials();
-    CR_CUDA_CHECK(cudaMalloc(&st.partial, blocks * sizeof(double)), "cudaMalloc", err, errlen);
-    CR_CUDA_CHECK(cudaMallocHost(&st.host_partial, blocks * sizeof(double)), "cudaMallocHost", err, errlen);
+    CR_CUDA_CHECK(cudaHostAlloc((void **)&st.partial, blocks * sizeof(double), cudaHostAllocMapped),
+                  "cudaHostAlloc(mapped)", err, errlen);
+    CR_CUDA_CHECK(cudaHostGetDevicePointer((void **)&st.partial_dev, st.partial, 0), "cudaHostGetDevicePointer",
+                  err, errlen);
     st.partial_cap = blocks;
     return CR_OK;
-}
-
-template <typename T>
-static void launch(stream_kernel k, unsigned blocks, unsigned group, double scalar)
-{
-    T *a = (T *)st.arr[STREAM_A], *b = (T *)st.arr[STREAM_B], *c = (T *)st.arr[STREAM_C];
-    const T s = (T)scalar;
-    /* Indexed by stream_kernel; dot has a kernel of its own. */
-    static void (*const element_kernels[])(T *, T *, T *, T, size_t) = {
-        elementwise<T, STREAM_COPY>, elementwise<T, STREAM_MUL>, elementwise<T, STREAM_ADD>,
-        elementwise<T, STREAM_TRIAD>};
-    if (k == STREAM_DOT)
-        dot_kernel<T><<<blocks, group, group * sizeof(T)>>>(a, b, st.partial, st.n);
-    else
-        element_kernels[k]<<<blocks, group>>>(a, b, c, s, st.n);
 }
 
 /* Pairwise, so that the chain of additions across blocks stays log2 long. */
@@ -166,40 +93,33 @@ static double sum_partials(double *p, uint64_t count)
     return count ? p[0] : 0.0;
 }
 
-static cr_status check_geometry(const stream_geometry *g, char *err, size_t errlen)
-{
-    if (g->work_group == 0 || g->work_group > st.cu.max_group || g->work_items % g->work_group != 0 ||
-        g->work_items / g->work_group > INT_MAX) {
-        snprintf(err, errlen, "invalid geometry: %llu work-items in groups of %llu",
-                 (unsigned long long)g->work_items, (unsigned long long)g->work_group);
-        return CR_ERR;
-    }
-    return CR_OK;
-}
-
 static cr_status cuda_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
                           char *err, size_t errlen)
 {
-    if (check_geometry(g, err, errlen) != CR_OK)
+    if (cr_cuda_check_geometry(g->work_items, g->work_group, st.cu.max_group, err, errlen) != CR_OK ||
+        stream_check_window(g, st.n, err, errlen) != CR_OK)
         return CR_ERR;
     uint64_t blocks = g->work_items / g->work_group;
     if (k == STREAM_DOT && ensure_partials(blocks, err, errlen) != CR_OK)
         return CR_ERR;
+    size_t es = cr_dtype_size(st.type);
+    void *at[3];
+    for (int i = 0; i < 3; ++i)
+        at[i] = (char *)st.arr[i] + g->first * es;
+    /* The interval holds the launch alone: asynchronous, so the gated timer
+     * starts the device on it only once it is enqueued. */
     if (cr_cuda_timer_start(&st.cu.timer, 0, err, errlen) != CR_OK)
         return CR_ERR;
-    if (st.type == CR_DOUBLE)
-        launch<double>(k, (unsigned)blocks, (unsigned)g->work_group, scalar);
-    else
-        launch<float>(k, (unsigned)blocks, (unsigned)g->work_group, scalar);
-    CR_CUDA_CHECK(cudaGetLastError(), "kernel launch", err, errlen);
-    if (k == STREAM_DOT)
-        CR_CUDA_CHECK(cudaMemcpyAsync(st.host_partial, st.partial, blocks * sizeof(double),
-                                      cudaMemcpyDeviceToHost, 0),
-                      "cudaMemcpyAsync", err, errlen);
-    if (cr_cuda_timer_stop(&st.cu.timer, 0, t, err, errlen) != CR_OK)
+    stream_cuda_launch(k, st.type, (unsigned)blocks, (unsigned)g->work_group, at[STREAM_A], at[STREAM_B],
+                       at[STREAM_C], scalar, g->count, st.partial_dev);
+    cudaError_t launched = cudaGetLastError();
+    /* Stopped even after a failed launch: it opens the gate. */
+    cr_status stopped = cr_cuda_timer_stop(&st.cu.timer, 0, t, err, errlen);
+    CR_CUDA_CHECK(launched, "kernel launch", err, errlen);
+    if (stopped != CR_OK)
         return CR_ERR;
     if (k == STREAM_DOT)
-        *dot = sum_partials(st.host_partial, blocks);
+        *dot = sum_partials(st.partial, blocks);
     return CR_OK;
 }
 
@@ -208,7 +128,7 @@ static stream_geometry cuda_default_geometry(uint64_t n)
     const uint64_t group = 256;
     uint64_t items = (n + group - 1) / group * group;
     uint64_t full = st.cu.sms * st.cu.threads_per_sm;
-    stream_geometry g = {items < full ? items : full, group};
+    stream_geometry g = {items < full ? items : full, group, 0, n};
     return g;
 }
 

@@ -128,25 +128,25 @@ static cr_status ensure_partials(uint64_t groups, char *err, size_t errlen)
 static cr_status set_args(stream_kernel k, cl_kernel kern, const stream_geometry *g, double scalar, char *err,
                           size_t errlen)
 {
-    cl_ulong n = S.n;
+    cl_ulong first = g->first, n = g->count;
     float sf = (float)scalar;
     size_t ss = cr_dtype_size(S.dtype);
     const cr_cl_arg A = CR_CL_ARG(S.array[STREAM_A]), B = CR_CL_ARG(S.array[STREAM_B]),
-                    C = CR_CL_ARG(S.array[STREAM_C]), N = CR_CL_ARG(n), P = CR_CL_ARG(S.partial),
-                    L = CR_CL_LOCAL((size_t)g->work_group * ss),
+                    C = CR_CL_ARG(S.array[STREAM_C]), F = CR_CL_ARG(first), N = CR_CL_ARG(n),
+                    P = CR_CL_ARG(S.partial), L = CR_CL_LOCAL((size_t)g->work_group * ss),
                     s = {ss, S.dtype == CR_DOUBLE ? (const void *)&scalar : (const void *)&sf};
-    cr_cl_arg args[5];
+    cr_cl_arg args[6];
     unsigned count = 0;
 #define PUSH(x) (args[count++] = (x))
     switch (k) {
-    case STREAM_COPY: PUSH(A), PUSH(C), PUSH(N); break;
-    case STREAM_MUL: PUSH(B), PUSH(C), PUSH(s), PUSH(N); break;
-    case STREAM_ADD: PUSH(A), PUSH(B), PUSH(C), PUSH(N); break;
-    case STREAM_TRIAD: PUSH(A), PUSH(B), PUSH(C), PUSH(s), PUSH(N); break;
+    case STREAM_COPY: PUSH(A), PUSH(C), PUSH(F), PUSH(N); break;
+    case STREAM_MUL: PUSH(B), PUSH(C), PUSH(s), PUSH(F), PUSH(N); break;
+    case STREAM_ADD: PUSH(A), PUSH(B), PUSH(C), PUSH(F), PUSH(N); break;
+    case STREAM_TRIAD: PUSH(A), PUSH(B), PUSH(C), PUSH(s), PUSH(F), PUSH(N); break;
     case STREAM_DOT:
         if (ensure_partials(g->work_items / g->work_group, err, errlen) != CR_OK)
             return CR_ERR;
-        PUSH(A), PUSH(B), PUSH(P), PUSH(L), PUSH(N);
+        PUSH(A), PUSH(B), PUSH(P), PUSH(L), PUSH(F), PUSH(N);
         break;
     default: break;
     }
@@ -165,6 +165,8 @@ static double sum_partials(uint64_t groups)
 static cr_status cl_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
                         char *err, size_t errlen)
 {
+    if (stream_check_window(g, S.n, err, errlen) != CR_OK)
+        return CR_ERR;
     cl_kernel kern = S.kernel[S.dtype][k];
     if (set_args(k, kern, g, scalar, err, errlen) != CR_OK)
         return CR_ERR;
@@ -205,6 +207,7 @@ static stream_geometry cl_default_geometry(uint64_t n)
 {
     stream_geometry g;
     cr_cl_default_geometry(&S.cl, n, &g.work_items, &g.work_group);
+    g.first = 0, g.count = n;
     return g;
 }
 

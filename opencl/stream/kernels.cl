@@ -1,5 +1,6 @@
 /* Stream kernels, after layout.cl and bench/stream/elements.h. Built with -DIS_DOUBLE=0|1 and
- * -DDOT_BLOCK=N. */
+ * -DDOT_BLOCK=N. Each works on the window of n elements from element `first` (the arrays are
+ * offset to it, so the work-items share the window as they would a whole array). */
 #if IS_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double T;
@@ -7,23 +8,29 @@ typedef double T;
 typedef float T;
 #endif
 
-kernel void stream_copy(global const T *restrict a, global T *restrict c, ulong n)
+kernel void stream_copy(global const T *restrict a, global T *restrict c, ulong first, ulong n)
 {
+    a += first, c += first;
     FOR_EACH(i, n) STREAM_COPY_AT(a, b, c, s, i);
 }
 
-kernel void stream_mul(global T *restrict b, global const T *restrict c, T s, ulong n)
+kernel void stream_mul(global T *restrict b, global const T *restrict c, T s, ulong first, ulong n)
 {
+    b += first, c += first;
     FOR_EACH(i, n) STREAM_MUL_AT(a, b, c, s, i);
 }
 
-kernel void stream_add(global const T *restrict a, global const T *restrict b, global T *restrict c, ulong n)
+kernel void stream_add(global const T *restrict a, global const T *restrict b, global T *restrict c, ulong first,
+                       ulong n)
 {
+    a += first, b += first, c += first;
     FOR_EACH(i, n) STREAM_ADD_AT(a, b, c, s, i);
 }
 
-kernel void stream_triad(global T *restrict a, global const T *restrict b, global const T *restrict c, T s, ulong n)
+kernel void stream_triad(global T *restrict a, global const T *restrict b, global const T *restrict c, T s,
+                         ulong first, ulong n)
 {
+    a += first, b += first, c += first;
     FOR_EACH(i, n) STREAM_TRIAD_AT(a, b, c, s, i);
 }
 
@@ -52,8 +59,9 @@ static T dot_range(global const T *restrict a, global const T *restrict b, ulong
 }
 
 kernel void stream_dot(global const T *restrict a, global const T *restrict b, global T *restrict partial,
-                       local T *scratch, ulong n)
+                       local T *scratch, ulong first, ulong n)
 {
+    a += first, b += first;
     const ulong g = get_global_id(0), size = get_global_size(0);
 #if CONTIGUOUS
     const ulong per = (n + size - 1) / size;

@@ -11,6 +11,7 @@
 #define BENCHMARK "stream"
 #include "tests/cli_harness.h"
 
+#include <math.h>
 #include <signal.h>
 
 static void test_quick_run_is_complete_and_valid(void **state)
@@ -43,9 +44,16 @@ static void test_quick_run_is_complete_and_valid(void **state)
             assert_true(++d < 2);
         while (strcmp(kernels[k], cell(&t, i, "variant")) != 0)
             assert_true(++k < 5);
-        /* Bytes per repetition follow the table: arrays moved x array size. */
-        assert_true(strtod(cell(&t, i, "bytes_per_rep"), NULL) ==
-                    (double)moved[k] * strtod(cell(&t, i, "size_bytes"), NULL));
+        /* Bytes per repetition follow the table: arrays moved x the array
+         * size, or in the concurrency sweep x the window a repetition
+         * touches: 16 elements per work-item a unit, below the array. */
+        double bytes = strtod(cell(&t, i, "bytes_per_rep"), NULL), size = strtod(cell(&t, i, "size_bytes"), NULL);
+        if (s == 2 && bytes < (double)moved[k] * size) {
+            double window = bytes / moved[k] / (d ? 8 : 4), unit = 16 * strtod(cell(&t, i, "work_items"), NULL);
+            assert_true(window >= unit && fmod(window, unit) == 0);
+        } else {
+            assert_true(bytes == (double)moved[k] * size);
+        }
         if (strcmp(cell(&t, i, "backend"), "host-openmp") == 0) {
             host_rows++;
             assert_string_equal(cell(&t, i, "timer"), "host");
@@ -151,6 +159,64 @@ static void test_concurrency_sweep_structure(void **state)
     /* Up to full occupancy: 16 work-items per CPU compute unit. */
     assert_int_equal(cus % 16, 0);
     table_free(&t);
+}
+
+/* The concurrency sweep's windows, made one unit each (16 elements per
+ * work-item) by the test hook's tiny target: a repetition moves exactly
+ * that, and every output is verified inside its window and untouched
+ * outside it. */
+static const char *one_unit_windows = "CROSSROOF_STREAM_WINDOW_S=1e-9";
+static const char *window_args = "--sweeps concurrency --size 1M --reps 5:5";
+
+static void test_concurrency_windows_move_and_verify_what_they_touch(void **state)
+{
+    (void)state;
+    table t = run_csv(one_unit_windows, "stream-opencl", window_args, "windows", 0, NULL);
+    expect_all_valid(&t);
+    const char *kernels[] = {"copy", "mul", "add", "triad", "dot"};
+    const unsigned moved[] = {2, 2, 3, 3, 2};
+    int windowed = 0;
+    for (int i = 0; i < t.nrows; ++i) {
+        assert_string_equal(cell(&t, i, "sweep"), "concurrency");
+        int k = 0;
+        while (strcmp(kernels[k], cell(&t, i, "variant")) != 0)
+            assert_true(++k < 5);
+        double es = strcmp(cell(&t, i, "dtype"), "double") == 0 ? 8 : 4;
+        double items = strtod(cell(&t, i, "work_items"), NULL), n = strtod(cell(&t, i, "size_bytes"), NULL) / es;
+        double window = 16 * items <= n ? 16 * items : n;
+        assert_true(strtod(cell(&t, i, "bytes_per_rep"), NULL) == moved[k] * window * es);
+        windowed += window < n;
+    }
+    assert_true(windowed >= 10); /* every kernel and type at 1 work-item at least */
+    table_free(&t);
+}
+
+static void test_planted_faults_inside_and_outside_a_window_fail_the_run(void **state)
+{
+    (void)state;
+    const struct {
+        const char *fault, *kernels, *note;
+    } cases[] = {
+        {"verify", "copy", "elements wrong"},
+        {"window-spill", "triad", "elements written outside the window"},
+        {"dot-drop", "dot", "dot misses or repeats products"},
+        {"verify", "dot", "dot off by"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        char env[128], args[256], dir[64];
+        snprintf(env, sizeof env, "%s CROSSROOF_FAULT=%s", one_unit_windows, cases[c].fault);
+        snprintf(args, sizeof args, "%s --dtype float --kernels %s --concurrency 1:4:x2", window_args,
+                 cases[c].kernels);
+        snprintf(dir, sizeof dir, "window-fault-%zu", c);
+        run_result r;
+        table t = run_csv(env, "stream-opencl", args, dir, 1, &r);
+        expect_in(r.err, "1 result(s) failed verification");
+        run_free(&r);
+        int j = only_invalid_row(&t);
+        assert_string_equal(cell(&t, j, "work_items"), "1"); /* the first device result, windowed */
+        expect_cell_has(&t, j, "note", cases[c].note);
+        table_free(&t);
+    }
 }
 
 /* Listing the devices where there are none exits 77 too, so that scripts
@@ -285,4 +351,6 @@ CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_option
               test_cuda_help_without_gpu, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
               test_insane_events_fall_back_to_host_timing, test_csv_on_stdout,
               test_interrupted_run_keeps_completed_rows, test_concurrency_sweep_structure,
-              test_quick_run_is_complete_and_valid, test_rows_pass_the_plausibility_gate)
+              test_concurrency_windows_move_and_verify_what_they_touch,
+              test_planted_faults_inside_and_outside_a_window_fail_the_run, test_quick_run_is_complete_and_valid,
+              test_rows_pass_the_plausibility_gate)

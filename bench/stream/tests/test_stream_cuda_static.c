@@ -1,0 +1,210 @@
+/* Static checks of the stream benchmark's CUDA code, without a GPU: the PTX
+ * nvcc makes of cuda/stream/kernels.cu, what ptxas makes of it for the
+ * architectures the build targets, and the timed interval of
+ * cuda/stream/backend.cu. Without nvcc there is no PTX: the tests skip,
+ * saying so.
+ *
+ * What they hold the code to:
+ *   - every kernel's loop issues UNROLL loads from each array it reads
+ *     (four floats, two doubles: 16 bytes per array per thread) before it
+ *     stores anything, the bytes in flight a thread needs on HBM;
+ *   - no kernel touches local memory: PTX without ld.local/st.local, ptxas
+ *     with 0 bytes of stack and spills under the launch bounds;
+ *   - run()'s timed interval enqueues the kernel alone: no copy, no
+ *     synchronisation, between the timer's start and stop. That dot's
+ *     partial sums reach the host through mapped memory, by the kernel's
+ *     own stores, is then what lets the result out; its effect on a GPU
+ *     (one command, not two, in the interval) shows only there. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/cuda_source.h"
+#include "tests/ptx_text.h"
+#include "tests/test_main.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef STREAM_GEN_DIR
+#error "build with -DSTREAM_GEN_DIR and -DSTREAM_CUDA_SRC (bench/stream/build.mk)"
+#endif
+
+/* Reads a generated file, or skips the test where nvcc made none. */
+static char *generated(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", STREAM_GEN_DIR, name);
+    char *s = cuda_source_read(path);
+    if (s == NULL) {
+        print_message("skipped: no %s (nvcc absent when this was built)\n", path);
+        skip();
+    }
+    return s;
+}
+
+/* The entries of the kernels' PTX (free the text returned and
+ * m->entries), or the test skips where nvcc made none. */
+static char *kernels_ptx(ptx_module *m)
+{
+    char *ptx = generated("stream_kernels.ptx");
+    *m = (ptx_module){0};
+    if (!ptx_parse(ptx, m))
+        fail_msg("stream_kernels.ptx: no well-formed .entry");
+    return ptx;
+}
+
+/* The body of the PTX entry whose name starts with prefix. */
+static ptx_span entry_body(const ptx_module *m, const char *prefix)
+{
+    const ptx_entry *e = ptx_entry_prefixed(m, prefix);
+    if (e == NULL)
+        fail_msg("no PTX entry %s", prefix);
+    return e->body;
+}
+
+/* Over every loop of a body: the most global loads issued before the
+ * loop's first global store. */
+static int loads_ahead_of_stores(ptx_span body)
+{
+    int best = 0;
+    ptx_span loop, line;
+    for (const char *at = body.begin; ptx_next_loop(body, &at, &loop);) {
+        int loads = 0;
+        for (const char *p = loop.begin; ptx_next_line(loop, &p, &line) && !ptx_find_in(line, "st.global");)
+            loads += ptx_find_in(line, "ld.global") != NULL;
+        if (loads > best)
+            best = loads;
+    }
+    return best;
+}
+
+typedef struct {
+    const char *name, *prefix;
+    int arrays_read;
+} kernel_expect;
+
+/* Mangled names of elementwise<T, K> and dot_kernel<T>. */
+static const kernel_expect kernels[] = {
+    {"copy", "_Z11elementwiseI%cL13stream_kernel0E", 1},
+    {"mul", "_Z11elementwiseI%cL13stream_kernel1E", 1},
+    {"add", "_Z11elementwiseI%cL13stream_kernel2E", 2},
+    {"triad", "_Z11elementwiseI%cL13stream_kernel3E", 2},
+    {"dot", "_Z10dot_kernelI%cE", 2},
+};
+
+static void test_loads_go_sixteen_bytes_per_array_ahead_of_stores(void **state)
+{
+    (void)state;
+    ptx_module m;
+    char *ptx = kernels_ptx(&m);
+    const struct {
+        char code;
+        int unroll;
+    } types[] = {{'f', 4}, {'d', 2}};
+    for (size_t t = 0; t < 2; ++t)
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; ++k) {
+            char prefix[128];
+            snprintf(prefix, sizeof prefix, kernels[k].prefix, types[t].code);
+            int want = types[t].unroll * kernels[k].arrays_read, got = loads_ahead_of_stores(entry_body(&m, prefix));
+            if (got < want)
+                fail_msg("%s (%c): %d global loads ahead of the first store in its loop, want %d", kernels[k].name,
+                         types[t].code, got, want);
+        }
+    free(m.entries);
+    free(ptx);
+}
+
+static void test_no_local_memory_in_ptx(void **state)
+{
+    (void)state;
+    char *ptx = generated("stream_kernels.ptx");
+    assert_null(strstr(ptx, "ld.local"));
+    assert_null(strstr(ptx, "st.local"));
+    assert_null(strstr(ptx, ".local ")); /* no local arrays either */
+    free(ptx);
+}
+
+/* ptxas -v: one "N bytes stack frame, N bytes spill stores, N bytes spill
+ * loads" line per kernel, all zero, for all ten kernels. */
+static void check_ptxas_log(const char *name)
+{
+    char *log = generated(name);
+    int kernels_seen = 0;
+    for (const char *p = strstr(log, "bytes stack frame"); p; p = strstr(p + 1, "bytes stack frame")) {
+        ptx_span line = {p, p};
+        while (line.begin > log && line.begin[-1] != '\n')
+            --line.begin;
+        line.end = line.begin + strcspn(line.begin, "\n");
+        if (!ptx_find_in(line, "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"))
+            fail_msg("%s: %.*s", name, (int)(line.end - line.begin), line.begin);
+        ++kernels_seen;
+    }
+    assert_int_equal(kernels_seen, 10);
+    free(log);
+}
+
+static void test_no_spills_on_sm80(void **state)
+{
+    (void)state;
+    check_ptxas_log("stream_kernels.sm_80.log");
+}
+
+static void test_no_spills_on_sm90(void **state)
+{
+    (void)state;
+    check_ptxas_log("stream_kernels.sm_90.log");
+}
+
+/* dot's result leaves the device by the kernel's own stores: one double
+ * per block through the pointer it is given (param_2, `partial`), which
+ * the backend points at mapped pinned host memory; no other global store. */
+static void test_dot_stores_its_partials_through_the_given_pointer(void **state)
+{
+    (void)state;
+    ptx_module m;
+    char *ptx = kernels_ptx(&m);
+    const char types[] = {'f', 'd'};
+    for (size_t t = 0; t < 2; ++t) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "_Z10dot_kernelI%cE", types[t]);
+        ptx_span body = entry_body(&m, prefix), line;
+        int stores = 0;
+        for (const char *p = body.begin; ptx_next_line(body, &p, &line);)
+            stores += ptx_find_in(line, "st.global") != NULL;
+        assert_int_equal(stores, 1);
+        assert_non_null(ptx_find_in(body, "st.global.f64"));
+        assert_non_null(ptx_find_in(body, "_param_2]")); /* the pointer, loaded to store through */
+    }
+    free(m.entries);
+    free(ptx);
+    char *src = cuda_source_must_read(STREAM_CUDA_SRC);
+    assert_non_null(strstr(src, "cudaHostAllocMapped"));
+    assert_non_null(strstr(src, "cudaHostGetDevicePointer"));
+    free(src);
+}
+
+/* The text of run() between the timer's start and stop holds one launch
+ * and nothing else that enqueues or waits: with the gated timer anything
+ * there that blocked the host would hold the gate shut, a copy (even an
+ * asynchronous one) would be a second command in dot's bandwidth, and a
+ * return would leave the gate closed. */
+static void test_timed_interval_holds_the_launch_alone(void **state)
+{
+    (void)state;
+    free(generated("stream_kernels.ptx")); /* the CUDA build exists */
+    char *src = cuda_source_must_read(STREAM_CUDA_SRC);
+    char *timed = cuda_source_sole_gated_interval(src);
+    assert_null(strstr(timed, "cudaMemcpy")); /* cudaMemcpyAsync too, which does not block */
+    assert_non_null(strstr(timed, "stream_cuda_launch("));
+    free(timed);
+    free(src);
+}
+
+TEST_MAIN(NULL, NULL, test_loads_go_sixteen_bytes_per_array_ahead_of_stores, test_no_local_memory_in_ptx,
+          test_no_spills_on_sm80, test_no_spills_on_sm90, test_dot_stores_its_partials_through_the_given_pointer,
+          test_timed_interval_holds_the_launch_alone)
