@@ -13,14 +13,16 @@ const char *const cr_result_columns[] = {
     "benchmark", "backend",  "device",        "variant",   "dtype",    "sweep",     "size_bytes",
     "work_items", "work_group", "params",     "bytes_per_rep", "ops_per_rep", "n",   "min_s",
     "median_s",  "mean_s",   "max_s",         "stddev_s",  "ci_rel",   "timer",     "stop",
-    "figure",    "figure_best", "unit",       "ref_ratio", "valid",    "flags",     "note",
+    "figure",    "figure_best", "unit",       "ref_ratio", "valid",    "flags",     "cycles",
+    "note",
 };
 const size_t cr_result_ncolumns = sizeof cr_result_columns / sizeof cr_result_columns[0];
 
 /* How each column above, in the same order, is written and where its value
  * is in cr_result. Text is quoted as CSV needs; a count of 0 is empty (n/a);
- * a double that is NaN is empty, and so is an infinite ci_rel. */
-typedef enum { COL_TEXT, COL_COUNT, COL_SIZE_T, COL_DOUBLE, COL_FINITE, COL_BOOL } column_kind;
+ * a double that is NaN is empty, and so is an infinite ci_rel; an optional
+ * double (one few rows set) is empty where 0 or not finite. */
+typedef enum { COL_TEXT, COL_COUNT, COL_SIZE_T, COL_DOUBLE, COL_FINITE, COL_OPTIONAL, COL_BOOL } column_kind;
 typedef struct {
     column_kind kind;
     size_t offset;
@@ -37,7 +39,7 @@ static const column columns[] = {
     COL(COL_FINITE, stats.ci_rel), COL(COL_TEXT, timer),       COL(COL_TEXT, stop),
     COL(COL_DOUBLE, figure),      COL(COL_DOUBLE, figure_best), COL(COL_TEXT, unit),
     COL(COL_DOUBLE, ref_ratio),   COL(COL_BOOL, valid),        COL(COL_TEXT, flags),
-    COL(COL_TEXT, note),
+    COL(COL_OPTIONAL, cycles),    COL(COL_TEXT, note),
 };
 #undef COL
 _Static_assert(sizeof columns / sizeof columns[0] == sizeof cr_result_columns / sizeof cr_result_columns[0],
@@ -94,6 +96,11 @@ void cr_result_write_row(FILE *f, const cr_result *r)
         case COL_SIZE_T: fprintf(f, "%zu", *(const size_t *)field); break;
         case COL_DOUBLE: cr_csv_double(f, *(const double *)field); break;
         case COL_FINITE: cr_csv_double(f, isfinite(*(const double *)field) ? *(const double *)field : NAN); break;
+        case COL_OPTIONAL: {
+            double v = *(const double *)field;
+            cr_csv_double(f, isfinite(v) && v != 0 ? v : NAN);
+            break;
+        }
         case COL_BOOL: fputs(*(const bool *)field ? "1" : "0", f); break;
         }
     }

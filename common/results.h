@@ -40,6 +40,10 @@ typedef struct {
     bool valid;          /* verification passed */
     char flags[64];      /* the plausibility gate's verdicts, ';'-separated: "unstable;bimodal" */
     char note[480];
+    /* The latency benchmark's cycles per load, counted by the core that
+     * walked (CUDA's clock64). Empty where 0 (a row that never set it) or
+     * NaN: other benchmarks, and backends that count no cycles. */
+    double cycles;
     /* Not columns: what the gate needs to judge the row. */
     cr_peak_kind peak_kind;
     uint64_t working_set_bytes; /* bytes a repetition touches; 0 = unknown (no residency verdict) */

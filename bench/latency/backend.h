@@ -6,12 +6,17 @@
  *
  * Kernel semantics: one work-item (one thread) starts at word `start` of
  * the uploaded buffer and follows it `steps` times, each load's value being
- * the word offset of the next load (chase.h, the one loop of every walker):
+ * the word offset of the next load (chase.h, the one loop of the OpenCL
+ * and host walkers):
  *     idx = start; repeat steps times: idx = next[idx]; *end = idx
  * Every load depends on the one before, so the time per step is the
  * latency of one load from wherever the footprint lives (Li's L_$ or L).
  * A chain in several pieces (pieces.h) is walked the same way, over word
- * indices of the whole chain, each load's piece chosen from its index. */
+ * indices of the whole chain, each load's piece chosen from its index.
+ * A backend whose language has pointers to global memory (CUDA) may hold
+ * each word's target as an address instead (address.h), so that no index
+ * arithmetic lies between two loads; the contract is the same in words:
+ * where the walk starts and where it ends. */
 #ifndef CR_LATENCY_BACKEND_H
 #define CR_LATENCY_BACKEND_H
 
@@ -21,6 +26,7 @@
 #include "latency/pieces.h"
 #include "timer.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define LT_MAX_LEVELS 5
@@ -40,6 +46,13 @@ typedef struct {
     lt_cache_level level[LT_MAX_LEVELS];
 } lt_caches;
 
+/* What one walk reports besides its timing. */
+typedef struct {
+    uint64_t end;    /* the word the walk ended on */
+    bool has_cycles; /* false where the backend has no clock of the core that walked */
+    uint64_t cycles; /* that core's clock cycles over the walk's loop, counted by the core itself */
+} lt_walk_out;
+
 typedef struct {
     cr_backend_base base;
     /* The line size and the cache levels the API reports about the open
@@ -52,9 +65,10 @@ typedef struct {
      * of more pieces than max_pieces is refused. */
     cr_status (*prepare)(const lt_layout *layout, const uint64_t *next, char *err, size_t errlen);
     /* Walks `steps` loads from word `start`, blocking; the word it ends on
-     * goes to *end (read back outside the timed interval). A start outside
-     * the buffer is refused (lt_chain_check_start). */
-    cr_status (*run)(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *end, char *err, size_t errlen);
+     * and the cycles it counted go to *out (read back outside the timed
+     * interval). A start outside the buffer is refused
+     * (lt_chain_check_start). */
+    cr_status (*run)(uint64_t steps, uint64_t start, cr_timing *t, lt_walk_out *out, char *err, size_t errlen);
     /* The most pieces prepare takes: LT_MAX_PIECES where the API caps one
      * allocation below the device's memory; 1 where one allocation can
      * always hold the chain, and the design then never splits it. */

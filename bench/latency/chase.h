@@ -1,8 +1,12 @@
-/* The pointer chase, shared verbatim by the OpenCL kernel, the CUDA kernel
- * and the host's walk, so that all three walk alike: idx follows next
- * steps times, every load's address being the value of the load before, so
- * that nothing overlaps and each step costs one full load latency. The
- * includer defines LT_U64 (its 64-bit unsigned type). */
+/* The index chase, shared verbatim by the OpenCL kernel and the host's
+ * walk, so that both walk alike: idx follows next steps times, every load's
+ * address computed from the value of the load before, so that nothing
+ * overlaps and each step costs one full load latency, plus the address
+ * computation: a CPU folds it into the load's scaled-index addressing; in
+ * OpenCL 1.2 it stays, because a buffer may move between launches, so no
+ * address kept inside one is valid in the next. The CUDA kernel chases
+ * addresses instead (address.h). The includer defines LT_U64 (its 64-bit
+ * unsigned type). */
 #ifndef CR_LATENCY_CHASE_H
 #define CR_LATENCY_CHASE_H
 

@@ -11,6 +11,10 @@
  *    reports, taken from the largest footprint that fits in half of it and
  *    not in the smaller levels, and a `memory` row from the largest
  *    footprint when it is at least 4x the last-level cache.
+ *  - cycles: beside the ns of each row, cycles per load: counted by the
+ *    core that walked where the backend can (the cycles column, CUDA's
+ *    clock64), else ns times the clock the device reports
+ *    (cycles_from_clock= in params), where it reports one (cycles.h).
  *
  * A footprint beyond the device's largest allocation (an OpenCL device may
  * cap one allocation far below its memory) is allocated in pieces, one
@@ -34,6 +38,7 @@
 
 #include "bench_main.h"
 #include "error.h"
+#include "latency/cycles.h"
 #include "latency/levels.h"
 #include "latency/perm.h"
 #include "latency/pieces.h"
@@ -63,6 +68,7 @@ typedef struct {
     uint64_t footprint;
     lt_layout layout;
     bool measured;
+    double cycles; /* per load, counted by the walker (cycles.h); NaN where it counts none */
     cr_result row;
 } lt_point;
 
@@ -148,6 +154,7 @@ typedef struct {
     uint64_t pos;     /* cycle position the next run starts from */
     uint64_t steps;   /* of a measured run */
     bool inject;      /* plant one wrong end (CROSSROOF_FAULT=verify) */
+    lt_cycle_log *log; /* the measured runs' cycles; NULL outside the measurement */
     bool bad;
     char why[200];    /* the first mismatch */
 } walk_ctx;
@@ -156,9 +163,13 @@ typedef struct {
  * the cycle and moves the position on. */
 static cr_status walk(walk_ctx *w, uint64_t steps, cr_timing *t, char *err, size_t errlen)
 {
-    uint64_t start = lt_chain_word(w->chain, w->pos), end = 0;
-    if (w->ep->be->run(steps, start, t, &end, err, errlen) != CR_OK)
+    uint64_t start = lt_chain_word(w->chain, w->pos);
+    lt_walk_out out = {0};
+    if (w->ep->be->run(steps, start, t, &out, err, errlen) != CR_OK)
         return CR_ERR;
+    if (w->log)
+        lt_cycle_log_add(w->log, &out, steps);
+    uint64_t end = out.end;
     uint64_t pos = lt_chain_advance(w->chain, w->pos, steps);
     uint64_t want = lt_chain_word(w->chain, pos);
     if (w->inject) {
@@ -241,10 +252,20 @@ static void init_row(cr_result *r, const endpoint *ep, const char *variant, cons
     r->work_items = r->work_group = 1;
 }
 
-static void add_cycles(cr_result *r, const endpoint *ep)
+/* The figure in cycles: the cycles column where the walker counted its own
+ * core's cycles (per load, the median of the measured runs), otherwise
+ * cycles_from_clock= in params where the API reports a clock: ns times
+ * that nominal clock, which the core may not have run at, hence the name.
+ * Neither without a figure or a clock: no zero stands in for an unknown. */
+static void add_cycles(cr_result *r, double cycles, const endpoint *ep)
 {
-    if (ep->info.clock_mhz && !isnan(r->figure))
-        cr_result_add_param(r, "cycles=%.1f", r->figure * ep->info.clock_mhz * 1e-3);
+    if (isnan(r->figure))
+        return;
+    double nominal = lt_cycles_from_clock(r->figure, ep->info.clock_mhz);
+    if (!isnan(cycles))
+        r->cycles = cycles;
+    else if (!isnan(nominal))
+        cr_result_add_param(r, "cycles_from_clock=%.1f", nominal);
 }
 
 /* "pieces=N;piece_bytes=B" where a chain is split; nothing where not, so
@@ -256,10 +277,13 @@ static void add_pieces(cr_result *r, const lt_layout *l)
 }
 
 /* Uploads the walk's chain in layout and measures the walk: calibration,
- * warm-up, then the measured runs; w->steps is set even when it fails. */
-static cr_status measure_walk(lt_state *s, walk_ctx *w, const lt_layout *layout, cr_measurement *m, char *err,
-                              size_t errlen)
+ * warm-up, then the measured runs; w->steps is set even when it fails.
+ * *cycles: the measured runs' median cycles per load, NaN where the
+ * backend counts none. */
+static cr_status measure_walk(lt_state *s, walk_ctx *w, const lt_layout *layout, cr_measurement *m, double *cycles,
+                              char *err, size_t errlen)
 {
+    *cycles = NAN;
     const lt_chain *chain = w->chain;
     cr_status st = w->ep->be->prepare(layout, chain->next, err, errlen);
     double sec_per_step = 0;
@@ -276,8 +300,19 @@ static cr_status measure_walk(lt_state *s, walk_ctx *w, const lt_layout *layout,
     cr_timing t;
     if (st == CR_OK && warm > 0)
         st = walk(w, warm, &t, err, errlen);
+    if (st != CR_OK)
+        return st;
+    lt_cycle_log log;
+    if (lt_cycle_log_init(&log, (size_t)s->ses.rule.max_reps) != 0) {
+        snprintf(err, errlen, "out of memory for the cycles of %" PRIu64 " runs", s->ses.rule.max_reps);
+        return CR_ERR;
+    }
+    w->log = &log;
+    st = cr_measure(&w->ep->meas, walk_rep, w, m, err, errlen);
+    w->log = NULL;
     if (st == CR_OK)
-        st = cr_measure(&w->ep->meas, walk_rep, w, m, err, errlen);
+        *cycles = lt_cycle_log_median(&log, m->stats.n);
+    lt_cycle_log_free(&log);
     return st;
 }
 
@@ -329,7 +364,7 @@ static int measure_point(lt_state *s, endpoint *ep, const lt_chain *chain, uint6
 {
     char err[CR_ERRLEN] = "";
     lt_point *p = &ep->points[ep->npoints++];
-    *p = (lt_point){.footprint = footprint, .layout = layout_for(s, ep, footprint)};
+    *p = (lt_point){.footprint = footprint, .layout = layout_for(s, ep, footprint), .cycles = NAN};
     cr_result *row = &p->row;
     init_row(row, ep, "pointer-chase", "footprint");
     row->size_bytes = footprint;
@@ -337,14 +372,14 @@ static int measure_point(lt_state *s, endpoint *ep, const lt_chain *chain, uint6
     if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev)
         w.inject = s->fault_used = true;
     cr_measurement m;
-    cr_status st = measure_walk(s, &w, &p->layout, &m, err, sizeof err);
+    cr_status st = measure_walk(s, &w, &p->layout, &m, &p->cycles, err, sizeof err);
     cr_result_add_param(row, "steps=%" PRIu64 ";line=%u", w.steps, s->line_bytes);
     add_pieces(row, &p->layout);
     if (st != CR_OK)
         return record_failed(s, ep, row, err);
     p->measured = true;
     fill_measured(row, &w, &m);
-    add_cycles(row, ep);
+    add_cycles(row, p->cycles, ep);
     if (!isnan(host_ns) && host_ns > 0)
         row->ref_ratio = row->figure / host_ns;
     if (row->note[0] == '\0' && p->layout.pieces > 1)
@@ -375,9 +410,10 @@ static int record_overhead(lt_state *s)
     row.size_bytes = LT_OVERHEAD_FOOTPRINT;
     walk_ctx single = {.s = s, .ep = ep, .chain = &chain}, split = single;
     cr_measurement m1, m2;
-    cr_status st = measure_walk(s, &single, &one, &m1, err, sizeof err);
+    double one_cycles = NAN, two_cycles = NAN;
+    cr_status st = measure_walk(s, &single, &one, &m1, &one_cycles, err, sizeof err);
     if (st == CR_OK)
-        st = measure_walk(s, &split, &two, &m2, err, sizeof err);
+        st = measure_walk(s, &split, &two, &m2, &two_cycles, err, sizeof err);
     lt_chain_free(&chain);
     cr_result_add_param(&row, "steps=%" PRIu64 ";line=%u", split.steps, s->line_bytes);
     add_pieces(&row, &two);
@@ -388,7 +424,7 @@ static int record_overhead(lt_state *s)
     cr_result_add_param(&row, "single_ns=%.3f;pieces_ns=%.3f", one_ns, two_ns);
     row.figure = two_ns - one_ns;
     row.figure_best = row.figure_best - m1.stats.min / (double)single.steps * 1e9;
-    add_cycles(&row, ep);
+    add_cycles(&row, two_cycles - one_cycles, ep);
     if (single.bad && row.valid) {
         row.valid = false;
         snprintf(row.note, sizeof row.note, "%s", single.why);
@@ -456,7 +492,7 @@ static int record_levels(lt_state *s, endpoint *ep)
             char why[160];
             snprintf(why, sizeof why, "at most half the %s %s, size from %s", a, l->name, l->source);
             copy_point(&row, &ep->points[k], why);
-            add_cycles(&row, ep);
+            add_cycles(&row, ep->points[k].cycles, ep);
         }
         if (cr_session_record(&s->ses, &row) != 0)
             return -1;
@@ -485,7 +521,7 @@ static int record_levels(lt_state *s, endpoint *ep)
         char why[96];
         snprintf(why, sizeof why, "%.0fx the %s last-level cache", (double)fps[k] / (double)llc, a);
         copy_point(&row, &ep->points[k], why);
-        add_cycles(&row, ep);
+        add_cycles(&row, ep->points[k].cycles, ep);
     }
     return cr_session_record(&s->ses, &row);
 }

@@ -126,7 +126,8 @@ static cr_status set_chase_args(cl_ulong *start, cl_ulong *steps, cl_uint *shift
     return cr_cl_set_args(*k, "chase_pieces", args, LT_MAX_PIECES + 4, err, errlen);
 }
 
-static cr_status cl_run(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *end, char *err, size_t errlen)
+/* No cycles: OpenCL C has no clock of the compute unit. */
+static cr_status cl_run(uint64_t steps, uint64_t start, cr_timing *t, lt_walk_out *out, char *err, size_t errlen)
 {
     if (lt_chain_check_start(start, S.layout.words, err, errlen) != CR_OK)
         return CR_ERR;
@@ -140,7 +141,7 @@ static cr_status cl_run(uint64_t steps, uint64_t start, cr_timing *t, uint64_t *
     cl_ulong e = 0;
     CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.end, CL_TRUE, 0, sizeof e, &e, 0, NULL, NULL),
                 "clEnqueueReadBuffer(end)", err, errlen);
-    *end = e;
+    *out = (lt_walk_out){.end = e};
     return CR_OK;
 }
 

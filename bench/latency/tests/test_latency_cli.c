@@ -25,11 +25,42 @@ static double latency_at(const table *t, const char *backend, uint64_t size)
     return NAN;
 }
 
+/* The clock the run's metadata gives the device, 0 when it gives none. */
+static unsigned meta_clock_mhz(const char *dir, const char *bin)
+{
+    char *meta = slurp_tmp("%s/%s.meta.csv", dir, bin);
+    const char *key = "\ndevice.clock_mhz,", *at = strstr(meta, key);
+    unsigned mhz = at ? (unsigned)strtoul(at + strlen(key), NULL, 10) : 0;
+    free(meta);
+    return mhz;
+}
+
+/* Neither OpenCL nor the host's walk counts the cycles of the core that
+ * walked: the cycles column is empty. A device row converts its ns with
+ * the clock the device reports, as cycles_from_clock=, only where it
+ * reports one. */
+static void expect_cycles_from_clock(const table *t, int j, unsigned device_mhz)
+{
+    assert_string_equal(cell(t, j, "cycles"), "");
+    if (!cell_is(t, j, "backend", "opencl") || cell(t, j, "figure")[0] == '\0')
+        return;
+    char buf[32];
+    param_text(t, j, "cycles_from_clock", buf, sizeof buf);
+    if (device_mhz == 0) {
+        assert_string_equal(buf, "");
+        return;
+    }
+    double want = strtod(cell(t, j, "figure"), NULL) * device_mhz * 1e-3;
+    if (!(buf[0] && fabs(strtod(buf, NULL) - want) <= 0.051))
+        fail_msg("row %d: cycles_from_clock=%s, want %.2f (%u MHz)", j, buf, want, device_mhz);
+}
+
 static void test_small_run_is_verified(void **state)
 {
     (void)state;
     table t = run_csv(NULL, "latency-opencl", "--footprint 4K:1M:x4 --quick", "small", 0, NULL);
     expect_all_valid(&t);
+    unsigned device_mhz = meta_clock_mhz("small", "latency-opencl");
     const char *backends[] = {"opencl", "host"};
     int footprint_rows[2] = {0}, memory_rows[2] = {0}, cache_rows[2] = {0};
     for (int j = 0; j < t.nrows; ++j) {
@@ -38,6 +69,7 @@ static void test_small_run_is_verified(void **state)
         assert_string_equal(cell(&t, j, "work_items"), "1");
         int b = cell_is(&t, j, "backend", "host");
         assert_true(b || cell_is(&t, j, "backend", "opencl"));
+        expect_cycles_from_clock(&t, j, device_mhz);
         if (cell_is(&t, j, "sweep", "footprint")) {
             footprint_rows[b]++;
             assert_string_equal(cell(&t, j, "variant"), "pointer-chase");

@@ -236,6 +236,7 @@ static void test_results_round_trip(void **state)
     cr_result_write_row(f, &r);
     r.valid = true;
     r.stats = (cr_summary){.n = 20, .min = 1e-9, .median = 2e-9, .mean = 2e-9, .max = 3e-9, .stddev = 0, .ci_rel = 0};
+    r.cycles = 33.5;
     cr_result_write_row(f, &r);
     fclose(f);
     cr_csv_table t;
@@ -245,6 +246,9 @@ static void test_results_round_trip(void **state)
     assert_int_equal(t.nrows, 2);
     assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "size_bytes")], "18446744073709551615");
     assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "note")], "two\nlines");
+    /* cycles: empty where a row never set it (0), the count where it did */
+    assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "cycles")], "");
+    assert_string_equal(t.rows[1].fields[cr_csv_column(&t, "cycles")], "33.5");
     cr_csv_free(&t);
     free(text);
 }
