@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # crossroof: characterise every device on this machine.
 #   ./run_all.sh [--quick] [--device SPEC] [--only NAMES] [--out DIR] [-- BENCHMARK OPTIONS]
+#   ./run_all.sh --gpu-check [--device SPEC] [--out DIR]
+#                                        every CUDA benchmark, short and bounded, judged
 #   ./run_all.sh --resume DIR            finish an interrupted run, with its own options
 #   ./run_all.sh --compare DIR_A DIR_B   two runs side by side, with ratios B/A
 #   ./run_all.sh --check                 install what is missing, build, run every test
@@ -10,15 +12,22 @@
 #   --device SPEC  only the devices whose index or name contains SPEC
 #   --only NAMES   only these benchmarks, comma-separated: stream-opencl, or stream for every backend
 #   --out DIR      the run directory (default results/<UTC date>-<host>; never overwritten)
+#   --gpu-check    every CUDA benchmark in a short configuration, each within a time
+#                  budget (under 10 minutes in all on an H100), then build/tools/gpu-check
+#                  judges the figures against the device's own limits (README, GPU check)
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
 # Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure,
-# the report or a write of run_all.sh failed; 2 bad usage, nothing run (a
-# directory another run is writing included); 128+N interrupted by signal N
-# (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP), which --resume DIR finishes.
+# the report or a write of run_all.sh failed (with --gpu-check: or a figure
+# was implausible, a row invalid, a benchmark over its budget); 2 bad usage,
+# nothing run (a directory another run is writing included); 77 --gpu-check
+# with no GPU visible and no CUDA benchmark finding a device (nothing to
+# check); 128+N interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129
+# SIGHUP), which --resume DIR finishes.
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
-# the host tools (xgraph, report; default beside CROSSROOF_BIN, else build/tools).
+# the host tools (xgraph, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
+# CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check.
 set -uo pipefail
 
 caller=$PWD
@@ -66,7 +75,7 @@ parse_only() { # list, what to call it in an error
     done
 }
 
-quick=() device="" only="" only_names=() out="" extra=() check=0 resume="" compare=() given=()
+quick=() device="" only="" only_names=() out="" extra=() check=0 resume="" compare=() given=() gpu_check=0
 bin_dir="" tools=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -84,6 +93,7 @@ while [ $# -gt 0 ]; do
         --compare) [ $# -ge 3 ] || die "--compare needs two run directories, DIR_A and DIR_B"
                    absolute dir_a "$2"; absolute dir_b "$3"; compare=("$dir_a" "$dir_b"); shift 2 ;;
         --check) check=1 ;;
+        --gpu-check) gpu_check=1 given+=("$1") ;;
         -h|--help) usage; exit 0 ;;
         --) shift; extra=("$@"); given+=(--); break ;;
         *) die "unknown option '$1' (see --help)" ;;
@@ -95,6 +105,18 @@ if [ -n "$resume" ] && [ ${#given[@]} -gt 0 ]; then
 fi
 if [ ${#compare[@]} -gt 0 ] && { [ ${#given[@]} -gt 0 ] || [ -n "$resume" ] || [ "$check" = 1 ]; }; then
     die "--compare takes two run directories and nothing else"
+fi
+# The GPU check chooses each benchmark's options itself: the figures it
+# judges must be in the run.
+if [ "$gpu_check" = 1 ]; then
+    [ "$check" = 0 ] || die "--gpu-check and --check are two runs; give one"
+    [ ${#quick[@]} -eq 0 ] || die "--gpu-check runs its own short configuration; --quick cannot change it"
+    [ -z "$only" ] || die "--gpu-check runs every CUDA benchmark; --only cannot change that"
+    [ ${#given[@]} -eq 0 ] || [ "${given[-1]}" != -- ] ||
+        die "--gpu-check chooses the benchmarks' options; -- cannot change them"
+fi
+if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_S =~ ^[1-9][0-9]{0,5}$ ]]; then
+    die "CROSSROOF_GPU_CHECK_BUDGET_S: '$CROSSROOF_GPU_CHECK_BUDGET_S' is not a whole number of seconds (1 to 999999)"
 fi
 for d in "${compare[@]}"; do
     [ -d "$d" ] || die "--compare: $d is not a directory"
@@ -216,6 +238,7 @@ run_options_text() {
     local v
     printf '%s\n' '# read back by run_all.sh --resume: key=value; in values \\ is \, \n a newline'
     echo "quick=${#quick[@]}"
+    echo "gpu_check=$gpu_check"
     escape v "$device"; printf 'device=%s\n' "$v"
     escape v "$only"; printf 'only=%s\n' "$v"
     for v in "${extra[@]}"; do
@@ -226,7 +249,7 @@ run_options_text() {
 read_run_options() { # file
     local file=$1 line key value n=0 seen=" " where
     [ -r "$file" ] || die "--resume: cannot read $file"
-    quick=() device="" only="" only_names=() extra=()
+    quick=() device="" only="" only_names=() extra=() gpu_check=0
     while IFS= read -r line || [ -n "$line" ]; do
         n=$((n + 1))
         where="--resume: $file:$n"
@@ -240,7 +263,7 @@ read_run_options() { # file
         key=${line%%=*}
         unescape value "${line#*=}" || die "$where: $key: unknown escape '$bad_escape'"
         case $key in
-            quick | device | only)
+            quick | device | only | gpu_check)
                 [[ $seen == *" $key "* ]] && die "$where: $key is given twice"
                 seen+="$key " ;;
         esac
@@ -250,6 +273,10 @@ read_run_options() { # file
                        1) quick=(--quick) ;;
                        *) die "$where: quick is 0 or 1, not '$value'" ;;
                    esac ;;
+            gpu_check) case $value in
+                           0 | 1) gpu_check=$value ;;
+                           *) die "$where: gpu_check is 0 or 1, not '$value'" ;;
+                       esac ;;
             device) device=$value ;;
             only) only=$value
                   [ -z "$only" ] || parse_only "$only" "$where: only" ;;
@@ -297,6 +324,17 @@ if [ -n "$resume" ]; then
     out=$resume
     read_run_options "$out/run-options"
     lock_run_dir "$out"
+fi
+# The GPU check runs the CUDA benchmarks, each of them: one that could not
+# be built is recorded as skipped, which fails the check where a GPU is.
+if [ "$gpu_check" = 1 ]; then
+    only_names=()
+    for main in cuda/*/main.c; do
+        [ -e "$main" ] || continue
+        name=${main%/main.c}
+        only_names+=("${name##*/}-cuda")
+    done
+    [ ${#only_names[@]} -gt 0 ] || fail "--gpu-check: no CUDA benchmark in cuda/"
 fi
 check_only
 
@@ -349,6 +387,37 @@ if [ -n "$device" ] && [ -n "$lister" ]; then
         die "--device: no device of the selected benchmarks matches '$device' (see $lister --list-devices)"
 fi
 
+# ---- the GPU check where there is no GPU ----
+# nvidia-smi -L lists one "GPU i: ..." line per GPU its driver sees. Where
+# it lists none and every CUDA benchmark says it finds no device (exit 77),
+# there is nothing to check: one line, exit 77, and no run directory. A
+# benchmark that says anything else runs, so that the check judges it.
+gpus_visible=0
+if [ "$gpu_check" = 1 ]; then
+    if command -v nvidia-smi >/dev/null; then
+        gpus_visible=$(nvidia-smi -L 2>/dev/null </dev/null | grep -c '^GPU ')
+        smi_says="nvidia-smi -L lists no GPU"
+    else
+        smi_says="no nvidia-smi"
+    fi
+    listed=0
+    for index in "${t_index[@]}"; do [ -n "$index" ] && listed=1; done
+    if [ "$gpus_visible" = 0 ] && [ $listed = 0 ] && [ -z "$resume" ]; then
+        why="" all_skip=1
+        for i in "${!t_bin[@]}"; do
+            said=$("${t_bin[$i]}" --list-devices 2>&1 </dev/null)
+            [ $? = 77 ] || all_skip=0
+            said=${said##*$'\n'}
+            said=${said#"${t_name[$i]}: "}
+            [ -n "$why" ] || why="${t_name[$i]}: ${said#skipped: }"
+        done
+        if [ $all_skip = 1 ]; then
+            echo "crossroof: --gpu-check: nothing to check: no GPU is visible ($smi_says) and no CUDA benchmark finds a device (${why:-none is built})"
+            exit 77
+        fi
+    fi
+fi
+
 # ---- the run directory and its options ----
 # Created (its parents too), locked and given its run-options; where they
 # cannot be written it goes again, since it would be no run to resume.
@@ -370,6 +439,7 @@ create_run_dir() {
 
 mode=full
 [ ${#quick[@]} -gt 0 ] && mode=quick
+[ "$gpu_check" = 1 ] && mode=gpu-check
 log_csv=$out/run-log.csv
 log_header="task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason"
 if [ ! -s "$log_csv" ]; then
@@ -485,6 +555,24 @@ declare -A quick_default=([stream]=16 [bandwidth]=6 [regspill]=3 [atomics]=40 [s
                           [regspill-cuda]=3)
 declare -A full_default=([stream]=259 [bandwidth]=916 [regspill]=43 [atomics]=485 [sfu]=67 [fma]=157 [latency]=22
                          [regspill-cuda]=3)
+# The GPU check's configuration: each CUDA benchmark's options, chosen so
+# that every figure tools/gpu_check/rules.c judges is measured (stream's
+# working-set sweep ends at 4x L2 or more; bandwidth's largest transfer is
+# 1 GiB, beyond any L2; latency's quick sweep has an L2 point and a memory
+# point of 4x L2), and its time budget in seconds: a benchmark still running
+# at the end of it is stopped and fails, keeping the rows it completed
+# (every row is written as it completes). The budgets add up to under 10
+# minutes; on an H100 each benchmark needs a fraction of its own.
+short_reps="--reps 5:20 --min-time 0.01 --max-time 0.5"
+declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps" [bandwidth]="--sizes 1M:1G:x32 $short_reps"
+                              [latency]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick [sfu]=--quick)
+declare -A gpu_check_budget_s=([stream]=100 [bandwidth]=120 [atomics]=80 [regspill]=40 [sfu]=80 [fma]=50
+                               [latency]=60)
+# CROSSROOF_GPU_CHECK_BUDGET_S: one budget for every benchmark instead (a
+# slower GPU), whole seconds.
+if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ]; then
+    for b in "${!gpu_check_budget_s[@]}"; do gpu_check_budget_s[$b]=$CROSSROOF_GPU_CHECK_BUDGET_S; done
+fi
 declare -A history=()
 history_from=""
 # The run logs beside this run, newest first, whatever their names hold.
@@ -518,6 +606,8 @@ estimate() { # task index -> seconds
     if [ -z "$s" ]; then
         if [ -z "${t_index[$i]}" ]; then
             s=${quick_default[$name]:-1}      # no device: it only says why
+        elif [ "$mode" = gpu-check ]; then
+            s=${gpu_check_budget_s[$base]:-60}
         elif [ "$mode" = quick ]; then
             s=${quick_default[$base]:-10}
         else
@@ -552,6 +642,7 @@ echo "crossroof: $n benchmark run(s) on ${#dirs[@]} device(s)$before; expected $
 # word (SIGKILL); it reaches that process, not its own children.
 grace_s=5
 interrupted=0 stop_status=0 child="" rc=0
+deadline_ms=0 timed_out=0 # a child's time budget (0: none), and whether it ran out
 on_signal() { # exit status: 128 + the signal's number
     interrupted=1
     [ "$stop_status" != 0 ] || stop_status=$1
@@ -581,11 +672,17 @@ end_group() { # group id, the pid of the child that made it
     kill -KILL -- -"$1" 2>/dev/null
 }
 # Waits for the child, waking every 0.2 s: to run the command given (the
-# progress line), and to see a signal that came just before a wait began (a
-# signal ends a wait only while it waits). Then ends what is left of its
-# group, all of it after a signal. The child's exit status goes to rc.
+# progress line), to see a signal that came just before a wait began (a
+# signal ends a wait only while it waits), and to see the end of deadline_ms
+# (timed_out=1). Then ends what is left of its group, all of it after a
+# signal or the deadline. The child's exit status goes to rc.
 wait_child() { # [command to run at each wake]
+    timed_out=0
     while kill -0 "$child" 2>/dev/null && [ $interrupted = 0 ]; do
+        if [ "$deadline_ms" -gt 0 ] && [ "$(now_ms)" -ge "$deadline_ms" ]; then
+            timed_out=1
+            break
+        fi
         [ $# -eq 0 ] || "$@"
         sleep 0.2 {lock_fd}>&- & # it may outlive run_all: without the lock
         wait $!
@@ -613,7 +710,12 @@ declare -A ran_in=()   # device directories where something ran in this invocati
 run_one() { # task index, position -> records the result; returns 1 when interrupted
     local i=$1 p=$2 name=${t_name[$1]} dir=$out/${t_dir[$1]} t0 secs ms what status reason="" err
     err=$(mkdir -p -- "$dir" 2>&1) || fail "cannot create $dir: $(reason "$err")"
-    local args=("${quick[@]}" --out "$dir" "${extra[@]}")
+    local args=("${quick[@]}" --out "$dir" "${extra[@]}") budget=0
+    if [ "$gpu_check" = 1 ]; then
+        read -ra args <<<"${gpu_check_options[${name%-*}]:---quick}"
+        args+=(--out "$dir")
+        budget=${gpu_check_budget_s[${name%-*}]:-${CROSSROOF_GPU_CHECK_BUDGET_S:-60}}
+    fi
     [ -n "${t_index[$i]}" ] && args+=(--device "${t_index[$i]}")
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
     if [ $tty = 0 ]; then
@@ -622,7 +724,9 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     t0=$(now_ms)
     { start_child "${t_bin[$i]}" "${args[@]}" >"$dir/$name.log" 2>&1 </dev/null; } 2>/dev/null ||
         fail "cannot write $dir/$name.log"
+    [ "$budget" -gt 0 ] && deadline_ms=$((t0 + budget * 1000))
     if [ $tty = 1 ]; then wait_child live "$p" "$i" "$t0"; else wait_child; fi
+    deadline_ms=0
     ms=$(( $(now_ms) - t0 ))
     secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
     [ $tty = 1 ] && printf '\r\033[K'
@@ -635,6 +739,9 @@ run_one() { # task index, position -> records the result; returns 1 when interru
         77) status=skipped; reason=$(last_words "$dir/$name.log" "$name") ;;
         *) status=failed; reason="exit $rc: $(last_words "$dir/$name.log" "$name")" ;;
     esac
+    if [ "$timed_out" = 1 ]; then # 124, as timeout(1) says it
+        status=failed rc=124 reason="timed out: stopped at its budget of $budget s; the rows it completed are kept"
+    fi
     record "$name" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" "$status" "$rc" "$secs" "$reason"
     ran_in[${t_dir[$i]}]=1
     echo "$what: $status in ${secs} s${reason:+ ($reason)}"
@@ -652,6 +759,8 @@ has_stream_csv() { # dir
 xgraph() { # dir
     local d=$1 dir=$out/$1 ms t0 secs status reason=""
     [ -x "$tools/xgraph" ] || return 0
+    # The GPU check runs no concurrency sweep, which the fit needs.
+    [ "$gpu_check" = 1 ] && return 0
     has_stream_csv "$dir" || return 0
     [ -n "${done_task[$d/xgraph]:-}" ] && [ -z "${ran_in[$d]:-}" ] && return 0
     t0=$(now_ms)
@@ -688,7 +797,10 @@ fi
 
 # ---- figures and the report ----
 extra_failed=()
-if [ $interrupted = 0 ]; then
+# The GPU check's short sweeps are not what the figures are drawn from.
+if [ $interrupted = 0 ] && [ "$gpu_check" = 1 ]; then
+    echo "crossroof: writing the report"
+elif [ $interrupted = 0 ]; then
     echo "crossroof: drawing the figures and writing the report"
     for d in "$out"/*/; do
         [ -d "$d" ] || continue
@@ -751,4 +863,24 @@ printf '%s\n' "$summary"
 # summary.txt is the summary whole, or not there at all.
 printf '%s\n' "$summary" | write_atomically "$out/summary.txt" || exit 1
 [ $interrupted = 1 ] && exit "$stop_status"
+
+# ---- the GPU check's verdict: its table, kept as <run>/gpu-check.txt ----
+if [ "$gpu_check" = 1 ]; then
+    [ -x "$tools/gpu-check" ] || fail "$tools/gpu-check is missing"
+    verdict=$out/gpu-check.txt
+    { start_child "$tools/gpu-check" "$out" --gpus-visible "$gpus_visible" >"$verdict.tmp.$$" 2>&1 </dev/null; } \
+        2>/dev/null || fail "cannot write $verdict"
+    wait_child
+    [ $interrupted = 1 ] && { rm -f -- "$verdict.tmp.$$"; exit "$stop_status"; }
+    judged=$rc
+    err=$(mv -f -- "$verdict.tmp.$$" "$verdict" 2>&1) || fail "cannot write $verdict: $(reason "$err")"
+    echo
+    cat -- "$verdict"
+    case $judged in
+        0) ;;
+        77) exit 77 ;; # no GPU, and no CUDA benchmark found a device
+        1) exit 1 ;;
+        *) say_error "$tools/gpu-check could not judge $out (exit $judged)"; exit 1 ;;
+    esac
+fi
 [ ${#failed[@]} -eq 0 ]

@@ -120,6 +120,23 @@ void cr_meta_collect_host(cr_meta *m, cr_topology *topo, int argc, char **argv)
     cr_meta_set(m, "host_timer_granularity_ns", "%" PRIu64, cr_host_granularity_ns());
 }
 
+/* The PCIe link's limit is what a host-device copy is judged by; every key
+ * is written, empty where it is unknown. */
+static void add_pcie_link(cr_meta *m, const char *pci_bus_id)
+{
+    cr_pci_link l;
+    cr_pci_link_read("/sys/bus/pci/devices", pci_bus_id, &l);
+    static const char *const keys[] = {"device.pcie_max_GTps", "device.pcie_max_width", "device.pcie_current_GTps",
+                                       "device.pcie_current_width", "device.pcie_link_GBps"};
+    double values[] = {l.max_gtps, l.max_width, l.current_gtps, l.current_width, l.link_gbps};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i)
+        if (values[i] > 0)
+            cr_meta_set(m, keys[i], "%.6g", values[i]);
+        else
+            cr_meta_set(m, keys[i], "%s", "");
+    cr_meta_set(m, "device.pcie_link_source", "%s", l.source);
+}
+
 void cr_meta_add_device(cr_meta *m, const cr_device_info *d)
 {
     cr_meta_set(m, "device.name", "%s", d->name);
@@ -139,6 +156,7 @@ void cr_meta_add_device(cr_meta *m, const cr_device_info *d)
     cr_meta_set(m, "device.fp64", "%d", d->has_fp64);
     cr_meta_set(m, "device.timer_resolution_ns", "%g", d->timer_resolution_ns);
     cr_meta_set(m, "device.pci_bus_id", "%s", d->pci_bus_id);
+    add_pcie_link(m, d->pci_bus_id);
 }
 
 static int write_meta(FILE *f, void *ctx)

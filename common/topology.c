@@ -1,9 +1,10 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "topology.h"
 
 #include "options.h"
 
 #include <hwloc.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,4 +168,67 @@ void cr_topo_free(cr_topology *t, void *p, size_t bytes)
         free(p);
     else
         hwloc_free(t->topo, p, bytes ? bytes : 1);
+}
+
+double cr_pci_link_gbps(double gtps, unsigned width)
+{
+    double encoding = gtps >= 64 ? 242.0 / 256.0 : gtps >= 8 ? 128.0 / 130.0 : 8.0 / 10.0;
+    return gtps > 0 && width > 0 ? gtps * width * encoding / 8.0 : 0;
+}
+
+/* The number a sysfs link file starts with ("32.0 GT/s PCIe", "16"); 0 when
+ * the file is absent or says "Unknown". */
+static double sysfs_number(const char *dir, const char *file)
+{
+    char path[PATH_MAX + 64], text[64] = "";
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    if (fgets(text, sizeof text, f) == NULL)
+        text[0] = '\0';
+    fclose(f);
+    char *end;
+    double v = strtod(text, &end);
+    return end != text && v > 0 && v < 1e6 ? v : 0;
+}
+
+bool cr_pci_link_read(const char *sysfs_devices, const char *pci_bus_id, cr_pci_link *out)
+{
+    memset(out, 0, sizeof *out);
+    if (pci_bus_id == NULL || pci_bus_id[0] == '\0' || strchr(pci_bus_id, '/') != NULL) {
+        snprintf(out->source, sizeof out->source, "unknown: the device reports no PCI location");
+        return false;
+    }
+    char path[PATH_MAX], dev[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", sysfs_devices, pci_bus_id);
+    if (realpath(path, dev) == NULL) {
+        snprintf(out->source, sizeof out->source, "unknown: no %.200s", path);
+        return false;
+    }
+    out->current_gtps = sysfs_number(dev, "current_link_speed");
+    out->current_width = (unsigned)sysfs_number(dev, "current_link_width");
+    out->max_gtps = sysfs_number(dev, "max_link_speed");
+    out->max_width = (unsigned)sysfs_number(dev, "max_link_width");
+    if (out->max_gtps == 0 || out->max_width == 0) {
+        snprintf(out->source, sizeof out->source, "unknown: %.200s reports no max_link_speed and max_link_width", dev);
+        return false;
+    }
+    /* The port above (the directory above, in sysfs) trains the link too. */
+    char *slash = strrchr(dev, '/');
+    bool capped = false;
+    if (slash != NULL && slash != dev) {
+        *slash = '\0';
+        double up_gtps = sysfs_number(dev, "max_link_speed");
+        unsigned up_width = (unsigned)sysfs_number(dev, "max_link_width");
+        if (up_gtps > 0 && up_gtps < out->max_gtps)
+            out->max_gtps = up_gtps, capped = true;
+        if (up_width > 0 && up_width < out->max_width)
+            out->max_width = up_width, capped = true;
+    }
+    out->link_gbps = cr_pci_link_gbps(out->max_gtps, out->max_width);
+    snprintf(out->source, sizeof out->source,
+             "sysfs max_link_speed x max_link_width of %s%s, after line encoding; the link now: %g GT/s x%u",
+             pci_bus_id, capped ? " capped by its upstream port" : "", out->current_gtps, out->current_width);
+    return true;
 }

@@ -30,6 +30,28 @@ unsigned cr_topo_cores(cr_topology *t);
  * Writes what was done (or why not) into note. Returns true if bound. */
 bool cr_topo_bind_near_pci(cr_topology *t, const char *pci_bus_id, char *note, size_t len);
 
+/* The PCIe link of a PCI device, as the kernel's sysfs reports it (what
+ * hwloc's linkspeed is computed from). The limit is the link the device can
+ * train to: its own maximum, capped by its upstream port's. A GPU drops its
+ * link to a lower speed while idle, so the current speed, recorded beside,
+ * says little about what a copy will reach. */
+typedef struct {
+    double current_gtps, max_gtps; /* transfer rate per lane; 0: unknown */
+    unsigned current_width, max_width;
+    double link_gbps;   /* bytes per second and direction at max_gtps x max_width after line encoding, in GB/s; 0: unknown */
+    char source[256];   /* where the numbers came from, or why they are unknown */
+} cr_pci_link;
+
+/* Reads the link of pci_bus_id ("0000:17:00.0") under sysfs_devices
+ * (/sys/bus/pci/devices, or a copy of it). Returns true where link_gbps is
+ * known; out->source says why not otherwise. */
+bool cr_pci_link_read(const char *sysfs_devices, const char *pci_bus_id, cr_pci_link *out);
+
+/* The rate of a link per direction in GB/s after line encoding (8b/10b up
+ * to 5 GT/s, 128b/130b from 8 GT/s, 242B/256B flits from 64 GT/s); 0 when
+ * either is 0. */
+double cr_pci_link_gbps(double gtps, unsigned width);
+
 /* Page-aligned host allocation, on the NUMA nodes near the device when a
  * binding is active. Free with cr_topo_free, the same topology and size;
  * the topology may be NULL (plain aligned memory). */

@@ -22,7 +22,7 @@ static const cr_column_spec results_cols[] = {
     {"ci_rel", CR_NONNEG, CR_MAY_BE_EMPTY},    {"timer", CR_TEXT, CR_MAY_BE_EMPTY},        {"stop", CR_TEXT, CR_MAY_BE_EMPTY},
     {"figure", CR_NUMBER, CR_MAY_BE_EMPTY},    {"figure_best", CR_NUMBER, CR_MAY_BE_EMPTY}, {"unit", CR_TEXT, CR_MAY_BE_EMPTY},
     {"ref_ratio", CR_NUMBER, CR_MAY_BE_EMPTY}, {"valid", CR_FLAG, CR_NEVER_EMPTY},         {"flags", CR_TEXT, CR_ADDED_LATER},
-    {"note", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"cycles", CR_NUMBER, CR_ADDED_LATER},     {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_results = {"a benchmark's results", results_cols, COUNT(results_cols), false, NULL, 0};
 
@@ -38,6 +38,9 @@ static const cr_column_spec meta_keys[] = {
     {"host_timer_granularity_ns", CR_COUNT, CR_MAY_BE_EMPTY}, {"peak.memory_GBps", CR_NONNEG, CR_MAY_BE_EMPTY},
     {"peak.float_GFLOPs", CR_NONNEG, CR_MAY_BE_EMPTY},       {"peak.double_GFLOPs", CR_NONNEG, CR_MAY_BE_EMPTY},
     {"peak.llc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.pcie_max_GTps", CR_NONNEG, CR_MAY_BE_EMPTY},    {"device.pcie_max_width", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.pcie_current_GTps", CR_NONNEG, CR_MAY_BE_EMPTY}, {"device.pcie_current_width", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.pcie_link_GBps", CR_NONNEG, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_metadata = {"a metadata file", meta_cols, COUNT(meta_cols), false, meta_keys,
                                           COUNT(meta_keys)};
