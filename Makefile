@@ -10,7 +10,7 @@
 BENCHMARKS := stream bandwidth atomics regspill sfu fma latency
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
 # build/tools/<exe>. tools/shared/ holds what several tools read.
-TOOLS_LIST := xgraph report critical_points gpu_check
+TOOLS_LIST := xgraph report critical_points gpu_check db
 
 CC       ?= gcc
 BUILD    ?= build
@@ -166,19 +166,20 @@ $$(eval $$(call folder_tests,bench/$(1),bench_$(1).a))
 endef
 
 # ---- host tools ----
-# Per tool T: build/tools/<T with - for _> from tools/T/main.c and the
-# archive of its other modules, T_LIBS (further archives) and T_GEN
+# Per tool T: build/tools/<T with - for _, or T_EXE> from tools/T/main.c and
+# the archive of its other modules, T_LIBS (further archives) and T_GEN
 # (embedded symbols); its tests link the same archives.
+tool_exe = $(or $($(1)_EXE),$(subst _,-,$(1)))
 define tool_rules
 $(1)_SRC := $(filter-out tools/$(1)/main.c,$(wildcard tools/$(1)/*.c))
 $(BUILD)/lib/tool_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/tool_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/san/obj/%.o)
-TOOL_BINS += $(BUILD)/tools/$(subst _,-,$(1))
-$(BUILD)/tools/$(subst _,-,$(1)): $(BUILD)/obj/tools/$(1)/main.o $$($(1)_GEN:%=$(BUILD)/obj/gen/%.o) \
+TOOL_BINS += $(BUILD)/tools/$(call tool_exe,$(1))
+$(BUILD)/tools/$(call tool_exe,$(1)): $(BUILD)/obj/tools/$(1)/main.o $$($(1)_GEN:%=$(BUILD)/obj/gen/%.o) \
         $$(addprefix $(BUILD)/lib/,tool_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(CC) -o $$@ $$^ $$(LDLIBS)
-$(BUILD)/san/tools/$(subst _,-,$(1)): $(BUILD)/san/obj/tools/$(1)/main.o $$($(1)_GEN:%=$(BUILD)/san/obj/gen/%.o) \
+$(BUILD)/san/tools/$(call tool_exe,$(1)): $(BUILD)/san/obj/tools/$(1)/main.o $$($(1)_GEN:%=$(BUILD)/san/obj/gen/%.o) \
         $$(addprefix $(BUILD)/san/lib/,tool_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)

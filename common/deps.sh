@@ -3,14 +3,19 @@
 # As root it installs what is missing with apt-get; otherwise it prints the
 # exact command to run and fails.
 #   common/deps.sh [--run]   --run: also what running needs (PoCL device, gnuplot, clinfo)
+#   common/deps.sh --slurm   also Slurm and munge, for make check-slurm's local cluster
 set -euo pipefail
 
-build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev libmpfr-dev)
+build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev libmpfr-dev libsqlite3-dev)
 # util-linux: run_all.sh's setsid (a process group per benchmark), setpriv
 # --pdeathsig (a benchmark stops when run_all.sh dies) and flock (one run
 # per directory).
 run_pkgs=(pocl-opencl-icd gnuplot-nox clinfo hwloc-nox util-linux)
 wanted=("${build_pkgs[@]}" "${run_pkgs[@]}")
+# Optional: the daemons of the private Slurm cluster that make check-slurm
+# starts (tools/slurm/tests/local_cluster.sh). Nothing else needs them.
+slurm=0
+[ "${1:-}" = --slurm ] && slurm=1 && wanted+=(slurm-wlm munge)
 
 # Optional, where nvcc is: NVIDIA's cuobjdump and nvdisasm, for the offline
 # checks of the CUDA machine code (the Makefile's CUOBJDUMP and NVDISASM).
@@ -56,10 +61,15 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     [ -f /usr/include/hwloc.h ] || missing+=(libhwloc-dev)
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     [ -f /usr/include/mpfr.h ] || missing+=(libmpfr-dev)
+    [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
     command -v gnuplot >/dev/null || missing+=(gnuplot)
     for t in setsid setpriv flock; do
         command -v "$t" >/dev/null || { missing+=(util-linux); break; }
     done
+    if [ $slurm = 1 ]; then
+        command -v slurmctld >/dev/null && command -v slurmd >/dev/null || missing+=(slurm-wlm)
+        command -v munged >/dev/null || missing+=(munge)
+    fi
     if [ ${#missing[@]} -gt 0 ]; then
         echo "crossroof: missing dependencies (Debian package names): ${missing[*]}" >&2
         exit 1

@@ -1,4 +1,7 @@
-report_LIBS := tool_shared.a
+# The comparison reads both runs through the results database (tools/db).
+report_LIBS := tool_db.a tool_shared.a
+$(BUILD)/tools/report $(BUILD)/san/tools/report \
+  $(foreach d,tests tests-san,$(BUILD)/$(d)/test_report $(BUILD)/$(d)/test_report_%): LDLIBS += -lsqlite3
 # Lee 2012 Table 4.1 travels inside the report, which is installed and reads
 # no source tree. Its object goes into the report's archive rather than
 # report_GEN, so that the tests link the very table the tool shows.

@@ -1,11 +1,66 @@
-/* Two runs side by side: the devices paired, every headline number present
- * in both with the ratio B / A. */
+/* Two runs side by side, read through the results database: the devices
+ * paired, every headline number present in both with the ratio B / A. */
 #define _GNU_SOURCE
 #include "report/compare.h"
 
+#include "db/import.h"
+#include "db/schema.h"
+#include "db/tables.h"
+#include "error.h"
+#include "report/extract.h"
+
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The database names a run by its absolute path; a message about it names
+ * it as it was given, the way rp_load_run() does (no trailing '/'). */
+static void as_given(const char *why, const char *abs, const char *dir, char *err, size_t errlen)
+{
+    size_t n = strlen(abs), given = strlen(dir);
+    while (given > 1 && dir[given - 1] == '/')
+        --given;
+    if (strncmp(why, abs, n) == 0 && (why[n] == '/' || why[n] == ':' || why[n] == '\0'))
+        cr_errf(err, errlen, "%.*s%s", (int)given, dir, why + n);
+    else
+        cr_errf(err, errlen, "%s", why);
+}
+
+static int import_and_load(sqlite3 *db, const char *dir, rp_run *run, char *err, size_t errlen)
+{
+    memset(run, 0, sizeof *run);
+    int rc = rp_check_run_dir(dir, err, errlen);
+    if (rc != 0)
+        return rc;
+    char abs[PATH_MAX], why[2048];
+    db_import_summary sum;
+    sqlite3_int64 run_id;
+    if (realpath(dir, abs) == NULL) {
+        cr_errf(err, errlen, "%s: cannot resolve the path", dir);
+        return RP_BAD_DATA;
+    }
+    if (db_import(db, &dir, 1, &sum, why, sizeof why) != 0 || db_find_run(db, abs, &run_id, why, sizeof why) != 0) {
+        as_given(why, abs, dir, err, errlen);
+        return RP_BAD_DATA;
+    }
+    return rp_load_run_db(db, run_id, dir, run, err, errlen);
+}
+
+int rp_load_compared(const char *dir_a, const char *dir_b, rp_run *a, rp_run *b, char *err, size_t errlen)
+{
+    sqlite3 *db;
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    if (db_open_memory(&db, err, errlen) != 0)
+        return RP_BAD_DATA;
+    int rc = import_and_load(db, dir_a, a, err, errlen);
+    if (rc == 0 && (rc = import_and_load(db, dir_b, b, err, errlen)) != 0)
+        rp_run_free(a);
+    sqlite3_close(db);
+    return rc;
+}
 
 double rp_ratio(double a, double b)
 {

@@ -18,6 +18,13 @@ typedef struct {
  * number of pairs written to pairs (at most max). */
 size_t rp_pair_devices(const rp_run *a, const rp_run *b, rp_pair *pairs, size_t max);
 
+/* Runs A and B imported into a results database in memory, the way
+ * `crossroof-db import` imports them (a CSV that does not read is refused
+ * with its FILE:LINE), and read back from it (rp_load_run_db()), A first.
+ * Returns 0, or rp_load_run()'s statuses with err, in terms of the paths
+ * given. */
+int rp_load_compared(const char *dir_a, const char *dir_b, rp_run *a, rp_run *b, char *err, size_t errlen);
+
 /* B / A, NaN when either is not a finite number or A is 0. */
 double rp_ratio(double a, double b);
 

@@ -1,9 +1,12 @@
-/* Reading a results directory: its devices, each device's metadata, which
- * benchmarks ran and how they ended (run_all.sh's run-log.csv), every CSV
- * handed to its section's headline extraction, every figure. */
+/* Reading a run, from its directory or from the results database: its
+ * devices, each device's metadata, which benchmarks ran and how they ended
+ * (run_all.sh's run-log.csv), every CSV handed to its section's headline
+ * extraction, every figure. */
 #define _GNU_SOURCE
 #include "report/extract.h"
 
+#include "db/run_dirs.h"
+#include "db/tables.h"
 #include "error.h"
 #include "report/headlines.h"
 
@@ -47,25 +50,67 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Every CSV of a run, read through the shared reader by what its name says
- * it is; err says why when it does not read. */
-static int read_csv(const char *dir, const char *file, cr_csv_table *t, char *err, size_t errlen)
+/* Where the run's files come from: its directory, or the results database
+ * (db/tables.h), which gives back every CSV as the reader reads the file
+ * (the figures, which it does not hold, aside). */
+typedef struct {
+    sqlite3 *db; /* NULL: the directory */
+    sqlite3_int64 run_id;
+} source;
+
+/* The database's list of names onto out, freed. */
+static void take_names(rp_strings *out, char **names, size_t n)
 {
+    for (size_t i = 0; i < n; ++i)
+        rp_strings_push(out, "%s", names[i]);
+    db_free_names(names, n);
+}
+
+/* The names of a device's files, sorted. */
+static int list_files(const source *src, const rp_device *d, rp_strings *out, char *err, size_t errlen)
+{
+    if (src->db == NULL) {
+        list_dir(d->path, out);
+        return 0;
+    }
+    char **names;
+    size_t n;
+    if (db_device_files(src->db, src->run_id, d->dir, &names, &n, err, errlen) != 0)
+        return -1;
+    take_names(out, names, n);
+    return 0;
+}
+
+/* A CSV of device d, or of the run for a NULL d (the run log), read through
+ * the shared reader by what its name says it is; err says why when it does
+ * not read. */
+static int read_csv(const source *src, const rp_run *run, const rp_device *d, const char *file, cr_csv_table *t,
+                    char *err, size_t errlen)
+{
+    if (src->db)
+        return db_load_table(src->db, src->run_id, d ? d->dir : NULL, file, t, err, errlen);
     char path[RP_PATH_LEN + 256];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
+    snprintf(path, sizeof path, "%s/%s", d ? d->path : run->path, file);
     return cr_csv_load(t, path, cr_schema_for(file), err, errlen);
+}
+
+static bool has_log(const source *src, const rp_run *run)
+{
+    if (src->db)
+        return db_has_run_log(src->db, src->run_id);
+    char path[RP_PATH_LEN + 32];
+    snprintf(path, sizeof path, "%s/run-log.csv", run->path);
+    return access(path, F_OK) == 0;
 }
 
 /* ---- run_all.sh's log ---- */
 
-static int load_log(rp_run *run, char *err, size_t errlen)
+static int load_log(const source *src, rp_run *run, char *err, size_t errlen)
 {
-    char path[RP_PATH_LEN + 32];
-    snprintf(path, sizeof path, "%s/run-log.csv", run->path);
     cr_csv_table t;
-    if (access(path, F_OK) != 0)
+    if (!has_log(src, run))
         return 0;
-    if (read_csv(run->path, "run-log.csv", &t, err, errlen) != 0)
+    if (read_csv(src, run, NULL, "run-log.csv", &t, err, errlen) != 0)
         return -1;
     run->has_log = true;
     rp_table *log = &run->log;
@@ -164,7 +209,8 @@ static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
 /* Every metadata file is read (each is linked from the report); the
  * benchmarks' files agree on the device, and the device table comes from
  * the first in benchmark order (the stream benchmark's, when it ran). */
-static int load_meta(rp_device *d, const rp_strings *files, char *err, size_t errlen)
+static int load_meta(const source *src, const rp_run *run, rp_device *d, const rp_strings *files, char *err,
+                     size_t errlen)
 {
     rp_section *sec = &d->sections[RP_DEVICE];
     const char *chosen = NULL;
@@ -181,7 +227,7 @@ static int load_meta(rp_device *d, const rp_strings *files, char *err, size_t er
             continue;
         rp_strings_push(&sec->sources, "%s", f);
         cr_csv_table t;
-        if (read_csv(d->path, f, &t, err, errlen) != 0)
+        if (read_csv(src, run, d, f, &t, err, errlen) != 0)
             return -1;
         if (f == chosen) {
             sec->ran = true;
@@ -233,11 +279,10 @@ static void count_rows(rp_device *d, rp_table *bench, const char *file, const cr
 
 /* Reads one device directory into d (path and dir set by the caller);
  * -1 with err at the first CSV that does not read. */
-static int load_device(rp_device *d, const rp_run *run, char *err, size_t errlen)
+static int load_device(const source *src, rp_device *d, const rp_run *run, char *err, size_t errlen)
 {
     rp_strings files = {0};
-    list_dir(d->path, &files);
-    if (load_meta(d, &files, err, errlen) != 0) {
+    if (list_files(src, d, &files, err, errlen) != 0 || load_meta(src, run, d, &files, err, errlen) != 0) {
         rp_strings_free(&files);
         return -1;
     }
@@ -267,7 +312,7 @@ static int load_device(rp_device *d, const rp_run *run, char *err, size_t errlen
         const char *f = files.v[i];
         if (ends_with(f, ".csv") && !ends_with(f, ".meta.csv") && strcmp(f, "run-log.csv") != 0) {
             cr_csv_table t;
-            if (read_csv(d->path, f, &t, err, errlen) != 0) {
+            if (read_csv(src, run, d, f, &t, err, errlen) != 0) {
                 rp_strings_free(&files);
                 return -1;
             }
@@ -335,39 +380,54 @@ static rp_device *new_device(rp_run *run)
     return d;
 }
 
-int rp_load_run(const char *path, rp_run *run, char *err, size_t errlen)
+/* The device directories of the run ("" alone for a run that is one
+ * device's directory), in name order. */
+static int list_devices(const source *src, const rp_run *run, rp_strings *out, char *err, size_t errlen)
+{
+    if (src->db) {
+        char **dirs;
+        size_t n;
+        if (db_run_devices(src->db, src->run_id, &dirs, &n, err, errlen) != 0)
+            return -1;
+        take_names(out, dirs, n);
+        return 0;
+    }
+    if (holds_meta(run->path)) {
+        rp_strings_push(out, "%s", "");
+        return 0;
+    }
+    rp_strings entries = {0};
+    list_dir(run->path, &entries);
+    for (size_t i = 0; i < entries.n; ++i) {
+        char sub[RP_PATH_LEN + 256];
+        snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
+        if (is_dir(sub) && holds_results(sub) && strlen(sub) < RP_PATH_LEN)
+            rp_strings_push(out, "%s", entries.v[i]);
+    }
+    rp_strings_free(&entries);
+    return 0;
+}
+
+static int load_run(const source *src, const char *path, rp_run *run, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
-    if (!is_dir(path)) {
-        cr_errf(err, errlen, "%s is not a directory", path);
-        return RP_NOT_A_RUN;
-    }
     snprintf(run->path, sizeof run->path, "%s", path);
     size_t n = strlen(run->path);
     while (n > 1 && run->path[n - 1] == '/')
         run->path[--n] = '\0';
     const char *slash = strrchr(run->path, '/');
     snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : run->path);
-    int rc = load_log(run, err, errlen);
-    if (rc == 0 && holds_meta(run->path)) {
+    rp_strings dirs = {0};
+    int rc = load_log(src, run, err, errlen);
+    if (rc == 0)
+        rc = list_devices(src, run, &dirs, err, errlen);
+    for (size_t i = 0; i < dirs.n && rc == 0; ++i) {
         rp_device *d = new_device(run);
-        snprintf(d->path, sizeof d->path, "%s", run->path);
-        rc = load_device(d, run, err, errlen);
-    } else if (rc == 0) {
-        rp_strings entries = {0};
-        list_dir(run->path, &entries);
-        for (size_t i = 0; i < entries.n && rc == 0; ++i) {
-            char sub[RP_PATH_LEN + 256];
-            snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
-            if (!is_dir(sub) || !holds_results(sub) || strlen(sub) >= RP_PATH_LEN)
-                continue;
-            rp_device *d = new_device(run);
-            snprintf(d->dir, sizeof d->dir, "%s", entries.v[i]);
-            snprintf(d->path, sizeof d->path, "%s", sub);
-            rc = load_device(d, run, err, errlen);
-        }
-        rp_strings_free(&entries);
+        snprintf(d->dir, sizeof d->dir, "%s", dirs.v[i]);
+        snprintf(d->path, sizeof d->path, "%s%s%s", run->path, *d->dir ? "/" : "", d->dir);
+        rc = load_device(src, d, run, err, errlen);
     }
+    rp_strings_free(&dirs);
     if (rc != 0) {
         rp_run_free(run);
         return RP_BAD_DATA;
@@ -387,4 +447,35 @@ int rp_load_run(const char *path, rp_run *run, char *err, size_t errlen)
         return RP_NOT_A_RUN;
     }
     return 0;
+}
+
+int rp_check_run_dir(const char *path, char *err, size_t errlen)
+{
+    if (!is_dir(path)) {
+        cr_errf(err, errlen, "%s is not a directory", path);
+        return RP_NOT_A_RUN;
+    }
+    rp_run probe;
+    memset(&probe, 0, sizeof probe);
+    snprintf(probe.path, sizeof probe.path, "%s", path);
+    rp_strings dirs = {0};
+    list_devices(&(source){NULL, 0}, &probe, &dirs, err, errlen);
+    bool any = dirs.n > 0 || has_log(&(source){NULL, 0}, &probe);
+    rp_strings_free(&dirs);
+    if (any)
+        return 0;
+    cr_errf(err, errlen, "%s holds no results (no CSV files, nor directories of them)", path);
+    return RP_NOT_A_RUN;
+}
+
+int rp_load_run(const char *path, rp_run *run, char *err, size_t errlen)
+{
+    memset(run, 0, sizeof *run);
+    int rc = rp_check_run_dir(path, err, errlen);
+    return rc != 0 ? rc : load_run(&(source){NULL, 0}, path, run, err, errlen);
+}
+
+int rp_load_run_db(sqlite3 *db, sqlite3_int64 run_id, const char *path, rp_run *run, char *err, size_t errlen)
+{
+    return load_run(&(source){db, run_id}, path, run, err, errlen);
 }

@@ -62,8 +62,10 @@ static int write_report(const char *dir)
 static int compare(const char *dir_a, const char *dir_b)
 {
     rp_run a, b;
-    load(dir_a, &a);
-    load(dir_b, &b);
+    char err[2048];
+    int status = rp_load_compared(dir_a, dir_b, &a, &b, err, sizeof err);
+    if (status != 0)
+        die(status, "%s", err);
     rp_render_compare(stdout, &a, &b);
     char path[RP_PATH_LEN + 300];
     snprintf(path, sizeof path, "%s/compare-%s.md", b.path, a.name);

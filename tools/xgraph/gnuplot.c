@@ -2,6 +2,7 @@
 #include "xgraph/gnuplot.h"
 
 #include "error.h"
+#include "shared/text_line.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +25,7 @@ static void first_line(const char *path, char *buf, size_t len)
         return;
     /* gnuplot echoes the offending line first; its verdict follows. */
     char line[512];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
+    while (cr_text_line(f, line, sizeof line)) {
         if (strstr(line, "rror") || strstr(line, "arning")) {
             snprintf(buf, len, "%.280s", line);
             break;

@@ -1,7 +1,8 @@
 /* The report's pure parts: base64 against RFC 4648's vectors, the headline
  * numbers read from small synthetic results (by column name, verified rows
  * only, the largest size, the peak), sections of benchmarks that did not
- * run, and the comparison's pairing and ratios. */
+ * run, the comparison's pairing and ratios, and the comparison read
+ * through the results database written byte for byte as from the CSVs. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,9 +17,13 @@
 #include "report/render.h"
 
 #include "csv.h"
+#include "db/import.h"
+#include "db/schema.h"
+#include "db/tables.h"
 #include "tests/scratch_dir.h"
 #include "results.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -720,6 +725,120 @@ static void test_compare_pairs_and_ratios(void **state)
     rp_run_free(&b);
 }
 
+/* ---- the comparison through the results database ---- */
+
+static void shell(const char *fmt, const char *a, const char *b)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, fmt, a, b);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+static char *render_compare(const rp_run *a, const rp_run *b)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    rp_render_compare(f, a, b);
+    fclose(f);
+    return text;
+}
+
+/* report --compare's text for A and B: the runs read from their
+ * directories, or imported into a database and read back from it. */
+static char *compare_of(const char *dir_a, const char *dir_b, bool through_db)
+{
+    rp_run a, b;
+    char err[2048] = "";
+    if (through_db) {
+        if (rp_load_compared(dir_a, dir_b, &a, &b, err, sizeof err) != 0)
+            fail_msg("%s", err);
+    } else {
+        load(dir_a, &a);
+        load(dir_b, &b);
+    }
+    char *text = render_compare(&a, &b);
+    rp_run_free(&a);
+    rp_run_free(&b);
+    return text;
+}
+
+/* Both ways, the same bytes; returns how many values were compared. */
+static unsigned expect_same_comparison(const char *dir_a, const char *dir_b)
+{
+    char *files = compare_of(dir_a, dir_b, false), *db = compare_of(dir_a, dir_b, true);
+    assert_string_equal(db, files);
+    unsigned compared = 0;
+    for (const char *p = files; (p = strstr(p, " values compared")) != NULL; ++p) {
+        const char *digits = p;
+        while (digits > files && digits[-1] >= '0' && digits[-1] <= '9')
+            --digits;
+        compared += (unsigned)strtoul(digits, NULL, 10);
+    }
+    free(files);
+    free(db);
+    return compared;
+}
+
+static void test_compare_through_db_is_byte_identical(void **state)
+{
+    (void)state;
+    /* The committed run of every benchmark, against a copy whose stream
+     * figures grew by a quarter and are written in another form (4.0828e+01
+     * for 40.828), which has a directory of logs only besides. */
+    const char *a = under("db-a"), *b = under("db-b");
+    shell("rm -rf '%s' && cp -R tools/shared/tests/data/run '%s'", a, a);
+    shell("rm -rf '%s' && cp -R tools/shared/tests/data/run '%s'", b, b);
+    shell("cd '%s/opencl-0-cpu' && awk -F, -v OFS=, 'NR > 1 { $22 = sprintf(\"%%.4e\", $22 * 1.25) } 1' "
+          "stream-opencl.csv > t && mv t stream-opencl.csv && mkdir ../cuda-0-gpu && echo skipped > "
+          "../cuda-0-gpu/stream-cuda.log%s",
+          b, "");
+    unsigned compared = expect_same_comparison(a, b);
+    /* Every benchmark's headlines are there, not an empty frame. */
+    assert_true(compared > 50);
+    assert_int_equal(expect_same_comparison(b, a), compared);
+    /* A directory of one device's CSVs against a run, trailing slashes and
+     * all; the synthetic runs of one column order of their own. */
+    char one[300];
+    snprintf(one, sizeof one, "%s/opencl-0-cpu/", a);
+    assert_true(expect_same_comparison(one, a) > 50);
+    char *a_cl = make_dir("db-c/opencl-0-x"), *b_cl = make_dir("db-d/opencl-0-y");
+    write_file(a_cl, "stream-opencl.csv", stream_csv);
+    write_file(a_cl, "stream-opencl.meta.csv", meta);
+    write_file(b_cl, "stream-opencl.csv", stream_csv);
+    assert_true(expect_same_comparison(under("db-c"), under("db-d")) > 0);
+}
+
+/* Read from the database, a run needs its directory no more. */
+static void test_run_read_back_from_db_alone(void **state)
+{
+    (void)state;
+    const char *dir = under("db-gone");
+    shell("rm -rf '%s' && cp -R tools/shared/tests/data/run '%s'", dir, dir);
+    char *files = compare_of(dir, dir, false);
+    sqlite3 *db;
+    char err[1024] = "", abs[PATH_MAX];
+    db_import_summary sum;
+    sqlite3_int64 id;
+    assert_int_equal(db_open_memory(&db, err, sizeof err), 0);
+    assert_non_null(realpath(dir, abs));
+    if (db_import(db, &dir, 1, &sum, err, sizeof err) != 0 || db_find_run(db, abs, &id, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    shell("rm -rf '%s'%s", dir, "");
+    rp_run a, b;
+    if (rp_load_run_db(db, id, dir, &a, err, sizeof err) != 0 || rp_load_run_db(db, id, dir, &b, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    char *from_db = render_compare(&a, &b);
+    assert_string_equal(from_db, files);
+    free(from_db);
+    free(files);
+    rp_run_free(&a);
+    rp_run_free(&b);
+    sqlite3_close(db);
+}
+
 static void test_bad_directories(void **state)
 {
     (void)state;
@@ -756,6 +875,8 @@ int main(void)
         cmocka_unit_test(test_no_launch_rows_no_lee_table),
         cmocka_unit_test(test_sfu_wide_domain_ulp),
         cmocka_unit_test(test_compare_pairs_and_ratios),
+        cmocka_unit_test(test_compare_through_db_is_byte_identical),
+        cmocka_unit_test(test_run_read_back_from_db_alone),
         cmocka_unit_test(test_bad_directories),
     };
     for (size_t i = 0; i < NCASES; ++i)

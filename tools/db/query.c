@@ -1,0 +1,159 @@
+#define _DEFAULT_SOURCE
+#include "db/query.h"
+
+#include "db/cluster.h"
+#include "db/sql.h"
+#include "error.h"
+#include "shared/csv_schema.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char db_query_usage[] =
+    "  figure-across-devices BENCHMARK VARIANT [DTYPE]\n"
+    "      the headline figure of the newest run of every device (node, device, backend)\n"
+    "  figure-across-runs DEVICE_SUBSTRING BENCHMARK VARIANT [DTYPE]\n"
+    "      the headline figure of the devices whose name holds DEVICE_SUBSTRING, run by run\n"
+    "  cluster CLUSTER_RUN_DIR [--below FRACTION]\n"
+    "      every node's headline figures, their median and MAD, outliers and nodes not ok\n"
+    "  compare RUN_A RUN_B\n"
+    "      the headline figures of two imported runs paired by device (backend and index), with B/A\n"
+    "  headlines [RUN_DIR]\n"
+    "      every headline figure (of one run, or of all)\n";
+
+/* Every headline with where it comes from; ?1 benchmark, ?2 variant, ?3
+ * data type or NULL for any. */
+#define HEADLINES_WITH_RUNS                                                                                          \
+    "WITH h AS (SELECT r.node, d.name AS device, d.backend, d.dir, h.dtype, h.figure, h.unit, h.flags,"            \
+    "  COALESCE(r.started, r.imported) AS started, r.path AS run, r.id AS run_id"                                  \
+    "  FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id"                       \
+    "  WHERE h.benchmark = ?1 AND h.variant = ?2 AND (?3 IS NULL OR h.dtype = ?3)) "
+
+static const char across_devices_sql[] =
+    HEADLINES_WITH_RUNS
+    ", newest AS (SELECT *, row_number() OVER (PARTITION BY node, device, backend, dtype"
+    "             ORDER BY started DESC, run_id DESC) AS rk FROM h) "
+    "SELECT node, device, backend, dtype, figure, unit, flags, started, run FROM newest WHERE rk = 1 "
+    "ORDER BY node, device, backend, dtype";
+
+static const char across_runs_sql[] =
+    HEADLINES_WITH_RUNS
+    "SELECT started, run, node, device, backend, dtype, figure, unit, flags FROM h "
+    "WHERE instr(device, ?4) > 0 OR instr(dir, ?4) > 0 ORDER BY started, run_id, device, dtype";
+
+static const char headlines_sql[] =
+    "SELECT r.node, d.name AS device, d.backend, h.benchmark, h.variant, h.dtype, h.figure, h.unit, h.flags, "
+    " r.path AS run FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id "
+    "WHERE ?1 IS NULL OR r.path = ?1 OR r.cluster = ?1 ORDER BY r.path, d.dir, h.benchmark, h.variant, h.dtype";
+
+/* Devices paired as run_all.sh names their directories: backend and index. */
+static const char compare_sql[] =
+    "WITH side AS (SELECT r.path AS run, d.backend || IFNULL('-' || d.device_index, '') AS pair, d.name AS device,"
+    "  h.benchmark, h.variant, h.dtype, h.figure, h.unit, h.flags"
+    "  FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id) "
+    "SELECT a.pair AS device, a.benchmark, a.variant, a.dtype, a.unit, a.figure AS a, b.figure AS b,"
+    " CASE WHEN a.figure <> 0 THEN b.figure / a.figure END AS b_over_a, a.flags AS a_flags, b.flags AS b_flags "
+    "FROM side a JOIN side b ON b.pair = a.pair AND b.benchmark = a.benchmark AND b.variant = a.variant"
+    " AND b.dtype = a.dtype AND b.unit = a.unit "
+    "WHERE a.run = ?1 AND b.run = ?2 ORDER BY a.pair, a.benchmark, a.variant, a.dtype";
+
+static int run_sql(sqlite3 *db, const char *sql, const char *const *binds, int nbinds, FILE *out, char *err,
+                   size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (db_prepare(db, &st, sql, err, errlen) != 0)
+        return 1;
+    for (int i = 0; i < nbinds; ++i)
+        if (binds[i])
+            sqlite3_bind_text(st, i + 1, binds[i], -1, SQLITE_TRANSIENT);
+    long rows = db_print_csv(db, st, out, err, errlen);
+    sqlite3_finalize(st);
+    return rows < 0 ? 1 : 0;
+}
+
+int db_parse_below(int argc, char **argv, double *below, char *err, size_t errlen)
+{
+    *below = NAN;
+    if (argc == 0)
+        return 0;
+    if (strcmp(argv[0], "--below") != 0)
+        return cr_errf(err, errlen, "'%s': only --below FRACTION may follow the cluster run", argv[0]);
+    if (argc < 2)
+        return cr_errf(err, errlen, "--below needs a fraction of the median (0 < FRACTION <= 1)");
+    if (argc > 2)
+        return cr_errf(err, errlen, "'%s' is extra", argv[2]);
+    double v;
+    if (cr_number_fault(argv[1], &v) != NULL || !(v > 0 && v <= 1))
+        return cr_errf(err, errlen, "--below '%s': not a fraction of the median (0 < FRACTION <= 1)", argv[1]);
+    *below = v;
+    return 0;
+}
+
+static int cluster_query(sqlite3 *db, int argc, char **argv, FILE *out, char *err, size_t errlen)
+{
+    double below;
+    char path[PATH_MAX];
+    if (db_parse_below(argc - 1, argv + 1, &below, err, errlen) != 0)
+        return 2;
+    if (realpath(argv[0], path) == NULL)
+        return cr_errf(err, errlen, "%s: no such directory", argv[0]), 2;
+    db_cluster c;
+    if (db_cluster_load(db, path, below, &c, err, errlen) != 0)
+        return 2;
+    int rc = db_cluster_write_csv(out, &c);
+    db_cluster_free(&c);
+    return rc == 0 ? 0 : (cr_errf(err, errlen, "cannot write the output"), 1);
+}
+
+static int arity(const char *name, int argc, int min, int max, const char *args, char *err, size_t errlen)
+{
+    if (argc >= min && argc <= max)
+        return 0;
+    return cr_errf(err, errlen, "query %s takes %s (%d given)", name, args, argc);
+}
+
+int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, char *err, size_t errlen)
+{
+    if (strcmp(name, "figure-across-devices") == 0) {
+        if (arity(name, argc, 2, 3, "BENCHMARK VARIANT [DTYPE]", err, errlen) != 0)
+            return 2;
+        const char *b[] = {argv[0], argv[1], argc > 2 ? argv[2] : NULL};
+        return run_sql(db, across_devices_sql, b, 3, out, err, errlen);
+    }
+    if (strcmp(name, "figure-across-runs") == 0) {
+        if (arity(name, argc, 3, 4, "DEVICE_SUBSTRING BENCHMARK VARIANT [DTYPE]", err, errlen) != 0)
+            return 2;
+        if (argv[0][0] == '\0')
+            return cr_errf(err, errlen, "query %s: an empty DEVICE_SUBSTRING", name), 2;
+        const char *b[] = {argv[1], argv[2], argc > 3 ? argv[3] : NULL, argv[0]};
+        return run_sql(db, across_runs_sql, b, 4, out, err, errlen);
+    }
+    if (strcmp(name, "cluster") == 0) {
+        if (arity(name, argc, 1, 3, "CLUSTER_RUN_DIR [--below FRACTION]", err, errlen) != 0)
+            return 2;
+        return cluster_query(db, argc, argv, out, err, errlen);
+    }
+    if (strcmp(name, "compare") == 0) {
+        if (arity(name, argc, 2, 2, "RUN_A RUN_B", err, errlen) != 0)
+            return 2;
+        char a[PATH_MAX], b[PATH_MAX];
+        if (realpath(argv[0], a) == NULL || realpath(argv[1], b) == NULL)
+            return cr_errf(err, errlen, "%s: no such directory", realpath(argv[0], a) ? argv[1] : argv[0]), 2;
+        const char *binds[] = {a, b};
+        return run_sql(db, compare_sql, binds, 2, out, err, errlen);
+    }
+    if (strcmp(name, "headlines") == 0) {
+        if (arity(name, argc, 0, 1, "[RUN_DIR]", err, errlen) != 0)
+            return 2;
+        char path[PATH_MAX];
+        if (argc == 1 && realpath(argv[0], path) == NULL)
+            return cr_errf(err, errlen, "%s: no such directory", argv[0]), 2;
+        const char *b[] = {argc == 1 ? path : NULL};
+        return run_sql(db, headlines_sql, b, 1, out, err, errlen);
+    }
+    cr_errf(err, errlen,
+            "unknown query '%s' (known: figure-across-devices, figure-across-runs, cluster, compare, headlines)", name);
+    return 2;
+}

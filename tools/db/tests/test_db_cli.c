@@ -1,0 +1,192 @@
+/* End-to-end tests of the results database tool on runs written here:
+ * import and import again, a corrupt run and a killed import leaving the
+ * database as it was, a named query, the cluster report with its planted
+ * outlier and failed and missing nodes, and bad input. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/cli_harness.h"
+#include "shared/tests/corrupt_inputs.h"
+
+#include "db/tests/db_fixtures.h"
+
+static const char *tool = "../tools/crossroof-db";
+
+static const fixture node_ok = {"vm", "2026-03-01T00:00:00Z", "Dev X", 100, 100, NULL};
+
+/* The database's size in records, as the tool answers it. */
+static char *headline_count(const char *db)
+{
+    char args[512];
+    snprintf(args, sizeof args, "--db %s query headlines", db);
+    run_result r = run_with_status(0, NULL, tool, args);
+    free(r.err);
+    return r.out;
+}
+
+/* The run at dir imported into db, as it must be. */
+static void import_into(const char *db, const char *dir)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "--db %s import %s", db, dir);
+    run_result r = run_with_status(0, NULL, tool, args);
+    run_free(&r);
+}
+
+static void test_import_twice_and_query(void **state)
+{
+    (void)state;
+    make_run(tmp, "run", &node_ok);
+    char args[512];
+    snprintf(args, sizeof args, "--db %s/a.db import %s/run", tmp, tmp);
+    run_result r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "crossroof-db: imported 1 run(s) (0 unchanged), 11 rows, ");
+    assert_int_equal(count_lines(r.out), 1);
+    run_free(&r);
+    r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "crossroof-db: imported 1 run(s) (1 unchanged), 0 rows, ");
+    run_free(&r);
+    snprintf(args, sizeof args, "--db %s/a.db query figure-across-devices stream triad double", tmp);
+    r = run_with_status(0, NULL, tool, args);
+    char expected[1024];
+    snprintf(expected, sizeof expected,
+             "node,device,backend,dtype,figure,unit,flags,started,run\n"
+             "vm,Dev X,opencl,double,100,GB/s,,2026-03-01T00:00:00Z,%s/run\n",
+             tmp);
+    assert_string_equal(r.out, expected);
+    run_free(&r);
+}
+
+static void test_refused_and_killed_imports_change_nothing(void **state)
+{
+    (void)state;
+    fixture_run kept = make_run(tmp, "kept", &node_ok);
+    fixture bad = node_ok;
+    bad.bad_figure = "1e999";
+    make_run(tmp, "corrupt", &bad);
+    make_run(tmp, "other", &node_ok);
+    char args[1024], db[300];
+    snprintf(db, sizeof db, "%s/b.db", tmp);
+    import_into(db, kept.path);
+    char *before = headline_count(db);
+    snprintf(args, sizeof args, "--db %s import %s/other %s/corrupt", db, tmp, tmp);
+    run_result r = run(NULL, tool, args);
+    char where[512];
+    snprintf(where, sizeof where, "%s/corrupt/opencl-0-dev/stream-opencl.csv:2: ", tmp);
+    expect_error_line(&r, tool, args, 2, where);
+    run_free(&r);
+    char *after = headline_count(db);
+    assert_string_equal(before, after);
+    free(after);
+    /* Killed in the middle of its transaction: the shell sees 128 + 9. */
+    snprintf(args, sizeof args, "--db %s import %s/other", db, tmp);
+    r = run("CROSSROOF_DB_KILL_AFTER_ROWS=2", tool, args);
+    assert_int_equal(r.status, 137);
+    run_free(&r);
+    after = headline_count(db);
+    assert_string_equal(before, after);
+    free(after);
+    free(before);
+}
+
+/* Every case of the shared list of corrupt results, planted in a real run
+ * beside a good one: the import is refused (exit 2, one line with the
+ * case's file:line error) and the database keeps only what it had. */
+static void test_every_corrupt_input_refused(void **state)
+{
+    (void)state;
+    char good[300], dir[300], db[300], args[1024];
+    snprintf(good, sizeof good, "%s/real", tmp);
+    snprintf(dir, sizeof dir, "%s/corrupt-real", tmp);
+    snprintf(db, sizeof db, "%s/f.db", tmp);
+    copy_real_run(good);
+    import_into(db, good);
+    char *before = headline_count(db);
+    size_t n;
+    corrupt_case *cases = corrupt_cases(&n);
+    for (size_t i = 0; i < n; ++i) {
+        const corrupt_case *c = &cases[i];
+        copy_real_run(dir);
+        corrupt(dir, c);
+        snprintf(args, sizeof args, "--db %s import %s %s", db, good, dir);
+        run_result r = run(NULL, tool, args);
+        if (r.status != 2 || count_lines(r.err) != 1 || strncmp(r.err, "crossroof-db: error: ", 21) != 0 ||
+            strstr(r.err, c->error) == NULL || r.out[0] != '\0')
+            fail_msg("corrupt_inputs.txt:%d (%s): exit %d, stdout '%s', stderr '%s' (want 2 and one line with '%s')",
+                     c->line, c->file, r.status, r.out, r.err, c->error);
+        run_free(&r);
+        char *after = headline_count(db);
+        assert_string_equal(before, after);
+        free(after);
+    }
+    free(cases);
+    free(before);
+}
+
+static void test_cluster_report(void **state)
+{
+    (void)state;
+    fixture_run cluster = make_cluster_run(tmp, "cluster");
+    char args[1024];
+    snprintf(args, sizeof args, "--db %s/c.db cluster-report %s --below 0.9", tmp, cluster.path);
+    for (int twice = 0; twice < 2; ++twice) {
+        run_result r = run_with_status(0, NULL, tool, args);
+        expect_in(r.out, "cluster-report.md and cluster-report.csv: 4 node(s), 2 figure(s), 1 outlier(s), 2 node(s) "
+                         "not ok\n");
+        run_free(&r);
+    }
+    char *md = slurp_tmp("cluster/cluster-report.md");
+    expect_all_in(md, "| opencl-0 | stream triad double | GB/s | 100 | 2 | 100 | 102 | **50** |",
+                  "| n3 | opencl-0 | stream triad double | 50 GB/s | 100 | 25 MADs below the median |",
+                  "| n2 | failed | latency-opencl failed (exit 1: boom) |", "| n4 | missing |");
+    free(md);
+    char *csv = slurp_tmp("cluster/cluster-report.csv");
+    expect_all_in(csv, "n3,opencl-0,stream,triad,double,GB/s,50,100,2,outlier,25 MADs below the median\n",
+                  "n2,,,,,,,,,failed,latency-opencl failed (exit 1: boom)\n");
+    free(csv);
+    /* Imported twice, the nodes are there once. */
+    snprintf(args, sizeof args, "--db %s/c.db query headlines %s", tmp, cluster.path);
+    run_result r = run_with_status(0, NULL, tool, args);
+    assert_int_equal(count_lines(r.out), 1 + 5);
+    run_free(&r);
+}
+
+static void test_cluster_without_results(void **state)
+{
+    (void)state;
+    char dir[256], nodes[300], node[400];
+    snprintf(dir, sizeof dir, "%s/empty-cluster", tmp);
+    snprintf(nodes, sizeof nodes, "%s/nodes", dir);
+    snprintf(node, sizeof node, "%s/n1", nodes);
+    make_dir(dir);
+    make_dir(nodes);
+    make_dir(node);
+    char args[1024];
+    snprintf(args, sizeof args, "--db %s/d.db cluster-report %s", tmp, dir);
+    run_result r = run(NULL, tool, args);
+    assert_int_equal(r.status, 1);
+    expect_in(r.err, "no node has results");
+    run_free(&r);
+    char *md = slurp_tmp("empty-cluster/cluster-report.md");
+    expect_in(md, "| n1 | interrupted | no run-log.csv");
+    free(md);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char db[300], db_args[600];
+    snprintf(db, sizeof db, "%s/e.db", tmp);
+    import_into(db, make_run(tmp, "run", &node_ok).path);
+    snprintf(db_args, sizeof db_args, "--db %s", db);
+    expect_listed_bad_inputs(tool, "tools/db/tests/bad_inputs.txt");
+    expect_listed_bad_inputs_after(tool, db_args, "tools/db/tests/bad_inputs_after_db.txt");
+}
+
+CLI_TEST_MAIN(test_import_twice_and_query, test_refused_and_killed_imports_change_nothing,
+              test_every_corrupt_input_refused, test_cluster_report,
+              test_cluster_without_results, test_bad_input)
