@@ -278,6 +278,20 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory layout-check unit-tests unit-tests-san integration integration-san
 
+# run_all.sh --slurm: its options without a cluster, then for real on a
+# private cluster of local daemons (as root; exit 77 where they cannot start,
+# and why). A few minutes; apart from check, which needs no Slurm.
+.PHONY: check-slurm
+# A machine where the daemons cannot run (the test says why, exit 77) is
+# reported as skipped, loudly; any other failure fails.
+check-slurm: all
+	@common/deps.sh --slurm
+	@tools/slurm/tests/options.sh
+	@rc=0; CROSSROOF_BIN=$(abspath $(BUILD))/bin CROSSROOF_TOOLS=$(abspath $(BUILD))/tools \
+	    tools/slurm/tests/local_cluster.sh || rc=$$?; \
+	if [ $$rc = 77 ]; then echo "check-slurm: SKIPPED: no local Slurm cluster could run here (the reason is above)"; \
+	else exit $$rc; fi
+
 clean:
 	rm -rf $(BUILD)
 

@@ -6,6 +6,8 @@
 #   ./run_all.sh --resume DIR            finish an interrupted run, with its own options
 #   ./run_all.sh --compare DIR_A DIR_B   two runs side by side, with ratios B/A
 #   ./run_all.sh --check                 install what is missing, build, run every test
+#   ./run_all.sh --slurm [--nodes N] ... every node of a Slurm cluster, one cluster report
+#                                        (tools/slurm/crossroof-slurm.sh; --slurm --help)
 # As root, missing Debian packages are installed; otherwise the exact
 # install command is printed and nothing runs.
 #   --quick        a small sweep of every benchmark (about two minutes on two cores)
@@ -29,6 +31,13 @@
 # the host tools (xgraph, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
 # CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check.
 set -uo pipefail
+
+# A cluster run is the Slurm submitter's, options and all; run from where
+# run_all.sh was started, so that relative paths keep their meaning.
+for a in "$@"; do
+    [ "$a" = -- ] && break
+    [ "$a" = --slurm ] && exec "$(dirname "$0")/tools/slurm/crossroof-slurm.sh" "$@"
+done
 
 caller=$PWD
 cd "$(dirname "$0")" || exit 1
@@ -213,36 +222,18 @@ for t in setsid setpriv flock; do
 done
 
 # ---- run-options: the options of a run, for --resume ----
-# One key=value line each (extra once per benchmark option, in order). In a
-# value a backslash is written \\ and a newline \n, so that every string
-# comes back as it was. It is read by parsing, never run.
-escape() { # variable value (the variable is the caller's: no local of that name here)
-    local escaped=${2//\\/\\\\}
-    printf -v "$1" '%s' "${escaped//$'\n'/\\n}"
-}
-unescape() { # variable text; false on an unknown escape, in bad_escape
-    local s=$2 r="" # not the caller's variable
-    while [[ $s == *\\* ]]; do
-        r+=${s%%\\*}
-        s=${s#*\\}
-        case ${s:0:1} in
-            \\) r+=\\ ;;
-            n) r+=$'\n' ;;
-            *) bad_escape=\\${s:0:1}; return 1 ;;
-        esac
-        s=${s:1}
-    done
-    printf -v "$1" '%s' "$r$s"
-}
+# One key=value line each (extra once per benchmark option, in order),
+# escaped as common/kv.sh says; read by parsing, never run.
+. common/kv.sh
 run_options_text() {
     local v
     printf '%s\n' '# read back by run_all.sh --resume: key=value; in values \\ is \, \n a newline'
     echo "quick=${#quick[@]}"
     echo "gpu_check=$gpu_check"
-    escape v "$device"; printf 'device=%s\n' "$v"
-    escape v "$only"; printf 'only=%s\n' "$v"
+    printf 'device=%s\n' "$(kv_escape "$device")"
+    printf 'only=%s\n' "$(kv_escape "$only")"
     for v in "${extra[@]}"; do
-        escape v "$v"; printf 'extra=%s\n' "$v"
+        printf 'extra=%s\n' "$(kv_escape "$v")"
     done
 }
 # Every key and value checked: a bad one is one line and exit 2.
@@ -261,7 +252,7 @@ read_run_options() { # file
             *) die "$where: not a key=value line: '$line'" ;;
         esac
         key=${line%%=*}
-        unescape value "${line#*=}" || die "$where: $key: unknown escape '$bad_escape'"
+        kv_unescape value "${line#*=}" || die "$where: $key: unknown escape '$bad_escape'"
         case $key in
             quick | device | only | gpu_check)
                 [[ $seen == *" $key "* ]] && die "$where: $key is given twice"

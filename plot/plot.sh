@@ -102,6 +102,8 @@ for csv in "$dir"/*.csv; do
             if [ -r "$lee_ratio_ref" ]; then extra=("$lee_ratio_ref"); else extra=(""); fi
             ;;
         latency-*) figures="latency_footprint" ;;
+        # A cluster run's report: one headline across the nodes.
+        cluster-report) figures="cluster_headline" ;;
         fma-*) figures="fma_gx" ;;
         sfu-*.table) continue ;; # the summary table beside the rows
         sfu-*)

@@ -153,6 +153,43 @@ static void test_old_figure_never_passes_for_new(void **state)
         fail_msg("old/fma-opencl-gx.png is left from before (%ld bytes)", file_size("old", "fma-opencl-gx.png"));
 }
 
+/* A cluster run's report: the headline across the nodes is drawn whole,
+ * titled with the figure it shows, and a node named like a gnuplot command
+ * is only a label (nothing runs). Where the report has no stream triad in
+ * double, its first figure stands in. */
+static void test_cluster_headline(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    sh_in_tmp("rm -rf cluster && mkdir cluster");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/cluster/cluster-report.csv", tmp);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("node,device,benchmark,variant,dtype,unit,value,median,mad,verdict,why\n"
+          "n1,cpu,fma,fma,float,Gflop/s,100,100,1,ok,\n"
+          "\"n2\"\"; system(\"\"touch PWNED\"\")\",cpu,fma,fma,float,Gflop/s,101,100,1,ok,\n"
+          "n3,cpu,fma,fma,float,Gflop/s,40,100,1,outlier,60 MADs below the median\n"
+          "n4,,,,,,,,,failed,fma-opencl: exit 1\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    run_result r = plot("", "cluster");
+    if (r.status != 0)
+        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
+    expect_in(r.out, "plot.sh: 1 figure(s) in ");
+    run_free(&r);
+    expect_whole_figure("cluster", "cluster-report-headline");
+    snprintf(path, sizeof path, "%s/cluster/cluster-report-headline.svg", tmp);
+    char *svg = csv_slurp(path);
+    assert_non_null(svg);
+    expect_in(svg, "fma fma float across nodes");
+    free(svg);
+    assert_int_equal(file_size("cluster", "PWNED"), -1);
+    snprintf(path, sizeof path, "%s/PWNED", tmp);
+    assert_int_not_equal(access(path, F_OK), 0);
+}
+
 /* Bad usage: one line and exit 2, nothing drawn. */
 static void test_bad_usage(void **state)
 {
@@ -170,4 +207,4 @@ static int setup_plot(void **state)
 }
 
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
-              test_old_figure_never_passes_for_new, test_bad_usage)
+              test_old_figure_never_passes_for_new, test_cluster_headline, test_bad_usage)

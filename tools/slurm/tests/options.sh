@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# run_all.sh --slurm without a cluster: bad options refused in one line with
+# exit 2 and nothing created, the sbatch commands of --dry-run, and which
+# nodes --resume submits again. Needs no Slurm and no build.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../../.." && pwd) || exit 1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf -- "$tmp"' EXIT
+failures=0
+say() { printf 'slurm options: %s\n' "$*"; }
+check() { # description command...
+    if "${@:2}"; then say "ok    $1"; else say "FAIL  $1"; failures=$((failures + 1)); fi
+}
+mkdir -p "$tmp/bin"
+for b in fma-opencl stream-opencl; do printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/$b"; chmod +x "$tmp/bin/$b"; done
+export CROSSROOF_BIN=$tmp/bin CROSSROOF_TOOLS=$tmp/tools
+slurm() { "$repo/run_all.sh" --slurm "$@"; }
+
+# One line on stderr, exit 2, and no run directory.
+refused() { # what-the-error-says options...
+    local err rc
+    err=$(slurm --out "$tmp/run" "${@:2}" 2>&1 >/dev/null)
+    rc=$?
+    [ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"$1"* ]] && [ ! -e "$tmp/run" ] ||
+        { say "      got exit $rc: $err"; return 1; }
+}
+check "--nodes 0 refused" refused "--nodes: '0'" --nodes 0
+check "--nodes x refused" refused "--nodes: 'x'" --nodes x
+check "--gpus-per-node -1 refused" refused "--gpus-per-node" --gpus-per-node -1
+check "--below 0 refused" refused "--below: '0'" --below 0
+check "--below 1.5 refused" refused "--below: '1.5'" --below 1.5
+check "--below with no value refused" refused "--below needs a value" --below
+check "an unknown option refused" refused "unknown option '--nodez'" --nodez 2
+check "--only naming no benchmark refused" refused "no benchmark named 'nope'" --only fma,nope
+check "an sbatch word that is no option refused" refused "'bad' is not an option" -- bad
+check "--gpu-check refused" refused "not a cluster run" --gpu-check
+check "a newline in a value: still one line" refused "--nodes: 'a\\nb'" --nodes $'a\nb'
+check "--resume with another option refused" refused "cannot change them" --resume "$tmp" --quick
+mkdir "$tmp/exists"
+err=$(slurm --out "$tmp/exists" 2>&1 >/dev/null)
+check "an existing --out refused" test $? = 2 -a -n "$err"
+err=$(slurm --out "$tmp/a\\b" 2>&1 >/dev/null)
+check "a backslash in --out refused (Slurm drops it)" test $? = 2 -a ! -e "$tmp/a\\b"
+
+# --dry-run: the two sbatch commands, nothing created.
+dry=$(slurm --dry-run --nodes 3 --partition gpu --below 0.9 --quick --only fma \
+      --out "$tmp/run 50%" -- --time=10 --account=lab -- --reps 3)
+check "dry run: exit 0, nothing created" test $? = 0 -a ! -e "$tmp/run 50%"
+node_line=$(sed -n 1p <<<"$dry") report_line=$(sed -n 2p <<<"$dry")
+has() { [[ $1 == *"$2"* ]] || { say "      '$2' not in: $1"; return 1; }; }
+check "dry run: 3 nodes, one task each" has "$node_line" "'--nodes=3' '--ntasks-per-node=1'"
+check "dry run: the partition" has "$node_line" "'--partition=gpu'"
+check "dry run: % in the run's path doubled in the output pattern" has "$node_line" "run 50%%/slurm/submission-1-job-%j.out"
+check "dry run: the sbatch options after crossroof's" has "$node_line" "'--time=10' '--account=lab' '$repo/tools/slurm/job.sh'"
+check "dry run: the suite's options, benchmark options after --" has "$node_line" "'--' '--quick' '--only' 'fma' '--' '--reps' '3'"
+check "dry run: the report after the nodes, however they end" has "$report_line" "--dependency=afterany:"
+check "dry run: the report job charged to the same account" has "$report_line" "'--account=lab'"
+check "dry run: the report with --below" has "$report_line" "'0.9'"
+dry=$(slurm --dry-run --nodes 2 --gpus-per-node 4 --out "$tmp/run")
+check "per GPU: 4 tasks a node, one GPU each" has "$dry" "'--ntasks-per-node=4' '--gpus-per-task=1'"
+
+# --resume: only the nodes that did not complete, by name.
+run=$tmp/cluster
+mkdir -p "$run/status" "$run/slurm" "$run/nodes"
+printf 'nodes=4\ngpus_per_node=0\npartition=\nbelow=\ndb=\nrun_all=--quick\n' >"$run/cluster-options"
+printf 'n1\nn2\nn3\nn4\n' >"$run/slurm/submission-1.nodes"
+printf 'submission,kind,job_id,nodes,submitted\n1,nodes,7,4,x\n1,report,8,1,x\n' >"$run/jobs.csv"
+printf 'state=finished\nexit=0\n' >"$run/status/n1"   # passed
+printf 'state=finished\nexit=1\n' >"$run/status/n2"   # a benchmark failed: complete
+printf 'state=running\n' >"$run/status/n3"            # killed: no end recorded
+# n4: no status, never began
+dry=$(slurm --resume "$run" --dry-run -- --time=20)
+check "resume: n3 and n4 again, by name" has "$dry" "'--nodes=2' '--ntasks-per-node=1' '--nodelist=n3,n4'"
+check "resume: the second submission" has "$dry" "submission-2-job-%j.out"
+check "resume: the options of the run" has "$dry" "'--' '--quick'"
+check "resume: a later sbatch option added" has "$dry" "'--time=20'"
+printf 'state=finished\nexit=143\n' >"$run/status/n3"
+printf 'state=finished\nexit=0\n' >"$run/status/n4"
+dry=$(slurm --resume "$run" --dry-run)
+check "resume: a node ended by a signal again, alone" has "$dry" "'--nodes=1' '--ntasks-per-node=1' '--nodelist=n3'"
+printf 'state=finished\nexit=0\n' >"$run/status/n3"
+dry=$(slurm --resume "$run" --dry-run)
+check "resume: every node complete, nothing submitted" has "$dry" "nothing to submit"
+printf 'nodes=4\nbogus=1\n' >"$run/cluster-options"
+err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
+check "resume: a bad cluster-options refused with file:line" has "$err" "cluster-options:2: unknown key 'bogus'"
+
+[ $failures = 0 ] || { say "$failures check(s) failed"; exit 1; }
+say "passed"
