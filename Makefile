@@ -10,7 +10,7 @@
 BENCHMARKS := stream bandwidth atomics regspill sfu fma latency
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
 # build/tools/<exe>. tools/shared/ holds what several tools read.
-TOOLS_LIST := xgraph report critical_points gpu_check db
+TOOLS_LIST := xgraph report critical_points gpu_check db cachesim
 
 CC       ?= gcc
 BUILD    ?= build

@@ -1,0 +1,23 @@
+/* cachesim's command line: Crawford's five positional words after the
+ * trace, and the options that go beyond them. */
+#ifndef CACHESIM_CLI_H
+#define CACHESIM_CLI_H
+
+#include "simulate.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    const char *trace_path; /* "-": stdin */
+    sim_options sim;
+    bool csv;
+    bool help;
+} cli_options;
+
+extern const char cli_usage[];
+
+/* 0 with o filled (every level checked), or -1 with one line in err. */
+int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,34 @@
+#include "replacement.h"
+
+uint64_t xorshift64_next(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* Whether candidate should be evicted rather than the current choice. */
+static bool evicts_before(const cache_way *candidate, const cache_way *chosen, replacement_policy policy)
+{
+    if (policy == POLICY_MFU && candidate->uses != chosen->uses)
+        return candidate->uses > chosen->uses;
+    if (policy == POLICY_LFU && candidate->uses != chosen->uses)
+        return candidate->uses < chosen->uses;
+    return candidate->last_use < chosen->last_use;
+}
+
+unsigned replacement_victim(const cache_way *set, unsigned ways, replacement_policy policy, uint64_t *rng)
+{
+    for (unsigned w = 0; w < ways; ++w)
+        if (!set[w].valid)
+            return w;
+    if (policy == POLICY_RANDOM)
+        return (unsigned)(xorshift64_next(rng) % ways);
+    unsigned victim = 0;
+    for (unsigned w = 1; w < ways; ++w)
+        if (evicts_before(&set[w], &set[victim], policy))
+            victim = w;
+    return victim;
+}

@@ -1,0 +1,37 @@
+/* The trace cachesim reads: one access a line, "ADDRESS R|W [WORKGROUP WARP
+ * INSTRUCTION]", the address hex (0x...) or decimal, 64 bits; '#' starts a
+ * comment, blank lines are skipped. Without the three trailing fields an
+ * access is work-group 0, warp 0 and its own instruction (see schedule.h). */
+#ifndef CACHESIM_TRACE_H
+#define CACHESIM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    uint64_t address;
+    bool write;
+    bool has_origin;      /* the three trailing fields were given */
+    uint64_t workgroup;
+    uint64_t warp;        /* the WARP field: a warp, or a work-item's local id under --warp-size */
+    uint64_t instruction;
+} trace_access;
+
+typedef struct {
+    trace_access *items;
+    size_t count, capacity;
+} trace;
+
+/* Parses one line's text (no newline). Returns 1 for an access, 0 for a
+ * blank or comment line, -1 with the reason in why. */
+int trace_parse_line(const char *text, trace_access *access, char *why, size_t whylen);
+
+/* Reads every line of in into t (empty on entry). On a malformed line
+ * returns -1 with "NAME:LINE: reason" in err. */
+int trace_read(FILE *in, const char *name, trace *t, char *err, size_t errlen);
+
+void trace_free(trace *t);
+
+#endif
