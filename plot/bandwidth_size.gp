@@ -41,6 +41,11 @@ set table $REF
 plot csv using (column("size_bytes")):(column("figure")):(strcol("variant")) with table \
     if (strcol("backend") eq "host" && strcol("variant") eq "host-memcpy-1thread")
 unset table
+# The same copy over all the host's cores: what the memory could give a copy.
+set table $REFMT
+plot csv using (column("size_bytes")):(column("figure")) with table \
+    if (strcol("backend") eq "host" && strcol("variant") eq "host-memcpy-openmp")
+unset table
 set table $REFREAD
 plot csv using (column("size_bytes")):(column("figure")) with table \
     if (strcol("backend") eq "host" && strcol("variant") eq "host-read-openmp")
@@ -76,7 +81,9 @@ do for [fmt in "png svg"] {
                  title (panel[i] == k ? $PATHS[i] : ""), \
              for [i=1:n] (panel[i] == k ? block("F", i) : '$EMPTY') using 1:2 with lines lc i dt 1 + i % 3 notitle, \
              (k < 3 ? (|$REF| > 0 ? '$REF' : '$EMPTY') : (|$REFREAD| > 0 ? '$REFREAD' : '$EMPTY')) using 1:2 with lines lc black dt 2 lw 2 \
-                 title (k < 3 ? "host memcpy, 1 thread" : "host read, OpenMP")
+                 title (k < 3 ? "host memcpy, 1 thread" : "host read, OpenMP"), \
+             (k < 3 && |$REFMT| > 0 ? '$REFMT' : '$EMPTY') using 1:2 with lines lc rgb "gray40" dt 3 lw 2 \
+                 title (k < 3 && |$REFMT| > 0 ? "host memcpy, all cores" : "")
     }
     unset multiplot
 }

@@ -30,8 +30,12 @@
 #define INTERLEAVE_BYTES (UINT64_C(16) << 20)
 #define MAX_SIZES 64
 
-enum { REF_MEMCPY, REF_READ, REF_WRITE, N_REFS };
-static const char *const ref_names[N_REFS] = {"host-memcpy-1thread", "host-read-openmp", "host-write-openmp"};
+/* Copies keep the single-thread memcpy as their reference (what a runtime's
+ * copy does at best without help); the all-cores copy beside it shows what
+ * the memory could give, in each copy's params. */
+enum { REF_MEMCPY, REF_MEMCPY_MT, REF_READ, REF_WRITE, N_REFS };
+static const char *const ref_names[N_REFS] = {"host-memcpy-1thread", "host-memcpy-openmp", "host-read-openmp",
+                                              "host-write-openmp"};
 
 typedef struct {
     cr_range sizes;    /* all 0 until given */
@@ -52,6 +56,7 @@ typedef struct {
     float *floats;     /* the techniques' inputs at the current size: floats in [1, 2) */
     double *samples[4]; /* per-repetition times of the series of one point */
     double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
+    const char *binding; /* how the OpenMP references' threads are placed */
     const char *fault; /* CROSSROOF_FAULT test hook: "verify", "verify-all" or "events" */
     bool fault_used;
 } bw_run;
@@ -187,6 +192,7 @@ static cr_status ref_rep(void *arg, cr_timing *t, char *err, size_t errlen)
     uint64_t t0 = cr_now_ns();
     switch (c->which) {
     case REF_MEMCPY: bw_host_memcpy(c->run->check, c->run->src, c->bytes); break;
+    case REF_MEMCPY_MT: bw_host_memcpy_mt(c->run->check, c->run->src, c->bytes); break;
     case REF_READ: c->sum = bw_host_read(c->run->src, c->bytes); break;
     default: bw_host_write(c->run->check, c->bytes, (uint32_t)c->bytes); break;
     }
@@ -224,21 +230,36 @@ static uint64_t first_byte_mismatch(const void *a, const void *b, uint64_t bytes
     return UINT64_MAX;
 }
 
+/* Every byte of the copy's destination unlike the source's, so that a copy
+ * that misses a byte cannot pass on what an earlier copy left there. */
+static void spoil_copy_target(bw_run *run, uint64_t bytes)
+{
+    const unsigned char *s = run->src;
+    unsigned char *d = run->check;
+    for (uint64_t i = 0; i < bytes; ++i)
+        d[i] = (unsigned char)~s[i];
+}
+
 static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum)
 {
     char err[CR_ERRLEN];
     for (int i = 0; i < N_REFS; ++i) {
         ref_ctx c = {run, i, bytes, 0};
+        bool copy = i == REF_MEMCPY || i == REF_MEMCPY_MT;
         cr_measurement m;
         cr_result r;
         init_row(&r, "host", "", ref_names[i], "size", bytes);
         cr_cpu_model(r.device, sizeof r.device);
         r.work_items = i == REF_MEMCPY ? 1 : (uint64_t)bw_host_threads();
+        if (i != REF_MEMCPY)
+            snprintf(r.params, sizeof r.params, "threads=%d;binding=%s", bw_host_threads(), run->binding);
+        if (copy)
+            spoil_copy_target(run, bytes);
         if (cr_measure(&run->host_meas, ref_rep, &c, &m, err, sizeof err) != CR_OK)
             return -1;
         set_stats(&r, &m);
         run->ref_figure[i] = r.figure;
-        uint64_t bad = i == REF_MEMCPY ? first_byte_mismatch(run->check, run->src, bytes)
+        uint64_t bad = copy            ? first_byte_mismatch(run->check, run->src, bytes)
                      : i == REF_WRITE  ? first_pattern_mismatch(run->check, bytes, (uint32_t)bytes)
                      : (c.sum == expected_sum ? UINT64_MAX : 0);
         if (bad != UINT64_MAX) {
@@ -447,8 +468,13 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         r.ref_ratio = cr_median_of_ratios(run->samples[3], run->samples[main_phase], m->stats.n);
     else
         r.ref_ratio = r.figure / ref;
-    snprintf(r.params, sizeof r.params, "ref=%s;ref_GBps=%.4g;paired=%d", ref_names[reference_of(p)],
-             paired ? (double)bytes / series[count - 1].out.stats.median * 1e-9 : ref, paired);
+    int len = snprintf(r.params, sizeof r.params, "ref=%s;ref_GBps=%.4g;paired=%d", ref_names[reference_of(p)],
+                       paired ? (double)bytes / series[count - 1].out.stats.median * 1e-9 : ref, paired);
+    /* Against the all-cores copy measured at this size before the paths:
+     * never interleaved, so a ratio of medians. */
+    if (reference_of(p) == REF_MEMCPY && len > 0 && (size_t)len < sizeof r.params)
+        snprintf(r.params + len, sizeof r.params - (size_t)len, ";mt_ref=%s;mt_ref_GBps=%.4g;mt_ref_ratio=%.4g",
+                 ref_names[REF_MEMCPY_MT], run->ref_figure[REF_MEMCPY_MT], r.figure / run->ref_figure[REF_MEMCPY_MT]);
     r.valid = ok;
     snprintf(r.note, sizeof r.note, "%s", note);
     if (ok && m->below_resolution)
@@ -857,6 +883,8 @@ static int plan(void *state, cr_meta *meta)
     int rc = check_sizes(run);
     if (rc != 0)
         return rc;
+    run->binding = bw_host_bind_threads();
+    cr_meta_set(meta, "host_reference_binding", "%s", run->binding);
     cr_meta_set(meta, "host_reference_threads", "%d", bw_host_threads());
     cr_meta_set(meta, "openmp_waits", "%s", cr_omp_wait_settings());
     return -1;

@@ -6,10 +6,37 @@
 #define BW_U64 uint64_t
 #include "bandwidth/elements.h"
 
+#include <hwloc.h>
 #include <omp.h>
+#include <stdbool.h>
 #include <string.h>
 
+#define LINE_BYTES 64
+
 void bw_host_memcpy(void *dst, const void *src, uint64_t bytes) { memcpy(dst, src, (size_t)bytes); }
+
+void bw_host_chunk(uint64_t bytes, uint64_t parts, uint64_t part, uint64_t *lo, uint64_t *hi)
+{
+    /* Whole lines shared out, the first lines % parts parts one line more;
+     * the partial last line goes to the last part. Written so that nothing
+     * overflows for any 64-bit size. */
+    uint64_t lines = bytes / LINE_BYTES, each = lines / parts, extra = lines % parts;
+    uint64_t first = part * each + (part < extra ? part : extra);
+    uint64_t count = each + (part < extra);
+    *lo = first * LINE_BYTES;
+    *hi = part + 1 == parts ? bytes : (first + count) * LINE_BYTES;
+}
+
+void bw_host_memcpy_mt(void *dst, const void *src, uint64_t bytes)
+{
+#pragma omp parallel
+    {
+        uint64_t lo, hi;
+        bw_host_chunk(bytes, (uint64_t)omp_get_num_threads(), (uint64_t)omp_get_thread_num(), &lo, &hi);
+        if (hi > lo)
+            memcpy((char *)dst + lo, (const char *)src + lo, (size_t)(hi - lo));
+    }
+}
 
 uint64_t bw_host_read(const void *src, uint64_t bytes)
 {
@@ -31,3 +58,26 @@ void bw_host_write(void *dst, uint64_t bytes, uint32_t seed)
 }
 
 int bw_host_threads(void) { return omp_get_max_threads(); }
+
+const char *bw_host_bind_threads(void)
+{
+    if (omp_get_proc_bind() != omp_proc_bind_false)
+        return "OMP_PROC_BIND";
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0)
+        return "none";
+    int cores = hwloc_topology_load(topo) == 0 ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) : 0;
+    bool bound = cores > 0;
+    if (bound) {
+#pragma omp parallel reduction(&& : bound)
+        {
+            int t = omp_get_thread_num();
+            if (t > 0) {
+                hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(t % cores));
+                bound = core && hwloc_set_cpubind(topo, core->cpuset, HWLOC_CPUBIND_THREAD) == 0;
+            }
+        }
+    }
+    hwloc_topology_destroy(topo);
+    return bound ? "hwloc-cores" : "none";
+}

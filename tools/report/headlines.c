@@ -94,8 +94,8 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
     rp_table *paths = rp_add_table(sec, "bandwidth-paths",
                                    "Every path at its largest transfer size, and Lee's transfer model T(S) = c + S/b "
                                    "fitted over all sizes (host references included)",
-                                   "path", "size", "GB/s", "vs host", "fit b (GB/s)", "fit c (us)", "fit max err (%)",
-                                   NULL);
+                                   "path", "size", "GB/s", "vs host", "vs host all cores", "fit b (GB/s)",
+                                   "fit c (us)", "fit max err (%)", NULL);
     rp_table *maps = rp_add_table(sec, "bandwidth-maps", "Map and unmap latencies at the largest transfer size",
                                   "operation", "size", "us", "data moved", NULL);
     rp_table *rank = rp_add_table(sec, "bandwidth-ranking",
@@ -123,6 +123,7 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
             } else if (bw) {
                 rp_set_num(r, 1, num(t, i, "figure"), 4);
                 rp_set_num(r, 2, num(t, i, "ref_ratio"), 3);
+                rp_set_num(r, 3, param(t, i, "mt_ref_ratio"), 3);
             } else {
                 rp_set_num(r, 1, num(t, i, "figure"), 4);
                 rp_set_text(r, 2, "%s", param_text(t, i, "data_moved", buf, sizeof buf));
@@ -130,9 +131,9 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
             mark_flags(sec, into, r, 1, t, i);
         } else if (strcmp(sweep, "fit") == 0) {
             rp_row *r = rp_row_for(paths, "%s", variant);
-            rp_set_num(r, 3, param(t, i, "b_GBps"), 4);
-            rp_set_num(r, 4, param(t, i, "c_us"), 4);
-            rp_set_num(r, 5, 100 * param(t, i, "max_rel_err"), 3);
+            rp_set_num(r, 4, param(t, i, "b_GBps"), 4);
+            rp_set_num(r, 5, param(t, i, "c_us"), 4);
+            rp_set_num(r, 6, 100 * param(t, i, "max_rel_err"), 3);
         } else if (strcmp(sweep, "ranking") == 0) {
             rp_row *r = rp_row_for(rank, "%s", variant);
             rp_set_text(r, 0, "%s", param_text(t, i, "measured", buf, sizeof buf));

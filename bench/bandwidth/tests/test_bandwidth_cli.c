@@ -14,6 +14,54 @@
 #define BENCHMARK "bandwidth"
 #include "tests/cli_harness.h"
 
+/* The row of a host reference at a size, -1 if none. */
+static int host_row(const table *t, const char *variant, const char *size)
+{
+    for (int i = 0; i < t->nrows; ++i)
+        if (cell_is(t, i, "backend", "host") && cell_is(t, i, "variant", variant) && cell_is(t, i, "size_bytes", size))
+            return i;
+    return -1;
+}
+
+/* Beside the single-thread memcpy at every size, a verified all-cores copy
+ * that names its threads; every path referred to the single-thread copy
+ * also carries its ratio to the all-cores one, and no other path does. */
+static void expect_multithread_copy_reference(const table *t)
+{
+    int sizes = 0, copies = 0;
+    for (int i = 0; i < t->nrows; ++i) {
+        if (cell_is(t, i, "backend", "host") && cell_is(t, i, "variant", "host-memcpy-1thread")) {
+            sizes++;
+            int j = host_row(t, "host-memcpy-openmp", cell(t, i, "size_bytes"));
+            if (j < 0)
+                fail_msg("no host-memcpy-openmp row at %s bytes", cell(t, i, "size_bytes"));
+            assert_string_equal(cell(t, j, "valid"), "1");
+            assert_string_equal(cell(t, j, "unit"), "GB/s");
+            assert_true(strtod(cell(t, j, "figure"), NULL) > 0);
+            assert_true(strtod(cell(t, j, "figure_best"), NULL) > 0);
+            long long threads = param_ll(t, j, "threads");
+            assert_true(threads >= 1);
+            assert_int_equal(strtoll(cell(t, j, "work_items"), NULL, 10), threads);
+            assert_non_null(param_at(t, j, "binding"));
+        } else if (cell_is(t, i, "sweep", "size") && param_at(t, i, "ref") != NULL) {
+            char ref[64];
+            bool copy = strcmp(param_text(t, i, "ref", ref, sizeof ref), "host-memcpy-1thread") == 0;
+            if (!copy) {
+                assert_null(param_at(t, i, "mt_ref_ratio"));
+                continue;
+            }
+            copies++;
+            const char *ratio = param_at(t, i, "mt_ref_ratio");
+            if (ratio == NULL)
+                fail_msg("%s at %s bytes has no mt_ref_ratio", cell(t, i, "variant"), cell(t, i, "size_bytes"));
+            assert_true(strtod(ratio, NULL) > 0);
+            assert_true(strtod(param_at(t, i, "mt_ref_GBps"), NULL) > 0);
+        }
+    }
+    assert_int_equal(sizes, 4);
+    assert_true(copies >= 4);
+}
+
 static void test_quick_run_covers_every_path(void **state)
 {
     (void)state;
@@ -78,7 +126,9 @@ static void test_quick_run_covers_every_path(void **state)
         line = strchr(line, '\n') + 1;
     }
     assert_true(paths >= 20);
-    assert_true(refs >= 3 * 4);  /* three host references per size */
+    assert_true(refs >= 4 * 4);  /* four host references per size */
+    expect_multithread_copy_reference(&t);
+    expect_meta_keys("quick", "bandwidth-opencl", "host_reference_threads", "host_reference_binding");
     assert_true(maps >= 2 * 4 * 4);
     assert_true(fits >= 20);
     assert_int_equal(techniques, 8 * 4); /* four techniques, two workloads, four sizes */

@@ -313,6 +313,10 @@ static const shown_num headline_nums[] = {
     {"stream", RP_DEVICE, "benchmarks", "stream-opencl", "invalid rows", 1},
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "GB/s", 9},
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "vs host", 0.9},
+    /* The host's copy with all cores beside its one-thread copy, and a copy's ratio to each. */
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "host-memcpy-1thread", "GB/s", 10},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "host-memcpy-openmp", "GB/s", 20},
+    {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "vs host all cores", 0.45},
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit b (GB/s)", 10},
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit c (us)", 2},
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit max err (%)", 5},
@@ -396,7 +400,9 @@ static const dev_file bandwidth_files[] = {
     {"bandwidth-opencl.meta.csv", meta},
     {"bandwidth-opencl.csv",
      "benchmark,backend,variant,sweep,size_bytes,params,stop,figure,unit,ref_ratio,valid,note\n"
-     "bandwidth,opencl,h2d-write-pinned,size,16777216,,stable,9,GB/s,0.9,1,\n"
+     "bandwidth,host,host-memcpy-1thread,size,16777216,,stable,10,GB/s,,1,\n"
+     "bandwidth,host,host-memcpy-openmp,size,16777216,threads=2;binding=hwloc-cores,stable,20,GB/s,,1,\n"
+     "bandwidth,opencl,h2d-write-pinned,size,16777216,ref=host-memcpy-1thread;mt_ref_ratio=0.45,stable,9,GB/s,0.9,1,\n"
      "bandwidth,opencl,h2d-write-pinned,size,1048576,,stable,5,GB/s,0.5,1,\n"
      "bandwidth,opencl,h2d-write-pinned,size,33554432,,stable,1,GB/s,0.1,0,bad bytes\n"
      "bandwidth,opencl,kernel-read-svm-fine,size,16777216,,unsupported,,GB/s,,1,no fine-grained SVM\n"
