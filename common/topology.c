@@ -51,6 +51,15 @@ static unsigned count_type(cr_topology *t, hwloc_obj_type_t type)
 unsigned cr_topo_numa_nodes(cr_topology *t) { return count_type(t, HWLOC_OBJ_NUMANODE); }
 unsigned cr_topo_cores(cr_topology *t) { return count_type(t, HWLOC_OBJ_CORE); }
 
+bool cr_topo_bind_thread_to_core(cr_topology *t, unsigned index)
+{
+    unsigned cores = cr_topo_cores(t);
+    if (cores == 0)
+        return false;
+    hwloc_obj_t core = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_CORE, index % cores);
+    return core != NULL && hwloc_set_cpubind(t->topo, core->cpuset, HWLOC_CPUBIND_THREAD) == 0;
+}
+
 static void append(char *buf, size_t len, const char *fmt, const char *a, unsigned n, uint64_t bytes)
 {
     size_t used = strlen(buf);

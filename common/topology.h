@@ -25,6 +25,10 @@ uint64_t cr_topo_cache_bytes(cr_topology *t, unsigned level, unsigned *line_byte
 unsigned cr_topo_numa_nodes(cr_topology *t);
 unsigned cr_topo_cores(cr_topology *t);
 
+/* Binds the calling thread to core index modulo the host's cores. False
+ * where t is NULL, the host shows no core or the binding fails. */
+bool cr_topo_bind_thread_to_core(cr_topology *t, unsigned index);
+
 /* Binds the calling thread to the CPUs nearest the PCI device
  * ("0000:17:00.0") and remembers their NUMA nodes for cr_topo_alloc.
  * Writes what was done (or why not) into note. Returns true if bound. */

@@ -883,7 +883,7 @@ static int plan(void *state, cr_meta *meta)
     int rc = check_sizes(run);
     if (rc != 0)
         return rc;
-    run->binding = bw_host_bind_threads();
+    run->binding = bw_host_bind_threads(run->ses.topo);
     cr_meta_set(meta, "host_reference_binding", "%s", run->binding);
     cr_meta_set(meta, "host_reference_threads", "%d", bw_host_threads());
     cr_meta_set(meta, "openmp_waits", "%s", cr_omp_wait_settings());

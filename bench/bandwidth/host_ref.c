@@ -6,7 +6,6 @@
 #define BW_U64 uint64_t
 #include "bandwidth/elements.h"
 
-#include <hwloc.h>
 #include <omp.h>
 #include <stdbool.h>
 #include <string.h>
@@ -59,25 +58,18 @@ void bw_host_write(void *dst, uint64_t bytes, uint32_t seed)
 
 int bw_host_threads(void) { return omp_get_max_threads(); }
 
-const char *bw_host_bind_threads(void)
+const char *bw_host_bind_threads(cr_topology *t)
 {
     if (omp_get_proc_bind() != omp_proc_bind_false)
         return "OMP_PROC_BIND";
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0)
-        return "none";
-    int cores = hwloc_topology_load(topo) == 0 ? hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) : 0;
-    bool bound = cores > 0;
+    bool bound = cr_topo_cores(t) > 0;
     if (bound) {
 #pragma omp parallel reduction(&& : bound)
         {
-            int t = omp_get_thread_num();
-            if (t > 0) {
-                hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(t % cores));
-                bound = core && hwloc_set_cpubind(topo, core->cpuset, HWLOC_CPUBIND_THREAD) == 0;
-            }
+            int worker = omp_get_thread_num();
+            if (worker > 0)
+                bound = cr_topo_bind_thread_to_core(t, (unsigned)worker);
         }
     }
-    hwloc_topology_destroy(topo);
     return bound ? "hwloc-cores" : "none";
 }

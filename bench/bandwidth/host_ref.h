@@ -5,6 +5,8 @@
 #ifndef CR_BANDWIDTH_HOST_REF_H
 #define CR_BANDWIDTH_HOST_REF_H
 
+#include "topology.h"
+
 #include <stdint.h>
 
 /* Single-threaded memcpy of bytes. */
@@ -30,7 +32,7 @@ void bw_host_chunk(uint64_t bytes, uint64_t parts, uint64_t part, uint64_t *lo, 
  * not migrate; the calling thread keeps the placement it has (near the
  * device). Leaves everything alone where OMP_PROC_BIND already binds.
  * Returns how the threads are placed, for the rows and the metadata:
- * "hwloc-cores", "OMP_PROC_BIND" or "none" (hwloc failed). */
-const char *bw_host_bind_threads(void);
+ * "hwloc-cores", "OMP_PROC_BIND" or "none" (no topology, or hwloc failed). */
+const char *bw_host_bind_threads(cr_topology *t);
 
 #endif

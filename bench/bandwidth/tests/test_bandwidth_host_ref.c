@@ -87,10 +87,12 @@ static void copies_every_byte_with_any_thread_count(void **state)
 static void binding_says_how_threads_are_placed(void **state)
 {
     (void)state;
-    const char *how = bw_host_bind_threads();
+    cr_topology *t = cr_topo_open();
+    const char *how = bw_host_bind_threads(t);
     assert_true(strcmp(how, "hwloc-cores") == 0 || strcmp(how, "OMP_PROC_BIND") == 0 || strcmp(how, "none") == 0);
     /* Bound or not, the copy is still right. */
     copy_with(bw_host_threads(), 100003);
+    cr_topo_close(t);
 }
 
 TEST_MAIN(NULL, NULL, chunks_tile_the_copy, copies_every_byte_with_any_thread_count,
