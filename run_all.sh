@@ -69,20 +69,7 @@ absolute() { # variable path
     while [[ $p == */ && $p != / ]]; do p=${p%/}; done
     printf -v "$1" '%s' "$p"
 }
-# --only's list into the array only_names. An empty list or an empty name in
-# it is refused: it would select every benchmark, or none, without a word.
-parse_only() { # list, what to call it in an error
-    local rest=$1 name
-    only_names=()
-    [ -n "$rest" ] || die "$2: the list of benchmarks is empty"
-    while :; do
-        name=${rest%%,*}
-        [ -n "$name" ] || die "$2: empty name in '$1'"
-        only_names+=("$name")
-        [[ $rest == *,* ]] || break
-        rest=${rest#*,}
-    done
-}
+. common/run_args.sh # parse_only
 
 quick=() device="" only="" only_names=() out="" extra=() check=0 resume="" compare=() given=() gpu_check=0
 bin_dir="" tools=""

@@ -32,6 +32,7 @@ set -uo pipefail
 caller=$PWD
 repo=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 . "$repo/tools/slurm/lib.sh"
+. "$repo/common/run_args.sh" # parse_only
 
 usage() { sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; }
 absolute() { # variable path
@@ -156,9 +157,8 @@ fi
 for ((i = 0; i < ${#run_all_args[@]}; i++)); do
     [ "${run_all_args[i]}" = -- ] && break
     [ "${run_all_args[i]}" = --only ] || continue
-    IFS=, read -r -a names <<<"${run_all_args[i + 1]}"
-    for w in "${names[@]}"; do
-        [ -n "$w" ] || die "--only: empty name in '${run_all_args[i + 1]}'"
+    parse_only "${run_all_args[i + 1]}" --only
+    for w in "${only_names[@]}"; do
         found=0
         for b in "$bin_dir"/* "$repo"/cuda/*/main.c; do
             n=${b##*/}

@@ -32,6 +32,7 @@ check "--below 1.5 refused" refused "--below: '1.5'" --below 1.5
 check "--below with no value refused" refused "--below needs a value" --below
 check "an unknown option refused" refused "unknown option '--nodez'" --nodez 2
 check "--only naming no benchmark refused" refused "no benchmark named 'nope'" --only fma,nope
+check "--only with an empty name refused" refused "--only: empty name in 'fma,'" --only fma,
 check "an sbatch word that is no option refused" refused "'bad' is not an option" -- bad
 check "--gpu-check refused" refused "not a cluster run" --gpu-check
 check "a newline in a value: still one line" refused "--nodes: 'a\\nb'" --nodes $'a\nb'
