@@ -42,8 +42,11 @@ void cr_topo_close(cr_topology *t)
     free(t);
 }
 
+/* 0 without a topology: the session runs on where hwloc failed. */
 static unsigned count_type(cr_topology *t, hwloc_obj_type_t type)
 {
+    if (t == NULL)
+        return 0;
     int n = hwloc_get_nbobjs_by_type(t->topo, type);
     return n > 0 ? (unsigned)n : 0;
 }
