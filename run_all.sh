@@ -546,11 +546,11 @@ declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps" [bandwid
                               [latency]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick [sfu]=--quick)
 declare -A gpu_check_budget_s=([stream]=100 [bandwidth]=120 [atomics]=80 [regspill]=40 [sfu]=80 [fma]=50
                                [latency]=60)
-# CROSSROOF_GPU_CHECK_BUDGET_S: one budget for every benchmark instead (a
-# slower GPU), whole seconds.
-if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ]; then
-    for b in "${!gpu_check_budget_s[@]}"; do gpu_check_budget_s[$b]=$CROSSROOF_GPU_CHECK_BUDGET_S; done
-fi
+# A benchmark's budget: CROSSROOF_GPU_CHECK_BUDGET_S, one budget for every
+# benchmark (a slower GPU), whole seconds; else the table's, else 60 s.
+gpu_check_budget() { # benchmark
+    printf '%s' "${CROSSROOF_GPU_CHECK_BUDGET_S:-${gpu_check_budget_s[$1]:-60}}"
+}
 declare -A history=()
 history_from=""
 # The run logs beside this run, newest first, whatever their names hold.
@@ -585,7 +585,7 @@ estimate() { # task index -> seconds
         if [ -z "${t_index[$i]}" ]; then
             s=${quick_default[$name]:-1}      # no device: it only says why
         elif [ "$mode" = gpu-check ]; then
-            s=${gpu_check_budget_s[$base]:-60}
+            s=$(gpu_check_budget "$base")
         elif [ "$mode" = quick ]; then
             s=${quick_default[$base]:-10}
         else
@@ -692,7 +692,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     if [ "$gpu_check" = 1 ]; then
         read -ra args <<<"${gpu_check_options[${name%-*}]:---quick}"
         args+=(--out "$dir")
-        budget=${gpu_check_budget_s[${name%-*}]:-${CROSSROOF_GPU_CHECK_BUDGET_S:-60}}
+        budget=$(gpu_check_budget "${name%-*}")
     fi
     [ -n "${t_index[$i]}" ] && args+=(--device "${t_index[$i]}")
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
