@@ -10,7 +10,7 @@
 BENCHMARKS := stream bandwidth atomics regspill sfu fma latency
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
 # build/tools/<exe>. tools/shared/ holds what several tools read.
-TOOLS_LIST := xgraph report critical_points gpu_check db cachesim
+TOOLS_LIST := xgraph report critical_points gpu_check db cachesim energy_levels
 
 CC       ?= gcc
 BUILD    ?= build
@@ -263,7 +263,7 @@ integration: all $(CLI_TESTS:%=$(BUILD)/tests/%)
 # linked in unchanged so that the tests find them.
 integration-san: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
                  $(TOOL_BINS:$(BUILD)/%=$(BUILD)/san/%)
-	@for b in $(CUDA_BINS); do [ ! -e $$b ] || ln -sf $(abspath $$b) $(SAN_BIN)/; done
+	@for b in $(abspath $(CUDA_BINS)); do [ ! -e $$b ] || ln -sf $$b $(SAN_BIN)/; done
 	@set -e; for t in $(CLI_TESTS:%=$(BUILD)/tests/%); do echo "== $$t on the executables built with ASan+UBSan"; \
 	    $(SAN_ENV) CROSSROOF_BIN=$(SAN_BIN) $$t; done
 

@@ -19,7 +19,7 @@
 #                  judges the figures against the device's own limits (README, GPU check)
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
-# Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure,
+# Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure, the energy levels,
 # the report or a write of run_all.sh failed (with --gpu-check: or a figure
 # was implausible, a row invalid, a benchmark over its budget); 2 bad usage,
 # nothing run (a directory another run is writing included); 77 --gpu-check
@@ -28,7 +28,7 @@
 # SIGHUP), which --resume DIR finishes.
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
-# the host tools (xgraph, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
+# the host tools (xgraph, energy-levels, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
 # CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check.
 set -uo pipefail
 
@@ -775,6 +775,21 @@ fi
 
 # ---- figures and the report ----
 extra_failed=()
+# The energy levels of every device (the GPU check's too): a table of its
+# own beside the CSVs, which the figures and the report read.
+if [ $interrupted = 0 ]; then
+    for d in "$out"/*/; do
+        [ -d "$d" ] || continue
+        if [ ! -x "$tools/energy-levels" ]; then
+            extra_failed+=("the energy levels: $tools/energy-levels is missing")
+            break
+        fi
+        start_child "$tools/energy-levels" "${d%/}" >/dev/null
+        wait_child
+        [ $interrupted = 0 ] || break
+        [ $rc = 0 ] || extra_failed+=("the energy levels in ${d%/} ($tools/energy-levels ${d%/})")
+    done
+fi
 # The GPU check's short sweeps are not what the figures are drawn from.
 if [ $interrupted = 0 ] && [ "$gpu_check" = 1 ]; then
     echo "crossroof: writing the report"

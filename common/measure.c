@@ -1,5 +1,6 @@
 #include "measure.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +82,76 @@ static size_t in_round(size_t j, size_t round, size_t count, size_t points)
     return j < first ? j : first + (j - first + round) % points;
 }
 
+/* Repeats rounds of the n series idx[] (in order) until the window has
+ * passed, reading the sensor before and after, and gives each of them the
+ * energy of one round. A sensor that cannot be read leaves the point
+ * without energy, saying why; a repetition that fails is the point's
+ * failure, as it would be in the timed loop. */
+static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, char *err, size_t errlen)
+{
+    const cr_energy_ctx *e = series[idx[0]].ctx->energy;
+    cr_energy_point p = {.static_w = e->static_w, .interval_s = cr_energy_interval_s(e->meter)};
+    snprintf(p.sensor, sizeof p.sensor, "%s", cr_energy_sensor(e->meter));
+    char why[CR_ERRLEN];
+    double before, after;
+    uint64_t t0 = cr_now_ns(), reps = 0;
+    double elapsed = 0;
+    bool read = cr_energy_read(e->meter, &before, why, sizeof why) == CR_OK;
+    while (read && (elapsed < e->window_s || reps < 2)) {
+        for (size_t k = 0; k < n; ++k) {
+            cr_timing t;
+            cr_status rc = series[idx[k]].fn(series[idx[k]].arg, &t, err, errlen);
+            if (rc != CR_OK)
+                return rc;
+        }
+        ++reps;
+        elapsed = (double)(cr_now_ns() - t0) * 1e-9;
+    }
+    if (read && cr_energy_read(e->meter, &after, why, sizeof why) == CR_OK) {
+        elapsed = (double)(cr_now_ns() - t0) * 1e-9;
+        double dynamic = after - before - e->static_w * elapsed;
+        p.measured = true;
+        p.window_s = elapsed;
+        p.reps = reps;
+        p.energy_j = dynamic / (double)reps;
+        p.power_w = dynamic / elapsed;
+    } else {
+        snprintf(p.why, sizeof p.why, "%.150s", why);
+    }
+    for (size_t k = 0; k < n; ++k)
+        series[idx[k]].out.energy = p;
+    return CR_OK;
+}
+
+/* The energy of the series whose context has a sensor: the last `separate`
+ * each on its own (points of a sweep), the others together as one round
+ * (the phases of one operation, or references). */
+static cr_status measure_energy(cr_series *series, size_t count, size_t separate, char *err, size_t errlen)
+{
+    size_t *idx = malloc(count * sizeof *idx);
+    if (idx == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return CR_ERR;
+    }
+    size_t n = 0;
+    cr_status rc = CR_OK;
+    for (size_t i = 0; i < count - separate; ++i)
+        if (series[i].ctx->energy)
+            idx[n++] = i;
+    if (n > 0)
+        rc = energy_rounds(series, idx, n, err, errlen);
+    for (size_t i = count - separate; i < count && rc == CR_OK; ++i)
+        if (series[i].ctx->energy)
+            rc = energy_rounds(series, &i, 1, err, errlen);
+    free(idx);
+    return rc;
+}
+
 /* Measures the series interleaved, the last `points` of them rotating; the
- * time budget is the rule's times budget_points. */
-static cr_status measure(cr_series *series, size_t count, size_t points, size_t budget_points, char *err,
-                         size_t errlen)
+ * time budget is the rule's times budget_points; the energy of the last
+ * `separate` is measured point by point. */
+static cr_status measure(cr_series *series, size_t count, size_t points, size_t budget_points, size_t separate,
+                         char *err, size_t errlen)
 {
     cr_stop_rule rule = series[0].ctx->rule;
     rule.max_time_s *= (double)budget_points;
@@ -115,6 +182,12 @@ static cr_status measure(cr_series *series, size_t count, size_t points, size_t 
             rc = series[i].fn(series[i].arg, &t, err, errlen);
         }
     }
+    for (size_t i = 0; i < count; ++i)
+        series[i].out.energy = (cr_energy_point){0};
+    /* Before the timed repetitions, so that what a design reads after them
+     * (the result to verify, a log of the last n) is theirs. */
+    if (rc == CR_OK)
+        rc = measure_energy(series, count, separate, err, errlen);
     uint64_t begin = cr_now_ns();
     cr_stop_reason stop = CR_CONTINUE;
     for (size_t round = 0; rc == CR_OK && stop == CR_CONTINUE; ++round) {
@@ -157,7 +230,7 @@ static cr_status measure(cr_series *series, size_t count, size_t points, size_t 
 
 cr_status cr_measure_interleaved(cr_series *series, size_t count, char *err, size_t errlen)
 {
-    return measure(series, count, 1, 1, err, errlen);
+    return measure(series, count, 1, 1, 0, err, errlen);
 }
 
 cr_status cr_measure_sweep_interleaved(cr_series *series, size_t count, size_t points, char *err, size_t errlen)
@@ -166,7 +239,27 @@ cr_status cr_measure_sweep_interleaved(cr_series *series, size_t count, size_t p
         snprintf(err, errlen, "internal: %zu sweep points among %zu series", points, count);
         return CR_ERR;
     }
-    return measure(series, count, points, points, err, errlen);
+    return measure(series, count, points, points, points, err, errlen);
+}
+
+void cr_measurement_to_row(const cr_measurement *m, cr_result *r)
+{
+    r->stats = m->stats;
+    snprintf(r->timer, sizeof r->timer, "%s", m->timer);
+    snprintf(r->stop, sizeof r->stop, "%s", cr_stop_reason_name(m->stop));
+    const cr_energy_point *e = &m->energy;
+    if (e->sensor[0] == '\0')
+        return;
+    snprintf(r->energy_sensor, sizeof r->energy_sensor, "%s", e->sensor);
+    r->energy_interval_s = e->interval_s;
+    r->static_w = e->static_w;
+    if (!e->measured) {
+        cr_result_add_param(r, "energy_error=%s", e->why);
+        return;
+    }
+    r->energy_j = e->energy_j;
+    r->power_w = e->power_w;
+    cr_result_add_param(r, "energy_reps=%" PRIu64 ";energy_window_s=%.3g", e->reps, e->window_s);
 }
 
 cr_status cr_measure(cr_measure_ctx *m, cr_rep_fn fn, void *arg, cr_measurement *out, char *err, size_t errlen)

@@ -157,15 +157,34 @@ int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
     return 0;
 }
 
-int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen)
+/* auto, on, off: 0, 1, 2 (the order of cr_host_ref and cr_energy_mode). */
+static int parse_auto_on_off(const char *text, int *out, char *err, size_t errlen)
 {
     static const char *const names[] = {"auto", "on", "off"};
-    for (unsigned i = 0; i < 3; ++i)
+    for (int i = 0; i < 3; ++i)
         if (strcmp(text, names[i]) == 0) {
-            *out = (cr_host_ref)i;
+            *out = i;
             return 0;
         }
     return cr_errf(err, errlen, "'%s' is not auto, on or off", text);
+}
+
+int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen)
+{
+    int v = 0;
+    if (parse_auto_on_off(text, &v, err, errlen) != 0)
+        return -1;
+    *out = (cr_host_ref)v;
+    return 0;
+}
+
+int cr_parse_energy_mode(const char *text, cr_energy_mode *out, char *err, size_t errlen)
+{
+    int v = 0;
+    if (parse_auto_on_off(text, &v, err, errlen) != 0)
+        return -1;
+    *out = (cr_energy_mode)v;
+    return 0;
 }
 
 bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory)
@@ -293,7 +312,7 @@ void cr_format_bytes(uint64_t bytes, char *buf, size_t len)
 
 enum {
     OPT_HELP = 1000, OPT_VERSION, OPT_LIST, OPT_DEVICE, OPT_QUICK, OPT_REPS, OPT_MIN_TIME, OPT_MAX_TIME,
-    OPT_SPREAD, OPT_WARMUP, OPT_OUT, OPT_CSV, OPT_NO_BIND, OPT_EXTRA_BASE = 2000,
+    OPT_SPREAD, OPT_WARMUP, OPT_OUT, OPT_CSV, OPT_NO_BIND, OPT_ENERGY, OPT_ENERGY_TIME, OPT_EXTRA_BASE = 2000,
 };
 
 static const struct {
@@ -315,6 +334,8 @@ static const struct {
     {"out", "DIR", OPT_OUT, "directory for the CSV and metadata files (default results)"},
     {"csv", NULL, OPT_CSV, "write CSV rows to stdout instead of the readable table"},
     {"no-bind", NULL, OPT_NO_BIND, "do not bind the host thread or host memory near the device"},
+    {"energy", "MODE", OPT_ENERGY, "energy per point: auto (where a sensor covers the device), on (required), off"},
+    {"energy-time", "SEC", OPT_ENERGY_TIME, "shortest energy window per point (default 0.2, quick 0.1)"},
 };
 #define N_COMMON (sizeof common_options / sizeof common_options[0])
 
@@ -408,6 +429,8 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
     case OPT_OUT: return nonempty_text(arg, &o->out_dir, "directory", err, errlen);
     case OPT_CSV: o->csv_stdout = true; return 0;
     case OPT_NO_BIND: o->bind = false; return 0;
+    case OPT_ENERGY: return cr_parse_energy_mode(arg, &o->energy, err, errlen);
+    case OPT_ENERGY_TIME: return cr_parse_seconds(arg, &o->energy_min_s, err, errlen);
     default: return cr_errf(err, errlen, "internal: unknown option id %d", id);
     }
 }
@@ -503,6 +526,8 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         out->reps_max = 20;
         out->max_time_s = 1.0;
     }
+    if (out->energy_min_s == 0)
+        out->energy_min_s = out->quick ? 0.1 : 0.2;
     free(longopts);
     return rc;
 }

@@ -46,6 +46,11 @@ int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, s
 typedef enum { CR_HOST_REF_AUTO, CR_HOST_REF_ON, CR_HOST_REF_OFF } cr_host_ref;
 int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen);
 bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory);
+/* --energy: whether each point's energy is measured. auto measures where a
+ * sensor covers the device and says why not elsewhere; on makes a missing
+ * sensor an error; off measures none. */
+typedef enum { CR_ENERGY_AUTO, CR_ENERGY_ON, CR_ENERGY_OFF } cr_energy_mode;
+int cr_parse_energy_mode(const char *text, cr_energy_mode *out, char *err, size_t errlen);
 /* Parses a positive finite decimal number of seconds ("0.5"). */
 int cr_parse_seconds(const char *text, double *out, char *err, size_t errlen);
 
@@ -69,6 +74,8 @@ typedef struct {
     double max_time_s;      /* --max-time: budget per point */
     double target_ci;       /* --spread: relative half-width of the median's 95% CI */
     uint64_t warmup;        /* --warmup N */
+    cr_energy_mode energy;  /* --energy */
+    double energy_min_s;    /* --energy-time: shortest energy window of a point */
 } cr_options;
 
 /* How a benchmark-specific option's text becomes a value. The typed kinds

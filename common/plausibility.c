@@ -114,3 +114,15 @@ int cr_plausibility_check(const cr_peaks *p, cr_result *r)
         return 0;
     return stability(p, r) + peak(p, r) + host_limit(r);
 }
+
+void cr_result_energy_per_unit(cr_result *r)
+{
+    if (r->energy_j == 0 || !isfinite(r->energy_j))
+        return;
+    if (r->bytes_per_rep > 0 && isfinite(r->bytes_per_rep))
+        r->pj_per_byte = r->energy_j / r->bytes_per_rep * 1e12;
+    if (r->ops_per_rep > 0 && isfinite(r->ops_per_rep))
+        r->pj_per_op = r->energy_j / r->ops_per_rep * 1e12;
+    if (r->energy_j < 0)
+        CR_FLAG(r, "energy-below-static", "the point drew %.3g W less than the static power", -r->power_w);
+}

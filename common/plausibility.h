@@ -46,6 +46,12 @@ void cr_flag_add(char *flags, size_t flags_len, char *note, size_t note_len, con
 #define CR_FLAG(x, token, ...) \
     cr_flag_add((x)->flags, sizeof (x)->flags, (x)->note, sizeof (x)->note, token, __VA_ARGS__)
 
+/* Energy per byte and per operation from the row's joules (where it has
+ * bytes or operations), and the flag energy-below-static where the point
+ * drew less than the static power: a sensor too coarse for the window, or
+ * a static power measured in another power state. */
+void cr_result_energy_per_unit(cr_result *r);
+
 /* Judges r (a row with a measurement: timer other than "none"); returns how
  * many verdicts it added. Rows without a measurement are left as they are. */
 int cr_plausibility_check(const cr_peaks *p, cr_result *r);

@@ -14,6 +14,7 @@ const char *const cr_result_columns[] = {
     "work_items", "work_group", "params",     "bytes_per_rep", "ops_per_rep", "n",   "min_s",
     "median_s",  "mean_s",   "max_s",         "stddev_s",  "ci_rel",   "timer",     "stop",
     "figure",    "figure_best", "unit",       "ref_ratio", "valid",    "flags",     "cycles",
+    "energy_j",  "power_w",  "static_w",      "pj_per_byte", "pj_per_op", "energy_sensor", "energy_interval_s",
     "note",
 };
 const size_t cr_result_ncolumns = sizeof cr_result_columns / sizeof cr_result_columns[0];
@@ -39,7 +40,9 @@ static const column columns[] = {
     COL(COL_FINITE, stats.ci_rel), COL(COL_TEXT, timer),       COL(COL_TEXT, stop),
     COL(COL_DOUBLE, figure),      COL(COL_DOUBLE, figure_best), COL(COL_TEXT, unit),
     COL(COL_DOUBLE, ref_ratio),   COL(COL_BOOL, valid),        COL(COL_TEXT, flags),
-    COL(COL_OPTIONAL, cycles),    COL(COL_TEXT, note),
+    COL(COL_OPTIONAL, cycles),    COL(COL_OPTIONAL, energy_j), COL(COL_OPTIONAL, power_w),
+    COL(COL_OPTIONAL, static_w),  COL(COL_OPTIONAL, pj_per_byte), COL(COL_OPTIONAL, pj_per_op),
+    COL(COL_TEXT, energy_sensor), COL(COL_OPTIONAL, energy_interval_s), COL(COL_TEXT, note),
 };
 #undef COL
 _Static_assert(sizeof columns / sizeof columns[0] == sizeof cr_result_columns / sizeof cr_result_columns[0],

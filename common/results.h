@@ -44,6 +44,13 @@ typedef struct {
      * walked (CUDA's clock64). Empty where 0 (a row that never set it) or
      * NaN: other benchmarks, and backends that count no cycles. */
     double cycles;
+    /* Energy of one repetition where a sensor covers the device
+     * (common/energy.h): dynamic joules (static power subtracted), the
+     * average dynamic power over the energy window, the static power,
+     * picojoules per byte moved and per operation, the sensor and its update
+     * interval. Empty where 0 or NaN: no sensor, or a row that moves nothing. */
+    double energy_j, power_w, static_w, pj_per_byte, pj_per_op, energy_interval_s;
+    char energy_sensor[48];
     /* Not columns: what the gate needs to judge the row. */
     cr_peak_kind peak_kind;
     uint64_t working_set_bytes; /* bytes a repetition touches; 0 = unknown (no residency verdict) */

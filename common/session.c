@@ -57,6 +57,50 @@ void cr_session_bind(cr_session *s)
         cr_topo_bind_near_pci(s->topo, s->info.pci_bus_id, s->bind_note, sizeof s->bind_note);
 }
 
+/* Opens the sensor and measures the static power first (Ranasinghe:
+ * idle power, subtracted from every point). Returns -1 to go on, else the
+ * exit status (--energy on without a sensor). */
+static int start_energy(cr_session *s, cr_meta *meta)
+{
+    if (s->opt.energy == CR_ENERGY_OFF) {
+        snprintf(s->energy_why, sizeof s->energy_why, "not measured (--energy off)");
+        cr_meta_set(meta, "energy.sensor", "none: %s", s->energy_why);
+        return -1;
+    }
+    char why[sizeof s->energy_why];
+    cr_energy_meter *m = NULL;
+    cr_status st = cr_energy_open(&s->info, NULL, &m, why, sizeof why);
+    double static_w = 0;
+    if (st == CR_OK)
+        st = cr_energy_static_w(m, s->opt.quick ? 0.5 : 1.0, &static_w, why, sizeof why);
+    if (st != CR_OK) {
+        if (m)
+            cr_energy_close(m);
+        if (s->opt.energy == CR_ENERGY_ON) {
+            fprintf(stderr, "%s: error: --energy on: %s\n", s->opt.program, why);
+            return CR_EXIT_FAILED;
+        }
+        snprintf(s->energy_why, sizeof s->energy_why, "%s", why);
+        cr_meta_set(meta, "energy.sensor", "none: %s", why);
+        return -1;
+    }
+    s->energy = (cr_energy_ctx){m, static_w, cr_energy_window_s(m, s->opt.energy_min_s, s->opt.quick ? 20 : 50)};
+    cr_meta_set(meta, "energy.sensor", "%s", cr_energy_sensor(m));
+    cr_meta_set(meta, "energy.interval_s", "%.6g", cr_energy_interval_s(m));
+    cr_meta_set(meta, "energy.static_w", "%.6g", static_w);
+    cr_meta_set(meta, "energy.window_s", "%.6g", s->energy.window_s);
+    cr_meta_set(meta, "energy.static_state", "%s",
+                "idle power in whatever performance state the device idles in, measured before the first point");
+    return -1;
+}
+
+void cr_session_measure_init(cr_session *s, cr_measure_ctx *m, bool device)
+{
+    cr_measure_init(m, &s->rule, (unsigned)s->opt.warmup, device ? s->info.timer_resolution_ns * 1e-9 : 0);
+    if (device && s->energy.meter)
+        m->energy = &s->energy;
+}
+
 int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta)
 {
     char err[CR_ERRLEN + 4200], path[4200];
@@ -75,6 +119,11 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     if (s->n_notes_dropped)
         fprintf(stderr, "note: %zu further note(s) before the start not shown\n", s->n_notes_dropped);
     snprintf(s->base, sizeof s->base, "%s/%s-%s", s->opt.out_dir, benchmark, backend);
+    snprintf(s->benchmark, sizeof s->benchmark, "%s", benchmark);
+    snprintf(s->backend, sizeof s->backend, "%s", backend);
+    int rc = start_energy(s, meta);
+    if (rc >= 0)
+        return rc;
     cr_peaks_for_device(&s->info, s->topo ? cr_topo_llc_bytes(s->topo) : 0, s->rule.target_ci, &s->peaks);
     if (s->wants_memory_peak && (s->info.is_cpu || s->info.unified_memory))
         cr_peaks_measure_host_memory(&s->peaks, s->opt.quick ? 10 : 20);
@@ -109,6 +158,7 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
 int cr_session_record(cr_session *s, const cr_result *row)
 {
     cr_result checked = *row;
+    cr_result_energy_per_unit(&checked);
     cr_result_refuse_infinities(&checked);
     cr_plausibility_check(&s->peaks, &checked);
     const cr_result *r = &checked;
@@ -145,8 +195,26 @@ const cr_result *cr_session_last(const cr_session *s)
     return s->table.n ? &s->table.rows[s->table.n - 1] : NULL;
 }
 
+/* The row that says the run has no energy, and why. */
+static int record_no_energy(cr_session *s)
+{
+    cr_result r = {.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN, .bytes_per_rep = NAN};
+    cr_result_unmeasured(&r);
+    snprintf(r.benchmark, sizeof r.benchmark, "%s", s->benchmark);
+    snprintf(r.backend, sizeof r.backend, "%s", s->backend);
+    snprintf(r.device, sizeof r.device, "%.159s", s->info.name);
+    snprintf(r.variant, sizeof r.variant, "energy");
+    snprintf(r.sweep, sizeof r.sweep, "sensor");
+    snprintf(r.stop, sizeof r.stop, "unsupported");
+    snprintf(r.energy_sensor, sizeof r.energy_sensor, "none");
+    snprintf(r.note, sizeof r.note, "no energy sensor: %s", s->energy_why);
+    return cr_session_record(s, &r);
+}
+
 int cr_session_finish(cr_session *s)
 {
+    if (s->started && s->energy.meter == NULL && record_no_energy(s) != 0)
+        return CR_EXIT_FAILED;
     if (s->failures == 0)
         return CR_EXIT_OK;
     fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", s->opt.program, s->failures);
@@ -155,6 +223,9 @@ int cr_session_finish(cr_session *s)
 
 void cr_session_close(cr_session *s)
 {
+    if (s->energy.meter)
+        cr_energy_close(s->energy.meter);
+    s->energy.meter = NULL;
     cr_out_unlock(&s->lock_fd);
     cr_table_free(&s->table);
     cr_topo_close(s->topo);

@@ -6,6 +6,7 @@
 
 #include "cr.h"
 #include "device.h"
+#include "measure.h"
 #include "metadata.h"
 #include "options.h"
 #include "plausibility.h"
@@ -33,6 +34,9 @@ typedef struct {
     char notes[CR_SESSION_NOTES][256]; /* notes held back until the run starts */
     size_t n_notes;
     size_t n_notes_dropped; /* beyond those: counted, and said to have been dropped */
+    cr_energy_ctx energy;   /* meter NULL: no sensor covers the device */
+    char energy_why[256];   /* why not, for the run's "energy" row */
+    char benchmark[32], backend[24];
 } cr_session;
 
 /* Parses argv. Returns -1 when the run goes on, else the exit status
@@ -54,9 +58,16 @@ void cr_session_bind(cr_session *s);
  * back, works out the device's peaks (measuring the host's memory limit
  * first when wants_memory_peak is set and the device shares the host's
  * memory), writes the metadata (the host, the device, the binding, stop
- * rule and peaks, plus the caller's keys in meta) and an empty CSV. Returns -1 to go
- * on, else the exit status. */
+ * rule and peaks, plus the caller's keys in meta) and an empty CSV. It opens
+ * the energy sensor that covers the device and measures its static power
+ * (--energy; on with no sensor is an error). Returns -1 to go on, else the
+ * exit status. */
 int cr_session_start(cr_session *s, const char *benchmark, const char *backend, int argc, char **argv, cr_meta *meta);
+
+/* A measurement context with the session's stop rule and warm-up: for the
+ * device (its timer's resolution, and the energy sensor where one covers
+ * it) or for the host's own references (host clock, no energy). */
+void cr_session_measure_init(cr_session *s, cr_measure_ctx *m, bool device);
 
 /* Passes the row through the plausibility gate (common/plausibility.h),
  * prints it (readable, or CSV with --csv) and adds it to the CSV file.
@@ -66,7 +77,9 @@ int cr_session_record(cr_session *s, const cr_result *r);
 /* The row recorded last, as written (after the gate), or NULL. */
 const cr_result *cr_session_last(const cr_session *s);
 
-/* The exit status of a finished run, saying how many rows failed. */
+/* The exit status of a finished run, saying how many rows failed. A run
+ * with no energy sensor first records one row saying why (variant
+ * "energy", sweep "sensor", stop "unsupported"). */
 int cr_session_finish(cr_session *s);
 
 void cr_session_close(cr_session *s);

@@ -23,11 +23,10 @@ dir=$(cd -- "$1" && pwd -P) || die 2 "cannot enter $1"
 here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 command -v gnuplot >/dev/null || die 1 "gnuplot not found (apt-get install gnuplot-nox)"
 
-# The device name in DIR's NAME.meta.csv: the value of its device.name
-# record, read as CSV (quoted fields, doubled quotes, line breaks inside
-# quotes), line breaks turned into spaces.
-device_name() { # meta.csv
-    [ -r "$1" ] || return 0
+# The records of a CSV file, one a line, fields separated by the unit
+# separator (\037): quoted fields, doubled quotes and line breaks inside
+# quotes read as RFC 4180 has them, line breaks turned into spaces.
+csv_records() { # file
     awk '
         {
             line = $0
@@ -39,14 +38,32 @@ device_name() { # meta.csv
                     else if (substr(line, i + 1, 1) == "\"") { field = field c; i++ }
                     else inq = 0
                 } else if (c == "\"") inq = 1
-                else if (c == ",") { f[++nf] = field; field = "" }
+                else if (c == ",") { record = record field "\037"; field = "" }
                 else if (c != "\r") field = field c
             }
             if (inq) next
-            f[++nf] = field
-            if (nf >= 2 && f[1] == "device.name") { print f[2]; exit }
-            nf = 0; field = ""
+            print record field
+            record = ""; field = ""
         }' "$1" 2>/dev/null || true
+}
+
+# The device name in DIR's NAME.meta.csv: the value of its device.name record.
+device_name() { # meta.csv
+    [ -r "$1" ] || return 0
+    csv_records "$1" | awk -F '\037' '$1 == "device.name" { print $2; exit }'
+}
+
+# Why the energy-levels table has no measured value (empty where it has
+# one): the reason of its first level whose rows had no sensor, else of its
+# first level. gnuplot cuts a quoted field at its first comma, and a reason
+# is a sentence: it is read here and given to the figure as an argument.
+energy_reason() { # energy-levels.csv
+    csv_records "$1" | awk -F '\037' '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["status"] == "measured" { measured = 1 }
+        $col["status"] == "no-sensor" && sensor == "" { sensor = $col["reason"] }
+        any == "" { any = $col["reason"] }
+        END { if (!measured) print (sensor != "" ? sensor : any) }'
 }
 
 # Whether a figure file was written to its end: a PNG ends with its IEND
@@ -68,6 +85,7 @@ complaint() { # log
 }
 
 lee_ratio_ref="$here/../results/reference/lee2012-fig4.3.csv"
+ranasinghe_ref="$here/../results/reference/ranasinghe2014-table5.1.csv"
 drawn=0
 for csv in "$dir"/*.csv; do
     [ -e "$csv" ] || continue
@@ -79,6 +97,8 @@ for csv in "$dir"/*.csv; do
         bandwidth-*)
             figures="bandwidth_size bandwidth_paths"
             grep -q ',technique,' "$csv" && figures+=" bandwidth_techniques"
+            # The paths matrix: one row per cell, where the run made one.
+            grep -q ',matrix,' "$csv" && figures+=" bandwidth_matrix"
             # Lee's tables name OpenCL paths.
             [[ $csv == *-opencl.csv ]] && figures+=" bandwidth_lee"
             ;;
@@ -102,6 +122,13 @@ for csv in "$dir"/*.csv; do
             if [ -r "$lee_ratio_ref" ]; then extra=("$lee_ratio_ref"); else extra=(""); fi
             ;;
         latency-*) figures="latency_footprint" ;;
+        # build/tools/energy-levels' table, beside Ranasinghe's values where
+        # the reference table is there to read.
+        energy-levels)
+            figures="energy_levels"
+            if [ -r "$ranasinghe_ref" ]; then extra=("$ranasinghe_ref"); else extra=(""); fi
+            extra+=("$(energy_reason "$csv")")
+            ;;
         # A cluster run's report: one headline across the nodes.
         cluster-report) figures="cluster_headline" ;;
         fma-*) figures="fma_gx" ;;
@@ -118,6 +145,8 @@ for csv in "$dir"/*.csv; do
     name=$(device_name "$base.meta.csv")
     for fig in $figures; do
         out="${base}-${fig#*_}"
+        # A table of one figure names it: energy-levels.png, not energy-levels-levels.png.
+        [ "$(basename -- "$base")" = "${fig//_/-}" ] && out=$base
         # A figure left from an earlier drawing must not pass for this one's.
         rm -f -- "$out.png" "$out.svg"
         # Panels without data for a backend are normal; other messages show.

@@ -197,9 +197,7 @@ static void uncalibrated_row(cr_result *row, cr_status st, bool over_budget, con
 
 static void fill_measured(cr_result *row, const at_run *r, const cr_measurement *m)
 {
-    row->stats = m->stats;
-    snprintf(row->timer, sizeof row->timer, "%s", m->timer);
-    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m->stop));
+    cr_measurement_to_row(m, row);
     row->ops_per_rep = (double)r->work_items * r->iters;
     row->figure = row->ops_per_rep / m->stats.median * 1e-6;
     row->figure_best = row->ops_per_rep / m->stats.min * 1e-6;
@@ -641,9 +639,7 @@ static int sweep_locks_on(at_state *s, endpoint *ep, uint64_t max_groups)
                 row.valid = false;
                 snprintf(row.note, sizeof row.note, "run failed: %s", err);
             } else {
-                row.stats = series.out.stats;
-                snprintf(row.timer, sizeof row.timer, "%s", series.out.timer);
-                snprintf(row.stop, sizeof row.stop, "%s", cr_stop_reason_name(series.out.stop));
+                cr_measurement_to_row(&series.out, &row);
                 row.ops_per_rep = (double)g * ctx.iters;
                 row.figure = row.ops_per_rep / series.out.stats.median * 1e-6;
                 row.figure_best = row.ops_per_rep / series.out.stats.min * 1e-6;
@@ -720,7 +716,7 @@ static int open_host(at_state *s)
     s->host.be = &at_host_backend;
     s->use_host = true;
     at_host_backend.geometry(&s->host.work_items, &s->host.work_group, &s->host.max_work_group);
-    cr_measure_init(&s->host.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, 0);
+    cr_session_measure_init(&s->ses, &s->host.meas, false);
     return 0;
 }
 
@@ -887,7 +883,7 @@ static int run_design(void *state)
     at_state *s = state;
     if (allocate(s) != 0)
         return CR_EXIT_FAILED;
-    cr_measure_init(&s->dev.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, s->ses.info.timer_resolution_ns * 1e-9);
+    cr_session_measure_init(&s->ses, &s->dev.meas, true);
     note_iters(s);
     if (run_sweeps(s) != 0)
         return CR_EXIT_FAILED;

@@ -17,6 +17,7 @@
 #include "device.h"
 #include "timer.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,6 +39,36 @@ typedef enum {
  * delivers their sum, accumulated in double, as one double. */
 typedef enum { BW_VECTOR_ADD, BW_REDUCE } bw_workload;
 
+/* Where a path's bytes start and end, and what moves them: the cells of
+ * the paths matrix (nvbandwidth's source x destination tables). */
+typedef enum {
+    BW_MEM_NONE,          /* not a transfer (a technique) */
+    BW_MEM_HOST_PAGEABLE, /* plain host memory */
+    BW_MEM_HOST_PINNED,   /* page-locked host memory the device can reach */
+    BW_MEM_DEVICE,        /* the device's own memory */
+    BW_MEM_SHARED,        /* one allocation both sides address: managed memory, SVM, host-mapped buffers */
+    BW_MEM_MALLOC,        /* the system allocator's memory, reached by the device through HMM/ATS or system SVM */
+    BW_MEM_PEER,          /* another device's memory */
+    BW_MEM_COUNT
+} bw_memory;
+
+typedef enum {
+    BW_ENGINE_NONE,
+    BW_ENGINE_COPY,   /* the API's copy (a copy engine on a GPU) */
+    BW_ENGINE_KERNEL, /* a kernel's loads and stores (nvbandwidth's "SM" copies) */
+    BW_ENGINE_CPU,    /* the host's cores, through a map */
+    BW_ENGINE_COUNT
+} bw_engine;
+
+/* What links two devices, as the driver reports it (the P2P topology). */
+typedef struct {
+    unsigned from, to;   /* device ordinals */
+    bool access;         /* from can address to's memory */
+    bool native_atomics; /* atomics on that memory are native */
+    int rank;            /* the driver's performance rank, -1 unknown */
+    char link[24];       /* "nvlink", "pcie", or "unknown" where the driver does not say */
+} bw_peer_link;
+
 /* Lee's memory-movement techniques, in his order. */
 enum { BW_DEFAULT, BW_CPU_RESIDENT, BW_GPU_RESIDENT, BW_MIXED, BW_NTECHNIQUES };
 
@@ -52,6 +83,9 @@ typedef struct {
     int technique;          /* BW_DEFAULT .. BW_MIXED */
     const char *model[4];   /* keys of the paths that model its input transfer, kernel reads,
                                kernel writes and output transfer (Lee's Eq. 3.1-3.4) */
+    /* The paths-matrix cell (BW_COPY, BW_KERNEL_* and BW_CPU_ACCESS). */
+    bw_memory from, to;
+    bw_engine engine;
 } bw_path;
 
 /* The word a write kernel stores at 32-bit index i (elements.h, shared with
@@ -82,6 +116,16 @@ typedef struct {
      * into *sum; techniques deliver their workload's output into dst. */
     cr_status (*result)(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen);
     void (*release)(const bw_path *p);
+    /* How many transfers of the size one repetition makes (a duplex copy
+     * 2, all-to-one the number of peers); NULL or 0 means 1. BW_COPY only:
+     * result() then delivers every transfer's destination one after
+     * another (transfers x bytes), each of which must equal the source. */
+    unsigned (*transfers)(const bw_path *p);
+    /* The peer-to-peer topology: fills up to max links between the
+     * devices this backend can use together and sets *devices to how many
+     * there are; returns the number of links filled. NULL where the API
+     * has no peer query (the design records why). */
+    size_t (*peer_links)(bw_peer_link *out, size_t max, unsigned *devices);
 } bw_backend;
 
 int bandwidth_main(int argc, char **argv, const bw_backend *backend);

@@ -4,6 +4,30 @@ bandwidth_CL_EMBED := layout_cl bandwidth_elements_h
 $(call embed,bandwidth_elements_h,bench/bandwidth/elements.h)
 $(call object_flags,bench/bandwidth/host_ref,$(HOST_OPT))
 # The CUDA backend's source, for the checks that need no GPU
-# (tests/test_bandwidth_cuda_source.c).
-$(BUILD)/tests/test_bandwidth_cuda_source $(BUILD)/tests-san/test_bandwidth_cuda_source: \
+# (tests/test_bandwidth_cuda_source.c, cuda/tests/test_bandwidth_cuda_cells.c).
+$(BUILD)/tests/test_bandwidth_cuda_source $(BUILD)/tests-san/test_bandwidth_cuda_source \
+$(BUILD)/tests/test_bandwidth_cuda_cells $(BUILD)/tests-san/test_bandwidth_cuda_cells: \
     CFLAGS += -DBW_CUDA_SRC='"$(abspath cuda/bandwidth/backend.cu)"'
+# The CUDA backend's path table, host-side plans and stream ordering, and its copy
+# kernel as PTX and as ptxas sees it, for the checks in cuda/tests that
+# need no GPU (test_bandwidth_*).
+ifneq ($(NVCC),)
+$(call object_flags,cuda/bandwidth/fork_join,-I$(CUDA_INC))
+$(BUILD)/lib/cuda_bandwidth_host.a $(BUILD)/san/lib/cuda_bandwidth_host.a: \
+    $(addprefix $(BUILD)/obj/cuda/bandwidth/,transfer_plan.o fork_join.o path_table.o)
+BW_CUDA_HOST_TESTS := test_bandwidth_transfer_plan test_bandwidth_fork_join test_bandwidth_cuda_cells
+$(BW_CUDA_HOST_TESTS:%=$(BUILD)/tests/%): $(BUILD)/lib/cuda_bandwidth_host.a
+$(BW_CUDA_HOST_TESTS:%=$(BUILD)/tests-san/%): $(BUILD)/san/lib/cuda_bandwidth_host.a
+$(BUILD)/tests/test_bandwidth_fork_join $(BUILD)/tests-san/test_bandwidth_fork_join: \
+    CFLAGS += -DBW_CUDA_TRANSFERS_SRC='"$(abspath cuda/bandwidth/transfers.cu)"'
+BW_COPY_PTX := $(BUILD)/gen/bandwidth_copy.ptx
+BW_COPY_PTXAS_LOGS := $(BUILD)/gen/bandwidth_copy.sm_80.log $(BUILD)/gen/bandwidth_copy.sm_90.log
+$(BW_COPY_PTX): cuda/bandwidth/copy_kernel.cu cuda/bandwidth/copy_kernel.h cuda/bandwidth/grid.cuh
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=compute_80 -O3 -std=c++17 -Icommon -Ibench -Icuda $< -o $@
+$(BW_COPY_PTXAS_LOGS): $(BUILD)/gen/bandwidth_copy.%.log: $(BW_COPY_PTX)
+	$(dir $(NVCC))ptxas -arch=$* -v $< -o /dev/null 2> $@.new && mv $@.new $@
+$(BUILD)/tests/test_bandwidth_copy_ptx $(BUILD)/tests-san/test_bandwidth_copy_ptx: $(BW_COPY_PTX) $(BW_COPY_PTXAS_LOGS)
+$(BUILD)/tests/test_bandwidth_copy_ptx $(BUILD)/tests-san/test_bandwidth_copy_ptx: \
+    CFLAGS += -DBW_GEN_DIR='"$(abspath $(BUILD)/gen)"'
+endif

@@ -1,11 +1,14 @@
 /* Experiment design of the bandwidth benchmark: every memory path a backend
  * offers, over a transfer-size sweep, each point verified, compared with the
  * host's own bandwidth at the same size, and every path fitted with Lee's
- * transfer model. Backends are reached only through bw_backend. */
+ * transfer model; then the paths matrix at the largest size and the
+ * devices' peer-to-peer topology. Backends are reached only through
+ * bw_backend. */
 #define _GNU_SOURCE
 #include "bandwidth/backend.h"
 
 #include "bandwidth/host_ref.h"
+#include "bandwidth/matrix.h"
 #include "bandwidth/transfer_model.h"
 #include "bench_main.h"
 #include "error.h"
@@ -29,6 +32,8 @@
  * so that drift on a shared machine cancels in the ratio. */
 #define INTERLEAVE_BYTES (UINT64_C(16) << 20)
 #define MAX_SIZES 64
+/* Links the topology rows can hold: every ordered pair of 16 devices. */
+#define MAX_PEER_LINKS (16 * 15)
 
 /* Copies keep the single-thread memcpy as their reference (what a runtime's
  * copy does at best without help); the all-cores copy beside it shows what
@@ -50,6 +55,14 @@ typedef struct {
     const bw_backend *be;
     const bw_path *paths; /* the backend's, in run order */
     size_t npaths;
+    /* Per path, decided once the device is open: whether it runs (else
+     * why not) and how many transfers of the size one repetition makes. */
+    bool *runnable;
+    char (*why)[CR_ERRLEN];
+    unsigned *transfers;
+    unsigned max_transfers; /* over the runnable paths: the check buffer holds that many of the largest size */
+    cr_result *largest;     /* each path's verified row at the largest size, for the matrix */
+    bool *has_largest;
     cr_measure_ctx dev_meas, host_meas;
     uint64_t max_bytes;
     void *src, *check; /* the pattern of the current size, and a buffer to verify into */
@@ -146,9 +159,7 @@ static void init_row(cr_result *r, const char *backend, const char *device, cons
 
 static void set_stats(cr_result *r, const cr_measurement *m)
 {
-    r->stats = m->stats;
-    snprintf(r->timer, sizeof r->timer, "%s", m->timer);
-    snprintf(r->stop, sizeof r->stop, "%s", cr_stop_reason_name(m->stop));
+    cr_measurement_to_row(m, r);
     r->figure = r->bytes_per_rep / m->stats.median * 1e-9;
     r->figure_best = r->bytes_per_rep / m->stats.min * 1e-9;
 }
@@ -230,14 +241,17 @@ static uint64_t first_byte_mismatch(const void *a, const void *b, uint64_t bytes
     return UINT64_MAX;
 }
 
-/* Every byte of the copy's destination unlike the source's, so that a copy
- * that misses a byte cannot pass on what an earlier copy left there. */
-static void spoil_copy_target(bw_run *run, uint64_t bytes)
+/* Every byte of the copies' destinations (segments of bytes, one after
+ * another) unlike the source's, so that a copy that misses a byte cannot
+ * pass on what an earlier copy left there. */
+static void spoil_copy_target(bw_run *run, uint64_t bytes, unsigned segments)
 {
     const unsigned char *s = run->src;
-    unsigned char *d = run->check;
-    for (uint64_t i = 0; i < bytes; ++i)
-        d[i] = (unsigned char)~s[i];
+    for (unsigned k = 0; k < segments; ++k) {
+        unsigned char *d = (unsigned char *)run->check + (uint64_t)k * bytes;
+        for (uint64_t i = 0; i < bytes; ++i)
+            d[i] = (unsigned char)~s[i];
+    }
 }
 
 static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum)
@@ -254,7 +268,7 @@ static int measure_references(bw_run *run, uint64_t bytes, uint64_t expected_sum
         if (i != REF_MEMCPY)
             snprintf(r.params, sizeof r.params, "threads=%d;binding=%s", bw_host_threads(), run->binding);
         if (copy)
-            spoil_copy_target(run, bytes);
+            spoil_copy_target(run, bytes, 1);
         if (cr_measure(&run->host_meas, ref_rep, &c, &m, err, sizeof err) != CR_OK)
             return -1;
         set_stats(&r, &m);
@@ -302,6 +316,13 @@ static cr_status phase_rep(void *arg, cr_timing *t, char *err, size_t errlen)
 
 /* The phase whose time is the path's transfer: the memcpy of a CPU access. */
 static unsigned transfer_phase(const bw_path *p) { return p->kind == BW_CPU_ACCESS ? 1 : 0; }
+
+/* Transfers of the size one repetition of path p makes (only an API copy
+ * makes several); 1 for a path that does not run. */
+static unsigned transfers_of(const bw_run *run, const bw_path *p)
+{
+    return run->transfers[p - run->paths];
+}
 
 static int reference_of(const bw_path *p)
 {
@@ -357,15 +378,22 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 {
     char err[CR_ERRLEN];
     uint64_t sum = 0;
+    unsigned transfers = transfers_of(run, p);
+    /* One transfer's destination is the backend's, zeroed before it ran;
+     * the later ones of several land here beside it, where another path's
+     * copy of the same source could still be. */
+    if (transfers > 1)
+        spoil_copy_target(run, bytes, transfers);
     if (run->be->result(p, run->check, &sum, err, sizeof err) != CR_OK) {
         snprintf(note, len, "reading the result failed: %s", err);
         return false;
     }
+    /* In the last transfer, so that a test shows every one is checked. */
     if (plant_fault(run)) {
-        ((unsigned char *)run->check)[bytes / 2] ^= 0x5a;
+        ((unsigned char *)run->check)[(uint64_t)(transfers - 1) * bytes + bytes / 2] ^= 0x5a;
         sum += 1;
     }
-    uint64_t bad;
+    uint64_t bad = UINT64_MAX;
     switch (p->kind) {
     case BW_TECHNIQUE:
         return verify_technique(run, p, bytes, note, len);
@@ -379,7 +407,14 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         bad = first_pattern_mismatch(run->check, bytes, (uint32_t)bytes);
         break;
     default:
-        bad = first_byte_mismatch(run->check, run->src, bytes);
+        for (unsigned k = 0; k < transfers; ++k) {
+            bad = first_byte_mismatch((const unsigned char *)run->check + (uint64_t)k * bytes, run->src, bytes);
+            if (bad != UINT64_MAX && transfers > 1) {
+                snprintf(note, len, "destination of transfer %u of %u differs from the source, first at byte %" PRIu64,
+                         k + 1, transfers, bad);
+                return false;
+            }
+        }
         break;
     }
     if (bad != UINT64_MAX) {
@@ -390,15 +425,26 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     return true;
 }
 
+/* A row that measures nothing: an unsupported path or cell, a topology link. */
+static void init_unmeasured_row(const bw_run *run, cr_result *r, const char *variant, const char *sweep)
+{
+    init_row(r, run->be->base.name, run->ses.info.name, variant, sweep, 0);
+    r->bytes_per_rep = NAN;
+    cr_result_unmeasured(r);
+}
+
+static int record_unsupported_row(bw_run *run, cr_result *r, const char *why)
+{
+    snprintf(r->stop, sizeof r->stop, "unsupported");
+    snprintf(r->note, sizeof r->note, "not supported: %s", why);
+    return record(run, r);
+}
+
 static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
 {
     cr_result r;
-    init_row(&r, run->be->base.name, run->ses.info.name, p->key, "size", 0);
-    r.bytes_per_rep = NAN;
-    cr_result_unmeasured(&r);
-    snprintf(r.stop, sizeof r.stop, "unsupported");
-    snprintf(r.note, sizeof r.note, "not supported: %s", why);
-    return record(run, &r);
+    init_unmeasured_row(run, &r, p->key, "size");
+    return record_unsupported_row(run, &r, why);
 }
 
 static int record_failure(bw_run *run, const bw_path *p, uint64_t bytes, const char *err)
@@ -446,10 +492,11 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     bool ok = verify_path(run, p, bytes, expected_sum, note, sizeof note);
     run->be->release(p);
 
-    unsigned main_phase = transfer_phase(p);
+    unsigned main_phase = transfer_phase(p), transfers = transfers_of(run, p);
     const cr_measurement *m = &series[main_phase].out;
     cr_result r;
     init_row(&r, run->be->base.name, run->ses.info.name, p->key, "size", bytes);
+    r.bytes_per_rep = (double)transfers * (double)bytes; /* the bandwidth of all of them together */
     set_stats(&r, m);
     if (p->kind == BW_TECHNIQUE) {
         /* A technique's figure is its time, from host input to host output. */
@@ -464,8 +511,10 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         return record(run, &r);
     }
     double ref = run->ref_figure[reference_of(p)];
+    /* The host moves one transfer's bytes in its time: times its ratio by
+     * the transfers the path made in its own. */
     if (paired && series[count - 1].out.stats.n == m->stats.n)
-        r.ref_ratio = cr_median_of_ratios(run->samples[3], run->samples[main_phase], m->stats.n);
+        r.ref_ratio = transfers * cr_median_of_ratios(run->samples[3], run->samples[main_phase], m->stats.n);
     else
         r.ref_ratio = r.figure / ref;
     int len = snprintf(r.params, sizeof r.params, "ref=%s;ref_GBps=%.4g;paired=%d", ref_names[reference_of(p)],
@@ -475,12 +524,20 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     if (reference_of(p) == REF_MEMCPY && len > 0 && (size_t)len < sizeof r.params)
         snprintf(r.params + len, sizeof r.params - (size_t)len, ";mt_ref=%s;mt_ref_GBps=%.4g;mt_ref_ratio=%.4g",
                  ref_names[REF_MEMCPY_MT], run->ref_figure[REF_MEMCPY_MT], r.figure / run->ref_figure[REF_MEMCPY_MT]);
+    if (transfers > 1)
+        cr_result_add_param(&r, "transfers=%u", transfers);
     r.valid = ok;
     snprintf(r.note, sizeof r.note, "%s", note);
     if (ok && m->below_resolution)
         snprintf(r.note, sizeof r.note, "median below 20 timer ticks");
+    else if (ok && (p->from == BW_MEM_MALLOC || p->to == BW_MEM_MALLOC))
+        snprintf(r.note, sizeof r.note, "%s", p->desc); /* how the device reaches it: HMM, ATS, system SVM */
     if (record(run, &r) != 0)
         return -1;
+    if (ok && bytes == run->max_bytes) {
+        run->largest[p - run->paths] = r;
+        run->has_largest[p - run->paths] = true;
+    }
 
     double total = 0;
     for (unsigned i = 0; i < p->phases; ++i)
@@ -496,7 +553,9 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         char variant[64];
         snprintf(variant, sizeof variant, "%s:%s", p->key, i == 0 ? "map" : "unmap");
         init_row(&r, run->be->base.name, run->ses.info.name, variant, "size", bytes);
-        set_stats(&r, &series[i].out);
+        cr_measurement phase = series[i].out;
+        phase.energy = (cr_energy_point){0}; /* the access's row has the energy of all three */
+        set_stats(&r, &phase);
         r.bytes_per_rep = NAN;
         r.figure = series[i].out.stats.median * 1e6;
         r.figure_best = series[i].out.stats.min * 1e6;
@@ -517,7 +576,13 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
 
 /* The path's fit row: c and b where the fit was made over valid points
  * only, else invalid; its note says what was fitted, how many points were
- * left out, or why there is no fit. */
+ * left out, or why there is no fit.
+ *
+ * The model stays per transfer: S is the size of one transfer and T(S) the
+ * time of the repetition that made all of a path's transfers at once. For
+ * a duplex copy (two transfers of S, one each way, overlapping) B(S) =
+ * S/T(S) is what each direction moved while the other ran, b the rate of
+ * one direction, and the path's size rows report the two together. */
 static int record_fit_row(bw_run *run, const bw_path *p, const bw_fit_outcome *o)
 {
     cr_result r;
@@ -534,8 +599,13 @@ static int record_fit_row(bw_run *run, const bw_path *p, const bw_fit_outcome *o
     snprintf(r.params, sizeof r.params, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g%s", f->c_s * 1e6,
              f->b_Bps * 1e-9, f->max_rel_err, f->rms_rel_err, f->intercept_clamped ? ";c_clamped_to_0=1" : "");
     size_t used = strlen(r.note);
+    unsigned transfers = transfers_of(run, p);
     if (p->kind == BW_CPU_ACCESS)
         snprintf(r.note + used, sizeof r.note - used, "; time = map + access + unmap");
+    if (transfers > 1) {
+        cr_result_add_param(&r, "transfers=%u", transfers);
+        snprintf(r.note + used, sizeof r.note - used, "; b per transfer, %u at once", transfers);
+    }
     return record(run, &r);
 }
 
@@ -764,25 +834,137 @@ static int record_techniques(bw_run *run, const bw_path *paths, size_t npaths, c
     return 0;
 }
 
+/* ---- the peer-to-peer topology and the paths matrix ---- */
+
+/* What links the devices, as the driver says: one row per link, or one
+ * row saying why there is no table, so that its absence is never silent. */
+static int record_topology(bw_run *run)
+{
+    cr_result r;
+    init_unmeasured_row(run, &r, "p2p-topology", "p2p-topology");
+    r.unit[0] = '\0';
+    char why[CR_ERRLEN];
+    if (run->be->peer_links == NULL) {
+        snprintf(why, sizeof why, "the %s API has no peer-to-peer query", run->be->base.name);
+        return record_unsupported_row(run, &r, why);
+    }
+    static bw_peer_link links[MAX_PEER_LINKS];
+    unsigned devices = 0;
+    size_t n = run->be->peer_links(links, MAX_PEER_LINKS, &devices);
+    if (devices < 2) {
+        snprintf(why, sizeof why, "needs >= 2 devices (%u present)", devices);
+        return record_unsupported_row(run, &r, why);
+    }
+    for (size_t i = 0; i < n && i < MAX_PEER_LINKS; ++i) {
+        const bw_peer_link *l = &links[i];
+        cr_result row = r;
+        snprintf(row.params, sizeof row.params, "from=%u;to=%u;access=%d;native_atomics=%d;rank=%d;link=%s", l->from,
+                 l->to, l->access, l->native_atomics, l->rank, l->link);
+        if (n >= MAX_PEER_LINKS)
+            snprintf(row.note, sizeof row.note, "the first %d links of %u devices", MAX_PEER_LINKS, devices);
+        if (record(run, &row) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* After the sweep, at the largest size: one row per cell of the matrix
+ * (bw_matrix_cells), the cell's fastest verified path with its size row's
+ * statistics, or why none of its paths runs here. */
+static int record_matrix(bw_run *run)
+{
+    bw_matrix_entry *e = calloc(run->npaths, sizeof *e);
+    bw_matrix_cell *cells = calloc(run->npaths, sizeof *cells);
+    size_t n = 0;
+    int rc = e && cells ? 0 : -1;
+    for (size_t i = 0; i < run->npaths && rc == 0; ++i)
+        if (path_selected(run, &run->paths[i]))
+            e[n++] = (bw_matrix_entry){&run->paths[i], run->runnable[i], run->transfers[i], run->has_largest[i],
+                                       run->has_largest[i] ? run->largest[i].figure : NAN};
+    size_t ncells = rc == 0 ? bw_matrix_cells(e, n, cells) : 0;
+    for (size_t c = 0; c < ncells && rc == 0; ++c) {
+        const bw_path *p = e[cells[c].entry].path;
+        size_t i = (size_t)(p - run->paths);
+        cr_result r;
+        if (cells[c].measured) {
+            r = run->largest[i];
+            snprintf(r.sweep, sizeof r.sweep, "matrix");
+        } else {
+            init_unmeasured_row(run, &r, p->key, "matrix");
+        }
+        snprintf(r.params, sizeof r.params, "from=%s;to=%s;engine=%s", bw_memory_name(p->from), bw_memory_name(p->to),
+                 bw_engine_name(p->engine));
+        if (cells[c].measured && run->transfers[i] > 1)
+            cr_result_add_param(&r, "transfers=%u", run->transfers[i]);
+        rc = cells[c].measured ? record(run, &r) : record_unsupported_row(run, &r, run->why[i]);
+    }
+    free(e);
+    free(cells);
+    return rc;
+}
+
 /* ---- set-up ---- */
 
+/* Asks the backend, once the device is open, which selected paths run
+ * here and how many transfers each makes; unselected paths count as not
+ * running, without a row. */
+static int classify_paths(bw_run *run)
+{
+    size_t n = run->npaths;
+    run->runnable = calloc(n, sizeof *run->runnable);
+    run->why = calloc(n, sizeof *run->why);
+    run->transfers = calloc(n, sizeof *run->transfers);
+    run->largest = calloc(n, sizeof *run->largest);
+    run->has_largest = calloc(n, sizeof *run->has_largest);
+    if (!run->runnable || !run->why || !run->transfers || !run->largest || !run->has_largest) {
+        fprintf(stderr, "%s: error: out of memory\n", run->ses.opt.program);
+        return CR_EXIT_FAILED;
+    }
+    run->max_transfers = 1;
+    for (size_t i = 0; i < n; ++i) {
+        const bw_path *p = &run->paths[i];
+        run->transfers[i] = 1;
+        if (!path_selected(run, p))
+            continue;
+        run->runnable[i] = run->be->supported(p, run->why[i], sizeof run->why[i]) == CR_OK;
+        if (run->runnable[i] && p->kind == BW_COPY && run->be->transfers) {
+            unsigned t = run->be->transfers(p);
+            run->transfers[i] = t ? t : 1;
+        }
+        if (run->runnable[i] && run->transfers[i] > run->max_transfers)
+            run->max_transfers = run->transfers[i];
+    }
+    return 0;
+}
+
 /* Checks the sizes against the device and the host; fills the default,
- * which stops below the device's allocation limit (the session holds that
- * note back until every check has passed). */
+ * which stops below the device's allocation limit and what the host's
+ * memory holds (the session holds that note back until every check has
+ * passed). */
 static int check_sizes(bw_run *run)
 {
     bw_config *c = &run->cfg;
     uint64_t limit = run->ses.info.max_alloc_bytes;
     char a[32], b[32];
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    /* the pattern, the floats, a check per transfer, and a path's own
+     * source and destination per transfer */
+    uint64_t copies = 2 + 3 * (uint64_t)run->max_transfers;
+    uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 10 * 9 / copies : UINT64_MAX;
     if (c->sizes.start == 0) {
         c->sizes = run->ses.opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
                                   : (cr_range){UINT64_C(1) << 10, UINT64_C(1) << 30, 2};
+        uint64_t full = c->sizes.end;
         while (c->sizes.end > limit && c->sizes.end > c->sizes.start)
             c->sizes.end /= c->sizes.factor;
-        if (c->sizes.end < (run->ses.opt.quick ? UINT64_C(16) << 20 : UINT64_C(1) << 30)) {
-            cr_format_bytes(c->sizes.end, a, sizeof a);
+        uint64_t by_device = c->sizes.end;
+        while (c->sizes.end > room && c->sizes.end > c->sizes.start)
+            c->sizes.end /= c->sizes.factor;
+        cr_format_bytes(c->sizes.end, a, sizeof a);
+        if (c->sizes.end < by_device)
+            cr_session_note(&run->ses, "sizes capped at %s by the host's memory", a);
+        else if (c->sizes.end < full)
             cr_session_note(&run->ses, "sizes capped at %s by the device's allocation limit", a);
-        }
     }
     size_t n = cr_range_count(&c->sizes);
     uint64_t last = cr_range_value(&c->sizes, n - 1);
@@ -793,10 +975,8 @@ static int check_sizes(bw_run *run)
     }
     if (c->sizes.start % 16 != 0)
         return cr_fail_usage(&run->ses, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", c->sizes.start);
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    /* pattern, check, and a path's own host and device copies */
-    if (pages > 0 && page > 0 && last > (uint64_t)pages * (uint64_t)page / 10 * 9 / 5) {
-        cr_format_bytes(last * 5, a, sizeof a);
+    if (last > room) {
+        cr_format_bytes(last * copies, a, sizeof a);
         return cr_fail_usage(&run->ses, "transfers of this size need about %s of host memory, more than is here", a);
     }
     run->max_bytes = last;
@@ -815,20 +995,16 @@ static int run_sweep(bw_run *run)
         sizes[i] = cr_range_value(&run->cfg.sizes, i);
     double (*seconds)[MAX_SIZES] = malloc(npaths * sizeof *seconds);
     bool (*valid)[MAX_SIZES] = calloc(npaths, sizeof *valid); /* each point's row passed verification */
-    bool *runnable = calloc(npaths, sizeof *runnable);
-    int rc = seconds && valid && runnable ? 0 : -1;
+    const bool *runnable = run->runnable;
+    int rc = seconds && valid ? 0 : -1;
     for (size_t p = 0; p < npaths && rc == 0; ++p)
         for (size_t i = 0; i < MAX_SIZES; ++i)
             seconds[p][i] = NAN;
-    for (size_t p = 0; p < npaths && rc == 0; ++p) {
-        char why[CR_ERRLEN];
-        if (!path_selected(run, &paths[p]))
-            continue;
-        if (run->be->supported(&paths[p], why, sizeof why) != CR_OK)
-            rc = record_unsupported(run, &paths[p], why);
-        else
-            runnable[p] = true;
-    }
+    if (rc == 0)
+        rc = record_topology(run);
+    for (size_t p = 0; p < npaths && rc == 0; ++p)
+        if (path_selected(run, &paths[p]) && !runnable[p])
+            rc = record_unsupported(run, &paths[p], run->why[p]);
     for (size_t s = 0; s < nsizes && rc == 0; ++s) {
         uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + sizes[s];
         cr_fill_random_bytes(run->src, sizes[s], &state);
@@ -853,11 +1029,12 @@ static int run_sweep(bw_run *run)
             rc = record_fit(run, &paths[p], sizes, seconds[p], valid[p], nsizes, &fits[p], &fitted[p]);
     if (rc == 0)
         rc = record_techniques(run, paths, npaths, sizes, nsizes, seconds, fits, fitted);
+    if (rc == 0)
+        rc = record_matrix(run);
     free(fits);
     free(fitted);
     free(seconds);
     free(valid);
-    free(runnable);
     return rc;
 }
 
@@ -880,7 +1057,9 @@ static int plan(void *state, cr_meta *meta)
 {
     bw_run *run = state;
     run->fault = getenv("CROSSROOF_FAULT");
-    int rc = check_sizes(run);
+    int rc = classify_paths(run);
+    if (rc == 0)
+        rc = check_sizes(run);
     if (rc != 0)
         return rc;
     run->binding = bw_host_bind_threads(run->ses.topo);
@@ -895,7 +1074,7 @@ static int run_design(void *state)
     bw_run *run = state;
     cr_session *ses = &run->ses;
     run->src = cr_topo_alloc(ses->topo, run->max_bytes);
-    run->check = cr_topo_alloc(ses->topo, run->max_bytes);
+    run->check = cr_topo_alloc(ses->topo, run->max_bytes * run->max_transfers);
     run->floats = cr_topo_alloc(ses->topo, run->max_bytes);
     for (int i = 0; i < 4; ++i)
         run->samples[i] = malloc((size_t)ses->opt.reps_max * sizeof *run->samples[i]);
@@ -904,8 +1083,8 @@ static int run_design(void *state)
         fprintf(stderr, "%s: error: cannot allocate host buffers\n", ses->opt.program);
         return CR_EXIT_FAILED;
     }
-    cr_measure_init(&run->dev_meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
-    cr_measure_init(&run->host_meas, &ses->rule, (unsigned)ses->opt.warmup, 0);
+    cr_session_measure_init(ses, &run->dev_meas, true);
+    cr_session_measure_init(ses, &run->host_meas, false);
     return run_sweep(run) == 0 ? -1 : CR_EXIT_FAILED;
 }
 
@@ -913,10 +1092,15 @@ static void release(void *state)
 {
     bw_run *run = state;
     cr_topo_free(run->ses.topo, run->src, run->max_bytes);
-    cr_topo_free(run->ses.topo, run->check, run->max_bytes);
+    cr_topo_free(run->ses.topo, run->check, run->max_bytes * run->max_transfers);
     cr_topo_free(run->ses.topo, run->floats, run->max_bytes);
     for (int i = 0; i < 4; ++i)
         free(run->samples[i]);
+    free(run->runnable);
+    free(run->why);
+    free(run->transfers);
+    free(run->largest);
+    free(run->has_largest);
 }
 
 static bw_run the_run;

@@ -299,9 +299,7 @@ static void check_point(fma_state *s, cr_dtype t, fma_point *p)
 static void fill_figures(fma_point *p, const cr_measurement *m)
 {
     cr_result *row = &p->row;
-    row->stats = m->stats;
-    snprintf(row->timer, sizeof row->timer, "%s", m->timer);
-    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m->stop));
+    cr_measurement_to_row(m, row);
     /* Two flops per fused multiply-add, as peak figures count them. */
     row->ops_per_rep = 2.0 * (double)p->chains * (double)p->ctx.iters;
     row->bytes_per_rep = 2.0 * (double)p->chains * (double)cr_dtype_size(p->ctx.dtype);
@@ -586,7 +584,7 @@ static int plan(void *state, cr_meta *meta)
 static int run_design(void *state)
 {
     fma_state *s = state;
-    cr_measure_init(&s->meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, s->ses.info.timer_resolution_ns * 1e-9);
+    cr_session_measure_init(&s->ses, &s->meas, true);
     return run_sweep(s) == 0 ? -1 : CR_EXIT_FAILED;
 }
 

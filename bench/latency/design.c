@@ -330,9 +330,7 @@ static int record_failed(lt_state *s, const endpoint *ep, cr_result *row, const 
 /* The row's statistics and figures from the measured walk. */
 static void fill_measured(cr_result *row, const walk_ctx *w, const cr_measurement *m)
 {
-    row->stats = m->stats;
-    snprintf(row->timer, sizeof row->timer, "%s", m->timer);
-    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m->stop));
+    cr_measurement_to_row(m, row);
     row->ops_per_rep = (double)w->steps;
     row->figure = m->stats.median / (double)w->steps * 1e9;
     row->figure_best = m->stats.min / (double)w->steps * 1e9;
@@ -757,9 +755,9 @@ static int plan(void *state, cr_meta *meta)
 static int run_design(void *state)
 {
     lt_state *s = state;
-    cr_measure_init(&s->dev.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, s->ses.info.timer_resolution_ns * 1e-9);
+    cr_session_measure_init(&s->ses, &s->dev.meas, true);
     if (s->use_host)
-        cr_measure_init(&s->host.meas, &s->ses.rule, (unsigned)s->ses.opt.warmup, 0);
+        cr_session_measure_init(&s->ses, &s->host.meas, false);
     return run_sweep(s) == 0 ? -1 : CR_EXIT_FAILED;
 }
 

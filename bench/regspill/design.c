@@ -298,9 +298,7 @@ static int measure_built(regspill_run *run, unsigned live, uint32_t rounds, cr_r
         fprintf(stderr, "%s: error: %s\n", run->ses.opt.program, err);
         return 0;
     }
-    r->stats = s.out.stats;
-    snprintf(r->timer, sizeof r->timer, "%s", s.out.timer);
-    snprintf(r->stop, sizeof r->stop, "%s", cr_stop_reason_name(s.out.stop));
+    cr_measurement_to_row(&s.out, r);
     r->ops_per_rep = (double)RS_OPS_PER_UPDATE * live * rounds * (double)run->outputs;
     r->bytes_per_rep = 4.0 * (double)run->outputs;
     r->figure = r->ops_per_rep / s.out.stats.median * 1e-9;
@@ -740,8 +738,7 @@ static int run_device(void *state)
     int rc = allocate(run);
     if (rc >= 0)
         return rc;
-    cr_measure_init(&run->meas, &run->ses.rule, (unsigned)run->ses.opt.warmup,
-                    run->ses.info.timer_resolution_ns * 1e-9);
+    cr_session_measure_init(&run->ses, &run->meas, true);
     if (sweep_live(run) != 0 || (run->be->can_cap_registers() && sweep_caps(run) != 0) ||
         (run->be->compile_offline && offline_table(run) != 0))
         return CR_EXIT_FAILED;

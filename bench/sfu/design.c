@@ -363,7 +363,7 @@ static int run_design(void *state)
     cr_session *ses = &s->ses;
     if (allocate(s) != 0)
         return CR_EXIT_FAILED;
-    cr_measure_init(&s->meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
+    cr_session_measure_init(ses, &s->meas, true);
     if (run_all(s) != 0)
         return CR_EXIT_FAILED;
     char err[CR_ERRLEN];

@@ -220,9 +220,7 @@ static double chain_point(sfu_state *s, const sfu_kernel *k, sfu_chain *c, uint6
         free_buffers(&b);
         return NAN;
     }
-    row->stats = m.stats;
-    snprintf(row->timer, sizeof row->timer, "%s", m.timer);
-    snprintf(row->stop, sizeof row->stop, "%s", cr_stop_reason_name(m.stop));
+    cr_measurement_to_row(&m, row);
     row->ops_per_rep = (double)c->work_items * c->ilp * c->iters;
     row->valid = verify_run(s, k, c, &b, row->note, sizeof row->note);
     if (row->valid && m.below_resolution)

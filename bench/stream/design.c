@@ -274,9 +274,7 @@ static int record_series(stream_run *run, endpoint *ep, stream_kernel k, cr_dtyp
 {
     cr_result r;
     init_row(&r, ep, k, t, n, g, sweep);
-    r.stats = m->stats;
-    snprintf(r.timer, sizeof r.timer, "%s", m->timer);
-    snprintf(r.stop, sizeof r.stop, "%s", cr_stop_reason_name(m->stop));
+    cr_measurement_to_row(m, &r);
     r.figure = r.bytes_per_rep / m->stats.median * 1e-9;
     r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
     r.peak_kind = CR_PEAK_MEMORY;
@@ -785,9 +783,9 @@ static int run_design(void *state)
         fprintf(stderr, "%s: error: cannot allocate host arrays\n", ses->opt.program);
         return CR_EXIT_FAILED;
     }
-    cr_measure_init(&run->dev.meas, &ses->rule, (unsigned)ses->opt.warmup, ses->info.timer_resolution_ns * 1e-9);
+    cr_session_measure_init(ses, &run->dev.meas, true);
     if (run->use_host)
-        cr_measure_init(&run->host.meas, &ses->rule, (unsigned)ses->opt.warmup, 0);
+        cr_session_measure_init(ses, &run->host.meas, false);
     return run_all_sweeps(run) == 0 ? -1 : CR_EXIT_FAILED;
 }
 

@@ -1,34 +1,33 @@
 /* CUDA backend of the bandwidth benchmark: API copies from pageable, pinned
- * and write-combined memory, kernels on device, mapped (zero-copy) and
- * managed memory, CPU access to mapped and managed memory, and Lee's four
- * memory-movement techniques running vector add and reduce end to end.
- * Allocates, moves and times; the design verifies. Kernels use grid-stride
- * loops over uint4 (float4 for the workloads); the element operations are
- * those of the OpenCL twin (bench/bandwidth/elements.h). */
+ * and write-combined memory, kernels on device, mapped (zero-copy), managed
+ * and malloc'd (HMM/ATS) memory, CPU access to mapped and managed memory,
+ * Lee's four memory-movement techniques running vector add and reduce end
+ * to end, and nvbandwidth's paths that run several transfers at once or
+ * span devices (transfers.cu). Allocates, moves and times; the design
+ * verifies. Kernels use grid-stride loops over uint4 (float4 for the
+ * workloads); the element operations are those of the OpenCL twin
+ * (bench/bandwidth/elements.h). */
 #include "cuda_device.h"
 
 extern "C" {
 #include "bandwidth/backend.h"
+#include "path_table.h"
+#include "transfer_plan.h"
 }
+
+#include "copy_kernel.h"
+#include "grid.cuh"
+#include "peer_topology.h"
+#include "transfers.h"
 
 #include <cstdlib>
 #include <cstring>
-
-#define BLOCK 256u
-
-/* Enough blocks of BLOCK per SM for 2048 threads (sm_80, sm_90) caps
- * registers at 32 per thread, so the full-occupancy default grid stays
- * resident in one wave. */
-#define RESIDENT __launch_bounds__(BLOCK, 2048 / BLOCK)
 
 /* The element operations are bench/bandwidth/elements.h's, as in the
  * OpenCL kernels; the loops differ on purpose (grid-stride over uint4, or
  * float4 for the workloads, where OpenCL follows layout.cl). The contract
  * allows sizes in multiples of 4, the uint4 loops take 16: in every kernel
  * the tail words (at most 3) go to the first threads. */
-
-__device__ __forceinline__ uint64_t thread_index() { return (uint64_t)blockIdx.x * BLOCK + threadIdx.x; }
-__device__ __forceinline__ uint64_t grid_threads() { return (uint64_t)gridDim.x * BLOCK; }
 
 /* Sums every thread's value over the block through red (BLOCK elements);
  * thread 0 stores the sum in out. Every thread must reach it. */
@@ -78,15 +77,6 @@ __global__ void RESIDENT bw_write(uint4 *__restrict__ out, uint64_t n4, unsigned
         reinterpret_cast<uint32_t *>(out + n4)[gid] = BW_PATTERN_WORD(4 * n4 + gid, seed);
 }
 
-__global__ void RESIDENT bw_copy(const uint4 *__restrict__ in, uint4 *__restrict__ out, uint64_t n4, unsigned tail)
-{
-    const uint64_t gid = thread_index();
-    for (uint64_t i = gid; i < n4; i += grid_threads())
-        out[i] = in[i];
-    if (gid < tail)
-        reinterpret_cast<uint32_t *>(out + n4)[gid] = reinterpret_cast<const uint32_t *>(in + n4)[gid];
-}
-
 /* The workloads of the memory-movement techniques: c = a + b, one float
  * addition per element. */
 __global__ void RESIDENT bw_vector_add(const float4 *__restrict__ a, const float4 *__restrict__ b,
@@ -102,68 +92,13 @@ __global__ void RESIDENT bw_vector_add(const float4 *__restrict__ a, const float
             reinterpret_cast<const float *>(a + n4)[gid] + reinterpret_cast<const float *>(b + n4)[gid];
 }
 
-enum path_id {
-    P_H2D_PAGEABLE, P_H2D_PAGEABLE_ASYNC, P_H2D_PINNED, P_H2D_PINNED_ASYNC, P_H2D_PINNED_WC,
-    P_D2H_PAGEABLE, P_D2H_PAGEABLE_ASYNC, P_D2H_PINNED, P_D2H_PINNED_ASYNC,
-    P_D2D_MEMCPY, P_D2D_KERNEL,
-    P_KR_DEVICE, P_KW_DEVICE, P_KR_MAPPED, P_KW_MAPPED,
-    P_KR_MANAGED, P_KW_MANAGED, P_KR_MANAGED_PREFETCH, P_KW_MANAGED_PREFETCH,
-    P_CPU_WRITE_MANAGED, P_CPU_READ_MANAGED, P_CPU_WRITE_MAPPED, P_CPU_READ_MAPPED,
-    P_TECHNIQUE, /* every technique path: which one is in its workload/technique fields */
-};
-
-/* The technique fields of the paths that are not techniques (-Wextra wants
- * every member of the aggregate initialised). */
-#define NOT_A_TECHNIQUE BW_VECTOR_ADD, 0, {NULL, NULL, NULL, NULL}
-
-/* The paths that model each technique's stages on CUDA: input transfer,
- * kernel reads, kernel writes, output transfer (Lee's Eq. 3.1-3.4). */
-#define DEFAULT_MODEL {"h2d-memcpy-pageable", "kernel-read-device", "kernel-write-device", "d2h-memcpy-pageable"}
-#define CPU_RESIDENT_MODEL {"cpu-write-mapped", "kernel-read-mapped", "kernel-write-mapped", "cpu-read-mapped"}
-#define GPU_RESIDENT_MODEL {"cpu-write-managed", "kernel-read-managed", "kernel-write-managed", "cpu-read-managed"}
-#define MIXED_MODEL {"cpu-write-managed", "kernel-read-managed", "kernel-write-device", "d2h-memcpy-pageable"}
-
-#define TECHNIQUE(key, desc, workload, technique, model) \
-    {key, desc, BW_TECHNIQUE, 1, P_TECHNIQUE, workload, technique, model}
-
-static const bw_path paths[] = {
-    {"h2d-memcpy-pageable", "cudaMemcpy from pageable host memory (posix_memalign)", BW_COPY, 1, P_H2D_PAGEABLE, NOT_A_TECHNIQUE},
-    {"h2d-memcpy-pageable-async", "cudaMemcpyAsync + synchronize from pageable host memory (staged by the driver)", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC, NOT_A_TECHNIQUE},
-    {"h2d-memcpy-pinned", "cudaMemcpy from pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_H2D_PINNED, NOT_A_TECHNIQUE},
-    {"h2d-memcpy-pinned-async", "cudaMemcpyAsync + synchronize from pinned host memory", BW_COPY, 1, P_H2D_PINNED_ASYNC, NOT_A_TECHNIQUE},
-    {"h2d-memcpy-pinned-wc", "cudaMemcpy from pinned write-combined host memory (cudaHostAllocWriteCombined)", BW_COPY, 1, P_H2D_PINNED_WC, NOT_A_TECHNIQUE},
-    {"d2h-memcpy-pageable", "cudaMemcpy into pageable host memory (posix_memalign)", BW_COPY, 1, P_D2H_PAGEABLE, NOT_A_TECHNIQUE},
-    {"d2h-memcpy-pageable-async", "cudaMemcpyAsync + synchronize into pageable host memory (staged by the driver)", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC, NOT_A_TECHNIQUE},
-    {"d2h-memcpy-pinned", "cudaMemcpy into pinned host memory (cudaHostAlloc)", BW_COPY, 1, P_D2H_PINNED, NOT_A_TECHNIQUE},
-    {"d2h-memcpy-pinned-async", "cudaMemcpyAsync + synchronize into pinned host memory", BW_COPY, 1, P_D2H_PINNED_ASYNC, NOT_A_TECHNIQUE},
-    {"d2d-memcpy", "cudaMemcpy between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_MEMCPY, NOT_A_TECHNIQUE},
-    {"d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL, NOT_A_TECHNIQUE},
-    {"kernel-read-device", "kernel reads a device buffer (cudaMalloc)", BW_KERNEL_READ, 1, P_KR_DEVICE, NOT_A_TECHNIQUE},
-    {"kernel-write-device", "kernel writes a device buffer (cudaMalloc)", BW_KERNEL_WRITE, 1, P_KW_DEVICE, NOT_A_TECHNIQUE},
-    {"kernel-read-mapped", "kernel reads pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_READ, 1, P_KR_MAPPED, NOT_A_TECHNIQUE},
-    {"kernel-write-mapped", "kernel writes pinned host memory in place (cudaHostAllocMapped, zero-copy)", BW_KERNEL_WRITE, 1, P_KW_MAPPED, NOT_A_TECHNIQUE},
-    {"kernel-read-managed", "kernel reads managed memory filled by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_READ, 1, P_KR_MANAGED, NOT_A_TECHNIQUE},
-    {"kernel-write-managed", "kernel writes managed memory cleared by the CPU, no prefetch (pages migrate on demand)", BW_KERNEL_WRITE, 1, P_KW_MANAGED, NOT_A_TECHNIQUE},
-    {"kernel-read-managed-prefetch", "cudaMemPrefetchAsync of managed memory from the host to the device, then a kernel reads it; both timed", BW_KERNEL_READ, 1, P_KR_MANAGED_PREFETCH, NOT_A_TECHNIQUE},
-    {"kernel-write-managed-prefetch", "cudaMemPrefetchAsync of managed memory from the host to the device, then a kernel writes it; both timed", BW_KERNEL_WRITE, 1, P_KW_MANAGED_PREFETCH, NOT_A_TECHNIQUE},
-    {"cpu-write-managed", "CPU memcpy into managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_WRITE_MANAGED, NOT_A_TECHNIQUE},
-    {"cpu-read-managed", "CPU memcpy out of managed memory; map/unmap = cudaMemPrefetchAsync to the CPU / back to the GPU", BW_CPU_ACCESS, 3, P_CPU_READ_MANAGED, NOT_A_TECHNIQUE},
-    {"cpu-write-mapped", "CPU memcpy into cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_WRITE_MAPPED, NOT_A_TECHNIQUE},
-    {"cpu-read-mapped", "CPU memcpy out of cudaHostAllocMapped memory; map/unmap = cudaDeviceSynchronize", BW_CPU_ACCESS, 3, P_CPU_READ_MAPPED, NOT_A_TECHNIQUE},
-    TECHNIQUE("vectoradd-default", "vector add: cudaMemcpy in from pageable memory, kernel on device buffers, cudaMemcpy out", BW_VECTOR_ADD, BW_DEFAULT, DEFAULT_MODEL),
-    TECHNIQUE("vectoradd-cpu-resident", "vector add: CPU memcpy into and out of cudaHostAllocMapped memory, kernel on it in place", BW_VECTOR_ADD, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
-    TECHNIQUE("vectoradd-gpu-resident", "vector add: CPU memcpy into and out of managed memory, no prefetch (pages migrate on demand)", BW_VECTOR_ADD, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
-    TECHNIQUE("vectoradd-mixed", "vector add: CPU memcpy into managed memory, kernel writes a device buffer, cudaMemcpy out", BW_VECTOR_ADD, BW_MIXED, MIXED_MODEL),
-    TECHNIQUE("reduce-default", "reduce: cudaMemcpy in from pageable memory, kernel on a device buffer, cudaMemcpy partial sums out", BW_REDUCE, BW_DEFAULT, DEFAULT_MODEL),
-    TECHNIQUE("reduce-cpu-resident", "reduce: CPU memcpy into cudaHostAllocMapped memory, kernel writes partial sums there, CPU memcpy out", BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
-    TECHNIQUE("reduce-gpu-resident", "reduce: CPU memcpy into and partial sums out of managed memory, no prefetch", BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
-    TECHNIQUE("reduce-mixed", "reduce: CPU memcpy into managed memory, kernel writes partial sums to a device buffer, cudaMemcpy out", BW_REDUCE, BW_MIXED, MIXED_MODEL),
-};
-#define N_PATHS (sizeof paths / sizeof paths[0])
 
 static struct {
     cr_cuda cu;
     bool has_managed, concurrent, can_map; /* device attributes */
+    int pageable, host_page_tables;        /* cudaDevAttrPageableMemoryAccess(UsesHostPageTables) */
+    char malloc_desc[2][200];              /* the malloc paths' descriptions, HMM or ATS named */
+    bw_cuda_topology topo;                 /* the devices the multi-device paths span */
     uint64_t full_threads;                 /* SMs * max threads per SM */
     cudaStream_t stream;                   /* async copies, prefetches and kernels */
     /* the prepared path */
@@ -187,6 +122,10 @@ static struct {
     unsigned tblocks;
 } st;
 
+static bool runs_transfers(const bw_path *p) { return p->kind == BW_COPY && p->id >= P_TRANSFERS; }
+static bw_cuda_shape shape_of(const bw_path *p) { return (bw_cuda_shape)(p->id - P_TRANSFERS); }
+static bool malloc_kernel(int id) { return id == P_KR_MALLOC || id == P_KW_MALLOC; }
+
 static bool is_async(int id)
 {
     return id == P_H2D_PAGEABLE_ASYNC || id == P_H2D_PINNED_ASYNC || id == P_D2H_PAGEABLE_ASYNC ||
@@ -207,6 +146,7 @@ static cudaError_t prefetch(const void *p, bool to_host)
 static void cuda_release(const bw_path *p)
 {
     (void)p;
+    bw_transfers_release();
     if (st.stream)
         cudaDeviceSynchronize(); /* an interrupted repetition may still use the buffers */
     free(st.host);
@@ -245,12 +185,37 @@ static cr_status device_attrs(char *err, size_t errlen)
                   "cudaDeviceGetAttribute", err, errlen);
     CR_CUDA_CHECK(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, st.cu.dev), "cudaDeviceGetAttribute",
                   err, errlen);
+    CR_CUDA_CHECK(cudaDeviceGetAttribute(&st.pageable, cudaDevAttrPageableMemoryAccess, st.cu.dev),
+                  "cudaDeviceGetAttribute", err, errlen);
+    CR_CUDA_CHECK(cudaDeviceGetAttribute(&st.host_page_tables, cudaDevAttrPageableMemoryAccessUsesHostPageTables,
+                                         st.cu.dev),
+                  "cudaDeviceGetAttribute", err, errlen);
     st.has_managed = managed != 0;
     st.concurrent = concurrent != 0;
     st.can_map = can_map != 0;
     st.full_threads = (uint64_t)st.cu.sms * st.cu.threads_per_sm;
+    if (bw_cuda_topology_query(st.cu.dev, &st.topo, err, errlen) != CR_OK)
+        return CR_ERR;
+    CR_CUDA_CHECK(cudaSetDevice(st.cu.dev), "cudaSetDevice", err, errlen);
     CR_CUDA_CHECK(cudaStreamCreate(&st.stream), "cudaStreamCreate", err, errlen);
     return CR_OK;
+}
+
+/* Which of HMM and ATS reaches malloc'd memory goes into the malloc
+ * paths' descriptions, which the run prints and records. */
+static void name_pageable_access(void)
+{
+    if (bw_cuda_pageable_refusal(st.pageable) != NULL)
+        return;
+    for (size_t i = 0; i < bw_cuda_npaths; ++i) {
+        bw_path *p = &bw_cuda_paths[i];
+        if (!malloc_kernel(p->id))
+            continue;
+        char *desc = st.malloc_desc[p->id == P_KW_MALLOC];
+        snprintf(desc, sizeof st.malloc_desc[0], "kernel %s malloc'd host memory (posix_memalign) in place; %s",
+                 p->id == P_KW_MALLOC ? "writes" : "reads", bw_cuda_pageable_label(st.host_page_tables));
+        p->desc = desc;
+    }
 }
 
 static cr_status cuda_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
@@ -262,17 +227,22 @@ static cr_status cuda_open(const char *spec, cr_device_info *info, char *err, si
     s = device_attrs(err, errlen);
     if (s != CR_OK)
         cuda_close();
+    else
+        name_pageable_access();
     return s;
 }
 
 static size_t cuda_paths(const bw_path **out)
 {
-    *out = paths;
-    return N_PATHS;
+    *out = bw_cuda_paths;
+    return bw_cuda_npaths;
 }
 
 static cr_status cuda_supported(const bw_path *p, char *why, size_t len)
 {
+    if (runs_transfers(p))
+        return bw_cuda_refusal(shape_of(p), p->engine == BW_ENGINE_KERNEL, &st.topo, why, len) ? CR_UNSUPPORTED
+                                                                                                  : CR_OK;
     const char *no = NULL;
     switch ((path_id)p->id) {
     case P_TECHNIQUE:
@@ -304,6 +274,10 @@ static cr_status cuda_supported(const bw_path *p, char *why, size_t len)
             no = "the device has no managed memory (cudaDevAttrManagedMemory is 0)";
         else if (!st.concurrent)
             no = "cudaMemPrefetchAsync needs concurrent managed access (cudaDevAttrConcurrentManagedAccess is 0)";
+        break;
+    case P_KR_MALLOC:
+    case P_KW_MALLOC:
+        no = bw_cuda_pageable_refusal(st.pageable);
         break;
     default:
         break;
@@ -394,6 +368,12 @@ static cr_status allocate(const bw_path *p, char *err, size_t errlen)
             return CR_ERR;
         st.to = st.kernel_ptr = st.managed;
         return CR_OK;
+    case P_KR_MALLOC:
+    case P_KW_MALLOC:
+        if (alloc_host(&st.host, err, errlen) != CR_OK)
+            return CR_ERR;
+        st.to = st.kernel_ptr = st.host;
+        return CR_OK;
     case P_CPU_WRITE_MANAGED:
     case P_CPU_READ_MANAGED:
     case P_CPU_WRITE_MAPPED:
@@ -423,14 +403,7 @@ static cr_status allocate(const bw_path *p, char *err, size_t errlen)
 }
 
 /* Kernel geometry: one thread per uint4 (float4) up to a full-occupancy wave. */
-static unsigned blocks_for(uint64_t bytes)
-{
-    uint64_t n4 = bytes / 16 ? bytes / 16 : 1;
-    uint64_t threads = (n4 + BLOCK - 1) / BLOCK * BLOCK;
-    if (threads > st.full_threads)
-        threads = st.full_threads;
-    return (unsigned)(threads / BLOCK ? threads / BLOCK : 1);
-}
+static unsigned blocks_for(uint64_t bytes) { return bw_cuda_blocks(bytes, st.full_threads, 1, BLOCK); }
 
 /* ---- memory-movement techniques (Lee 2012, §3.1.2) ---- */
 
@@ -503,6 +476,11 @@ static cr_status cuda_prepare(const bw_path *p, uint64_t bytes, const void *src,
     st.bytes = bytes;
     if (p->kind == BW_TECHNIQUE)
         return prepare_technique(p, src, err, errlen);
+    if (runs_transfers(p)) {
+        bw_cuda_transfer plan[BW_CUDA_MAX_DEVICES];
+        const unsigned n = bw_cuda_plan(shape_of(p), &st.topo, plan);
+        return bw_transfers_prepare(plan, n, p->engine == BW_ENGINE_KERNEL, &st.topo, bytes, src, err, errlen);
+    }
     st.blocks = blocks_for(bytes);
     if (allocate(p, err, errlen) != CR_OK)
         return CR_ERR;
@@ -541,19 +519,13 @@ static bool managed_kernel(int id)
     return id == P_KR_MANAGED || id == P_KW_MANAGED || id == P_KR_MANAGED_PREFETCH || id == P_KW_MANAGED_PREFETCH;
 }
 
-/* Where concurrent managed access lets the runtime prefetch, a prefetch;
- * elsewhere (no prefetch there) a CPU read of every page, which faults it
- * back once the device is idle. The read goes through volatile so that it
- * is not dropped, and leaves the data as it was. */
-static cr_status managed_to_host(char *err, size_t errlen)
+/* A CPU read of every page of p, which faults a page the device holds
+ * back to the host once the device is idle. The read goes through
+ * volatile so that it is not dropped, and leaves the data as it was. */
+static cr_status fault_pages_home(const void *p, char *err, size_t errlen)
 {
-    if (st.concurrent) {
-        CR_CUDA_CHECK(prefetch(st.managed, true), "cudaMemPrefetchAsync", err, errlen);
-        CR_CUDA_CHECK(cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", err, errlen);
-        return CR_OK;
-    }
     CR_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize", err, errlen);
-    const volatile unsigned char *bytes = (const volatile unsigned char *)st.managed;
+    const volatile unsigned char *bytes = (const volatile unsigned char *)p;
     unsigned char sink = 0;
     for (uint64_t i = 0; i < st.bytes; i += 4096)
         sink ^= bytes[i];
@@ -561,13 +533,28 @@ static cr_status managed_to_host(char *err, size_t errlen)
     return CR_OK;
 }
 
+/* Where concurrent managed access lets the runtime prefetch, a prefetch;
+ * elsewhere (no prefetch there) the CPU faults every page back. */
+static cr_status managed_to_host(char *err, size_t errlen)
+{
+    if (st.concurrent) {
+        CR_CUDA_CHECK(prefetch(st.managed, true), "cudaMemPrefetchAsync", err, errlen);
+        CR_CUDA_CHECK(cudaStreamSynchronize(st.stream), "cudaStreamSynchronize", err, errlen);
+        return CR_OK;
+    }
+    return fault_pages_home(st.managed, err, errlen);
+}
+
 /* The managed kernel paths time migration: the previous repetition (or
  * the warm-up) left the pages on the device, so every repetition starts
  * with them back on the host, as the CPU left them, where on-demand
- * migration and the timed prefetch begin. Other paths start wherever the
- * last repetition left them. */
+ * migration and the timed prefetch begin. The same holds for malloc'd
+ * memory, whose pages HMM may migrate to the device as managed ones. Other
+ * paths start wherever the last repetition left them. */
 static cr_status cuda_place(const bw_path *p, char *err, size_t errlen)
 {
+    if (malloc_kernel(p->id))
+        return fault_pages_home(st.host, err, errlen);
     return managed_kernel(p->id) ? managed_to_host(err, errlen) : CR_OK;
 }
 
@@ -582,9 +569,11 @@ static cr_status launch(const bw_path *p, char *err, size_t errlen)
 {
     const uint64_t n4 = st.bytes / 16;
     const unsigned tail = (unsigned)(st.bytes % 16 / 4);
-    if (p->id == P_D2D_KERNEL)
-        bw_copy<<<st.blocks, BLOCK, 0, st.stream>>>((const uint4 *)st.from, (uint4 *)st.to, n4, tail);
-    else if (p->kind == BW_KERNEL_READ)
+    if (p->id == P_D2D_KERNEL) {
+        CR_CUDA_CHECK(bw_launch_copy(st.from, st.to, st.bytes, st.blocks, st.stream), "cudaLaunchKernel", err, errlen);
+        return CR_OK;
+    }
+    if (p->kind == BW_KERNEL_READ)
         bw_sum<uint32_t><<<st.blocks, BLOCK, 0, st.stream>>>((const uint4 *)st.kernel_ptr, st.partial, n4, tail);
     else
         bw_write<<<st.blocks, BLOCK, 0, st.stream>>>((uint4 *)st.kernel_ptr, n4, tail, (uint32_t)st.bytes);
@@ -699,6 +688,8 @@ static cr_status cuda_run(const bw_path *p, unsigned phase, cr_timing *t, char *
         return run_cpu_access(p, phase, t, err, errlen);
     if (p->kind == BW_TECHNIQUE)
         return run_technique(p, t, err, errlen);
+    if (runs_transfers(p))
+        return bw_transfers_run(&st.cu.timer, st.stream, t, err, errlen);
     return run_device(p, t, err, errlen);
 }
 
@@ -724,6 +715,8 @@ static cr_status cuda_result(const bw_path *p, void *dst, uint64_t *sum, char *e
         technique_result(p, dst);
         return CR_OK;
     }
+    if (runs_transfers(p))
+        return bw_transfers_result(dst, err, errlen);
     if (p->kind != BW_KERNEL_READ) {
         /* Device and managed memory through the runtime; host memory, mapped
          * included, as the CPU sees it. */
@@ -747,10 +740,20 @@ static cr_status cuda_result(const bw_path *p, void *dst, uint64_t *sum, char *e
     return CR_OK;
 }
 
+/* A path of several transfers delivers each one's destination. */
+static unsigned cuda_transfers(const bw_path *p)
+{
+    if (!runs_transfers(p))
+        return 1;
+    bw_cuda_transfer plan[BW_CUDA_MAX_DEVICES];
+    const unsigned n = bw_cuda_plan(shape_of(p), &st.topo, plan);
+    return n ? n : 1;
+}
+
 extern "C" {
 extern const bw_backend bandwidth_cuda_backend;
 const bw_backend bandwidth_cuda_backend = {
     {"cuda", cr_cuda_list, cuda_open, cuda_close}, cuda_paths, cuda_supported, cuda_prepare, cuda_place, cuda_run,
-    cuda_result, cuda_release,
+    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links,
 };
 }

@@ -1,6 +1,10 @@
 /* OpenCL backend of the bandwidth benchmark: every host/device path the API
  * offers, including Lee's Table 3.2 rows and the buffer-flag variants of his
- * Table 3.3. Allocates, moves and times; the design verifies. */
+ * Table 3.3, the API's copy against a copy kernel in each direction, both
+ * directions at once on two queues, and kernels on malloc'd memory where
+ * the device has system SVM. The multi-device paths are listed and refused
+ * with the reason (OpenCL has no peer-to-peer API). Allocates, moves and
+ * times; the design verifies. */
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth/backend.h"
 #include "cl_device.h"
@@ -14,12 +18,17 @@ extern const char layout_cl[], bandwidth_elements_h[], bandwidth_kernels_cl[];
 enum path_id {
     P_H2D_PAGEABLE, P_H2D_PAGEABLE_ASYNC, P_H2D_PINNED, P_H2D_PINNED_ASYNC,
     P_D2H_PAGEABLE, P_D2H_PAGEABLE_ASYNC, P_D2H_PINNED, P_D2H_PINNED_ASYNC,
+    P_H2D_COPY_BUFFER_PINNED, P_D2H_COPY_BUFFER_PINNED, P_H2D_KERNEL_PINNED, P_D2H_KERNEL_PINNED,
+    P_DUPLEX_COPY, P_DUPLEX_KERNEL,
     P_D2D_COPY, P_D2D_KERNEL,
     P_CPU_WRITE_HOST, P_CPU_READ_HOST, P_CPU_WRITE_DEVICE, P_CPU_READ_DEVICE,
     P_KR_DEVICE, P_KW_DEVICE,
     P_KR_HOST_RO, P_KR_HOST_RW, P_KW_HOST_WO, P_KW_HOST_RW,
     P_KR_USE_RO, P_KR_USE_RW, P_KW_USE_WO, P_KW_USE_RW, P_KR_USE_MISALIGNED, P_KW_USE_MISALIGNED,
     P_KR_SVM_COARSE, P_KW_SVM_COARSE, P_KR_SVM_FINE, P_KW_SVM_FINE,
+    P_KR_MALLOC, P_KW_MALLOC,
+    P_PEER,      /* a multi-device path between devices' memories */
+    P_HOST_FAN,  /* a multi-device path between the host and every device */
     P_TECHNIQUE, /* every technique path: which one is in its workload/technique fields */
 };
 
@@ -30,50 +39,78 @@ enum path_id {
 #define GPU_RESIDENT_MODEL {"cpu-write-device", "kernel-read-device", "kernel-write-device", "cpu-read-device"}
 #define MIXED_MODEL {"cpu-write-device", "kernel-read-device", "kernel-write-device", "d2h-read-pageable"}
 
-#define PATH(k, d, kind_, phases_, id_) {.key = k, .desc = d, .kind = kind_, .phases = phases_, .id = id_}
+/* A path's matrix cell: where its bytes start, where they end, what moves
+ * them. A kernel runs on the device: what it reads ends there, what it
+ * writes starts there. An ALLOC_HOST_PTR buffer is the pinned memory. */
+#define CELL(from_, to_, engine_) .from = BW_MEM_##from_, .to = BW_MEM_##to_, .engine = BW_ENGINE_##engine_
+#define PATH(k, d, kind_, phases_, id_, ...) {.key = k, .desc = d, .kind = kind_, .phases = phases_, .id = id_, __VA_ARGS__}
+#define COPY(k, d, id_, ...) PATH(k, d, BW_COPY, 1, id_, __VA_ARGS__)
+#define ACCESS(k, d, id_, ...) PATH(k, d, BW_CPU_ACCESS, 3, id_, __VA_ARGS__)
+#define KREAD(k, d, id_, from_) PATH(k, d, BW_KERNEL_READ, 1, id_, CELL(from_, DEVICE, KERNEL))
+#define KWRITE(k, d, id_, to_) PATH(k, d, BW_KERNEL_WRITE, 1, id_, CELL(DEVICE, to_, KERNEL))
 #define TECHNIQUE(k, d, workload_, technique_, model_)                                                           \
     {.key = k, .desc = d, .kind = BW_TECHNIQUE, .phases = 1, .id = P_TECHNIQUE, .workload = workload_,            \
      .technique = technique_, .model = model_}
 static const bw_path paths[] = {
-    PATH("h2d-write-pageable", "clEnqueueWriteBuffer, blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE),
-    PATH("h2d-write-pageable-async", "clEnqueueWriteBuffer, non-blocking, from pageable host memory", BW_COPY, 1, P_H2D_PAGEABLE_ASYNC),
-    PATH("h2d-write-pinned", "clEnqueueWriteBuffer, blocking, from pinned memory (ALLOC_HOST_PTR mapped once)", BW_COPY, 1, P_H2D_PINNED),
-    PATH("h2d-write-pinned-async", "clEnqueueWriteBuffer, non-blocking, from pinned memory", BW_COPY, 1, P_H2D_PINNED_ASYNC),
-    PATH("d2h-read-pageable", "clEnqueueReadBuffer, blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE),
-    PATH("d2h-read-pageable-async", "clEnqueueReadBuffer, non-blocking, into pageable host memory", BW_COPY, 1, P_D2H_PAGEABLE_ASYNC),
-    PATH("d2h-read-pinned", "clEnqueueReadBuffer, blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED),
-    PATH("d2h-read-pinned-async", "clEnqueueReadBuffer, non-blocking, into pinned memory", BW_COPY, 1, P_D2H_PINNED_ASYNC),
-    PATH("d2d-copy", "clEnqueueCopyBuffer between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_COPY),
-    PATH("d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", BW_COPY, 1, P_D2D_KERNEL),
-    PATH("cpu-write-host", "CPU memcpy into a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_WRITE_HOST),
-    PATH("cpu-read-host", "CPU memcpy out of a mapped host buffer (ALLOC_HOST_PTR)", BW_CPU_ACCESS, 3, P_CPU_READ_HOST),
-    PATH("cpu-write-device", "CPU memcpy into a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_WRITE_DEVICE),
-    PATH("cpu-read-device", "CPU memcpy out of a mapped device buffer", BW_CPU_ACCESS, 3, P_CPU_READ_DEVICE),
-    PATH("kernel-read-device", "kernel reads a device buffer", BW_KERNEL_READ, 1, P_KR_DEVICE),
-    PATH("kernel-write-device", "kernel writes a device buffer", BW_KERNEL_WRITE, 1, P_KW_DEVICE),
-    PATH("kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", BW_KERNEL_READ, 1, P_KR_HOST_RO),
-    PATH("kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_READ, 1, P_KR_HOST_RW),
-    PATH("kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", BW_KERNEL_WRITE, 1, P_KW_HOST_WO),
-    PATH("kernel-write-host-rw", "kernel writes ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", BW_KERNEL_WRITE, 1, P_KW_HOST_RW),
-    PATH("kernel-read-use-ro", "kernel reads USE_HOST_PTR|READ_ONLY, pointer aligned for the device", BW_KERNEL_READ, 1, P_KR_USE_RO),
-    PATH("kernel-read-use-rw", "kernel reads USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_READ, 1, P_KR_USE_RW),
-    PATH("kernel-write-use-wo", "kernel writes USE_HOST_PTR|WRITE_ONLY, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_WO),
-    PATH("kernel-write-use-rw", "kernel writes USE_HOST_PTR|READ_WRITE, aligned", BW_KERNEL_WRITE, 1, P_KW_USE_RW),
-    PATH("kernel-read-use-misaligned", "kernel reads USE_HOST_PTR|READ_WRITE, pointer 16 bytes off the device's alignment", BW_KERNEL_READ, 1, P_KR_USE_MISALIGNED),
-    PATH("kernel-write-use-misaligned", "kernel writes USE_HOST_PTR|READ_WRITE, pointer 16 bytes off alignment", BW_KERNEL_WRITE, 1, P_KW_USE_MISALIGNED),
-    PATH("kernel-read-svm-coarse", "kernel reads coarse-grained shared virtual memory", BW_KERNEL_READ, 1, P_KR_SVM_COARSE),
-    PATH("kernel-write-svm-coarse", "kernel writes coarse-grained shared virtual memory", BW_KERNEL_WRITE, 1, P_KW_SVM_COARSE),
-    PATH("kernel-read-svm-fine", "kernel reads fine-grained shared virtual memory (buffer)", BW_KERNEL_READ, 1, P_KR_SVM_FINE),
-    PATH("kernel-write-svm-fine", "kernel writes fine-grained shared virtual memory (buffer)", BW_KERNEL_WRITE, 1, P_KW_SVM_FINE),
+    COPY("h2d-write-pageable", "clEnqueueWriteBuffer, blocking, from pageable host memory", P_H2D_PAGEABLE, CELL(HOST_PAGEABLE, DEVICE, COPY)),
+    COPY("h2d-write-pageable-async", "clEnqueueWriteBuffer, non-blocking, from pageable host memory", P_H2D_PAGEABLE_ASYNC, CELL(HOST_PAGEABLE, DEVICE, COPY)),
+    COPY("h2d-write-pinned", "clEnqueueWriteBuffer, blocking, from pinned memory (ALLOC_HOST_PTR mapped once)", P_H2D_PINNED, CELL(HOST_PINNED, DEVICE, COPY)),
+    COPY("h2d-write-pinned-async", "clEnqueueWriteBuffer, non-blocking, from pinned memory", P_H2D_PINNED_ASYNC, CELL(HOST_PINNED, DEVICE, COPY)),
+    COPY("d2h-read-pageable", "clEnqueueReadBuffer, blocking, into pageable host memory", P_D2H_PAGEABLE, CELL(DEVICE, HOST_PAGEABLE, COPY)),
+    COPY("d2h-read-pageable-async", "clEnqueueReadBuffer, non-blocking, into pageable host memory", P_D2H_PAGEABLE_ASYNC, CELL(DEVICE, HOST_PAGEABLE, COPY)),
+    COPY("d2h-read-pinned", "clEnqueueReadBuffer, blocking, into pinned memory", P_D2H_PINNED, CELL(DEVICE, HOST_PINNED, COPY)),
+    COPY("d2h-read-pinned-async", "clEnqueueReadBuffer, non-blocking, into pinned memory", P_D2H_PINNED_ASYNC, CELL(DEVICE, HOST_PINNED, COPY)),
+    COPY("h2d-copy-buffer-pinned", "clEnqueueCopyBuffer from an ALLOC_HOST_PTR buffer into a device buffer", P_H2D_COPY_BUFFER_PINNED, CELL(HOST_PINNED, DEVICE, COPY)),
+    COPY("d2h-copy-buffer-pinned", "clEnqueueCopyBuffer from a device buffer into an ALLOC_HOST_PTR buffer", P_D2H_COPY_BUFFER_PINNED, CELL(DEVICE, HOST_PINNED, COPY)),
+    COPY("h2d-kernel-copy-pinned", "a copy kernel from an ALLOC_HOST_PTR buffer into a device buffer", P_H2D_KERNEL_PINNED, CELL(HOST_PINNED, DEVICE, KERNEL)),
+    COPY("d2h-kernel-copy-pinned", "a copy kernel from a device buffer into an ALLOC_HOST_PTR buffer", P_D2H_KERNEL_PINNED, CELL(DEVICE, HOST_PINNED, KERNEL)),
+    COPY("duplex-copy-pinned", "clEnqueueWriteBuffer from pinned memory and clEnqueueReadBuffer into pinned memory at once, on two queues (2 transfers)", P_DUPLEX_COPY, CELL(HOST_PINNED, DEVICE, COPY)),
+    COPY("duplex-kernel-copy-pinned", "copy kernels ALLOC_HOST_PTR -> device and device -> ALLOC_HOST_PTR at once, on two queues (2 transfers)", P_DUPLEX_KERNEL, CELL(HOST_PINNED, DEVICE, KERNEL)),
+    COPY("d2d-copy", "clEnqueueCopyBuffer between device buffers (bytes counted once)", P_D2D_COPY, CELL(DEVICE, DEVICE, COPY)),
+    COPY("d2d-kernel-copy", "a copy kernel between device buffers (bytes counted once)", P_D2D_KERNEL, CELL(DEVICE, DEVICE, KERNEL)),
+    ACCESS("cpu-write-host", "CPU memcpy into a mapped host buffer (ALLOC_HOST_PTR)", P_CPU_WRITE_HOST, CELL(HOST_PAGEABLE, HOST_PINNED, CPU)),
+    ACCESS("cpu-read-host", "CPU memcpy out of a mapped host buffer (ALLOC_HOST_PTR)", P_CPU_READ_HOST, CELL(HOST_PINNED, HOST_PAGEABLE, CPU)),
+    ACCESS("cpu-write-device", "CPU memcpy into a mapped device buffer", P_CPU_WRITE_DEVICE, CELL(HOST_PAGEABLE, DEVICE, CPU)),
+    ACCESS("cpu-read-device", "CPU memcpy out of a mapped device buffer", P_CPU_READ_DEVICE, CELL(DEVICE, HOST_PAGEABLE, CPU)),
+    KREAD("kernel-read-device", "kernel reads a device buffer", P_KR_DEVICE, DEVICE),
+    KWRITE("kernel-write-device", "kernel writes a device buffer", P_KW_DEVICE, DEVICE),
+    KREAD("kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", P_KR_HOST_RO, HOST_PINNED),
+    KREAD("kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", P_KR_HOST_RW, HOST_PINNED),
+    KWRITE("kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", P_KW_HOST_WO, HOST_PINNED),
+    KWRITE("kernel-write-host-rw", "kernel writes ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", P_KW_HOST_RW, HOST_PINNED),
+    /* USE_HOST_PTR wraps the program's own pageable memory; the runtime may pin or copy it. */
+    KREAD("kernel-read-use-ro", "kernel reads USE_HOST_PTR|READ_ONLY, pointer aligned for the device", P_KR_USE_RO, HOST_PAGEABLE),
+    KREAD("kernel-read-use-rw", "kernel reads USE_HOST_PTR|READ_WRITE, aligned", P_KR_USE_RW, HOST_PAGEABLE),
+    KWRITE("kernel-write-use-wo", "kernel writes USE_HOST_PTR|WRITE_ONLY, aligned", P_KW_USE_WO, HOST_PAGEABLE),
+    KWRITE("kernel-write-use-rw", "kernel writes USE_HOST_PTR|READ_WRITE, aligned", P_KW_USE_RW, HOST_PAGEABLE),
+    KREAD("kernel-read-use-misaligned", "kernel reads USE_HOST_PTR|READ_WRITE, pointer 16 bytes off the device's alignment", P_KR_USE_MISALIGNED, HOST_PAGEABLE),
+    KWRITE("kernel-write-use-misaligned", "kernel writes USE_HOST_PTR|READ_WRITE, pointer 16 bytes off alignment", P_KW_USE_MISALIGNED, HOST_PAGEABLE),
+    KREAD("kernel-read-svm-coarse", "kernel reads coarse-grained shared virtual memory", P_KR_SVM_COARSE, SHARED),
+    KWRITE("kernel-write-svm-coarse", "kernel writes coarse-grained shared virtual memory", P_KW_SVM_COARSE, SHARED),
+    KREAD("kernel-read-svm-fine", "kernel reads fine-grained shared virtual memory (buffer)", P_KR_SVM_FINE, SHARED),
+    KWRITE("kernel-write-svm-fine", "kernel writes fine-grained shared virtual memory (buffer)", P_KW_SVM_FINE, SHARED),
+    KREAD("kernel-read-malloc", "kernel reads malloc'd host memory through fine-grained system SVM", P_KR_MALLOC, MALLOC),
+    KWRITE("kernel-write-malloc", "kernel writes malloc'd host memory through fine-grained system SVM", P_KW_MALLOC, MALLOC),
+    /* The multi-device paths, under the keys every backend gives them. */
+    COPY("p2p-read-copy", "copy from a peer device's memory into this device's", P_PEER, CELL(PEER, DEVICE, COPY)),
+    COPY("p2p-write-copy", "copy from this device's memory into a peer's", P_PEER, CELL(DEVICE, PEER, COPY)),
+    COPY("p2p-read-kernel", "a copy kernel on this device reads a peer's memory into its own", P_PEER, CELL(PEER, DEVICE, KERNEL)),
+    COPY("p2p-write-kernel", "a copy kernel on this device writes its memory into a peer's", P_PEER, CELL(DEVICE, PEER, KERNEL)),
+    COPY("all-to-one-copy", "every peer copies into this device at once", P_PEER, CELL(PEER, DEVICE, COPY)),
+    COPY("all-to-one-kernel", "copy kernels on this device read every peer at once", P_PEER, CELL(PEER, DEVICE, KERNEL)),
+    COPY("one-to-all-copy", "this device copies into every peer at once", P_PEER, CELL(DEVICE, PEER, COPY)),
+    COPY("one-to-all-kernel", "copy kernels on this device write every peer at once", P_PEER, CELL(DEVICE, PEER, KERNEL)),
+    COPY("all-to-host-copy", "every device copies into pinned host memory at once", P_HOST_FAN, CELL(DEVICE, HOST_PINNED, COPY)),
+    COPY("all-to-host-kernel", "copy kernels on every device write pinned host memory at once", P_HOST_FAN, CELL(DEVICE, HOST_PINNED, KERNEL)),
+    COPY("host-to-all-copy", "pinned host memory copied into every device at once", P_HOST_FAN, CELL(HOST_PINNED, DEVICE, COPY)),
+    COPY("host-to-all-kernel", "copy kernels on every device read pinned host memory at once", P_HOST_FAN, CELL(HOST_PINNED, DEVICE, KERNEL)),
     TECHNIQUE("vectoradd-default", "vector add: write buffers in, kernel, read buffer out", BW_VECTOR_ADD, BW_DEFAULT, DEFAULT_MODEL),
     TECHNIQUE("vectoradd-cpu-resident", "vector add: kernel on host buffers (READ_ONLY/WRITE_ONLY), CPU maps them", BW_VECTOR_ADD, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
     TECHNIQUE("vectoradd-gpu-resident", "vector add: CPU maps device buffers in and out", BW_VECTOR_ADD, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
     TECHNIQUE("vectoradd-mixed", "vector add: CPU maps device buffers in, read buffer out", BW_VECTOR_ADD, BW_MIXED, MIXED_MODEL),
     TECHNIQUE("reduce-default", "reduce: write buffer in, kernel, read partial sums out", BW_REDUCE, BW_DEFAULT, DEFAULT_MODEL),
-    {"reduce-cpu-resident", "reduce: kernel on a host buffer, CPU maps it and the partial sums", BW_TECHNIQUE, 1,
-     P_TECHNIQUE, BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL},
-    {"reduce-gpu-resident", "reduce: CPU maps the device buffer in and the partial sums out", BW_TECHNIQUE, 1,
-     P_TECHNIQUE, BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL},
+    TECHNIQUE("reduce-cpu-resident", "reduce: kernel on a host buffer, CPU maps it and the partial sums", BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
+    TECHNIQUE("reduce-gpu-resident", "reduce: CPU maps the device buffer in and the partial sums out", BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
     TECHNIQUE("reduce-mixed", "reduce: CPU maps the device buffer in, read partial sums out", BW_REDUCE, BW_MIXED, MIXED_MODEL),
 };
 #define N_PATHS (sizeof paths / sizeof paths[0])
@@ -87,11 +124,17 @@ static struct {
     cl_kernel kernel[N_KERNELS];
     cl_device_svm_capabilities svm;
     size_t base_align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
+    cl_uint platform_devices; /* devices of the opened device's platform */
+    cl_command_queue queue2;  /* a second queue of the device, for the duplex paths */
+    char queue2_err[96];      /* why there is none */
     /* per prepared path */
     uint64_t bytes;
     cl_mem src, dst;         /* device-side buffers */
     cl_mem pinned;           /* ALLOC_HOST_PTR buffer backing a pinned host pointer */
     void *pinned_ptr;
+    cl_mem pinned_out;       /* duplex: the device-to-host half's ALLOC_HOST_PTR destination */
+    void *pinned_out_ptr;
+    void *system_ptr;        /* malloc'd memory a kernel reaches through system SVM */
     void *host;              /* pageable host memory (source or destination) */
     void *host_block;        /* USE_HOST_PTR allocation (host points into it) */
     void *svm_ptr;
@@ -110,20 +153,26 @@ static void bw_release(const bw_path *p)
     (void)p;
     if (S.pinned && S.pinned_ptr)
         clEnqueueUnmapMemObject(S.cl.queue, S.pinned, S.pinned_ptr, 0, NULL, NULL);
+    if (S.pinned_out && S.pinned_out_ptr)
+        clEnqueueUnmapMemObject(S.cl.queue, S.pinned_out, S.pinned_out_ptr, 0, NULL, NULL);
+    if (S.queue2)
+        clFinish(S.queue2);
     if (S.mapped) /* an interrupted map/access/unmap cycle */
         clEnqueueUnmapMemObject(S.cl.queue, S.dst ? S.dst : S.src, S.mapped, 0, NULL, NULL);
     if (S.cl.queue)
         clFinish(S.cl.queue);
-    cl_mem *mems[] = {&S.src, &S.dst, &S.pinned, &S.partial, &S.tin[0], &S.tin[1], &S.tout};
+    cl_mem *mems[] = {&S.src, &S.dst, &S.pinned, &S.pinned_out, &S.partial, &S.tin[0], &S.tin[1], &S.tout};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; ++i)
         cr_cl_release_mem(mems[i]);
     if (S.svm_ptr)
         clSVMFree(S.cl.context, S.svm_ptr);
     free(S.host);
     free(S.host_block);
+    free(S.system_ptr);
     free(S.tsrc);
     free(S.tdst);
-    S.svm_ptr = S.host = S.host_block = S.pinned_ptr = S.mapped = S.tsrc = S.tdst = NULL;
+    S.svm_ptr = S.host = S.host_block = S.system_ptr = S.pinned_ptr = S.pinned_out_ptr = S.mapped = S.tsrc = S.tdst =
+        NULL;
 }
 
 static void bw_close(void)
@@ -132,6 +181,8 @@ static void bw_close(void)
     for (int k = 0; k < N_KERNELS; ++k)
         cr_cl_release_kernel(&S.kernel[k]);
     cr_cl_release_program(&S.program);
+    if (S.queue2)
+        clReleaseCommandQueue(S.queue2);
     cr_cl_close_state(&S, sizeof S, &S.cl);
 }
 
@@ -164,6 +215,16 @@ static cr_status bw_open(const char *spec, cr_device_info *info, char *err, size
     cl_uint align_bits = 0;
     clGetDeviceInfo(S.cl.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
     S.base_align = align_bits / 8 > 4096 ? align_bits / 8 : 4096;
+    if (clGetDeviceIDs(S.cl.platform, CL_DEVICE_TYPE_ALL, 0, NULL, &S.platform_devices) != CL_SUCCESS)
+        S.platform_devices = 1; /* the one open */
+    /* Duplex paths need a second queue; without one they say why. */
+    cl_int rc;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    S.queue2 = clCreateCommandQueueWithProperties(S.cl.context, S.cl.device, props, &rc);
+    if (rc != CL_SUCCESS) {
+        S.queue2 = NULL;
+        snprintf(S.queue2_err, sizeof S.queue2_err, "a second command queue: %s", cr_cl_strerror(rc));
+    }
     *info = S.cl.info;
     return CR_OK;
 }
@@ -179,6 +240,28 @@ static cr_status bw_supported(const bw_path *p, char *why, size_t len)
     if (p->kind == BW_TECHNIQUE && !(S.cl.info.has_fp64)) {
         snprintf(why, len, "the reduce kernel accumulates in double, which the device lacks");
         return p->workload == BW_REDUCE ? CR_UNSUPPORTED : CR_OK;
+    }
+    if (p->id == P_PEER || p->id == P_HOST_FAN) {
+        if (S.platform_devices < 2)
+            snprintf(why, len, "needs >= 2 devices (%u present)", S.platform_devices);
+        else if (p->id == P_PEER)
+            snprintf(why, len, "OpenCL has no peer-to-peer API: a buffer belongs to a context, not a device, no "
+                               "command copies between two devices' memories and no kernel addresses another "
+                               "device's; the runtime moves buffers by its own route");
+        else
+            snprintf(why, len, "OpenCL gives a buffer no home device: in a context of several devices the runtime "
+                               "decides where it lives and migrates it on use, so concurrent copies cannot be held "
+                               "to each device's own link");
+        return CR_UNSUPPORTED;
+    }
+    if ((p->id == P_DUPLEX_COPY || p->id == P_DUPLEX_KERNEL) && S.queue2 == NULL) {
+        snprintf(why, len, "%s", S.queue2_err);
+        return CR_UNSUPPORTED;
+    }
+    if ((p->id == P_KR_MALLOC || p->id == P_KW_MALLOC) && !(S.svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)) {
+        snprintf(why, len, "the device reports no fine-grained system SVM (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): its "
+                           "kernels cannot address malloc'd memory");
+        return CR_UNSUPPORTED;
     }
     bool coarse = p->id == P_KR_SVM_COARSE || p->id == P_KW_SVM_COARSE;
     bool fine = p->id == P_KR_SVM_FINE || p->id == P_KW_SVM_FINE;
@@ -230,16 +313,18 @@ static cr_status alloc_host(void **out, char *err, size_t errlen)
 }
 
 /* A pinned host pointer: an ALLOC_HOST_PTR buffer mapped for the path's life. */
-static cr_status alloc_pinned(char *err, size_t errlen)
+static cr_status alloc_pinned_into(cl_mem *buf, void **ptr, char *err, size_t errlen)
 {
-    if (make_buffer(&S.pinned, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, NULL, err, errlen) != CR_OK)
+    if (make_buffer(buf, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, NULL, err, errlen) != CR_OK)
         return CR_ERR;
     cl_int rc;
-    S.pinned_ptr = clEnqueueMapBuffer(S.cl.queue, S.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)S.bytes,
-                                      0, NULL, NULL, &rc);
+    *ptr = clEnqueueMapBuffer(S.cl.queue, *buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)S.bytes, 0, NULL,
+                              NULL, &rc);
     CR_CL_CHECK(rc, "clEnqueueMapBuffer", err, errlen);
     return CR_OK;
 }
+
+static cr_status alloc_pinned(char *err, size_t errlen) { return alloc_pinned_into(&S.pinned, &S.pinned_ptr, err, errlen); }
 
 /* USE_HOST_PTR: host memory aligned as the device asks, or 16 bytes off. */
 static cr_status alloc_use_host(cl_mem_flags access, bool misaligned, const void *src, char *err, size_t errlen)
@@ -371,12 +456,39 @@ static void technique_result(const bw_path *p, void *dst)
 /* The target of a kernel write starts zeroed, whatever memory it is. */
 static cr_status zero_target(char *err, size_t errlen)
 {
+    if (S.system_ptr) {
+        memset(S.system_ptr, 0, (size_t)S.bytes);
+        return CR_OK;
+    }
     if (S.svm_ptr == NULL)
         return zero(S.dst, err, errlen);
     CR_CL_CHECK(clEnqueueSVMMemFill(S.cl.queue, S.svm_ptr, &(cl_uint){0}, sizeof(cl_uint), (size_t)S.bytes, 0, NULL,
                                     NULL),
                 "clEnqueueSVMMemFill", err, errlen);
     CR_CL_CHECK(clFinish(S.cl.queue), "clFinish", err, errlen);
+    return CR_OK;
+}
+
+/* Duplex: host -> device buffer A (S.dst) and device buffer B (S.src) ->
+ * host at once. The copy engine's form moves between mapped pinned
+ * pointers, the kernels' form between ALLOC_HOST_PTR buffers they address. */
+static cr_status prepare_duplex(const bw_path *p, const void *src, char *err, size_t errlen)
+{
+    const cl_mem_flags rw = CL_MEM_READ_WRITE;
+    if (make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK || zero(S.dst, err, errlen) != CR_OK ||
+        make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || fill(S.src, src, err, errlen) != CR_OK)
+        return CR_ERR;
+    if (p->id == P_DUPLEX_KERNEL) {
+        if (make_buffer(&S.pinned, rw | CL_MEM_ALLOC_HOST_PTR, NULL, err, errlen) != CR_OK ||
+            fill(S.pinned, src, err, errlen) != CR_OK ||
+            make_buffer(&S.pinned_out, rw | CL_MEM_ALLOC_HOST_PTR, NULL, err, errlen) != CR_OK)
+            return CR_ERR;
+        return zero(S.pinned_out, err, errlen);
+    }
+    if (alloc_pinned(err, errlen) != CR_OK || alloc_pinned_into(&S.pinned_out, &S.pinned_out_ptr, err, errlen) != CR_OK)
+        return CR_ERR;
+    memcpy(S.pinned_ptr, src, (size_t)S.bytes);
+    memset(S.pinned_out_ptr, 0, (size_t)S.bytes);
     return CR_OK;
 }
 
@@ -415,10 +527,26 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
         return fill(S.src, src, err, errlen);
     case P_D2D_COPY:
     case P_D2D_KERNEL:
-        if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK ||
+    case P_H2D_COPY_BUFFER_PINNED:
+    case P_H2D_KERNEL_PINNED:
+    case P_D2H_COPY_BUFFER_PINNED:
+    case P_D2H_KERNEL_PINNED: {
+        /* One buffer to another; which of them lives in host memory is the path. */
+        bool from_host = p->id == P_H2D_COPY_BUFFER_PINNED || p->id == P_H2D_KERNEL_PINNED;
+        bool to_host = p->id == P_D2H_COPY_BUFFER_PINNED || p->id == P_D2H_KERNEL_PINNED;
+        if (make_buffer(&S.src, rw | (from_host ? CL_MEM_ALLOC_HOST_PTR : 0), NULL, err, errlen) != CR_OK ||
+            make_buffer(&S.dst, rw | (to_host ? CL_MEM_ALLOC_HOST_PTR : 0), NULL, err, errlen) != CR_OK ||
             zero(S.dst, err, errlen) != CR_OK)
             return CR_ERR;
         return fill(S.src, src, err, errlen);
+    }
+    case P_DUPLEX_COPY:
+    case P_DUPLEX_KERNEL:
+        return prepare_duplex(p, src, err, errlen);
+    case P_PEER:
+    case P_HOST_FAN:
+        snprintf(err, errlen, "a multi-device path cannot run on OpenCL");
+        return CR_ERR;
     case P_CPU_WRITE_HOST:
     case P_CPU_READ_HOST:
     case P_CPU_WRITE_DEVICE:
@@ -471,6 +599,16 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
             return CR_ERR;
         read = false;
         break;
+    case P_KR_MALLOC:
+    case P_KW_MALLOC:
+        /* The system allocator's memory as any program has it: no API call
+         * touches it; the kernel gets the pointer itself. */
+        if (alloc_host(&S.system_ptr, err, errlen) != CR_OK)
+            return CR_ERR;
+        if (read)
+            memcpy(S.system_ptr, src, (size_t)bytes);
+        read = false;
+        break;
     }
     if (p->kind == BW_KERNEL_READ) {
         cl_int rc;
@@ -503,9 +641,11 @@ static cr_status launch(enum kernel_id k, const cr_cl_arg *args, unsigned count,
 {
     if (cr_cl_set_args(S.kernel[k], kernel_names[k], args, count, err, errlen) != CR_OK)
         return CR_ERR;
-    /* The target (argument 0) of an SVM path is its SVM allocation. */
-    if (S.svm_ptr)
-        CR_CL_CHECK(clSetKernelArgSVMPointer(S.kernel[k], 0, S.svm_ptr), "clSetKernelArgSVMPointer", err, errlen);
+    /* The target (argument 0) of an SVM path is its SVM allocation, of a
+     * system SVM path the malloc'd pointer. */
+    void *target = S.svm_ptr ? S.svm_ptr : S.system_ptr;
+    if (target)
+        CR_CL_CHECK(clSetKernelArgSVMPointer(S.kernel[k], 0, target), "clSetKernelArgSVMPointer", err, errlen);
     return cr_cl_launch_timed(&S.cl, S.kernel[k], (size_t)S.work_items, (size_t)S.work_group, t, err, errlen);
 }
 
@@ -518,6 +658,64 @@ static cr_status run_kernel(const bw_path *p, cr_timing *t, char *err, size_t er
                                    CR_CL_LOCAL((size_t)S.work_group * sizeof(cl_ulong)), CR_CL_ARG(n4)};
     const cr_cl_arg write_args[] = {CR_CL_ARG(S.dst), CR_CL_ARG(n4), CR_CL_ARG(seed)};
     return read ? launch(K_READ, read_args, 4, t, err, errlen) : launch(K_WRITE, write_args, 3, t, err, errlen);
+}
+
+/* Enqueues the copy kernel from in to out on q, not waiting. The kernel's
+ * arguments are taken at enqueue: the same kernel can go on again at once
+ * with others. */
+static cl_int enqueue_copy_kernel(cl_command_queue q, cl_mem in, cl_mem out, cl_event *ev)
+{
+    cl_ulong n4 = S.bytes / 16;
+    size_t global = (size_t)S.work_items, local = (size_t)S.work_group;
+    cl_kernel k = S.kernel[K_COPY];
+    cl_int rc = clSetKernelArg(k, 0, sizeof in, &in);
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(k, 1, sizeof out, &out);
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(k, 2, sizeof n4, &n4);
+    return rc == CL_SUCCESS ? clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, ev) : rc;
+}
+
+/* Both halves of a duplex path, one per queue, enqueued before either is
+ * waited for. The time is the host clock around both, and the events'
+ * span from the first start to the last end: the two queues share the
+ * device's profiling clock, and that span is the time during which either
+ * direction was moving, whether they overlapped or the runtime ran them
+ * one after the other. The sum of their durations would count an overlap
+ * twice, and either alone would miss the other's tail. */
+static cr_status run_duplex(const bw_path *p, cr_timing *t, char *err, size_t errlen)
+{
+    size_t n = (size_t)S.bytes;
+    cl_command_queue q[2] = {S.cl.queue, S.queue2};
+    cl_event ev[2] = {NULL, NULL};
+    uint64_t t0 = cr_now_ns();
+    cl_int rc = p->id == P_DUPLEX_COPY
+                    ? clEnqueueWriteBuffer(q[0], S.dst, CL_FALSE, 0, n, S.pinned_ptr, 0, NULL, &ev[0])
+                    : enqueue_copy_kernel(q[0], S.pinned, S.dst, &ev[0]);
+    if (rc == CL_SUCCESS)
+        rc = p->id == P_DUPLEX_COPY ? clEnqueueReadBuffer(q[1], S.src, CL_FALSE, 0, n, S.pinned_out_ptr, 0, NULL, &ev[1])
+                                    : enqueue_copy_kernel(q[1], S.src, S.pinned_out, &ev[1]);
+    /* Whatever was enqueued is waited for, so that no command outlives its buffers. */
+    for (int i = 0; i < 2; ++i) {
+        cl_int fin = clFinish(q[i]);
+        if (rc == CL_SUCCESS)
+            rc = fin;
+    }
+    t->host_ns = cr_now_ns() - t0;
+    t->has_event = false;
+    if (rc == CL_SUCCESS) {
+        cr_timing half[2];
+        cr_cl_event_times(ev[0], &half[0]);
+        cr_cl_event_times(ev[1], &half[1]);
+        t->has_event = half[0].has_event && half[1].has_event;
+        t->ev_start_ns = half[0].ev_start_ns < half[1].ev_start_ns ? half[0].ev_start_ns : half[1].ev_start_ns;
+        t->ev_end_ns = half[0].ev_end_ns > half[1].ev_end_ns ? half[0].ev_end_ns : half[1].ev_end_ns;
+    }
+    for (int i = 0; i < 2; ++i)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    CR_CL_CHECK(rc, p->id == P_DUPLEX_COPY ? "duplex clEnqueue(Write|Read)Buffer" : "duplex copy kernels", err, errlen);
+    return CR_OK;
 }
 
 static cr_status run_copy(const bw_path *p, cr_timing *t, char *err, size_t errlen)
@@ -535,7 +733,11 @@ static cr_status run_copy(const bw_path *p, cr_timing *t, char *err, size_t errl
     case P_D2H_PAGEABLE_ASYNC: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_FALSE, 0, n, S.host, 0, NULL, &ev); break;
     case P_D2H_PINNED: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_TRUE, 0, n, S.pinned_ptr, 0, NULL, &ev); break;
     case P_D2H_PINNED_ASYNC: rc = clEnqueueReadBuffer(S.cl.queue, S.src, CL_FALSE, 0, n, S.pinned_ptr, 0, NULL, &ev); break;
-    case P_D2D_COPY: rc = clEnqueueCopyBuffer(S.cl.queue, S.src, S.dst, 0, 0, n, 0, NULL, &ev); break;
+    case P_D2D_COPY:
+    case P_H2D_COPY_BUFFER_PINNED:
+    case P_D2H_COPY_BUFFER_PINNED: rc = clEnqueueCopyBuffer(S.cl.queue, S.src, S.dst, 0, 0, n, 0, NULL, &ev); break;
+    case P_DUPLEX_COPY:
+    case P_DUPLEX_KERNEL: return run_duplex(p, t, err, errlen);
     default: {
         cl_ulong n4 = S.bytes / 16;
         const cr_cl_arg args[] = {CR_CL_ARG(S.src), CR_CL_ARG(S.dst), CR_CL_ARG(n4)};
@@ -589,6 +791,10 @@ static cr_status bw_run(const bw_path *p, unsigned phase, cr_timing *t, char *er
 
 static cr_status read_target(void *dst, char *err, size_t errlen)
 {
+    if (S.system_ptr) { /* the kernel's queue has finished: the host reads its own memory */
+        memcpy(dst, S.system_ptr, (size_t)S.bytes);
+        return CR_OK;
+    }
     if (S.svm_ptr) { /* a map is required for coarse grain and harmless for fine */
         CR_CL_CHECK(clEnqueueSVMMap(S.cl.queue, CL_TRUE, CL_MAP_READ, S.svm_ptr, (size_t)S.bytes, 0, NULL, NULL),
                     "clEnqueueSVMMap", err, errlen);
@@ -618,6 +824,20 @@ static cr_status bw_result(const bw_path *p, void *dst, uint64_t *sum, char *err
     case P_D2H_PINNED_ASYNC:
         memcpy(dst, S.pinned_ptr, (size_t)S.bytes);
         return CR_OK;
+    case P_DUPLEX_COPY:
+    case P_DUPLEX_KERNEL: {
+        /* The host-to-device half's buffer A, then the device-to-host half's destination. */
+        void *second = (char *)dst + S.bytes;
+        if (read_target(dst, err, errlen) != CR_OK)
+            return CR_ERR;
+        if (p->id == P_DUPLEX_COPY) {
+            memcpy(second, S.pinned_out_ptr, (size_t)S.bytes);
+            return CR_OK;
+        }
+        CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.pinned_out, CL_TRUE, 0, (size_t)S.bytes, second, 0, NULL, NULL),
+                    "clEnqueueReadBuffer", err, errlen);
+        return CR_OK;
+    }
     default: break;
     }
     if (p->kind != BW_KERNEL_READ)
@@ -637,6 +857,11 @@ static cr_status bw_result(const bw_path *p, void *dst, uint64_t *sum, char *err
     return CR_OK;
 }
 
+static unsigned bw_transfers(const bw_path *p)
+{
+    return p->id == P_DUPLEX_COPY || p->id == P_DUPLEX_KERNEL ? 2 : 1;
+}
+
 const bw_backend bandwidth_opencl_backend = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = bw_open, .close = bw_close},
     .paths = bw_paths,
@@ -645,6 +870,8 @@ const bw_backend bandwidth_opencl_backend = {
     .run = bw_run,
     .result = bw_result,
     .release = bw_release,
+    .transfers = bw_transfers,
+    .peer_links = NULL, /* OpenCL has no peer query */
 };
 
 int main(int argc, char **argv) { return bandwidth_main(argc, argv, &bandwidth_opencl_backend); }

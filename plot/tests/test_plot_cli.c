@@ -1,7 +1,8 @@
 /* End-to-end tests of plot/plot.sh on a real results directory
  * (tools/shared/tests/data/run): every figure is written whole, a full disk
  * is one line and exit 1 with no partial figure left behind, a figure from
- * an earlier drawing never passes for a new one, and bad usage is one line
+ * an earlier drawing never passes for a new one, the energy levels and the
+ * paths matrix are drawn from synthetic tables, and bad usage is one line
  * and exit 2. Hostile paths and device names are in
  * bench/tests/test_injection_cli.c. */
 #define _GNU_SOURCE
@@ -190,6 +191,148 @@ static void test_cluster_headline(void **state)
     assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* Appends a row to a results CSV, its fields by the file's own header
+ * ("column=value|column=value"; a value with ';' or ',' is quoted). */
+static void append_row(const char *path, const char *pairs)
+{
+    char *text = csv_slurp(path);
+    assert_non_null(text);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    size_t header_len = strcspn(text, "\n");
+    for (const char *col = text; col < text + header_len; col += strcspn(col, ",\n"), col += *col == ',') {
+        size_t n = strcspn(col, ",\n");
+        char value[256] = "";
+        for (const char *p = pairs; *p; p += strcspn(p, "|"), p += *p == '|')
+            if (strncmp(p, col, n) == 0 && p[n] == '=')
+                snprintf(value, sizeof value, "%.*s", (int)strcspn(p + n + 1, "|"), p + n + 1);
+        bool quote = strpbrk(value, ";,") != NULL;
+        fprintf(f, "%s%s%s%s", col == text ? "" : ",", quote ? "\"" : "", value, quote ? "\"" : "");
+    }
+    fputc('\n', f);
+    fclose(f);
+    free(text);
+}
+
+static char *svg_of(const char *dir, const char *stem)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s.svg", tmp, dir, stem);
+    char *svg = csv_slurp(path);
+    assert_non_null(svg);
+    return svg;
+}
+
+/* TMP/DIR/energy-levels.csv of these rows (after energy-levels' header),
+ * drawn by plot.sh: exit 0 and one whole figure, energy-levels.png and .svg. */
+static void draw_energy_levels(const char *dir, const char *rows)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    sh_in_tmp("rm -rf '%s' && mkdir '%s'", dir, dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/energy-levels.csv", tmp, dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("level,basis,pj,rows,sensor,status,thesis_pj,thesis_symbol,source,reason\n", f);
+    fputs(rows, f);
+    assert_int_equal(fclose(f), 0);
+    run_result r = plot("", dir);
+    if (r.status != 0)
+        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
+    expect_in(r.out, "plot.sh: 1 figure(s) in ");
+    run_free(&r);
+    expect_whole_figure(dir, "energy-levels");
+}
+
+/* The energy-levels figure: measured bars beside Ranasinghe's, each with
+ * its value, the key naming the thesis and its reading of e_gs; a level
+ * whose source and reason hold commas is still one row. */
+static void test_energy_levels_figure(void **state)
+{
+    (void)state;
+    draw_energy_levels("energy",
+                       "dram,per-byte,523.5,10,nvml:total-energy,measured,550,e_gs/4B,\"stream-cuda.csv: copy/float, "
+                       "triad/float; working set 1 GiB\",\n"
+                       "llc,per-byte,61.25,10,nvml:total-energy,measured,,,\"stream-cuda.csv: copy/float, add/float\",\n"
+                       "shared,per-byte,,0,,no-rows,55.75,e_sr/4B,,\"no benchmark streams it, so far\"\n"
+                       "pcie,per-byte,1234,4,nvml:total-energy,measured,,,bandwidth-cuda.csv: h2d-memcpy-pinned,\n"
+                       "atomic,per-op,812,6,nvml:total-energy,measured,,,atomics-cuda.csv: add/uint32,\n"
+                       "sp-op,per-op,9.75,1,nvml:total-energy,measured,45,(e_fadd+e_fmultiply)/2,fma-cuda.csv: fma/float,\n");
+    char *svg = svg_of("energy", "energy-levels");
+    static const char *const shown[] = {"Ranasinghe 2014 Table 5.1 (K20c, e_gs/e_sr per 4-byte word)",
+                                        "measured on this device", "524", "61.2", "1234", "812", "9.75",
+                                        "550 e_gs/4B", "45 (e_fadd+e_fmultiply)/2", "72 e_iadd", "no rows",
+                                        "sp-op"};
+    for (size_t i = 0; i < countof(shown); ++i)
+        if (strstr(svg, shown[i]) == NULL)
+            fail_msg("energy-levels.svg does not show '%s'", shown[i]);
+    if (strstr(svg, "no measured value") != NULL)
+        fail_msg("energy-levels.svg says nothing was measured, with four levels measured");
+    free(svg);
+}
+
+/* Where no sensor is readable, the thesis's bars stand alone and the title
+ * gives the sensor rows' reason. */
+static void test_energy_levels_without_a_sensor(void **state)
+{
+    (void)state;
+    draw_energy_levels("nosensor", "dram,per-byte,,0,,no-sensor,550,e_gs/4B,stream-opencl.csv: copy/float,"
+                                   "\"no powercap zone, and no NVML\"\n"
+                                   "shared,per-byte,,0,,no-rows,55.75,e_sr/4B,,no benchmark streams it\n"
+                                   "sp-op,per-op,,0,,no-sensor,45,(e_fadd+e_fmultiply)/2,fma-opencl.csv: fma/float,"
+                                   "\"no powercap zone, and no NVML\"\n");
+    char *svg = svg_of("nosensor", "energy-levels");
+    expect_in(svg, "no measured value: no powercap zone, and no NVML");
+    expect_in(svg, "550 e_gs/4B");
+    expect_in(svg, "no sensor");
+    free(svg);
+
+    /* A panel with no value at all, measured or the thesis's, is still drawn. */
+    draw_energy_levels("bare", "llc,per-byte,,0,,no-sensor,,,stream-opencl.csv: copy/float,no sensor here\n");
+}
+
+/* The paths matrix is drawn for a bandwidth CSV that has matrix rows, and
+ * only then. */
+static void test_paths_matrix_figure(void **state)
+{
+    (void)state;
+    fixture_copy("matrix");
+    sh_in_tmp("find matrix -name '*.csv' ! -name 'bandwidth-opencl*' -delete");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/matrix/bandwidth-opencl.csv", tmp);
+    static const char *const cells[] = {
+        "from=host-pinned;to=device;engine=copy|figure=11.5|median_s=0.09",
+        "from=device;to=host-pinned;engine=copy|figure=12.5|median_s=0.085",
+        "from=host-pinned;to=device;engine=kernel|figure=8.25|median_s=0.13",
+        "from=device;to=device;engine=kernel|figure=150|median_s=0.007",
+    };
+    for (size_t i = 0; i < countof(cells); ++i) {
+        char row[512];
+        snprintf(row, sizeof row,
+                 "benchmark=bandwidth|backend=opencl|device=cpu|variant=path-%zu|sweep=matrix|size_bytes=1073741824|"
+                 "bytes_per_rep=1073741824|n=10|unit=GB/s|valid=1|timer=event|stop=stable|params=%s",
+                 i, cells[i]);
+        append_row(path, row);
+    }
+    append_row(path, "benchmark=bandwidth|backend=opencl|device=cpu|variant=kernel-read-malloc|sweep=matrix|n=0|"
+                     "valid=1|timer=none|stop=unsupported|params=from=malloc;to=device;engine=kernel|"
+                     "note=not supported: no system SVM");
+    run_result r = plot("", "matrix");
+    if (r.status != 0)
+        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
+    run_free(&r);
+    expect_whole_figure("matrix", "bandwidth-opencl-matrix");
+
+    /* Without matrix rows, no matrix figure. */
+    fixture_copy("nomatrix");
+    sh_in_tmp("find nomatrix -name '*.csv' ! -name 'bandwidth-opencl*' -delete");
+    r = plot("", "nomatrix");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    assert_int_equal(file_size("nomatrix", "bandwidth-opencl-matrix.png"), -1);
+}
+
 /* Bad usage: one line and exit 2, nothing drawn. */
 static void test_bad_usage(void **state)
 {
@@ -207,4 +350,5 @@ static int setup_plot(void **state)
 }
 
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
-              test_old_figure_never_passes_for_new, test_cluster_headline, test_bad_usage)
+              test_old_figure_never_passes_for_new, test_cluster_headline, test_energy_levels_figure,
+              test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_bad_usage)

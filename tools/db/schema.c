@@ -59,7 +59,9 @@ static const char schema_sql[] =
     "  bytes_per_rep REAL, ops_per_rep REAL, n INTEGER NOT NULL,\n"
     "  min_s REAL, median_s REAL, mean_s REAL, max_s REAL, stddev_s REAL, ci_rel REAL,\n"
     "  timer TEXT, stop TEXT, figure REAL, figure_best REAL, unit TEXT, ref_ratio REAL,\n"
-    "  valid INTEGER NOT NULL, flags TEXT, cycles REAL, note TEXT);\n"
+    "  valid INTEGER NOT NULL, flags TEXT, cycles REAL,\n"
+    "  energy_j REAL, power_w REAL, static_w REAL, pj_per_byte REAL, pj_per_op REAL, energy_sensor TEXT,\n"
+    "  energy_interval_s REAL, note TEXT);\n"
     "CREATE TABLE IF NOT EXISTS params(\n"
     "  row_id INTEGER NOT NULL REFERENCES rows(id) ON DELETE CASCADE,\n"
     "  key TEXT NOT NULL,\n"
@@ -149,7 +151,7 @@ static const char schema_sql[] =
 /* The schema's version, in the file's user_version: a database of this
  * version is opened without a write, so that reading it or a refused
  * import leaves the file as it was, byte for byte. */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
 {

@@ -440,6 +440,35 @@ static void regspill(rp_section *sec, const char *file, const cr_csv_table *t)
                                      "build/tools/critical-points lists them for any block size and architecture.");
 }
 
+/* ---- energy per level: build/tools/energy-levels' table ---- */
+
+static void other(rp_section *sec, const char *file, const cr_csv_table *t);
+
+static void energy(rp_section *sec, const char *file, const cr_csv_table *t)
+{
+    if (strcmp(file, "energy-levels.csv") != 0) {
+        other(sec, file, t);
+        return;
+    }
+    rp_table *e = rp_add_table(sec, "energy-levels",
+                               "Energy at each level (median over the rows that stand for it, static power subtracted)",
+                               "level", "basis", "pJ", "thesis pJ", "thesis", "status", "rows used, or why none", NULL);
+    size_t measured = 0;
+    for (size_t i = 0; i < t->nrows; ++i) {
+        rp_row *r = rp_row_for(e, "%s", rp_get(t, i, "level"));
+        bool is_measured = is(t, i, "status", "measured");
+        measured += is_measured;
+        rp_set_text(r, 0, "%s", rp_get(t, i, "basis"));
+        rp_set_num(r, 1, num(t, i, "pj"), 3);
+        rp_set_num(r, 2, num(t, i, "thesis_pj"), 3);
+        rp_set_text(r, 3, "%s", rp_get(t, i, "thesis_symbol"));
+        rp_set_text(r, 4, "%s", rp_get(t, i, "status"));
+        rp_set_text(r, 5, "%s", rp_get(t, i, is_measured ? "source" : "reason"));
+    }
+    if (measured == 0 && t->nrows > 0)
+        rp_strings_push(&sec->notes, "No level was measured on this device: the figure shows Ranasinghe's values alone.");
+}
+
 /* ---- anything else: its size and its verification ---- */
 
 static void file_summary(rp_section *sec, const char *title, const char *file, const cr_csv_table *t)
@@ -491,6 +520,7 @@ static extraction *extraction_for(rp_section_id s, const char *file)
     /* The full CSV is a source; its headline is the table file. */
     case RP_SFU: return is_sfu_table(file) ? sfu : NULL;
     case RP_REGSPILL: return regspill;
+    case RP_ENERGY: return energy;
     default: return other;
     }
 }

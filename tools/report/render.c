@@ -53,7 +53,8 @@ static const char *run_mode(const rp_run *run)
 static bool worth_a_section(const rp_device *d, int s)
 {
     const rp_section *sec = &d->sections[s];
-    return s != RP_OTHER || sec->ran || sec->notes.n;
+    /* Sections of tools that may not have run on an older run: only with their results. */
+    return (s != RP_OTHER && s != RP_ENERGY) || sec->ran || sec->notes.n;
 }
 
 /* "Host H (CPU; OS), topology. Measured DATE, a MODE run.": the facts

@@ -71,6 +71,19 @@ static const struct {
                      "they contain the best cap of the exhaustive sweep, and the speed-up over the compiler's "
                      "default. The effective region [r_min, r_max] is what the compiler can be asked for, from an "
                      "offline compile (no GPU needed)."},
+    [RP_ENERGY] = {"energy", {"energy"}, "Energy per byte and per operation (Ranasinghe 2014, ch. 5)",
+                   "What one byte costs in energy at each level of the memory system, and one operation of each "
+                   "kind, from the energy every benchmark measures where a sensor covers the device (NVML's "
+                   "energy counter on a CUDA device, powercap/RAPL on a CPU or APU), the static power measured "
+                   "first and subtracted: picojoules per byte (pJ/B) or per operation, the median over the rows "
+                   "that stand for the level (build/tools/energy-levels says which: dram is stream at 4x the "
+                   "last-level cache, llc stream resident in it, pcie the pinned copies, zero-copy kernels "
+                   "reading host memory, atomic the uncontended atomics, sfu-op the fast special functions, "
+                   "sp-op and dp-op the FMA chains, an FMA counting two operations). \"thesis pJ\" is "
+                   "Ranasinghe's Table 5.1, almost certainly measured on a K20c, with e_gs (off-chip to shared "
+                   "memory) and e_sr (shared memory to register) read as the energy of one 4-byte word; the "
+                   "thesis has no value for the L2, PCIe, atomics or the SFU. A level that says no-sensor had "
+                   "its rows but no sensor (the reason is the benchmark's), no-rows had no row to stand for it."},
     [RP_OTHER] = {"other", {NULL}, "Other results",
                   "Results this report has no headline table for: each CSV with its row count and how many rows "
                   "failed verification, and its figures."},

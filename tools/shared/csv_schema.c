@@ -22,7 +22,10 @@ static const cr_column_spec results_cols[] = {
     {"ci_rel", CR_NONNEG, CR_MAY_BE_EMPTY},    {"timer", CR_TEXT, CR_MAY_BE_EMPTY},        {"stop", CR_TEXT, CR_MAY_BE_EMPTY},
     {"figure", CR_NUMBER, CR_MAY_BE_EMPTY},    {"figure_best", CR_NUMBER, CR_MAY_BE_EMPTY}, {"unit", CR_TEXT, CR_MAY_BE_EMPTY},
     {"ref_ratio", CR_NUMBER, CR_MAY_BE_EMPTY}, {"valid", CR_FLAG, CR_NEVER_EMPTY},         {"flags", CR_TEXT, CR_ADDED_LATER},
-    {"cycles", CR_NUMBER, CR_ADDED_LATER},     {"note", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"cycles", CR_NUMBER, CR_ADDED_LATER},     {"energy_j", CR_NUMBER, CR_ADDED_LATER},    {"power_w", CR_NUMBER, CR_ADDED_LATER},
+    {"static_w", CR_NONNEG, CR_ADDED_LATER},   {"pj_per_byte", CR_NUMBER, CR_ADDED_LATER}, {"pj_per_op", CR_NUMBER, CR_ADDED_LATER},
+    {"energy_sensor", CR_TEXT, CR_ADDED_LATER}, {"energy_interval_s", CR_NONNEG, CR_ADDED_LATER},
+    {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_results = {"a benchmark's results", results_cols, COUNT(results_cols), false, NULL, 0};
 
@@ -96,6 +99,28 @@ static const cr_column_spec reference_cols[] = {
 const cr_csv_schema cr_schema_reference = {"a reference table (gpu,dtype,delta_warps,R_GBps,mwarps)", reference_cols,
                                            COUNT(reference_cols), true, NULL, 0};
 
+/* tools/energy_levels/output.c: one row per level of the memory system and
+ * kind of operation, what one byte or operation costs there in energy. */
+static const cr_column_spec energy_levels_cols[] = {
+    {"level", CR_TEXT, CR_NEVER_EMPTY},    {"basis", CR_TEXT, CR_NEVER_EMPTY},     {"pj", CR_NUMBER, CR_MAY_BE_EMPTY},
+    {"rows", CR_COUNT, CR_NEVER_EMPTY},    {"sensor", CR_TEXT, CR_MAY_BE_EMPTY},   {"status", CR_TEXT, CR_NEVER_EMPTY},
+    {"thesis_pj", CR_NONNEG, CR_MAY_BE_EMPTY}, {"thesis_symbol", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"source", CR_TEXT, CR_MAY_BE_EMPTY},  {"reason", CR_TEXT, CR_MAY_BE_EMPTY},
+};
+static const cr_csv_schema schema_energy_levels = {"the energy levels", energy_levels_cols,
+                                                   COUNT(energy_levels_cols), false, NULL, 0};
+
+/* results/reference/ranasinghe2014-table5.1.csv: the thesis's energy
+ * parameters and the level each stands beside. */
+static const cr_column_spec energy_reference_cols[] = {
+    {"symbol", CR_TEXT, CR_NEVER_EMPTY}, {"value", CR_NONNEG, CR_NEVER_EMPTY}, {"unit", CR_TEXT, CR_NEVER_EMPTY},
+    {"level", CR_TEXT, CR_MAY_BE_EMPTY}, {"basis", CR_TEXT, CR_MAY_BE_EMPTY},  {"access_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"meaning", CR_TEXT, CR_MAY_BE_EMPTY},
+};
+static const cr_csv_schema schema_energy_reference = {
+    "an energy reference table (symbol,value,unit,level,basis,access_bytes,meaning)", energy_reference_cols,
+    COUNT(energy_reference_cols), false, NULL, 0};
+
 const cr_csv_schema cr_schema_any = {"a CSV file", NULL, 0, true, NULL, 0};
 
 /* ---- which file is which ---- */
@@ -122,6 +147,10 @@ const cr_csv_schema *cr_schema_for(const char *path)
         return &cr_schema_xgraph_app;
     if (strncmp(name, "sfu-", 4) == 0 && ends_with(name, ".table.csv"))
         return &cr_schema_sfu_table;
+    if (strcmp(name, "energy-levels.csv") == 0)
+        return &schema_energy_levels;
+    if (strcmp(name, "ranasinghe2014-table5.1.csv") == 0)
+        return &schema_energy_reference;
     for (size_t i = 0; i < COUNT(benchmarks); ++i) {
         size_t n = strlen(benchmarks[i]);
         if (strncmp(name, benchmarks[i], n) == 0 && name[n] == '-' && ends_with(name, ".csv"))

@@ -68,10 +68,12 @@ static void test_quick_run_covers_every_path(void **state)
     run_result list = run_with_status(0, NULL, "bandwidth-opencl", "--list-paths");
     table t = run_csv(NULL, "bandwidth-opencl", "--quick", "quick", 0, NULL);
     expect_all_valid(&t);
-    int refs = 0, maps = 0, fits = 0, techniques = 0, rankings = 0;
+    int refs = 0, maps = 0, fits = 0, techniques = 0, rankings = 0, cells = 0;
     for (int i = 0; i < t.nrows; ++i) {
         assert_string_equal(cell(&t, i, "benchmark"), "bandwidth");
         const char *sweep = cell(&t, i, "sweep"), *variant = cell(&t, i, "variant");
+        if (strcmp(sweep, "sensor") == 0)
+            continue; /* the energy sensor's row: the session's, tested with it */
         if (strcmp(cell(&t, i, "stop"), "unsupported") == 0) {
             assert_non_null(strstr(cell(&t, i, "note"), "not supported: "));
             continue;
@@ -80,7 +82,12 @@ static void test_quick_run_covers_every_path(void **state)
             refs++;
             continue;
         }
-        if (strcmp(sweep, "ranking") == 0) {
+        if (strcmp(sweep, "matrix") == 0) {
+            cells++;
+            assert_string_equal(cell(&t, i, "unit"), "GB/s");
+            assert_true(strtod(cell(&t, i, "figure"), NULL) > 0);
+            assert_non_null(param_at(&t, i, "engine"));
+        } else if (strcmp(sweep, "ranking") == 0) {
             rankings++;
             assert_non_null(strstr(cell(&t, i, "params"), "measured="));
             assert_non_null(strstr(cell(&t, i, "params"), ";predicted="));
@@ -133,6 +140,7 @@ static void test_quick_run_covers_every_path(void **state)
     assert_true(fits >= 20);
     assert_int_equal(techniques, 8 * 4); /* four techniques, two workloads, four sizes */
     assert_int_equal(rankings, 2);
+    assert_true(cells >= 10);
     table_free(&t);
     run_free(&list);
 }
@@ -146,6 +154,158 @@ static void test_planted_failure_fails_the_run(void **state)
     assert_string_equal(cell(&t, j, "variant"), "h2d-write-pageable");
     expect_cell_has(&t, j, "note", "destination differs from the source");
     table_free(&t);
+}
+
+/* ---- the transfer paths beyond Lee's ---- */
+
+#define NEW_COPIES "h2d-copy-buffer-pinned,d2h-copy-buffer-pinned,h2d-kernel-copy-pinned,d2h-kernel-copy-pinned"
+#define DUPLEX "duplex-copy-pinned,duplex-kernel-copy-pinned"
+#define MALLOC "kernel-read-malloc,kernel-write-malloc"
+#define MULTI_DEVICE                                                                                                   \
+    "p2p-read-copy,p2p-write-copy,p2p-read-kernel,p2p-write-kernel,all-to-one-copy,all-to-one-kernel,"                 \
+    "one-to-all-copy,one-to-all-kernel,all-to-host-copy,all-to-host-kernel,host-to-all-copy,host-to-all-kernel"
+
+/* The row of variant in sweep at size (NULL: any), -1 if none. */
+static int find_row(const table *t, const char *variant, const char *sweep, const char *size)
+{
+    for (int i = 0; i < t->nrows; ++i)
+        if (cell_is(t, i, "variant", variant) && cell_is(t, i, "sweep", sweep) &&
+            (size == NULL || cell_is(t, i, "size_bytes", size)))
+            return i;
+    return -1;
+}
+
+static int must_find_row(const table *t, const char *variant, const char *sweep, const char *size)
+{
+    int r = find_row(t, variant, sweep, size);
+    if (r < 0)
+        fail_msg("no %s row of %s at %s", sweep, variant, size ? size : "any size");
+    return r;
+}
+
+/* Calls visit(t, key) for every key of a comma list. */
+static void each_key(const table *t, const char *list, void (*visit)(const table *, const char *))
+{
+    char keys[512];
+    snprintf(keys, sizeof keys, "%s", list);
+    for (char *save = NULL, *k = strtok_r(keys, ",", &save); k; k = strtok_r(NULL, ",", &save))
+        visit(t, k);
+}
+
+static const char *const sizes_64k_4m[] = {"65536", "262144", "1048576", "4194304"};
+
+/* A copy measured and verified at every size, its bytes its transfers' */
+static void expect_measured_copy(const table *t, const char *key)
+{
+    long long transfers = strncmp(key, "duplex-", 7) == 0 ? 2 : 1;
+    for (size_t s = 0; s < countof(sizes_64k_4m); ++s) {
+        int r = must_find_row(t, key, "size", sizes_64k_4m[s]);
+        assert_string_equal(cell(t, r, "valid"), "1");
+        assert_true(strtod(cell(t, r, "figure"), NULL) > 0);
+        assert_true(strtod(cell(t, r, "bytes_per_rep"), NULL) == transfers * strtod(sizes_64k_4m[s], NULL));
+        assert_int_equal(param_ll(t, r, "transfers"), transfers > 1 ? transfers : -1);
+    }
+    int fit = must_find_row(t, key, "fit", NULL);
+    assert_int_equal(param_ll(t, fit, "transfers"), transfers > 1 ? transfers : -1);
+}
+
+/* A multi-device path on this single OpenCL device: a row that says so. */
+static void expect_needs_two_devices(const table *t, const char *key)
+{
+    int r = must_find_row(t, key, "size", NULL);
+    assert_string_equal(cell(t, r, "stop"), "unsupported");
+    assert_string_equal(cell(t, r, "note"), "not supported: needs >= 2 devices (1 present)");
+}
+
+/* Kernels on malloc'd memory run only where the device reports system SVM
+ * (PoCL does not); otherwise the row says which capability is missing. */
+static void expect_malloc_path(const table *t, const char *key)
+{
+    int r = must_find_row(t, key, "size", NULL);
+    if (cell_is(t, r, "stop", "unsupported"))
+        expect_cell_has(t, r, "note", "no fine-grained system SVM");
+    else
+        for (size_t s = 0; s < countof(sizes_64k_4m); ++s)
+            assert_string_equal(cell(t, must_find_row(t, key, "size", sizes_64k_4m[s]), "valid"), "1");
+}
+
+/* The matrix at the largest size: each cell's fastest verified path, with
+ * the figure of its size row; the duplex paths in cells of their own; the
+ * peer cells saying they need two devices; and the topology saying why
+ * OpenCL has none. */
+static void expect_matrix(const table *t)
+{
+    static const struct {
+        const char *cell, *candidates;
+    } cells[] = {
+        {"from=host-pinned;to=device;engine=copy", "h2d-write-pinned,h2d-copy-buffer-pinned"},
+        {"from=device;to=host-pinned;engine=copy", "d2h-read-pinned,d2h-copy-buffer-pinned"},
+        {"from=host-pinned;to=device;engine=kernel", "h2d-kernel-copy-pinned"},
+        {"from=device;to=host-pinned;engine=kernel", "d2h-kernel-copy-pinned"},
+        {"from=host-pinned;to=device;engine=copy;transfers=2", "duplex-copy-pinned"},
+        {"from=host-pinned;to=device;engine=kernel;transfers=2", "duplex-kernel-copy-pinned"},
+    };
+    for (size_t c = 0; c < countof(cells); ++c) {
+        int m = -1;
+        for (int i = 0; i < t->nrows; ++i)
+            if (cell_is(t, i, "sweep", "matrix") && cell_is(t, i, "params", cells[c].cell)) {
+                assert_int_equal(m, -1);
+                m = i;
+            }
+        if (m < 0)
+            fail_msg("no matrix row for %s", cells[c].cell);
+        assert_string_equal(cell(t, m, "size_bytes"), "4194304");
+        double best = 0;
+        char keys[256];
+        snprintf(keys, sizeof keys, "%s", cells[c].candidates);
+        for (char *save = NULL, *k = strtok_r(keys, ",", &save); k; k = strtok_r(NULL, ",", &save))
+            best = fmax(best, strtod(cell(t, must_find_row(t, k, "size", "4194304"), "figure"), NULL));
+        int s = must_find_row(t, cell(t, m, "variant"), "size", "4194304");
+        assert_string_equal(cell(t, m, "figure"), cell(t, s, "figure"));
+        assert_true(strtod(cell(t, m, "figure"), NULL) == best);
+    }
+    int peer = -1;
+    for (int i = 0; i < t->nrows; ++i)
+        if (cell_is(t, i, "sweep", "matrix") && cell_is(t, i, "params", "from=peer;to=device;engine=copy"))
+            peer = i;
+    assert_true(peer >= 0);
+    assert_string_equal(cell(t, peer, "stop"), "unsupported");
+    assert_string_equal(cell(t, peer, "note"), "not supported: needs >= 2 devices (1 present)");
+    int topo = must_find_row(t, "p2p-topology", "p2p-topology", NULL);
+    assert_string_equal(cell(t, topo, "note"), "not supported: the opencl API has no peer-to-peer query");
+    assert_int_equal(count_where(t, "sweep", "p2p-topology", NULL), 1);
+}
+
+static void test_transfer_paths_run_verified(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "bandwidth-opencl",
+                      "--sizes 64K:4M:x4 --reps 3:5 --paths h2d-write-pinned,d2h-read-pinned," NEW_COPIES "," DUPLEX
+                      "," MALLOC "," MULTI_DEVICE,
+                      "transfer-paths", 0, NULL);
+    expect_all_valid(&t);
+    each_key(&t, "h2d-write-pinned,d2h-read-pinned," NEW_COPIES "," DUPLEX, expect_measured_copy);
+    each_key(&t, MALLOC, expect_malloc_path);
+    each_key(&t, MULTI_DEVICE, expect_needs_two_devices);
+    expect_matrix(&t);
+    table_free(&t);
+}
+
+/* A planted fault in the second transfer of a duplex path (the
+ * device-to-host half's destination) fails verification and names it. */
+static void test_planted_failure_names_the_duplex_transfer(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"duplex-copy-pinned", "duplex-kernel-copy-pinned"};
+    for (size_t k = 0; k < countof(keys); ++k) {
+        char args[128];
+        snprintf(args, sizeof args, "--sizes 64K --reps 3:5 --paths %s", keys[k]);
+        table t = run_planted("verify", "bandwidth-opencl", args, keys[k]);
+        int j = only_invalid_row(&t);
+        assert_string_equal(cell(&t, j, "variant"), keys[k]);
+        expect_cell_has(&t, j, "note", "destination of transfer 2 of 2 differs from the source, first at byte 32768");
+        table_free(&t);
+    }
 }
 
 /* The one row of a sweep (and size, for the per-size sweeps) of path
@@ -289,4 +449,5 @@ static void test_cuda_lists_paths_without_gpu(void **state)
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_planted_failure_fails_the_run, test_planted_failure_is_left_out_of_the_fit,
               test_too_few_valid_points_leave_the_fit_invalid, test_no_valid_point_leaves_the_fit_invalid,
-              test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu, test_quick_run_covers_every_path)
+              test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu, test_transfer_paths_run_verified,
+              test_planted_failure_names_the_duplex_transfer, test_quick_run_covers_every_path)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "bandwidth/backend.h"
+#include "bandwidth/tests/fake_device.h"
 
 #include "tests/in_process.h"
 #include "tests/scratch_dir.h"
@@ -18,7 +19,6 @@
 
 #include <string.h>
 
-#define MAX_BYTES (UINT64_C(1) << 20)
 #define WARMUP 2
 #define MIN_REPS 3
 
@@ -98,28 +98,8 @@ static cr_status fake_result(const bw_path *p, void *dst, uint64_t *sum, char *e
     return CR_OK;
 }
 
-static void fake_release(const bw_path *p) { (void)p; }
-
-static cr_status fake_list_devices(FILE *f)
-{
-    fprintf(f, "0  fake\n");
-    return CR_OK;
-}
-
-static cr_status fake_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
-{
-    (void)spec, (void)err, (void)errlen;
-    *info = (cr_device_info){.compute_units = 1, .warp_size = 1, .global_mem_bytes = 4 * MAX_BYTES,
-                             .max_alloc_bytes = MAX_BYTES, .max_work_group = 1, .timer_resolution_ns = 1};
-    snprintf(info->name, sizeof info->name, "fake device");
-    snprintf(info->vendor, sizeof info->vendor, "none");
-    return CR_OK;
-}
-
-static void fake_close(void) {}
-
 static bw_backend fake = {
-    .base = {.name = "fake", .list_devices = fake_list_devices, .open = fake_open, .close = fake_close},
+    .base = FAKE_DEVICE_BASE,
     .paths = fake_list, .supported = fake_supported, .prepare = fake_prepare, .place = fake_place, .run = fake_run,
     .result = fake_result, .release = fake_release,
 };

@@ -344,6 +344,11 @@ static const shown_num headline_nums[] = {
     {"sx", RP_XMODEL, "other-files", "latency-opencl.csv", "rows", 2},
     {"sx", RP_XMODEL, "other-files", "latency-opencl.csv", "invalid rows", 1},
     {"sx", RP_OTHER, "other-files", "newbench-opencl.csv", "rows", 1},
+    /* The energy levels: measured beside the thesis, and a level with neither measurement nor thesis. */
+    {"energy", RP_ENERGY, "energy-levels", "dram", "pJ", 523.5},
+    {"energy", RP_ENERGY, "energy-levels", "dram", "thesis pJ", 550},
+    {"energy", RP_ENERGY, "energy-levels", "sp-op", "pJ", 9.75},
+    {"energy", RP_ENERGY, "energy-levels", "sp-op", "thesis pJ", 45},
 };
 
 static const shown_text headline_texts[] = {
@@ -358,6 +363,13 @@ static const shown_text headline_texts[] = {
     {"ar", RP_REGSPILL, "regspill-tuner", "live=64 rule=per-warp", "critical points", "32/40/64"},
     {"sx", RP_SFU, "sfu-table", "exp float native", "verified", "NO"},
     {"sx", RP_OTHER, "other-files", "newbench-opencl.csv", "units", "x/s"},
+    {"energy", RP_ENERGY, "energy-levels", "dram", "status", "measured"},
+    {"energy", RP_ENERGY, "energy-levels", "dram", "thesis", "e_gs/4B"},
+    {"energy", RP_ENERGY, "energy-levels", "dram", "rows used, or why none", "stream-cuda.csv: copy/float, triad/float"},
+    {"energy", RP_ENERGY, "energy-levels", "llc", "pJ", ""},
+    {"energy", RP_ENERGY, "energy-levels", "llc", "status", "no-sensor"},
+    {"energy", RP_ENERGY, "energy-levels", "llc", "rows used, or why none", "no energy sensor, here"},
+    {"energy", RP_ENERGY, "energy-levels", "shared", "status", "no-rows"},
 };
 
 /* Checks the cells of one case: there are some, or its name is wrong. */
@@ -525,7 +537,36 @@ static void flagged_also(const rp_device *d)
     assert_null(rp_find_row(rp_find_table(&d->sections[RP_XMODEL], "flagged"), "xmodel-params: R float"));
 }
 
+/* The energy levels get a section of their own, with their figure; the
+ * paths matrix figure goes with the bandwidth's. */
+static const dev_file energy_files[] = {
+    {"bandwidth-opencl.meta.csv", meta},
+    {"bandwidth-opencl.csv", "benchmark,backend,variant,sweep,size_bytes,params,stop,figure,unit,valid\n"
+                             "bandwidth,opencl,h2d-write-pinned,matrix,16777216,from=host-pinned;to=device;"
+                             "engine=copy,stable,9,GB/s,1\n"},
+    {"bandwidth-opencl-matrix.png", "not really a png"},
+    {"energy-levels.csv", "level,basis,pj,rows,sensor,status,thesis_pj,thesis_symbol,source,reason\n"
+                          "dram,per-byte,523.5,2,nvml:total-energy,measured,550,e_gs/4B,"
+                          "\"stream-cuda.csv: copy/float, triad/float\",\n"
+                          "llc,per-byte,,0,,no-sensor,,,stream-cuda.csv: copy/float,\"no energy sensor, here\"\n"
+                          "shared,per-byte,,0,,no-rows,55.75,e_sr/4B,,no benchmark streams it\n"
+                          "sp-op,per-op,9.75,1,nvml:total-energy,measured,45,(e_fadd+e_fmultiply)/2,fma-cuda.csv: fma/float,\n"},
+    {"energy-levels.png", "not really a png"},
+};
+
+static void energy_also(const rp_device *d)
+{
+    const rp_section *sec = &d->sections[RP_ENERGY];
+    assert_true(sec->ran);
+    assert_true(rp_strings_has(&sec->figures, "energy-levels.png"));
+    assert_true(rp_strings_has(&sec->sources, "energy-levels.csv"));
+    assert_true(rp_strings_has(&d->sections[RP_BANDWIDTH].figures, "bandwidth-opencl-matrix.png"));
+    assert_false(rp_strings_has(&d->sections[RP_OTHER].figures, "energy-levels.png"));
+    assert_false(has_note(sec, "No level was measured"));
+}
+
 static const headline_case headline_cases[] = {
+    {"test_energy_levels_section", "energy", LIST(energy_files), energy_also},
     {"test_stream_headline", "stream", LIST(stream_files), stream_also},
     {"test_bandwidth_headline", "bw", LIST(bandwidth_files), NULL},
     {"test_atomics_and_regspill_headlines", "ar", LIST(atomics_regspill_files), atomics_regspill_also},
@@ -868,6 +909,30 @@ static void test_bad_directories(void **state)
     assert_non_null(strstr(err, "stream-opencl.meta.csv:2: key 'device.compute_units': 'many' is not a count"));
 }
 
+/* The energy section and its figure are in the report where the run has
+ * the energy levels, and absent (not "did not run") where it has none. */
+static void test_energy_section_only_where_it_ran(void **state)
+{
+    (void)state;
+    rp_run run;
+    const rp_device *d = load_device("energy-md", energy_files, sizeof energy_files / sizeof *energy_files, &run);
+    (void)d;
+    char *md = markdown_of(&run);
+    expect_in_text(md, "Energy per byte and per operation (Ranasinghe 2014, ch. 5)");
+    expect_in_text(md, "energy-levels.png");
+    expect_in_text(md, "bandwidth-opencl-matrix.png");
+    expect_in_text(md, "e_gs/4B");
+    free(md);
+    rp_run_free(&run);
+
+    load_device("energy-none", stream_files, sizeof stream_files / sizeof *stream_files, &run);
+    md = markdown_of(&run);
+    if (strstr(md, "Energy per byte") != NULL)
+        fail_msg("a run without energy levels has their section:\n%s", md);
+    free(md);
+    rp_run_free(&run);
+}
+
 int main(void)
 {
     enum { FIRST = 3, NCASES = sizeof headline_cases / sizeof *headline_cases };
@@ -884,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_compare_through_db_is_byte_identical),
         cmocka_unit_test(test_run_read_back_from_db_alone),
         cmocka_unit_test(test_bad_directories),
+        cmocka_unit_test(test_energy_section_only_where_it_ran),
     };
     for (size_t i = 0; i < NCASES; ++i)
         tests[FIRST + i] = (struct CMUnitTest){.name = headline_cases[i].test, .test_func = test_headlines,

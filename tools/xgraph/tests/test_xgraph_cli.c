@@ -784,16 +784,17 @@ static const struct {
     const char *text, *error;
 } bad_lines[] = {
     {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"ilp=1\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1",
-     "fma-opencl.csv:5: 26 fields, the header has 29"},
+     "fma-opencl.csv:5: 26 fields, the header has 36"},
     /* The count right, the ILP missing: */
-    {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"per_cu=2\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1,,,",
+    {"fma-opencl.csv", 5, "fma,opencl,x,fma,float,concurrency,,4,,\"per_cu=2\",,,5,,,,,,,event,ok,1,1,Gflop/s,,1,,,,,,,,,,",
      "fma-opencl.csv:5: params has no ilp="},
-    {"stream-opencl.csv", 3, "stream,opencl,dev,triad,float", "stream-opencl.csv:3: 5 fields, the header has 29"},
-    {"stream-opencl.csv", 4, "stream,opencl,dev,triad,float,concurrency,,2,1,,,,5,,,,,,,event,stable,fast,,GB/s,,1,,,",
+    {"stream-opencl.csv", 3, "stream,opencl,dev,triad,float", "stream-opencl.csv:3: 5 fields, the header has 36"},
+    {"stream-opencl.csv", 4, "stream,opencl,dev,triad,float,concurrency,,2,1,,,,5,,,,,,,event,stable,fast,,GB/s,,1,,,,,,,,,,",
      "stream-opencl.csv:4: column 'figure': 'fast' is not a number"},
     {"stream-opencl.csv", 1,
      "benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,params,bytes_per_rep,ops_per_rep,"
-     "n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,speed,figure_best,unit,ref_ratio,valid,flags,cycles,note",
+     "n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,speed,figure_best,unit,ref_ratio,valid,flags,cycles,"
+     "energy_j,power_w,static_w,pj_per_byte,pj_per_op,energy_sensor,energy_interval_s,note",
      "stream-opencl.csv:1: no column 'figure'"},
     {"stream-opencl.csv", 2, "stream,opencl,dev,triad,float,concurrency,,2,1,\"broken,,,5",
      "stream-opencl.csv:2: malformed quoting"},

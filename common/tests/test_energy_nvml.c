@@ -1,0 +1,270 @@
+/* NVIDIA energy through a stand-in for NVML at its device boundary: the
+ * total-energy counter, the power sampled where the counter is not
+ * supported, and the reasons when NVML cannot give either. The fake clock
+ * drives the stand-in's sensor: a reading updates every 20 ms. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "energy.h"
+#include "tests/energy_fakes.h"
+#include "tests/test_main.h"
+
+#include <string.h>
+
+#define BUS_ID "0000:17:00.0"
+#define UPDATE_NS 20000000ull /* 20 ms */
+#define MJ_PER_UPDATE 3000ull /* 150 W */
+
+static struct {
+    int init_rc, counter_rc, power_rc;
+    int inits, shutdowns;
+    unsigned long long counter_start_mj;
+    int device; /* what the handle points to */
+} nvml;
+
+static uint64_t updates_since_start(void) { return (fake_clock_ns() - FAKE_START_NS) / UPDATE_NS; }
+
+static int fake_init(void)
+{
+    nvml.inits += nvml.init_rc == 0;
+    return nvml.init_rc;
+}
+
+static int fake_shutdown(void)
+{
+    ++nvml.shutdowns;
+    return 0;
+}
+
+static int fake_by_bus_id(const char *bus_id, void **dev)
+{
+    if (strcmp(bus_id, BUS_ID) != 0)
+        return CR_NVML_ERROR_NOT_FOUND;
+    *dev = &nvml.device;
+    return 0;
+}
+
+static int fake_total_energy(void *dev, unsigned long long *mj)
+{
+    assert_ptr_equal(dev, &nvml.device);
+    if (nvml.counter_rc != 0)
+        return nvml.counter_rc;
+    *mj = nvml.counter_start_mj + updates_since_start() * MJ_PER_UPDATE;
+    return 0;
+}
+
+/* 150 W, with a milliwatt more at every other update: the reading changes
+ * at each update, so its interval can be seen. */
+static int fake_power(void *dev, unsigned *mw)
+{
+    assert_ptr_equal(dev, &nvml.device);
+    int rc = __atomic_load_n(&nvml.power_rc, __ATOMIC_SEQ_CST);
+    if (rc != 0)
+        return rc;
+    *mw = 150000u + (unsigned)(updates_since_start() % 2);
+    return 0;
+}
+
+static const char *fake_error_string(int rc)
+{
+    switch (rc) {
+    case 3: return "Not Supported";
+    case 4: return "Insufficient Permissions";
+    case 6: return "Not Found";
+    case 9: return "Driver Not Loaded";
+    case 15: return "GPU is lost";
+    default: return "Unknown Error";
+    }
+}
+
+static const cr_nvml_api fake_api = {fake_init,         fake_shutdown, fake_by_bus_id, fake_total_energy,
+                                     fake_power,        fake_error_string};
+
+/* Each test starts from an NVML that works and a clock at its start. */
+static void reset(void)
+{
+    memset(&nvml, 0, sizeof nvml);
+    nvml.counter_start_mj = 123456789ull;
+    fake_clock_reset(NULL);
+}
+
+static cr_device_info nvidia_gpu(const char *bus_id)
+{
+    cr_device_info info = {.unified_memory = false};
+    snprintf(info.name, sizeof info.name, "NVIDIA H100 80GB HBM3");
+    snprintf(info.vendor, sizeof info.vendor, "NVIDIA");
+    snprintf(info.pci_bus_id, sizeof info.pci_bus_id, "%s", bus_id);
+    return info;
+}
+
+static cr_status open_gpu(const char *bus_id, cr_energy_meter **m, char *why, size_t len)
+{
+    cr_device_info info = nvidia_gpu(bus_id);
+    /* A powercap tree is there too: an NVIDIA device must not be given it. */
+    cr_energy_source src = fake_source("common/tests/data/powercap-package-dram", &fake_api);
+    return cr_energy_open(&info, &src, m, why, len);
+}
+
+static cr_energy_meter *open_ok(void)
+{
+    cr_energy_meter *m;
+    char why[CR_ERRLEN] = "";
+    if (open_gpu(BUS_ID, &m, why, sizeof why) != CR_OK)
+        fail_msg("%s", why);
+    return m;
+}
+
+static void assert_unsupported(const char *bus_id, const char *expected_why)
+{
+    cr_energy_meter *m = (cr_energy_meter *)&m;
+    char why[CR_ERRLEN] = "";
+    assert_int_equal(open_gpu(bus_id, &m, why, sizeof why), CR_UNSUPPORTED);
+    assert_null(m);
+    assert_string_equal(why, expected_why);
+    assert_int_equal(nvml.shutdowns, nvml.inits);
+}
+
+static void test_the_total_energy_counter_is_read(void **state)
+{
+    (void)state;
+    reset();
+    cr_energy_meter *m = open_ok();
+    assert_string_equal(cr_energy_sensor(m), "nvml:total-energy");
+    assert_close(cr_energy_interval_s(m), 0.02, 1e-12);
+    assert_close(read_joules(m), 0.0, 0);
+    fake_clock_advance_s(10.0);
+    assert_close(read_joules(m), 1500.0, 1e-9);
+    cr_energy_close(m);
+    assert_int_equal(nvml.inits, 1);
+    assert_int_equal(nvml.shutdowns, 1);
+}
+
+static void test_static_power_of_the_counter(void **state)
+{
+    (void)state;
+    reset();
+    cr_energy_meter *m = open_ok();
+    double watts;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_energy_static_w(m, 0.1, &watts, err, sizeof err), CR_OK);
+    /* 20 updates of 20 ms: 0.4 s, longer than the 0.1 s asked for. */
+    assert_close(watts, 150.0, 1e-6);
+    cr_energy_close(m);
+}
+
+static void test_a_counter_going_back_is_an_error(void **state)
+{
+    (void)state;
+    reset();
+    cr_energy_meter *m = open_ok();
+    nvml.counter_start_mj -= 5000;
+    double j;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_energy_read(m, &j, err, sizeof err), CR_ERR);
+    assert_non_null(strstr(err, "nvml:total-energy: the energy counter went back from"));
+    cr_energy_close(m);
+}
+
+static void test_the_power_is_sampled_without_a_counter(void **state)
+{
+    (void)state;
+    reset();
+    nvml.counter_rc = CR_NVML_ERROR_NOT_SUPPORTED;
+    cr_energy_meter *m = open_ok();
+    assert_string_equal(cr_energy_sensor(m), "nvml:power-samples");
+    assert_close(cr_energy_interval_s(m), 0.02, 1e-12);
+    double start = read_joules(m);
+    fake_clock_advance_s(10.0);
+    /* 150 W, or 150.001 W over some updates, for 10 s. */
+    assert_close(read_joules(m) - start, 1500.0, 0.011);
+    double watts;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_energy_static_w(m, 0.2, &watts, err, sizeof err), CR_OK);
+    assert_close(watts, 150.0, 1.1e-3);
+    cr_energy_close(m);
+    assert_int_equal(nvml.shutdowns, 1);
+}
+
+/* The sampling thread's failure reaches the next reading. */
+static void test_a_failed_sample_is_reported(void **state)
+{
+    (void)state;
+    reset();
+    nvml.counter_rc = CR_NVML_ERROR_NOT_SUPPORTED;
+    cr_energy_meter *m = open_ok();
+    __atomic_store_n(&nvml.power_rc, 15, __ATOMIC_SEQ_CST);
+    double j;
+    char err[CR_ERRLEN] = "";
+    cr_status st = CR_OK;
+    for (int i = 0; i < 2000 && (st = cr_energy_read(m, &j, err, sizeof err)) == CR_OK; ++i)
+        nanosleep(&(struct timespec){0, 1000000}, NULL); /* the thread samples every 0.1 ms */
+    assert_int_equal(st, CR_ERR);
+    assert_string_equal(err, "nvmlDeviceGetPowerUsage: GPU is lost");
+    cr_energy_close(m);
+}
+
+static void test_a_device_nvml_does_not_know(void **state)
+{
+    (void)state;
+    reset();
+    assert_unsupported("0000:65:00.0", "NVML has no device with PCI bus id 0000:65:00.0: Not Found");
+    assert_int_equal(nvml.inits, 1);
+}
+
+static void test_nvml_that_does_not_start(void **state)
+{
+    (void)state;
+    reset();
+    nvml.init_rc = 9;
+    assert_unsupported(BUS_ID, "nvmlInit failed: Driver Not Loaded");
+    assert_int_equal(nvml.shutdowns, 0);
+}
+
+static void test_neither_counter_nor_power(void **state)
+{
+    (void)state;
+    reset();
+    nvml.counter_rc = CR_NVML_ERROR_NOT_SUPPORTED;
+    nvml.power_rc = CR_NVML_ERROR_NO_PERMISSION;
+    assert_unsupported(BUS_ID, "NVML reads neither the total energy (Not Supported) nor the power (Insufficient "
+                               "Permissions) of " BUS_ID);
+}
+
+static void test_an_nvidia_device_without_a_bus_id(void **state)
+{
+    (void)state;
+    reset();
+    assert_unsupported("", "the NVIDIA device has no PCI bus id to find it by in NVML");
+    assert_int_equal(nvml.inits, 0);
+}
+
+/* The library itself, where the machine has one; its absence is a reason,
+ * not an error. */
+static void test_the_library_is_found_at_run_time_or_named(void **state)
+{
+    (void)state;
+    reset();
+    cr_nvml_library *lib;
+    cr_nvml_api api;
+    char why[CR_ERRLEN] = "";
+    cr_status st = cr_nvml_load(&lib, &api, why, sizeof why);
+    if (st == CR_OK) {
+        assert_non_null(api.init);
+        assert_non_null(api.total_energy_mj);
+        cr_nvml_unload(lib);
+        return;
+    }
+    assert_int_equal(st, CR_UNSUPPORTED);
+    assert_null(lib);
+    assert_true(strncmp(why, "libnvidia-ml.so.1 not found (", 29) == 0 || strstr(why, "libnvidia-ml.so.1 has no "));
+}
+
+TEST_MAIN(NULL, NULL, test_the_total_energy_counter_is_read, test_static_power_of_the_counter,
+          test_a_counter_going_back_is_an_error, test_the_power_is_sampled_without_a_counter,
+          test_a_failed_sample_is_reported, test_a_device_nvml_does_not_know, test_nvml_that_does_not_start,
+          test_neither_counter_nor_power, test_an_nvidia_device_without_a_bus_id,
+          test_the_library_is_found_at_run_time_or_named)

@@ -1,0 +1,268 @@
+/* The host's energy from recorded powercap trees: which domains count, how
+ * their counters add up and unfold across a wrap, and the one-line reason
+ * when nothing can be read. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "energy.h"
+#include "tests/energy_fakes.h"
+#include "tests/scratch_dir.h"
+#include "tests/test_main.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PACKAGE_MAX 262143328850ull /* max_energy_range_uj of the recorded packages */
+#define PACKAGE_0 183746529871ull   /* their package-0 energy_uj */
+#define DRAM_0 9418734112ull
+
+static char dir[128];
+CR_SCRATCH_FIXTURES(dir, "energy-powercap")
+
+/* A fresh copy of the recorded tree NAME in the scratch directory. */
+static const char *tree(const char *name)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(copy_tree(name, path), 0);
+    return path;
+}
+
+static cr_status open_at(const char *root, cr_energy_meter **m, char *why, size_t len)
+{
+    cr_device_info info = host_cpu();
+    cr_energy_source src = fake_source(root, NULL);
+    fake_clock_reset(NULL);
+    return cr_energy_open(&info, &src, m, why, len);
+}
+
+static cr_energy_meter *open_ok(const char *root)
+{
+    cr_energy_meter *m;
+    char why[CR_ERRLEN] = "";
+    cr_status st = open_at(root, &m, why, sizeof why);
+    if (st != CR_OK)
+        fail_msg("%s", why);
+    return m;
+}
+
+static void assert_unsupported(const char *root, const char *expected_why)
+{
+    cr_energy_meter *m = (cr_energy_meter *)&m;
+    char why[CR_ERRLEN] = "";
+    assert_int_equal(open_at(root, &m, why, sizeof why), CR_UNSUPPORTED);
+    assert_null(m);
+    if (strstr(why, expected_why) == NULL)
+        fail_msg("\"%s\" does not say \"%s\"", why, expected_why);
+    assert_null(strchr(why, '\n'));
+}
+
+static void test_package_and_its_dram_are_summed_not_the_core(void **state)
+{
+    (void)state;
+    const char *root = tree("package-dram");
+    cr_energy_meter *m = open_ok(root);
+    assert_string_equal(cr_energy_sensor(m), "powercap:package-0+dram");
+    assert_close(read_joules(m), 0.0, 0.0);
+    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_0 + 2000000);
+    write_zone_file(root, "intel-rapl:0:1", "energy_uj", DRAM_0 + 500000);
+    write_zone_file(root, "intel-rapl:0:0", "energy_uj", 40125377119ull + 7000000); /* core: inside the package */
+    assert_close(read_joules(m), 2.5, 1e-9);
+    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_0 + 3000000);
+    assert_close(read_joules(m), 3.5, 1e-9);
+    cr_energy_close(m);
+}
+
+static void test_two_packages_each_with_dram(void **state)
+{
+    (void)state;
+    const char *root = tree("two-packages");
+    cr_energy_meter *m = open_ok(root);
+    assert_string_equal(cr_energy_sensor(m), "powercap:package-0+dram+package-1+dram");
+    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_0 + 1000000);
+    write_zone_file(root, "intel-rapl:0:0", "energy_uj", DRAM_0 + 2000000);
+    write_zone_file(root, "intel-rapl:1", "energy_uj", 201337110457ull + 3000000);
+    write_zone_file(root, "intel-rapl:1:0", "energy_uj", 10266510044ull + 4000000);
+    assert_close(read_joules(m), 10.0, 1e-9);
+    cr_energy_close(m);
+}
+
+static void test_a_wrapped_counter_unfolds(void **state)
+{
+    (void)state;
+    const char *root = tree("package-dram");
+    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_MAX - 1000);
+    cr_energy_meter *m = open_ok(root);
+    write_zone_file(root, "intel-rapl:0", "energy_uj", 500);
+    /* (500 - (max - 1000)) mod (max + 1): not negative, not 2^64 - ... */
+    assert_close(read_joules(m), 1501e-6, 1e-12);
+    write_zone_file(root, "intel-rapl:0", "energy_uj", 1500);
+    assert_close(read_joules(m), 2501e-6, 1e-12);
+    /* To exactly max, then round to 0: one more count. */
+    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_MAX);
+    double at_max = read_joules(m);
+    assert_close(at_max, (2501.0 + (double)(PACKAGE_MAX - 1500)) * 1e-6, 1e-9);
+    write_zone_file(root, "intel-rapl:0", "energy_uj", 0);
+    assert_close(read_joules(m) - at_max, 1e-6, 1e-9);
+    cr_energy_close(m);
+}
+
+static void test_counter_delta_is_modulo_the_range(void **state)
+{
+    (void)state;
+    assert_int_equal(cr_energy_counter_delta(PACKAGE_MAX - 1000, 500, PACKAGE_MAX), 1501);
+    assert_int_equal(cr_energy_counter_delta(100, 350, PACKAGE_MAX), 250);
+    assert_int_equal(cr_energy_counter_delta(7, 7, PACKAGE_MAX), 0);
+    assert_int_equal(cr_energy_counter_delta(PACKAGE_MAX, 0, PACKAGE_MAX), 1);
+    assert_int_equal(cr_energy_counter_delta(UINT64_MAX - 2, 3, UINT64_MAX), 6);
+}
+
+static void test_a_reading_above_the_range_or_not_a_count_is_an_error(void **state)
+{
+    (void)state;
+    const char *root = tree("package-dram");
+    cr_energy_meter *m = open_ok(root);
+    double j;
+    char err[CR_ERRLEN];
+    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_MAX + 1);
+    assert_int_equal(cr_energy_read(m, &j, err, sizeof err), CR_ERR);
+    assert_non_null(strstr(err, "intel-rapl:0/energy_uj: 262143328851 is above max_energy_range_uj 262143328850"));
+    char path[512];
+    snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", root);
+    FILE *f = fopen(path, "w");
+    fputs("12ab\n", f);
+    fclose(f);
+    assert_int_equal(cr_energy_read(m, &j, err, sizeof err), CR_ERR);
+    assert_non_null(strstr(err, "intel-rapl:0/energy_uj: \"12ab\" is not a count"));
+    cr_energy_close(m);
+}
+
+static void test_an_unreadable_counter_is_named(void **state)
+{
+    (void)state;
+    assert_unsupported("common/tests/data/powercap-unreadable",
+                       "common/tests/data/powercap-unreadable/intel-rapl:0/energy_uj: Is a directory");
+}
+
+/* energy_uj as Linux 5.10 and later leave it: readable by root alone. Run
+ * by root, the test opens it as nobody, in a child. */
+static void test_a_root_only_counter_says_permission_denied(void **state)
+{
+    (void)state;
+    const char *root = tree("package-dram");
+    char path[512];
+    snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", root);
+    assert_int_equal(chmod(path, 0), 0);
+    assert_int_equal(chmod(dir, 0755), 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(77);
+        cr_energy_meter *m;
+        char why[CR_ERRLEN] = "";
+        cr_status st = open_at(root, &m, why, sizeof why);
+        if (write(fds[1], &st, sizeof st) != sizeof st || write(fds[1], why, sizeof why) != sizeof why)
+            _exit(1);
+        _exit(0);
+    }
+    close(fds[1]);
+    cr_status st = CR_OK;
+    char why[CR_ERRLEN] = "";
+    ssize_t got = read(fds[0], &st, sizeof st);
+    if (got == sizeof st)
+        got = read(fds[0], why, sizeof why);
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+        skip();
+    assert_int_equal(got, (ssize_t)sizeof why);
+    assert_int_equal(st, CR_UNSUPPORTED);
+    char expected[600];
+    snprintf(expected, sizeof expected, "%s: permission denied (root only since Linux 5.10", path);
+    if (strstr(why, expected) == NULL)
+        fail_msg("\"%s\" does not say \"%s\"", why, expected);
+}
+
+static void test_an_empty_or_missing_tree_is_unsupported(void **state)
+{
+    (void)state;
+    char empty[256];
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    assert_int_equal(mkdir(empty, 0755), 0);
+    char expected[400];
+    snprintf(expected, sizeof expected, "no powercap domain under %s (no intel-rapl* or amd-rapl* package domain)",
+             empty);
+    assert_unsupported(empty, expected);
+    snprintf(expected, sizeof expected, "no powercap domain under %s/absent (No such file or directory)", dir);
+    snprintf(empty, sizeof empty, "%s/absent", dir);
+    assert_unsupported(empty, expected);
+    assert_unsupported("common/tests/data/powercap-no-zone",
+                       "no powercap domain under common/tests/data/powercap-no-zone");
+}
+
+/* The control type's own directory, psys (which holds the package) and
+ * intel-rapl-mmio (the package again) are no domains to add. */
+static void test_only_the_package_of_a_laptop_tree_counts(void **state)
+{
+    (void)state;
+    cr_energy_meter *m = open_ok("common/tests/data/powercap-control-type");
+    assert_string_equal(cr_energy_sensor(m), "powercap:package-0");
+    cr_energy_close(m);
+}
+
+static void test_amd_rapl_is_read(void **state)
+{
+    (void)state;
+    const char *root = tree("amd");
+    cr_energy_meter *m = open_ok(root);
+    assert_string_equal(cr_energy_sensor(m), "powercap:package-0");
+    write_zone_file(root, "amd-rapl:0", "energy_uj", 7719340012ull + 4200000);
+    assert_close(read_joules(m), 4.2, 1e-9);
+    cr_energy_close(m);
+}
+
+static void test_the_root_comes_from_the_environment(void **state)
+{
+    (void)state;
+    cr_device_info info = host_cpu();
+    cr_energy_source src = fake_source(NULL, NULL);
+    fake_clock_reset(NULL);
+    setenv("CROSSROOF_POWERCAP_ROOT", "common/tests/data/powercap-two-packages", 1);
+    cr_energy_meter *m;
+    char why[CR_ERRLEN];
+    cr_status st = cr_energy_open(&info, &src, &m, why, sizeof why);
+    unsetenv("CROSSROOF_POWERCAP_ROOT");
+    assert_int_equal(st, CR_OK);
+    assert_string_equal(cr_energy_sensor(m), "powercap:package-0+dram+package-1+dram");
+    cr_energy_close(m);
+}
+
+/* A counter that stands still through the second of observation: the
+ * interval is the documented one, and says so. */
+static void test_a_still_counter_gets_the_documented_interval(void **state)
+{
+    (void)state;
+    cr_energy_meter *m = open_ok("common/tests/data/powercap-package-dram");
+    assert_close(cr_energy_interval_s(m), 1e-3, 0);
+    assert_non_null(strstr(cr_energy_interval_basis(m), "documented: about 1 ms"));
+    cr_energy_close(m);
+}
+
+TEST_MAIN(scratch_setup, scratch_teardown, test_package_and_its_dram_are_summed_not_the_core,
+          test_two_packages_each_with_dram, test_a_wrapped_counter_unfolds, test_counter_delta_is_modulo_the_range,
+          test_a_reading_above_the_range_or_not_a_count_is_an_error, test_an_unreadable_counter_is_named,
+          test_a_root_only_counter_says_permission_denied, test_an_empty_or_missing_tree_is_unsupported,
+          test_only_the_package_of_a_laptop_tree_counts, test_amd_rapl_is_read,
+          test_the_root_comes_from_the_environment,
+          test_a_still_counter_gets_the_documented_interval)
