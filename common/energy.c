@@ -85,16 +85,21 @@ static bool contains_nocase(const char *text, const char *word)
     return false;
 }
 
+/* "call: NVML's words for rc" into err. */
+static cr_status nvml_failed(const cr_energy_meter *m, const char *call, int rc, char *err, size_t len)
+{
+    char text[128];
+    snprintf(err, len, "%s: %s", call, cr_nvml_text(&m->nvml, rc, text, sizeof text));
+    return CR_ERR;
+}
+
 static cr_status nvml_power_w(void *ctx, double *watts, char *err, size_t len)
 {
     cr_energy_meter *m = ctx;
     unsigned mw;
     int rc = m->nvml.power_mw(m->nvml_device, &mw);
-    if (rc != CR_NVML_SUCCESS) {
-        char text[128];
-        snprintf(err, len, "nvmlDeviceGetPowerUsage: %s", cr_nvml_text(&m->nvml, rc, text, sizeof text));
-        return CR_ERR;
-    }
+    if (rc != CR_NVML_SUCCESS)
+        return nvml_failed(m, "nvmlDeviceGetPowerUsage", rc, err, len);
     *watts = mw * 1e-3;
     return CR_OK;
 }
@@ -113,11 +118,8 @@ static cr_status read_raw(cr_energy_meter *m, size_t i, uint64_t *raw, char *err
     }
     unsigned long long mj;
     int rc = m->nvml.total_energy_mj(m->nvml_device, &mj);
-    if (rc != CR_NVML_SUCCESS) {
-        char text[128];
-        snprintf(err, len, "nvmlDeviceGetTotalEnergyConsumption: %s", cr_nvml_text(&m->nvml, rc, text, sizeof text));
-        return CR_ERR;
-    }
+    if (rc != CR_NVML_SUCCESS)
+        return nvml_failed(m, "nvmlDeviceGetTotalEnergyConsumption", rc, err, len);
     *raw = mj;
     return CR_OK;
 }

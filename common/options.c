@@ -157,6 +157,16 @@ int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen)
     return 0;
 }
 
+int cr_parse_count_at_most(const char *text, uint64_t max, const char *what, uint64_t *out, char *err,
+                           size_t errlen)
+{
+    if (cr_parse_count(text, out, err, errlen) != 0)
+        return -1;
+    if (*out > max)
+        return cr_errf(err, errlen, "%" PRIu64 " %s is above %" PRIu64, *out, what, max);
+    return 0;
+}
+
 /* auto, on, off: 0, 1, 2 (the order of cr_host_ref and cr_energy_mode). */
 static int parse_auto_on_off(const char *text, int *out, char *err, size_t errlen)
 {

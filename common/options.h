@@ -32,6 +32,10 @@ uint64_t cr_range_value(const cr_range *r, size_t i);
 
 /* Parses a positive decimal count with no suffix ("10"). */
 int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen);
+/* A count up to max; the refusal names what is counted ("N what is above
+ * max"). */
+int cr_parse_count_at_most(const char *text, uint64_t max, const char *what, uint64_t *out, char *err,
+                           size_t errlen);
 /* Parses "a,b" of names (or "all") into a bit per name's index. */
 int cr_parse_name_list(const char *text, const char *const *names, unsigned count, unsigned *bits, char *err,
                        size_t errlen);

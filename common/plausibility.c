@@ -33,7 +33,8 @@ void cr_flag_add(char *flags, size_t flags_len, char *note, size_t note_len, con
 static int stability(const cr_peaks *p, cr_result *r)
 {
     int n = 0;
-    if (strcmp(r->stop, "max-reps") == 0 || strcmp(r->stop, "time-budget") == 0) {
+    if (strcmp(r->stop, "max-reps") == 0 || strcmp(r->stop, "time-budget") == 0 ||
+        strcmp(r->stop, "out-of-reach") == 0) {
         char ci[32] = "unknown";
         if (isfinite(r->stats.ci_rel))
             snprintf(ci, sizeof ci, "+-%.2g%%", 100 * r->stats.ci_rel);

@@ -32,7 +32,7 @@ typedef struct {
     double ops_per_rep;
     cr_summary stats;    /* seconds per repetition */
     char timer[16];      /* "event", "host", "host-fallback" */
-    char stop[16];       /* why repetition stopped: stable, max-reps, time-budget */
+    char stop[16];       /* why repetition stopped: stable, max-reps, time-budget, out-of-reach */
     double figure;       /* derived from the median */
     double figure_best;  /* derived from the minimum (STREAM's best-of-N) */
     char unit[16];       /* "GB/s" (1e9 bytes), "Gop/s", "us" */

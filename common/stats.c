@@ -75,6 +75,20 @@ double cr_median_of_ratios(const double *a, const double *b, size_t n)
     return s.median;
 }
 
+/* Whether the target is beyond twice what the whole budget could give; the
+ * factor leaves room for an interval that narrows faster than 1/sqrt(n)
+ * once a drift in the machine has passed. */
+static bool out_of_reach(const cr_stop_rule *rule, size_t n, double ci_rel, double elapsed_s)
+{
+    if (!(elapsed_s >= 0.5 * rule->max_time_s) || !isfinite(ci_rel) || !(rule->target_ci > 0))
+        return false;
+    double affordable = (double)n * rule->max_time_s / elapsed_s;
+    if (affordable > (double)rule->max_reps)
+        affordable = (double)rule->max_reps;
+    double ratio = ci_rel / rule->target_ci;
+    return (double)n * ratio * ratio > 2 * affordable;
+}
+
 cr_stop_reason cr_stop_check(const cr_stop_rule *rule, const double *samples, size_t n, double measured_s,
                              double elapsed_s)
 {
@@ -86,7 +100,9 @@ cr_stop_reason cr_stop_check(const cr_stop_rule *rule, const double *samples, si
         return CR_CONTINUE;
     cr_summary s;
     cr_summarize(samples, n, &s);
-    return s.ci_rel <= rule->target_ci ? CR_STOP_STABLE : CR_CONTINUE;
+    if (s.ci_rel <= rule->target_ci)
+        return CR_STOP_STABLE;
+    return out_of_reach(rule, n, s.ci_rel, elapsed_s) ? CR_STOP_OUT_OF_REACH : CR_CONTINUE;
 }
 
 const char *cr_stop_reason_name(cr_stop_reason r)
@@ -96,6 +112,7 @@ const char *cr_stop_reason_name(cr_stop_reason r)
     case CR_STOP_STABLE: return "stable";
     case CR_STOP_MAX_REPS: return "max-reps";
     case CR_STOP_BUDGET: return "time-budget";
+    case CR_STOP_OUT_OF_REACH: return "out-of-reach";
     }
     return "?";
 }

@@ -308,6 +308,20 @@ void cr_cl_close_state(void *state, size_t size, cr_cl *cl)
     memset(state, 0, size);
 }
 
+cr_status cr_cl_open_built(const char *spec, void *state, size_t size, cr_cl *cl,
+                           cr_status (*build)(char *err, size_t errlen), void (*close)(void), char *err,
+                           size_t errlen)
+{
+    cr_status st = cr_cl_open_state(spec, state, size, cl, err, errlen);
+    if (st != CR_OK)
+        return st;
+    if (build(err, errlen) != CR_OK) {
+        close();
+        return CR_ERR;
+    }
+    return CR_OK;
+}
+
 cr_status cr_cl_build(cr_cl *cl, const char *const *sources, unsigned count, const char *options, cl_program *out,
                       char *err, size_t errlen)
 {

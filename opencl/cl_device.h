@@ -39,6 +39,11 @@ void cr_cl_close(cr_cl *cl);
  * opened twice starts from nothing. */
 cr_status cr_cl_open_state(const char *spec, void *state, size_t size, cr_cl *cl, char *err, size_t errlen);
 void cr_cl_close_state(void *state, size_t size, cr_cl *cl);
+/* cr_cl_open_state, then the backend's build (programs, kernels, buffers);
+ * a build that fails closes the backend again (close) and gives CR_ERR. */
+cr_status cr_cl_open_built(const char *spec, void *state, size_t size, cr_cl *cl,
+                           cr_status (*build)(char *err, size_t errlen), void (*close)(void), char *err,
+                           size_t errlen);
 
 /* Builds the concatenation of count sources with options; on failure err
  * holds the first error line of the build log. */

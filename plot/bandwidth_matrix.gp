@@ -10,7 +10,7 @@ csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "bandwidth_matrix"
 name = ARGC >= 3 ? ARG3 : ""
 
-mems = "host-pageable host-pinned device shared malloc peer"
+mems = "host-pageable host-pinned device local shared malloc peer"
 engines = "copy kernel cpu"
 
 # The value of key in "k=v;k=v" params, "" when absent.

@@ -21,31 +21,9 @@ die() { # status message
 [ -d "$1" ] || die 2 "$1 is not a directory"
 dir=$(cd -- "$1" && pwd -P) || die 2 "cannot enter $1"
 here=$(cd -- "$(dirname -- "$0")" && pwd -P)
+# shellcheck source=common/csv_records.sh
+. "$here/../common/csv_records.sh"
 command -v gnuplot >/dev/null || die 1 "gnuplot not found (apt-get install gnuplot-nox)"
-
-# The records of a CSV file, one a line, fields separated by the unit
-# separator (\037): quoted fields, doubled quotes and line breaks inside
-# quotes read as RFC 4180 has them, line breaks turned into spaces.
-csv_records() { # file
-    awk '
-        {
-            line = $0
-            if (inq) field = field " "
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (inq) {
-                    if (c != "\"") field = field c
-                    else if (substr(line, i + 1, 1) == "\"") { field = field c; i++ }
-                    else inq = 0
-                } else if (c == "\"") inq = 1
-                else if (c == ",") { record = record field "\037"; field = "" }
-                else if (c != "\r") field = field c
-            }
-            if (inq) next
-            print record field
-            record = ""; field = ""
-        }' "$1" 2>/dev/null || true
-}
 
 # The device name in DIR's NAME.meta.csv: the value of its device.name record.
 device_name() { # meta.csv

@@ -4,16 +4,18 @@
 # ratio table. Nothing is fetched or built here: the peers are given by path
 # (README, "Comparing with the peers", says how to build them).
 #
-#   tools/peers.sh --babelstream PATH [--rounds 3] [--elements 33554432]
-#                  [--dtype float,double] [--reps 100] [--median-runs 15]
+#   tools/peers.sh --babelstream PATH [--rounds 3] [--slices 4] [--elements 33554432]
+#                  [--dtype float,double] [--reps 100] [--median-runs 16]
 #                  [--device N] [--bin DIR] [--out DIR]
 #
-# Per round and data type: crossroof's fixed sweep (`--reps R:R`, no host
-# reference, no energy), BabelStream's best of R (`--numtimes R`, its own
-# first iteration discarded), and BabelStream's median, from K processes of
-# `--numtimes 2` (it prints no median; each process times one iteration
-# after one it discards). The order of the two alternates from round to
-# round. Times are compared, not bandwidths, so that no unit (MB vs MiB)
+# Per round and data type, in S slices that alternate which suite goes
+# first: crossroof's fixed sweep (`--reps R/S`, no host reference, no
+# energy), BabelStream's best of R/S (`--numtimes R/S+1`, its own first
+# iteration discarded), and K/S processes of BabelStream with
+# `--numtimes 2` for its median (it prints none; each process times one
+# iteration after one it discards). A shared machine's memory bandwidth
+# drifts between phases tens of percent apart; slices a few seconds long
+# give both suites the same phases. Times are compared, not bandwidths, so that no unit (MB vs MiB)
 # or byte count can differ: ratio = BabelStream's time / crossroof's, above
 # 1 where crossroof is faster.
 # Exit status: 0 table printed, 1 a run failed, 2 bad usage.
@@ -24,13 +26,14 @@ die() { # status message
     exit "$1"
 }
 
-babel="" rounds=3 elements=33554432 dtypes="float,double" reps=100 median_runs=15 device="" bin="" out=""
+babel="" rounds=3 slices=4 elements=33554432 dtypes="float,double" reps=100 median_runs=16 device="" bin="" out=""
 need_value() { [ $# -ge 2 ] || die 2 "$1 needs a value"; }
 positive() { [[ $2 =~ ^[1-9][0-9]{0,9}$ ]] || die 2 "$1: '$2' is not a positive whole number"; }
 while [ $# -gt 0 ]; do
     case $1 in
         --babelstream) need_value "$@"; babel=$2; shift 2 ;;
         --rounds) need_value "$@"; positive "$1" "$2"; rounds=$2; shift 2 ;;
+        --slices) need_value "$@"; positive "$1" "$2"; slices=$2; shift 2 ;;
         --elements) need_value "$@"; positive "$1" "$2"; elements=$2; shift 2 ;;
         --dtype) need_value "$@"; dtypes=$2; shift 2 ;;
         --reps) need_value "$@"; positive "$1" "$2"; reps=$2; shift 2 ;;
@@ -49,38 +52,23 @@ IFS=, read -r -a dtype_list <<<"$dtypes"
 for t in "${dtype_list[@]}"; do
     [ "$t" = float ] || [ "$t" = double ] || die 2 "--dtype: '$t' is not float or double"
 done
-[ "$reps" -ge 2 ] || die 2 "--reps: BabelStream discards its first iteration: at least 2"
+[ $((reps / slices)) -ge 2 ] || die 2 "--reps $reps over --slices $slices: at least 2 repetitions a slice"
+[ $((median_runs / slices)) -ge 1 ] || die 2 "--median-runs $median_runs over --slices $slices: at least 1 a slice"
 here=$(cd -- "$(dirname -- "$0")/.." && pwd -P)
+# shellcheck source=common/csv_records.sh
+. "$here/common/csv_records.sh"
 bin=${bin:-$here/build/bin}
 [ -x "$bin/stream-opencl" ] || die 2 "$bin/stream-opencl is missing (build it: make)"
 out=${out:-$(mktemp -d /tmp/crossroof-peers-XXXXXX)}
 mkdir -p -- "$out" || die 2 "--out: cannot create '$out'"
 
-# "kernel min median" of each stream row of a crossroof CSV, the row's
-# fields read as CSV (quoted fields may hold commas).
+# "kernel min median" of each valid stream row of the fixed sweep.
 crossroof_times() { # csv
-    awk '
-        function split_csv(line, f,    n, i, c, inq, field) {
-            n = 0; field = ""; inq = 0
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (inq) {
-                    if (c != "\"") field = field c
-                    else if (substr(line, i + 1, 1) == "\"") { field = field c; i++ }
-                    else inq = 0
-                } else if (c == "\"") inq = 1
-                else if (c == ",") { f[++n] = field; field = "" }
-                else field = field c
-            }
-            f[++n] = field
-            return n
-        }
-        NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
-        {
-            split_csv($0, f)
-            if (f[col["sweep"]] == "fixed" && f[col["backend"]] == "opencl" && f[col["valid"]] == "1")
-                print f[col["variant"]], f[col["min_s"]], f[col["median_s"]]
-        }' "$1"
+    csv_records "$1" | awk -F '\037' '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["sweep"] == "fixed" && $col["backend"] == "opencl" && $col["valid"] == "1" {
+            print $col["variant"], $col["min_s"], $col["median_s"]
+        }'
 }
 
 # "kernel min" of BabelStream's --csv output (Copy, Mul, ... lower-cased).
@@ -88,25 +76,24 @@ babel_times() { # file
     awk -F, '$1 ~ /^(Copy|Mul|Add|Triad|Dot)$/ { print tolower($1), $6 }' "$1"
 }
 
-run_crossroof() { # round dtype
-    local dir=$out/round$1/crossroof-$2 width=4
+run_crossroof() { # round dtype slice
+    local dir=$out/round$1/crossroof-$2-$3 width=4
     [ "$2" = double ] && width=8
     local args=(--sweeps fixed --dtype "$2" --size $((elements * width)) --host-ref off
-        --energy off --reps "$reps:$reps" --min-time 0.001 --max-time 600 --out "$dir")
+        --energy off --reps "$((reps / slices)):$((reps / slices))" --min-time 0.001 --max-time 600 --out "$dir")
     [ -n "$device" ] && args+=(--device "$device")
     "$bin/stream-opencl" "${args[@]}" >"$dir.log" 2>&1 || die 1 "crossroof round $1 $2 failed: see $dir.log"
-    crossroof_times "$dir/stream-opencl.csv" >"$out/round$1/crossroof-$2.times"
+    crossroof_times "$dir/stream-opencl.csv" >>"$out/round$1/crossroof-$2.times"
 }
 
-run_babel() { # round dtype
+run_babel() { # round dtype slice
     local base=$out/round$1/babelstream-$2 args=(--arraysize "$elements" --csv)
     [ "$2" = float ] && args+=(--float)
     [ -n "$device" ] && args+=(--device "$device")
-    "$babel" "${args[@]}" --numtimes "$reps" >"$base-best.csv" 2>"$base.log" ||
+    "$babel" "${args[@]}" --numtimes $((reps / slices + 1)) >"$base-best-$3.csv" 2>>"$base.log" ||
         die 1 "BabelStream round $1 $2 failed: see $base.log"
-    babel_times "$base-best.csv" >"$base-best.times"
-    : >"$base-single.times"
-    for ((k = 0; k < median_runs; k++)); do
+    babel_times "$base-best-$3.csv" >>"$base-best.times"
+    for ((k = 0; k < median_runs / slices; k++)); do
         "$babel" "${args[@]}" --numtimes 2 >"$base-single.csv" 2>>"$base.log" ||
             die 1 "BabelStream round $1 $2 (single) failed: see $base.log"
         babel_times "$base-single.csv" >>"$base-single.times"
@@ -117,14 +104,16 @@ for ((r = 1; r <= rounds; r++)); do
     mkdir -p -- "$out/round$r"
     for t in "${dtype_list[@]}"; do
         printf 'peers.sh: round %d/%d, %s\n' "$r" "$rounds" "$t" >&2
-        if ((r % 2)); then run_crossroof "$r" "$t"; run_babel "$r" "$t"
-        else run_babel "$r" "$t"; run_crossroof "$r" "$t"; fi
+        for ((s = 1; s <= slices; s++)); do
+            if (((r + s) % 2)); then run_crossroof "$r" "$t" "$s"; run_babel "$r" "$t" "$s"
+            else run_babel "$r" "$t" "$s"; run_crossroof "$r" "$t" "$s"; fi
+        done
     done
 done
 
-# The table: per data type and kernel, best of every round's best, and the
-# median of the round medians (crossroof) against the median of every
-# single-iteration BabelStream process.
+# The table: per data type and kernel, the best of every slice's best, and
+# the median of the slices' medians (crossroof) against the median of every
+# single-iteration BabelStream process; then each round's ratios alone.
 for t in "${dtype_list[@]}"; do
     for ((r = 1; r <= rounds; r++)); do
         sed "s/^/$t $r crossroof /" "$out/round$r/crossroof-$t.times"
@@ -138,34 +127,45 @@ done | awk -v elements="$elements" -v rounds="$rounds" '
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
     function least(a, b) { return a == "" || b + 0 < a + 0 ? b : a }
-    {
-        key = $1 " " $4
-        keys[key] = 1
-        if ($3 == "crossroof") { cbest[key] = least(cbest[key], $5); cmed[key] = cmed[key] " " $6 }
-        else if ($3 == "babel-best") bbest[key] = least(bbest[key], $5)
-        else bsingle[key] = bsingle[key] " " $5
+    # Every figure twice: for its round and for all rounds ("all").
+    function take(key, r,    g) {
+        for (g = 0; g < 2; g++) {
+            at = key SUBSEP (g ? r : "all")
+            if ($3 == "crossroof") { cbest[at] = least(cbest[at], $5); cmed[at] = cmed[at] " " $6 }
+            else if ($3 == "babel-best") bbest[at] = least(bbest[at], $5)
+            else bsingle[at] = bsingle[at] " " $5
+        }
+    }
+    { keys[$1 " " $4] = 1; take($1 " " $4, $2) }
+    # "best-ratio median-ratio" of key in group g, or "" where a suite has no rows.
+    function ratios(key, g,    at) {
+        at = key SUBSEP g
+        if (!(at in cbest) || !(at in bbest) || bsingle[at] == "") return ""
+        return sprintf("%.3f %.3f", bbest[at] / cbest[at], median(bsingle[at]) / median(cmed[at]))
     }
     END {
-        order["copy"] = 1; order["mul"] = 2; order["add"] = 3; order["triad"] = 4; order["dot"] = 5
+        split("copy mul add triad dot", kernel, " ")
         words["copy"] = 2; words["mul"] = 2; words["add"] = 3; words["triad"] = 3; words["dot"] = 2
-        printf "%-6s %-6s %12s %12s %8s %12s %12s %8s\n", "dtype", "kernel", "crossroof", "BabelStream", "best", \
-            "crossroof", "BabelStream", "median"
+        printf "%-6s %-6s %12s %12s %8s %12s %12s %8s  %s\n", "dtype", "kernel", "crossroof", "BabelStream", "best", \
+            "crossroof", "BabelStream", "median", "per round (best/median)"
         printf "%-6s %-6s %12s %12s %8s %12s %12s %8s\n", "", "", "best GB/s", "best GB/s", "ratio", "median GB/s", \
             "median GB/s", "ratio"
         for (t = 1; t <= 2; t++) {
             dt = t == 1 ? "float" : "double"
-            size = t == 1 ? 4 : 8
-            for (k in order) sorted[order[k]] = k
             for (i = 1; i <= 5; i++) {
-                key = dt " " sorted[i]
+                key = dt " " kernel[i]
                 if (!(key in keys)) continue
-                bytes = words[sorted[i]] * size * elements
-                if (!(key in cbest) || !(key in bbest) || bsingle[key] == "") {
-                    printf "%-6s %-6s  missing rows: see the logs\n", dt, sorted[i]; continue
+                if (ratios(key, "all") == "") { printf "%-6s %-6s  missing rows: see the logs\n", dt, kernel[i]; continue }
+                bytes = words[kernel[i]] * (t == 1 ? 4 : 8) * elements
+                at = key SUBSEP "all"
+                cm = median(cmed[at]); bm = median(bsingle[at])
+                per = ""
+                for (r = 1; r <= rounds; r++) {
+                    split(ratios(key, r), rr, " ")
+                    per = per sprintf(" %.3f/%.3f", rr[1], rr[2])
                 }
-                cm = median(cmed[key]); bm = median(bsingle[key])
-                printf "%-6s %-6s %12.2f %12.2f %7.3fx %12.2f %12.2f %7.3fx\n", dt, sorted[i], bytes / cbest[key] * 1e-9, \
-                    bytes / bbest[key] * 1e-9, bbest[key] / cbest[key], bytes / cm * 1e-9, bytes / bm * 1e-9, bm / cm
+                printf "%-6s %-6s %12.2f %12.2f %7.3fx %12.2f %12.2f %7.3fx %s\n", dt, kernel[i], bytes / cbest[at] * 1e-9, \
+                    bytes / bbest[at] * 1e-9, bbest[at] / cbest[at], bytes / cm * 1e-9, bytes / bm * 1e-9, bm / cm, per
             }
         }
         printf "(%d rounds; ratio = BabelStream time / crossroof time, above 1 where crossroof is faster)\n", rounds

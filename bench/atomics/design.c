@@ -60,12 +60,7 @@ typedef struct {
 
 static int opt_iters(void *c, const char *a, char *e, size_t l)
 {
-    at_config *cfg = c;
-    if (cr_parse_count(a, &cfg->iters, e, l) != 0)
-        return -1;
-    if (cfg->iters > AT_MAX_ITERS)
-        return cr_errf(e, l, "%" PRIu64 " operations per work-item is above %u", cfg->iters, AT_MAX_ITERS);
-    return 0;
+    return cr_parse_count_at_most(a, AT_MAX_ITERS, "operations per work-item", &((at_config *)c)->iters, e, l);
 }
 
 static const cr_extra_option at_options[] = {

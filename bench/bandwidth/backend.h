@@ -25,12 +25,18 @@
 #define BW_U64 uint64_t
 #include "bandwidth/elements.h"
 
+/* The local-memory path's key, the same on every backend: the energy
+ * levels read its rows by it. */
+#define BW_LOCAL_PATH_KEY "kernel-local-memory"
+
 typedef enum {
     BW_COPY,         /* an API transfer: src bytes end up in dst */
     BW_CPU_ACCESS,   /* phases map / memcpy / unmap; the memcpy moves the bytes */
     BW_KERNEL_READ,  /* a kernel reads the buffer; result: sum of its 32-bit words */
     BW_KERNEL_WRITE, /* a kernel writes bw_pattern_word(i) into every 32-bit word i */
     BW_TECHNIQUE,    /* a memory-movement technique runs a workload end to end */
+    BW_KERNEL_LOCAL, /* a kernel rotates the source through local memory (elements.h): its destination is the
+                        source permuted as bw_local_expected says; the bytes are the local traffic */
 } bw_kind;
 
 /* The workloads of Lee's techniques (2012, §3.2.3), on floats:
@@ -49,6 +55,7 @@ typedef enum {
     BW_MEM_SHARED,        /* one allocation both sides address: managed memory, SVM, host-mapped buffers */
     BW_MEM_MALLOC,        /* the system allocator's memory, reached by the device through HMM/ATS or system SVM */
     BW_MEM_PEER,          /* another device's memory */
+    BW_MEM_LOCAL,         /* a work-group's local (CUDA: shared) memory */
     BW_MEM_COUNT
 } bw_memory;
 
@@ -111,8 +118,8 @@ typedef struct {
     cr_status (*place)(const bw_path *p, char *err, size_t errlen);
     /* Runs one phase of one repetition. */
     cr_status (*run)(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen);
-    /* After the repetitions: copies and kernel writes deliver the destination
-     * bytes into dst (bytes long); kernel reads deliver their 64-bit word sum
+    /* After the repetitions: copies, kernel writes and local-memory paths
+     * deliver the destination bytes into dst (bytes long); kernel reads deliver their 64-bit word sum
      * into *sum; techniques deliver their workload's output into dst. */
     cr_status (*result)(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen);
     void (*release)(const bw_path *p);

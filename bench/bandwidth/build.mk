@@ -20,14 +20,21 @@ $(BW_CUDA_HOST_TESTS:%=$(BUILD)/tests/%): $(BUILD)/lib/cuda_bandwidth_host.a
 $(BW_CUDA_HOST_TESTS:%=$(BUILD)/tests-san/%): $(BUILD)/san/lib/cuda_bandwidth_host.a
 $(BUILD)/tests/test_bandwidth_fork_join $(BUILD)/tests-san/test_bandwidth_fork_join: \
     CFLAGS += -DBW_CUDA_TRANSFERS_SRC='"$(abspath cuda/bandwidth/transfers.cu)"'
-BW_COPY_PTX := $(BUILD)/gen/bandwidth_copy.ptx
-BW_COPY_PTXAS_LOGS := $(BUILD)/gen/bandwidth_copy.sm_80.log $(BUILD)/gen/bandwidth_copy.sm_90.log
-$(BW_COPY_PTX): cuda/bandwidth/copy_kernel.cu cuda/bandwidth/copy_kernel.h cuda/bandwidth/grid.cuh
+# Each kernel of its own file (copy_kernel.cu, local_kernel.cu) as PTX and as
+# ptxas sees it for sm_80 and sm_90, for test_bandwidth_copy_ptx.
+BW_PTX_KERNELS := copy local
+$(BW_PTX_KERNELS:%=$(BUILD)/gen/bandwidth_%.ptx): $(BUILD)/gen/bandwidth_%.ptx: cuda/bandwidth/%_kernel.cu \
+    cuda/bandwidth/%_kernel.h cuda/bandwidth/grid.cuh bench/bandwidth/elements.h
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=compute_80 -O3 -std=c++17 -Icommon -Ibench -Icuda $< -o $@
-$(BW_COPY_PTXAS_LOGS): $(BUILD)/gen/bandwidth_copy.%.log: $(BW_COPY_PTX)
-	$(dir $(NVCC))ptxas -arch=$* -v $< -o /dev/null 2> $@.new && mv $@.new $@
-$(BUILD)/tests/test_bandwidth_copy_ptx $(BUILD)/tests-san/test_bandwidth_copy_ptx: $(BW_COPY_PTX) $(BW_COPY_PTXAS_LOGS)
+define bw_kernel_checks
+$(BUILD)/gen/bandwidth_$(1).sm_80.log $(BUILD)/gen/bandwidth_$(1).sm_90.log: \
+    $(BUILD)/gen/bandwidth_$(1).%.log: $(BUILD)/gen/bandwidth_$(1).ptx
+	$$(dir $$(NVCC))ptxas -arch=$$* -v $$< -o /dev/null 2> $$@.new && mv $$@.new $$@
+$(BUILD)/tests/test_bandwidth_copy_ptx $(BUILD)/tests-san/test_bandwidth_copy_ptx: $(BUILD)/gen/bandwidth_$(1).ptx \
+    $(BUILD)/gen/bandwidth_$(1).sm_80.log $(BUILD)/gen/bandwidth_$(1).sm_90.log
+endef
+$(foreach k,$(BW_PTX_KERNELS),$(eval $(call bw_kernel_checks,$(k))))
 $(BUILD)/tests/test_bandwidth_copy_ptx $(BUILD)/tests-san/test_bandwidth_copy_ptx: \
     CFLAGS += -DBW_GEN_DIR='"$(abspath $(BUILD)/gen)"'
 endif

@@ -8,6 +8,7 @@
 #include "bandwidth/backend.h"
 
 #include "bandwidth/host_ref.h"
+#include "bandwidth/local_rotation.h"
 #include "bandwidth/matrix.h"
 #include "bandwidth/transfer_model.h"
 #include "bench_main.h"
@@ -86,7 +87,7 @@ static int opt_paths(void *ctx, const char *arg, char *err, size_t errlen)
 }
 
 static const cr_extra_option bw_options[] = {
-    CR_OPTION(CR_OPT_RANGE, "sizes", "RANGE", "transfer sizes (default 1K:1G:x2, capped by the device; quick 4K:16M:x16)",
+    CR_OPTION(CR_OPT_RANGE, "sizes", "RANGE", "transfer sizes (default 1K to 8x the last-level cache, at least 256M, x2, capped by the device; quick 4K:16M:x16)",
               bw_config, sizes),
     CR_OPTION_CALL("paths", "LIST", "comma list of path keys to run (default all; see --list-paths)", opt_paths),
     CR_OPTION(CR_OPT_FLAG, "list-paths", NULL, "list this backend's paths and exit", bw_config, list_paths),
@@ -166,10 +167,11 @@ static void set_stats(cr_result *r, const cr_measurement *m)
 
 /* Which bandwidths memory bounds: on a device that shares the host's
  * memory every path and reference; on a discrete device only what stays in
- * device memory (kernels and device-to-device copies), not the bus. */
+ * device memory (kernels and device-to-device copies), not the bus. Local
+ * memory is on the chip: the suite knows no peak of it. */
 static bool memory_bound(const bw_run *run, const cr_result *r)
 {
-    if (strcmp(r->unit, "GB/s") != 0)
+    if (strcmp(r->unit, "GB/s") != 0 || strcmp(r->variant, BW_LOCAL_PATH_KEY) == 0)
         return false;
     if (run->ses.info.unified_memory)
         return true;
@@ -324,6 +326,43 @@ static unsigned transfers_of(const bw_run *run, const bw_path *p)
     return run->transfers[p - run->paths];
 }
 
+/* Whether the path moves bytes between memories the host also reaches:
+ * then a host reference stands beside it and Lee's transfer model fits
+ * it. A technique runs a whole workload, and the local-memory path
+ * streams on-chip memory the host has no counterpart of. */
+static bool is_transfer(const bw_path *p) { return p->kind != BW_TECHNIQUE && p->kind != BW_KERNEL_LOCAL; }
+
+/* Records a path's row at one size; the verified row of the largest size
+ * stands for the path in the matrix. */
+static int record_measured(bw_run *run, const bw_path *p, const cr_result *r, bool ok)
+{
+    if (record(run, r) != 0)
+        return -1;
+    if (ok && r->size_bytes == run->max_bytes) {
+        run->largest[p - run->paths] = *r;
+        run->has_largest[p - run->paths] = true;
+    }
+    return 0;
+}
+
+/* The local-memory row: its bytes are the local traffic, its global load
+ * and store beside them in the params; no host reference, no fit. */
+static void describe_local(const bw_run *run, cr_result *r, const cr_measurement *m, bool ok, const char *note)
+{
+    uint64_t words = r->size_bytes / 4;
+    r->bytes_per_rep = (double)bw_local_traffic_bytes(words);
+    set_stats(r, m);
+    snprintf(r->params, sizeof r->params, "local_bytes=%" PRIu64 ";global_bytes=%" PRIu64 ";rounds=%u;tile_words=%u",
+             bw_local_traffic_bytes(words), 2 * r->size_bytes, BW_LOCAL_ROUNDS, BW_LOCAL_TILE);
+    r->valid = ok;
+    if (!ok)
+        snprintf(r->note, sizeof r->note, "%s", note);
+    else if (m->below_resolution)
+        snprintf(r->note, sizeof r->note, "median below 20 timer ticks");
+    else if (run->ses.info.is_cpu)
+        snprintf(r->note, sizeof r->note, "local memory is the CPU's cache-resident stack/heap");
+}
+
 static int reference_of(const bw_path *p)
 {
     return p->kind == BW_KERNEL_READ ? REF_READ : p->kind == BW_KERNEL_WRITE ? REF_WRITE : REF_MEMCPY;
@@ -406,6 +445,9 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     case BW_KERNEL_WRITE:
         bad = first_pattern_mismatch(run->check, bytes, (uint32_t)bytes);
         break;
+    case BW_KERNEL_LOCAL:
+        bad = bw_local_first_mismatch(run->check, run->src, bytes / 4);
+        break;
     default:
         for (unsigned k = 0; k < transfers; ++k) {
             bad = first_byte_mismatch((const unsigned char *)run->check + (uint64_t)k * bytes, run->src, bytes);
@@ -419,7 +461,7 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     }
     if (bad != UINT64_MAX) {
         snprintf(note, len, "destination differs from the source, first at %s %" PRIu64,
-                 p->kind == BW_KERNEL_WRITE ? "word" : "byte", bad);
+                 p->kind == BW_KERNEL_WRITE || p->kind == BW_KERNEL_LOCAL ? "word" : "byte", bad);
         return false;
     }
     return true;
@@ -479,7 +521,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         series[i] = (cr_series){.ctx = &run->dev_meas, .fn = phase_rep, .arg = &ctx[i], .samples = run->samples[i]};
     }
     size_t count = p->phases;
-    bool paired = bytes >= INTERLEAVE_BYTES && p->kind != BW_TECHNIQUE; /* a technique has no host reference */
+    bool paired = bytes >= INTERLEAVE_BYTES && is_transfer(p);
     ref_ctx rc = {run, reference_of(p), bytes, 0};
     if (paired)
         series[count++] = (cr_series){.ctx = &run->host_meas, .fn = ref_rep, .arg = &rc, .samples = run->samples[3]};
@@ -510,6 +552,12 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         *valid = ok;
         return record(run, &r);
     }
+    if (p->kind == BW_KERNEL_LOCAL) {
+        describe_local(run, &r, m, ok, note);
+        *seconds = m->stats.median;
+        *valid = ok;
+        return record_measured(run, p, &r, ok);
+    }
     double ref = run->ref_figure[reference_of(p)];
     /* The host moves one transfer's bytes in its time: times its ratio by
      * the transfers the path made in its own. */
@@ -532,12 +580,8 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         snprintf(r.note, sizeof r.note, "median below 20 timer ticks");
     else if (ok && (p->from == BW_MEM_MALLOC || p->to == BW_MEM_MALLOC))
         snprintf(r.note, sizeof r.note, "%s", p->desc); /* how the device reaches it: HMM, ATS, system SVM */
-    if (record(run, &r) != 0)
+    if (record_measured(run, p, &r, ok) != 0)
         return -1;
-    if (ok && bytes == run->max_bytes) {
-        run->largest[p - run->paths] = r;
-        run->has_largest[p - run->paths] = true;
-    }
 
     double total = 0;
     for (unsigned i = 0; i < p->phases; ++i)
@@ -941,6 +985,23 @@ static int classify_paths(bw_run *run)
  * which stops below the device's allocation limit and what the host's
  * memory holds (the session holds that note back until every check has
  * passed). */
+/* Where the full sweep ends: 8x the larger last-level cache, the device's
+ * or the host's, and no less than 256 MiB. Beyond 4x the cache every path
+ * streams from memory (STREAM's rule), and a transfer's bandwidth is on
+ * its plateau; larger transfers cost time and add a point of the same
+ * plateau. */
+static uint64_t full_sweep_end(const bw_run *run)
+{
+    uint64_t llc = run->ses.info.cache_bytes;
+    uint64_t host = run->ses.topo ? cr_topo_llc_bytes(run->ses.topo) : 0;
+    if (host > llc)
+        llc = host;
+    uint64_t end = UINT64_C(256) << 20;
+    while (end / 8 < llc && end <= UINT64_MAX / 2)
+        end *= 2;
+    return end;
+}
+
 static int check_sizes(bw_run *run)
 {
     bw_config *c = &run->cfg;
@@ -953,7 +1014,7 @@ static int check_sizes(bw_run *run)
     uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 10 * 9 / copies : UINT64_MAX;
     if (c->sizes.start == 0) {
         c->sizes = run->ses.opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
-                                  : (cr_range){UINT64_C(1) << 10, UINT64_C(1) << 30, 2};
+                                  : (cr_range){UINT64_C(1) << 10, full_sweep_end(run), 2};
         uint64_t full = c->sizes.end;
         while (c->sizes.end > limit && c->sizes.end > c->sizes.start)
             c->sizes.end /= c->sizes.factor;
@@ -1025,7 +1086,7 @@ static int run_sweep(bw_run *run)
     if (fits == NULL || fitted == NULL)
         rc = -1;
     for (size_t p = 0; p < npaths && rc == 0 && nsizes >= 2; ++p)
-        if (runnable[p] && paths[p].kind != BW_TECHNIQUE)
+        if (runnable[p] && is_transfer(&paths[p]))
             rc = record_fit(run, &paths[p], sizes, seconds[p], valid[p], nsizes, &fits[p], &fitted[p]);
     if (rc == 0)
         rc = record_techniques(run, paths, npaths, sizes, nsizes, seconds, fits, fitted);

@@ -6,7 +6,7 @@
 static const char *const memory_names[BW_MEM_COUNT] = {
     [BW_MEM_NONE] = "none",     [BW_MEM_HOST_PAGEABLE] = "host-pageable", [BW_MEM_HOST_PINNED] = "host-pinned",
     [BW_MEM_DEVICE] = "device", [BW_MEM_SHARED] = "shared",               [BW_MEM_MALLOC] = "malloc",
-    [BW_MEM_PEER] = "peer",
+    [BW_MEM_PEER] = "peer",     [BW_MEM_LOCAL] = "local",
 };
 static const char *const engine_names[BW_ENGINE_COUNT] = {
     [BW_ENGINE_NONE] = "none", [BW_ENGINE_COPY] = "copy", [BW_ENGINE_KERNEL] = "kernel", [BW_ENGINE_CPU] = "cpu"};

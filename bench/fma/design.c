@@ -75,12 +75,7 @@ static int opt_ilp(void *ctx, const char *arg, char *err, size_t errlen)
 /* A count a kernel's 32-bit step counter holds. */
 static int opt_iters(void *ctx, const char *arg, char *err, size_t errlen)
 {
-    fma_config *c = ctx;
-    if (cr_parse_count(arg, &c->iters, err, errlen) != 0)
-        return -1;
-    if (c->iters > MAX_ITERS)
-        return cr_errf(err, errlen, "%" PRIu64 " steps per chain is above %u", c->iters, MAX_ITERS);
-    return 0;
+    return cr_parse_count_at_most(arg, MAX_ITERS, "steps per chain", &((fma_config *)ctx)->iters, err, errlen);
 }
 
 static const cr_extra_option fma_options[] = {

@@ -134,12 +134,8 @@ static int opt_rule(void *ctx, const char *arg, char *err, size_t errlen)
 
 static int opt_updates(void *ctx, const char *arg, char *err, size_t errlen)
 {
-    regspill_config *c = ctx;
-    if (cr_parse_count(arg, &c->updates, err, errlen) != 0)
-        return -1;
-    if (c->updates > UINT32_MAX)
-        return cr_errf(err, errlen, "%" PRIu64 " updates per work-item is above 2^32-1", c->updates);
-    return 0;
+    return cr_parse_count_at_most(arg, UINT32_MAX, "updates per work-item", &((regspill_config *)ctx)->updates, err,
+                                  errlen);
 }
 
 static const cr_extra_option regspill_options[] = {

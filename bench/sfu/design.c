@@ -68,25 +68,15 @@ static int opt_versions(void *c, const char *a, char *e, size_t l)
     return 0;
 }
 
-/* A count up to max; the message names what is counted. */
-static int parse_at_most(const char *a, uint64_t max, const char *what, uint64_t *out, char *e, size_t l)
-{
-    if (cr_parse_count(a, out, e, l) != 0)
-        return -1;
-    if (*out > max)
-        return cr_errf(e, l, "%" PRIu64 " %s is above %" PRIu64, *out, what, max);
-    return 0;
-}
-
 static int opt_inputs(void *c, const char *a, char *e, size_t l)
 {
-    return parse_at_most(a, MAX_INPUTS, "inputs per domain", &((sfu_config *)c)->inputs, e, l);
+    return cr_parse_count_at_most(a, MAX_INPUTS, "inputs per domain", &((sfu_config *)c)->inputs, e, l);
 }
 
 static int opt_ilp(void *c, const char *a, char *e, size_t l)
 {
     uint64_t v;
-    if (parse_at_most(a, SFU_MAX_ILP, "chains per work-item", &v, e, l) != 0)
+    if (cr_parse_count_at_most(a, SFU_MAX_ILP, "chains per work-item", &v, e, l) != 0)
         return -1;
     ((sfu_config *)c)->ilp = (uint32_t)v;
     return 0;

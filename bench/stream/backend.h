@@ -62,6 +62,8 @@ typedef struct {
     stream_geometry (*default_geometry)(uint64_t n);
     /* The work-group size for a concurrency-sweep launch of work_items. */
     uint64_t (*work_group_for)(uint64_t work_items);
+    /* How the work-items share the elements, in words for the metadata. */
+    const char *(*layout)(void);
 } stream_backend;
 
 /* Refuses, with a one-line reason, a geometry whose window is empty or not

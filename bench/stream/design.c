@@ -766,6 +766,12 @@ static int plan(void *state, cr_meta *meta)
         rc = plan_concurrency(run);
     if (rc != 0)
         return rc;
+    /* The geometry of the whole-array sweeps, per device type its backend's. */
+    const stream_geometry g = run->dev.be->default_geometry(run->cfg.size / sizeof(float));
+    char size[32];
+    cr_format_bytes(run->cfg.size, size, sizeof size);
+    cr_meta_set(meta, "geometry", "%s; %" PRIu64 " work-items in groups of %" PRIu64 " for %s of floats",
+                run->dev.be->layout(), g.work_items, g.work_group, size);
     cr_meta_set(meta, "host_reference", "%s", run->use_host ? run->host.info.name : "off");
     cr_meta_set(meta, "host_reference_api", "%s", run->use_host ? run->host.info.api_version : "");
     cr_meta_set(meta, "openmp_waits", "%s", cr_omp_wait_settings());

@@ -205,6 +205,8 @@ static uint64_t host_work_group_for(uint64_t work_items)
     return 1;
 }
 
+static const char *host_layout(void) { return "one contiguous chunk per OpenMP thread"; }
+
 const stream_backend stream_host_backend = {
     .base = {.name = "host-openmp", .list_devices = host_list, .open = host_open, .close = host_close},
     .prepare = host_prepare,
@@ -213,4 +215,5 @@ const stream_backend stream_host_backend = {
     .run = host_run,
     .default_geometry = host_default_geometry,
     .work_group_for = host_work_group_for,
+    .layout = host_layout,
 };

@@ -50,6 +50,9 @@ static const struct {
                     "a shell)"},
 };
 
+/* The relative directories of markers PWNED4 and PWNED5, under TMP/work. */
+static const char *const shell_dir_names[] = {"<touch PWNED4;", "|touch PWNED5;"};
+
 static const char *marker_path(size_t i)
 {
     static char path[sizeof tmp + 32];
@@ -222,6 +225,16 @@ static void expect_figures_(const char *what, const char *dir, const char *const
         problem("%s: figures missing: %s", what, missing);
 }
 #define expect_figures(what, dir, ...) expect_figures_(what, dir, TEXTS(__VA_ARGS__))
+
+/* cmd, run with CR_INJ_DIR=arg, succeeds and draws the figures into dir. */
+static void step_draws_(const char *what, const char *arg, const char *cmd, const char *dir, const char *const *stems,
+                        size_t n)
+{
+    setenv("CR_INJ_DIR", arg, 1);
+    step_ok(what, cmd);
+    expect_figures_(what, dir, stems, n);
+}
+#define step_draws(what, arg, cmd, dir, ...) step_draws_(what, arg, cmd, dir, TEXTS(__VA_ARGS__))
 
 /* The figures plot.sh draws from the base device directory. */
 #define PLOT_FIGURES                                                                                                   \
@@ -444,8 +457,7 @@ static void test_benchmark_out_then_plot(void **state)
     expect_file(what, dir, "stream-opencl.meta.csv");
     /* The other benchmarks' figures, atomics' reference table among them. */
     sh("%s", COPY_FIXTURE_TO_ENV);
-    step_ok("plot/plot.sh HOSTILE (the benchmark's --out)", PLOT);
-    expect_figures("plot/plot.sh HOSTILE", dir, PLOT_FIGURES);
+    step_draws("plot/plot.sh HOSTILE (the benchmark's --out)", dir, PLOT, dir, PLOT_FIGURES);
     end_case("a hostile --out, then plot.sh on it");
 }
 
@@ -465,11 +477,8 @@ static void test_hostile_device_name(void **state)
     set_device_name(dev, hostile_name(true));
     write_run_log(run, hostile_name(false));
 
-    setenv("CR_INJ_DIR", dev, 1);
-    step_ok("plot/plot.sh on a device named HOSTILE", PLOT);
-    expect_figures("plot/plot.sh on a device named HOSTILE", dev, PLOT_FIGURES);
-    step_ok("xgraph " XGRAPH_APP " on a device named HOSTILE", XGRAPH);
-    expect_figures("xgraph on a device named HOSTILE", dev, XGRAPH_FIGURES);
+    step_draws("plot/plot.sh on a device named HOSTILE", dev, PLOT, dev, PLOT_FIGURES);
+    step_draws("xgraph " XGRAPH_APP " on a device named HOSTILE", dev, XGRAPH, dev, XGRAPH_FIGURES);
     expect_file("xgraph on a device named HOSTILE", dev, "xgraph-params.csv");
     /* The name is in the figures' titles, whole: its second line too. */
     const char *const titled[] = {"stream-opencl-footprint.svg", "xgraph-float.svg"};
@@ -516,15 +525,13 @@ static void test_plot_on_relative_dirs_starting_with_lt_or_pipe(void **state)
 {
     (void)state;
     begin_case_on_base();
-    const char *const names[] = {"<touch PWNED4;", "|touch PWNED5;"};
-    for (size_t i = 0; i < countof(names); ++i) {
+    for (size_t i = 0; i < countof(shell_dir_names); ++i) {
+        const char *name = shell_dir_names[i];
         char dir[512], what[128];
-        snprintf(dir, sizeof dir, "%s/%s", work, names[i]);
+        snprintf(dir, sizeof dir, "%s/%s", work, name);
         copy_base(dir, true);
-        setenv("CR_INJ_DIR", names[i], 1);
-        snprintf(what, sizeof what, "plot/plot.sh '%s' (relative)", names[i]);
-        step_ok(what, IN_WORK PLOT);
-        expect_figures(what, dir, PLOT_FIGURES);
+        snprintf(what, sizeof what, "plot/plot.sh '%s' (relative)", name);
+        step_draws(what, name, IN_WORK PLOT, dir, PLOT_FIGURES);
     }
     end_case("plot.sh on relative directories starting with '<' and '|'");
 }
@@ -539,15 +546,16 @@ static void test_plot_installed_under_a_hostile_path(void **state)
     char inst[1024];
     hostile_path(inst, tmp, "install");
     setenv("CR_INJ_TO", inst, 1);
-    sh("mkdir -p -- \"$CR_INJ_TO/results\" && cp -R -- \"$CR_INJ_SRC/plot\" \"$CR_INJ_TO\"/ && "
+    /* plot.sh reads its CSVs with the shell functions in common/. */
+    sh("mkdir -p -- \"$CR_INJ_TO/results\" \"$CR_INJ_TO/common\" && cp -R -- \"$CR_INJ_SRC/plot\" \"$CR_INJ_TO\"/ && "
+       "cp -- \"$CR_INJ_SRC/common/csv_records.sh\" \"$CR_INJ_TO/common\"/ && "
        "cp -R -- \"$CR_INJ_SRC/results/reference\" \"$CR_INJ_TO/results\"/");
     char dev[320];
     snprintf(dev, sizeof dev, "%s/installed", tmp);
     copy_base(dev, true);
-    setenv("CR_INJ_DIR", dev, 1);
     setenv("CR_INJ_INST", inst, 1);
-    step_ok("HOSTILE/plot/plot.sh (installed there)", "\"$CR_INJ_INST/plot/plot.sh\" \"$CR_INJ_DIR\"");
-    expect_figures("HOSTILE/plot/plot.sh", dev, PLOT_FIGURES);
+    step_draws("HOSTILE/plot/plot.sh (installed there)", dev, "\"$CR_INJ_INST/plot/plot.sh\" \"$CR_INJ_DIR\"", dev,
+               PLOT_FIGURES);
     end_case("plot.sh installed under a hostile path");
 }
 
@@ -563,29 +571,30 @@ static void test_xgraph_and_report_on_hostile_dirs(void **state)
     begin_case_on_base();
     char abs_run[1024];
     hostile_path(abs_run, tmp, "tools out");
-    const char *const runs[] = {abs_run, "<touch PWNED4;", "|touch PWNED5;"};
-    const char *const shown_as[] = {"HOSTILE (absolute)", "'<touch PWNED4;' (relative)",
-                                    "'|touch PWNED5;' (relative)"};
-    for (size_t i = 0; i < countof(runs); ++i) {
-        char run[1100], dev[1200], rel_dev[1200], what[256];
-        snprintf(run, sizeof run, "%s%s%s", i ? work : "", i ? "/" : "", runs[i]);
+    /* The absolute directory first, then each relative one. */
+    for (size_t i = 0; i <= countof(shell_dir_names); ++i) {
+        const char *given = i ? shell_dir_names[i - 1] : abs_run;
+        char run[1100], dev[1200], rel_dev[1200], what[256], shown_as[64];
+        snprintf(run, sizeof run, "%s%s%s", i ? work : "", i ? "/" : "", given);
+        if (i)
+            snprintf(shown_as, sizeof shown_as, "'%s' (relative)", given);
+        else
+            snprintf(shown_as, sizeof shown_as, "HOSTILE (absolute)");
         copy_base(run, false);
         snprintf(dev, sizeof dev, "%s/opencl-0-cpu", run);
-        snprintf(rel_dev, sizeof rel_dev, "%s/opencl-0-cpu", runs[i]);
+        snprintf(rel_dev, sizeof rel_dev, "%s/opencl-0-cpu", given);
 
-        setenv("CR_INJ_DIR", rel_dev, 1);
-        snprintf(what, sizeof what, "xgraph %s/opencl-0-cpu " XGRAPH_APP, shown_as[i]);
-        step_ok(what, IN_WORK XGRAPH);
-        expect_figures(what, dev, XGRAPH_FIGURES);
+        snprintf(what, sizeof what, "xgraph %s/opencl-0-cpu " XGRAPH_APP, shown_as);
+        step_draws(what, rel_dev, IN_WORK XGRAPH, dev, XGRAPH_FIGURES);
         expect_file(what, dev, "xgraph-params.csv");
         expect_file(what, dev, "xgraph-app.csv");
 
-        setenv("CR_INJ_DIR", runs[i], 1);
-        snprintf(what, sizeof what, "report %s", shown_as[i]);
+        setenv("CR_INJ_DIR", given, 1);
+        snprintf(what, sizeof what, "report %s", shown_as);
         step_ok(what, IN_WORK REPORT);
         expect_file(what, run, "report.html");
         expect_file(what, run, "report.md");
-        snprintf(what, sizeof what, "report --check %s", shown_as[i]);
+        snprintf(what, sizeof what, "report --check %s", shown_as);
         step_ok(what, IN_WORK REPORT_CHECK);
     }
     end_case("xgraph and report on hostile output directories");

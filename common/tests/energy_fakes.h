@@ -97,6 +97,28 @@ static inline int copy_tree(const char *name, const char *dest)
     return system(cmd);
 }
 
+/* How a test opens a meter on WHERE (a powercap root, a GPU's bus id). */
+typedef cr_status (*meter_open_fn)(const char *where, cr_energy_meter **m, char *why, size_t len);
+
+/* The meter open() gives, failing the test with its reason otherwise. */
+static inline cr_energy_meter *open_meter_ok(meter_open_fn open, const char *where)
+{
+    cr_energy_meter *m;
+    char why[256] = "";
+    if (open(where, &m, why, sizeof why) != CR_OK)
+        fail_msg("%s", why);
+    return m;
+}
+
+/* open() refuses WHERE as unsupported, gives no meter, and says why. */
+static inline void open_meter_unsupported(meter_open_fn open, const char *where, char *why, size_t len)
+{
+    cr_energy_meter *m = (cr_energy_meter *)&m;
+    why[0] = '\0';
+    assert_int_equal(open(where, &m, why, len), CR_UNSUPPORTED);
+    assert_null(m);
+}
+
 /* Writes a count into dir/zone/file, as the kernel shows one. */
 static inline int write_zone_file(const char *dir, const char *zone, const char *file, uint64_t value)
 {

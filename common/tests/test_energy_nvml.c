@@ -109,21 +109,12 @@ static cr_status open_gpu(const char *bus_id, cr_energy_meter **m, char *why, si
     return cr_energy_open(&info, &src, m, why, len);
 }
 
-static cr_energy_meter *open_ok(void)
-{
-    cr_energy_meter *m;
-    char why[CR_ERRLEN] = "";
-    if (open_gpu(BUS_ID, &m, why, sizeof why) != CR_OK)
-        fail_msg("%s", why);
-    return m;
-}
+static cr_energy_meter *open_ok(void) { return open_meter_ok(open_gpu, BUS_ID); }
 
 static void assert_unsupported(const char *bus_id, const char *expected_why)
 {
-    cr_energy_meter *m = (cr_energy_meter *)&m;
-    char why[CR_ERRLEN] = "";
-    assert_int_equal(open_gpu(bus_id, &m, why, sizeof why), CR_UNSUPPORTED);
-    assert_null(m);
+    char why[CR_ERRLEN];
+    open_meter_unsupported(open_gpu, bus_id, why, sizeof why);
     assert_string_equal(why, expected_why);
     assert_int_equal(nvml.shutdowns, nvml.inits);
 }
@@ -207,39 +198,30 @@ static void test_a_failed_sample_is_reported(void **state)
     cr_energy_close(m);
 }
 
-static void test_a_device_nvml_does_not_know(void **state)
+/* Each way NVML cannot be read: the reason, and NVML started (inits) and
+ * shut down again as often. */
+static void test_devices_nvml_cannot_read(void **state)
 {
     (void)state;
-    reset();
-    assert_unsupported("0000:65:00.0", "NVML has no device with PCI bus id 0000:65:00.0: Not Found");
-    assert_int_equal(nvml.inits, 1);
-}
-
-static void test_nvml_that_does_not_start(void **state)
-{
-    (void)state;
-    reset();
-    nvml.init_rc = 9;
-    assert_unsupported(BUS_ID, "nvmlInit failed: Driver Not Loaded");
-    assert_int_equal(nvml.shutdowns, 0);
-}
-
-static void test_neither_counter_nor_power(void **state)
-{
-    (void)state;
-    reset();
-    nvml.counter_rc = CR_NVML_ERROR_NOT_SUPPORTED;
-    nvml.power_rc = CR_NVML_ERROR_NO_PERMISSION;
-    assert_unsupported(BUS_ID, "NVML reads neither the total energy (Not Supported) nor the power (Insufficient "
-                               "Permissions) of " BUS_ID);
-}
-
-static void test_an_nvidia_device_without_a_bus_id(void **state)
-{
-    (void)state;
-    reset();
-    assert_unsupported("", "the NVIDIA device has no PCI bus id to find it by in NVML");
-    assert_int_equal(nvml.inits, 0);
+    static const struct {
+        const char *bus_id;
+        int init_rc, counter_rc, power_rc, inits;
+        const char *why;
+    } cases[] = {
+        {"0000:65:00.0", 0, 0, 0, 1, "NVML has no device with PCI bus id 0000:65:00.0: Not Found"},
+        {BUS_ID, 9, 0, 0, 0, "nvmlInit failed: Driver Not Loaded"},
+        {BUS_ID, 0, CR_NVML_ERROR_NOT_SUPPORTED, CR_NVML_ERROR_NO_PERMISSION, 1,
+         "NVML reads neither the total energy (Not Supported) nor the power (Insufficient Permissions) of " BUS_ID},
+        {"", 0, 0, 0, 0, "the NVIDIA device has no PCI bus id to find it by in NVML"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        reset();
+        nvml.init_rc = cases[i].init_rc;
+        nvml.counter_rc = cases[i].counter_rc;
+        nvml.power_rc = cases[i].power_rc;
+        assert_unsupported(cases[i].bus_id, cases[i].why);
+        assert_int_equal(nvml.inits, cases[i].inits);
+    }
 }
 
 /* The library itself, where the machine has one; its absence is a reason,
@@ -265,6 +247,5 @@ static void test_the_library_is_found_at_run_time_or_named(void **state)
 
 TEST_MAIN(NULL, NULL, test_the_total_energy_counter_is_read, test_static_power_of_the_counter,
           test_a_counter_going_back_is_an_error, test_the_power_is_sampled_without_a_counter,
-          test_a_failed_sample_is_reported, test_a_device_nvml_does_not_know, test_nvml_that_does_not_start,
-          test_neither_counter_nor_power, test_an_nvidia_device_without_a_bus_id,
+          test_a_failed_sample_is_reported, test_devices_nvml_cannot_read,
           test_the_library_is_found_at_run_time_or_named)

@@ -42,22 +42,12 @@ static cr_status open_at(const char *root, cr_energy_meter **m, char *why, size_
     return cr_energy_open(&info, &src, m, why, len);
 }
 
-static cr_energy_meter *open_ok(const char *root)
-{
-    cr_energy_meter *m;
-    char why[CR_ERRLEN] = "";
-    cr_status st = open_at(root, &m, why, sizeof why);
-    if (st != CR_OK)
-        fail_msg("%s", why);
-    return m;
-}
+static cr_energy_meter *open_ok(const char *root) { return open_meter_ok(open_at, root); }
 
 static void assert_unsupported(const char *root, const char *expected_why)
 {
-    cr_energy_meter *m = (cr_energy_meter *)&m;
-    char why[CR_ERRLEN] = "";
-    assert_int_equal(open_at(root, &m, why, sizeof why), CR_UNSUPPORTED);
-    assert_null(m);
+    char why[CR_ERRLEN];
+    open_meter_unsupported(open_at, root, why, sizeof why);
     if (strstr(why, expected_why) == NULL)
         fail_msg("\"%s\" does not say \"%s\"", why, expected_why);
     assert_null(strchr(why, '\n'));
@@ -79,18 +69,32 @@ static void test_package_and_its_dram_are_summed_not_the_core(void **state)
     cr_energy_close(m);
 }
 
+typedef struct {
+    const char *zone;
+    uint64_t uj;
+} zone_count;
+
+/* A fresh copy of the tree NAME opens as the sensor it names; its zones
+ * then set to their counts, the meter reads joules. */
+static void expect_tree(const char *name, const char *sensor, const zone_count *counts, size_t n, double joules)
+{
+    const char *root = tree(name);
+    cr_energy_meter *m = open_ok(root);
+    assert_string_equal(cr_energy_sensor(m), sensor);
+    for (size_t i = 0; i < n; ++i)
+        write_zone_file(root, counts[i].zone, "energy_uj", counts[i].uj);
+    assert_close(read_joules(m), joules, 1e-9);
+    cr_energy_close(m);
+}
+
 static void test_two_packages_each_with_dram(void **state)
 {
     (void)state;
-    const char *root = tree("two-packages");
-    cr_energy_meter *m = open_ok(root);
-    assert_string_equal(cr_energy_sensor(m), "powercap:package-0+dram+package-1+dram");
-    write_zone_file(root, "intel-rapl:0", "energy_uj", PACKAGE_0 + 1000000);
-    write_zone_file(root, "intel-rapl:0:0", "energy_uj", DRAM_0 + 2000000);
-    write_zone_file(root, "intel-rapl:1", "energy_uj", 201337110457ull + 3000000);
-    write_zone_file(root, "intel-rapl:1:0", "energy_uj", 10266510044ull + 4000000);
-    assert_close(read_joules(m), 10.0, 1e-9);
-    cr_energy_close(m);
+    const zone_count counts[] = {{"intel-rapl:0", PACKAGE_0 + 1000000},
+                                 {"intel-rapl:0:0", DRAM_0 + 2000000},
+                                 {"intel-rapl:1", 201337110457ull + 3000000},
+                                 {"intel-rapl:1:0", 10266510044ull + 4000000}};
+    expect_tree("two-packages", "powercap:package-0+dram+package-1+dram", counts, 4, 10.0);
 }
 
 static void test_a_wrapped_counter_unfolds(void **state)
@@ -216,20 +220,14 @@ static void test_an_empty_or_missing_tree_is_unsupported(void **state)
 static void test_only_the_package_of_a_laptop_tree_counts(void **state)
 {
     (void)state;
-    cr_energy_meter *m = open_ok("common/tests/data/powercap-control-type");
-    assert_string_equal(cr_energy_sensor(m), "powercap:package-0");
-    cr_energy_close(m);
+    expect_tree("control-type", "powercap:package-0", NULL, 0, 0.0);
 }
 
 static void test_amd_rapl_is_read(void **state)
 {
     (void)state;
-    const char *root = tree("amd");
-    cr_energy_meter *m = open_ok(root);
-    assert_string_equal(cr_energy_sensor(m), "powercap:package-0");
-    write_zone_file(root, "amd-rapl:0", "energy_uj", 7719340012ull + 4200000);
-    assert_close(read_joules(m), 4.2, 1e-9);
-    cr_energy_close(m);
+    const zone_count counts[] = {{"amd-rapl:0", 7719340012ull + 4200000}};
+    expect_tree("amd", "powercap:package-0", counts, 1, 4.2);
 }
 
 static void test_the_root_comes_from_the_environment(void **state)

@@ -95,17 +95,26 @@ static void init_ctx(cr_measure_ctx *m, const cr_energy_ctx *e)
     m->energy = e;
 }
 
+/* One point measured through a context with the meter (NULL: none), its
+ * static power and its window. */
+static cr_measurement measure_point(cr_energy_meter *with, double static_w, double window_s, cr_rep_fn fn,
+                                    rep_cost *cost)
+{
+    cr_energy_ctx e = {with, static_w, window_s};
+    cr_measure_ctx m;
+    init_ctx(&m, with ? &e : NULL);
+    cr_measurement out;
+    char err[256];
+    assert_int_equal(cr_measure(&m, fn, cost, &out, err, sizeof err), CR_OK);
+    return out;
+}
+
 static void test_one_point_gets_its_repetitions_energy(void **state)
 {
     (void)state;
-    cr_energy_ctx e = {meter, 0, 0};
-    cr_measure_ctx m;
-    init_ctx(&m, &e);
     rep_cost cost = {1000, 250, 0};
-    cr_measurement out;
-    char err[256];
     set_counters(RANGE_UJ - 500, 0);
-    assert_int_equal(cr_measure(&m, costly_rep, &cost, &out, err, sizeof err), CR_OK);
+    cr_measurement out = measure_point(meter, 0, 0, costly_rep, &cost);
     const cr_energy_point *p = &out.energy;
     assert_true(p->measured);
     assert_string_equal(p->sensor, "powercap:package-0+dram");
@@ -121,13 +130,8 @@ static void test_one_point_gets_its_repetitions_energy(void **state)
 static void test_static_power_is_taken_off(void **state)
 {
     (void)state;
-    cr_energy_ctx e = {meter, 2.0, 0.02};
-    cr_measure_ctx m;
-    init_ctx(&m, &e);
     rep_cost cost = {5000, 0, 0};
-    cr_measurement out;
-    char err[256];
-    assert_int_equal(cr_measure(&m, costly_rep, &cost, &out, err, sizeof err), CR_OK);
+    cr_measurement out = measure_point(meter, 2.0, 0.02, costly_rep, &cost);
     const cr_energy_point *p = &out.energy;
     assert_true(p->measured);
     assert_true(p->window_s >= 0.02);
@@ -163,12 +167,8 @@ static void test_points_apart_phases_together(void **state)
 static void test_no_sensor_no_energy_runs(void **state)
 {
     (void)state;
-    cr_measure_ctx m;
-    init_ctx(&m, NULL);
     rep_cost cost = {1000, 0, 0};
-    cr_measurement out;
-    char err[256];
-    assert_int_equal(cr_measure(&m, costly_rep, &cost, &out, err, sizeof err), CR_OK);
+    cr_measurement out = measure_point(NULL, 0, 0, costly_rep, &cost);
     assert_int_equal(cost.calls, 3);
     assert_false(out.energy.measured);
     assert_string_equal(out.energy.sensor, "");
@@ -183,17 +183,11 @@ static void test_no_sensor_no_energy_runs(void **state)
 static void test_unreadable_sensor_leaves_the_point_without_energy(void **state)
 {
     (void)state;
-    cr_energy_ctx e = {meter, 0, 0};
-    cr_measure_ctx m;
-    init_ctx(&m, &e);
     char path[512];
     snprintf(path, sizeof path, "%s/%s/energy_uj", tree, PACKAGE);
     assert_int_equal(remove(path), 0);
-    cr_measurement out;
-    char err[256];
     rep_cost cost = {0, 0, 0};
-    cr_status st = cr_measure(&m, costly_rep_no_package, &cost, &out, err, sizeof err);
-    assert_int_equal(st, CR_OK);
+    cr_measurement out = measure_point(meter, 0, 0, costly_rep_no_package, &cost);
     assert_false(out.energy.measured);
     assert_non_null(strstr(out.energy.why, "energy_uj"));
     assert_int_equal(out.stats.n, 3);

@@ -11,6 +11,8 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static void test_summary_of_known_values(void **state)
@@ -120,6 +122,41 @@ static void test_stop_rule(void **state)
     /* The budget never cuts a point short of its minimum repetitions. */
     assert_int_equal(cr_stop_check(&rule, noisy, 5, 0.005, 11.0), CR_CONTINUE);
     assert_string_equal(cr_stop_reason_name(CR_STOP_BUDGET), "time-budget");
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Past half its budget, a point whose interval would need more than twice
+ * the samples the budget allows stops, out of reach; one that could still
+ * make it, or before half the budget, goes on. */
+static void test_out_of_reach(void **state)
+{
+    (void)state;
+    double noisy[60];
+    for (int i = 0; i < 60; ++i)
+        noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
+    double sorted[20];
+    memcpy(sorted, noisy, sizeof sorted);
+    qsort(sorted, 20, sizeof *sorted, by_value);
+    double ci = cr_median_ci_rel(sorted, 20);
+    /* 20 samples at +-ci: the target needs 20 (ci/target)^2 of them. */
+    double needed = 20 * (ci / rule.target_ci) * (ci / rule.target_ci);
+    assert_true(needed > 2 * 50); /* more than the 50 repetitions the rule allows */
+    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 4.9), CR_CONTINUE); /* before half the budget */
+    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
+    assert_string_equal(cr_stop_reason_name(CR_STOP_OUT_OF_REACH), "out-of-reach");
+
+    /* A target the budget can reach: 20 samples now, 40 by the end, 2x
+     * that allowed; needing 1.5x the affordable goes on. */
+    cr_stop_rule near = rule;
+    near.target_ci = ci / sqrt(1.5 * 40 / 20.0);
+    assert_int_equal(cr_stop_check(&near, noisy, 20, 0.02, 5.0), CR_CONTINUE);
+    near.target_ci = ci / sqrt(2.5 * 40 / 20.0);
+    assert_int_equal(cr_stop_check(&near, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
 }
 
 /* ---- the measurement loop, with scripted repetitions ---- */
@@ -248,10 +285,11 @@ static void test_sweep_budget_is_per_point(void **state)
     char err[CR_ERRLEN];
     assert_int_equal(cr_measure_interleaved(plain, 3, err, sizeof err), CR_OK);
     assert_int_equal(cr_measure_sweep_interleaved(sweep, 3, 3, err, sizeof err), CR_OK);
-    assert_int_equal(plain[0].out.stop, CR_STOP_BUDGET);
-    assert_int_equal(sweep[0].out.stop, CR_STOP_BUDGET);
-    /* 0.2 s for the group against 0.2 s for each of 3 points: about 33
-     * rounds of 6 ms against about 100. */
+    /* No interval reaches 1e-9: both stop, out of reach, at half their budget. */
+    assert_int_equal(plain[0].out.stop, CR_STOP_OUT_OF_REACH);
+    assert_int_equal(sweep[0].out.stop, CR_STOP_OUT_OF_REACH);
+    /* 0.2 s for the group against 0.2 s for each of 3 points: about 16
+     * rounds of 6 ms against about 50 by half the budget. */
     assert_true(plain[0].out.stats.n < 50);
     assert_true(sweep[0].out.stats.n >= 2 * plain[0].out.stats.n);
 }
@@ -314,7 +352,7 @@ static void test_below_resolution_flag(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_summary_of_known_values, test_mean_is_stable_for_large_offsets,
-          test_median_confidence_interval, test_median_of_paired_ratios, test_stop_rule,
+          test_median_confidence_interval, test_median_of_paired_ratios, test_stop_rule, test_out_of_reach,
           test_measure_uses_events_and_discards_warmup, test_measure_falls_back_on_insane_events,
           test_interleaved_series_share_the_stop, test_fallback_restarts_every_series_on_that_timer,
           test_sweep_budget_is_per_point, test_sweep_points_rotate_behind_the_references, test_below_resolution_flag)

@@ -3,7 +3,8 @@
  * and malloc'd (HMM/ATS) memory, CPU access to mapped and managed memory,
  * Lee's four memory-movement techniques running vector add and reduce end
  * to end, and nvbandwidth's paths that run several transfers at once or
- * span devices (transfers.cu). Allocates, moves and times; the design
+ * span devices (transfers.cu), and blocks streaming their shared memory
+ * (local_kernel.cu). Allocates, moves and times; the design
  * verifies. Kernels use grid-stride loops over uint4 (float4 for the
  * workloads); the element operations are those of the OpenCL twin
  * (bench/bandwidth/elements.h). */
@@ -11,12 +12,14 @@
 
 extern "C" {
 #include "bandwidth/backend.h"
+#include "bandwidth/host_side.h"
 #include "path_table.h"
 #include "transfer_plan.h"
 }
 
 #include "copy_kernel.h"
 #include "grid.cuh"
+#include "local_kernel.h"
 #include "peer_topology.h"
 #include "transfers.h"
 
@@ -290,15 +293,7 @@ static cr_status cuda_supported(const bw_path *p, char *why, size_t len)
 
 /* ---- preparation ---- */
 
-static cr_status alloc_host(void **p, char *err, size_t errlen)
-{
-    if (posix_memalign(p, 4096, (size_t)st.bytes) != 0) {
-        *p = NULL;
-        snprintf(err, errlen, "posix_memalign: cannot allocate %llu bytes", (unsigned long long)st.bytes);
-        return CR_ERR;
-    }
-    return CR_OK;
-}
+static cr_status alloc_host(void **p, char *err, size_t errlen) { return bw_alloc_host(p, st.bytes, err, errlen); }
 
 static cr_status alloc_pinned(void **p, unsigned flags, char *err, size_t errlen)
 {
@@ -348,6 +343,17 @@ static cr_status alloc_cpu_access(int id, char *err, size_t errlen)
     return CR_OK;
 }
 
+/* A kernel's buffer that it reaches in place, by the host's own pointer:
+ * managed memory, or malloc'd memory (through HMM or ATS). */
+static cr_status alloc_in_place(bool managed, char *err, size_t errlen)
+{
+    void **buffer = managed ? &st.managed : &st.host;
+    if ((managed ? alloc_managed(buffer, err, errlen) : alloc_host(buffer, err, errlen)) != CR_OK)
+        return CR_ERR;
+    st.to = st.kernel_ptr = *buffer;
+    return CR_OK;
+}
+
 /* Allocates the path's buffers and assigns their roles. */
 static cr_status allocate(const bw_path *p, char *err, size_t errlen)
 {
@@ -364,16 +370,9 @@ static cr_status allocate(const bw_path *p, char *err, size_t errlen)
     case P_KW_MANAGED:
     case P_KR_MANAGED_PREFETCH:
     case P_KW_MANAGED_PREFETCH:
-        if (alloc_managed(&st.managed, err, errlen) != CR_OK)
-            return CR_ERR;
-        st.to = st.kernel_ptr = st.managed;
-        return CR_OK;
     case P_KR_MALLOC:
     case P_KW_MALLOC:
-        if (alloc_host(&st.host, err, errlen) != CR_OK)
-            return CR_ERR;
-        st.to = st.kernel_ptr = st.host;
-        return CR_OK;
+        return alloc_in_place(p->id != P_KR_MALLOC && p->id != P_KW_MALLOC, err, errlen);
     case P_CPU_WRITE_MANAGED:
     case P_CPU_READ_MANAGED:
     case P_CPU_WRITE_MAPPED:
@@ -388,12 +387,14 @@ static cr_status allocate(const bw_path *p, char *err, size_t errlen)
     const bool d2h = p->id >= P_D2H_PAGEABLE && p->id <= P_D2H_PINNED_ASYNC;
     if ((h2d || d2h) && alloc_copy_host(p->id, h2d ? &st.from : &st.to, err, errlen) != CR_OK)
         return CR_ERR;
-    /* The device side of the transfer */
-    if (st.from == NULL && p->kind == BW_COPY && alloc_device(&st.dev_src, err, errlen) != CR_OK)
+    /* The device side of the transfer; the local path reads a device buffer
+     * and writes another, as a device copy does. */
+    const bool device_source = p->kind == BW_COPY || p->kind == BW_KERNEL_LOCAL;
+    if (st.from == NULL && device_source && alloc_device(&st.dev_src, err, errlen) != CR_OK)
         return CR_ERR;
     if (st.to == NULL && alloc_device(&st.dev_dst, err, errlen) != CR_OK)
         return CR_ERR;
-    if (st.from == NULL && p->kind == BW_COPY)
+    if (st.from == NULL && device_source)
         st.from = st.dev_src;
     if (st.to == NULL)
         st.to = st.kernel_ptr = st.dev_dst;
@@ -573,6 +574,10 @@ static cr_status launch(const bw_path *p, char *err, size_t errlen)
         CR_CUDA_CHECK(bw_launch_copy(st.from, st.to, st.bytes, st.blocks, st.stream), "cudaLaunchKernel", err, errlen);
         return CR_OK;
     }
+    if (p->kind == BW_KERNEL_LOCAL) {
+        CR_CUDA_CHECK(bw_launch_local(st.from, st.to, st.bytes, st.blocks, st.stream), "cudaLaunchKernel", err, errlen);
+        return CR_OK;
+    }
     if (p->kind == BW_KERNEL_READ)
         bw_sum<uint32_t><<<st.blocks, BLOCK, 0, st.stream>>>((const uint4 *)st.kernel_ptr, st.partial, n4, tail);
     else
@@ -698,14 +703,7 @@ static cr_status cuda_run(const bw_path *p, unsigned phase, cr_timing *t, char *
 /* Vector add: c as it is; reduce: the sum of the partials. */
 static void technique_result(const bw_path *p, void *dst)
 {
-    if (p->workload == BW_VECTOR_ADD) {
-        memcpy(dst, st.tdst, (size_t)st.tout_bytes);
-        return;
-    }
-    double sum = 0;
-    for (unsigned i = 0; i < st.tblocks; ++i)
-        sum += ((const double *)st.tdst)[i];
-    memcpy(dst, &sum, sizeof sum);
+    bw_technique_output(p, st.tdst, st.tout_bytes, st.tblocks, dst);
 }
 
 static cr_status cuda_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)

@@ -16,6 +16,7 @@ typedef enum path_id {
     P_KR_DEVICE, P_KW_DEVICE, P_KR_MAPPED, P_KW_MAPPED,
     P_KR_MANAGED, P_KW_MANAGED, P_KR_MANAGED_PREFETCH, P_KW_MANAGED_PREFETCH, P_KR_MALLOC, P_KW_MALLOC,
     P_CPU_WRITE_MANAGED, P_CPU_READ_MANAGED, P_CPU_WRITE_MAPPED, P_CPU_READ_MAPPED,
+    P_LOCAL,
     P_TECHNIQUE, /* every technique path: which one is in its workload/technique fields */
     P_TRANSFERS, /* P_TRANSFERS + a bw_cuda_shape: transfers.cu runs them, by copy engines or kernels (engine) */
     P_END = P_TRANSFERS + BW_SHAPE_COUNT,

@@ -145,10 +145,15 @@ static uint64_t cuda_work_group_for(uint64_t work_items)
     return group;
 }
 
+static const char *cuda_layout(void)
+{
+    return "grid-stride: each thread 16 bytes of each array a step (4 floats or 2 doubles), loads before stores";
+}
+
 extern "C" {
 extern const stream_backend stream_cuda_backend;
 const stream_backend stream_cuda_backend = {
     {"cuda", cr_cuda_list, cuda_open, cuda_close},
-    cuda_prepare, cuda_upload, cuda_download, cuda_run, cuda_default_geometry, cuda_work_group_for,
+    cuda_prepare, cuda_upload, cuda_download, cuda_run, cuda_default_geometry, cuda_work_group_for, cuda_layout,
 };
 }

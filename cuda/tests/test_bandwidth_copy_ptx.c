@@ -1,19 +1,23 @@
-/* Static checks of the bandwidth paths' copy kernel (cuda/bandwidth/
- * copy_kernel.cu), without a GPU: the PTX nvcc makes of it and what ptxas
- * makes of that for the architectures the build targets. Every SM copy
+/* Static checks of the bandwidth paths' kernels of their own files
+ * (cuda/bandwidth/copy_kernel.cu, local_kernel.cu), without a GPU: the
+ * PTX nvcc makes of them and what ptxas makes of that for the
+ * architectures the build targets. Every SM copy
  * path (device to device, host to device and back through mapped memory,
  * peer to peer, duplex, all-to-one and the rest) runs this one kernel, so
  * what it moves per instruction is what those paths measure: its loop
  * must load and store 16 bytes per thread (uint4) over a 64-bit index,
- * and nothing may go through local memory. */
+ * and nothing may go through local memory. The local-memory path's
+ * figure is the shared-memory traffic of its rounds: they must stay a loop
+ * that loads and stores shared memory once each per round, with the
+ * barrier that orders them, and nothing may spill to local memory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tests/cuda_source.h"
-#include "tests/ptx_text.h"
+#include "tests/nvcc_output.h"
+#include "tests/test_main.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,27 +27,31 @@
 #error "build with -DBW_GEN_DIR (bench/bandwidth/build.mk)"
 #endif
 
-static char *generated(const char *name)
+/* The test is built only where nvcc is: a missing file fails it. */
+static char *generated(const char *name) { return generated_file(BW_GEN_DIR, name, false); }
+
+/* The text of file (free it), and in *loop the first loop of its kernel
+ * entry; *after: where to look for the loops after that one's label. */
+static char *first_loop(const char *file, const char *entry, ptx_module *m, ptx_span *loop, const char **after)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", BW_GEN_DIR, name);
-    return cuda_source_must_read(path);
+    char *ptx = generated(file);
+    *m = (ptx_module){0};
+    if (!ptx_parse(ptx, m))
+        fail_msg("%s: no well-formed .entry", file);
+    const ptx_entry *e = ptx_entry_named(m, entry);
+    if (e == NULL)
+        fail_msg("%s: no .entry %s", file, entry);
+    *after = e->body.begin;
+    if (!ptx_next_loop(e->body, after, loop))
+        fail_msg("%s has no loop", entry);
+    return ptx;
 }
 
 /* The grid-stride loop of the copy kernel in text (free it), in *loop. */
 static char *copy_loop(ptx_module *m, ptx_span *loop)
 {
-    char *ptx = generated("bandwidth_copy.ptx");
-    *m = (ptx_module){0};
-    if (!ptx_parse(ptx, m))
-        fail_msg("bandwidth_copy.ptx: no well-formed .entry");
-    const ptx_entry *e = ptx_entry_named(m, "bw_copy");
-    if (e == NULL)
-        fail_msg("bandwidth_copy.ptx: no .entry bw_copy");
-    const char *at = e->body.begin;
-    if (!ptx_next_loop(e->body, &at, loop))
-        fail_msg("bw_copy has no loop");
-    return ptx;
+    const char *after;
+    return first_loop("bandwidth_copy.ptx", "bw_copy", m, loop, &after);
 }
 
 /* In the loop, one instruction each: a 16-byte global load (through the
@@ -78,56 +86,32 @@ static void test_loop_index_is_64_bit(void **state)
     free(ptx);
 }
 
-static void test_no_local_memory_in_ptx(void **state)
+/* Each kernel of its file, under its launch bounds. */
+static void test_no_local_memory(void **state)
 {
     (void)state;
-    char *ptx = generated("bandwidth_copy.ptx");
-    assert_null(strstr(ptx, "ld.local"));
-    assert_null(strstr(ptx, "st.local"));
-    assert_null(strstr(ptx, ".local "));
+    check_no_local_memory(generated, "bandwidth_copy", 1, "bw_copy");
+    check_no_local_memory(generated, "bandwidth_local", 1, "bw_local");
+}
+
+/* The local kernel's first loop is the tile loop; the rounds' loop is the
+ * next one, inside it, and touches no global memory. */
+static void test_each_round_loads_and_stores_shared_memory(void **state)
+{
+    (void)state;
+    ptx_module m;
+    ptx_span tiles, rounds;
+    const char *after;
+    char *ptx = first_loop("bandwidth_local.ptx", "bw_local", &m, &tiles, &after);
+    if (!ptx_next_loop(tiles, &after, &rounds) || rounds.end > tiles.end)
+        fail_msg("bw_local's rounds are not a loop inside the tile loop");
+    assert_int_equal(ptx_count_in(rounds, "ld.shared.u32"), 1);
+    assert_int_equal(ptx_count_in(rounds, "st.shared.u32"), 1);
+    assert_int_equal(ptx_count_in(rounds, "bar.sync"), 1);
+    assert_int_equal(ptx_count_in(rounds, "ld.global") + ptx_count_in(rounds, "st.global"), 0);
+    free(m.entries);
     free(ptx);
 }
 
-/* ptxas -v: the kernel's "N bytes stack frame, N bytes spill stores, N
- * bytes spill loads" line, all zero, under its launch bounds. */
-static void check_ptxas_log(const char *name)
-{
-    char *log = generated(name);
-    int kernels = 0;
-    for (const char *p = strstr(log, "bytes stack frame"); p; p = strstr(p + 1, "bytes stack frame")) {
-        ptx_span line = {p, p};
-        while (line.begin > log && line.begin[-1] != '\n')
-            --line.begin;
-        line.end = line.begin + strcspn(line.begin, "\n");
-        if (!ptx_find_in(line, "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"))
-            fail_msg("%s: %.*s", name, (int)(line.end - line.begin), line.begin);
-        ++kernels;
-    }
-    assert_int_equal(kernels, 1);
-    assert_non_null(strstr(log, "Compiling entry function 'bw_copy'"));
-    free(log);
-}
-
-static void test_no_spills_on_sm80(void **state)
-{
-    (void)state;
-    check_ptxas_log("bandwidth_copy.sm_80.log");
-}
-
-static void test_no_spills_on_sm90(void **state)
-{
-    (void)state;
-    check_ptxas_log("bandwidth_copy.sm_90.log");
-}
-
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_loop_moves_sixteen_bytes_per_thread),
-        cmocka_unit_test(test_loop_index_is_64_bit),
-        cmocka_unit_test(test_no_local_memory_in_ptx),
-        cmocka_unit_test(test_no_spills_on_sm80),
-        cmocka_unit_test(test_no_spills_on_sm90),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TEST_MAIN(NULL, NULL, test_loop_moves_sixteen_bytes_per_thread, test_loop_index_is_64_bit, test_no_local_memory,
+          test_each_round_loads_and_stores_shared_memory)

@@ -13,6 +13,7 @@
 
 #include "../bandwidth/path_table.h"
 #include "tests/cuda_source.h"
+#include "tests/test_main.h"
 
 #include <string.h>
 
@@ -112,12 +113,5 @@ static void test_backend_table_has_the_new_hooks(void **state)
                             &(cuda_source_part){"const bw_backend bandwidth_cuda_backend = {", "};", says, NULL});
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_path_has_a_cell),
-        cmocka_unit_test(test_new_paths_sit_in_their_cells),
-        cmocka_unit_test(test_backend_table_has_the_new_hooks),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TEST_MAIN(NULL, NULL, test_every_path_has_a_cell, test_new_paths_sit_in_their_cells,
+          test_backend_table_has_the_new_hooks)

@@ -16,6 +16,7 @@
 
 #include "../bandwidth/fork_join.h"
 #include "tests/cuda_source.h"
+#include "call_log.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,14 +34,7 @@ static struct {
     unsigned fail_enqueue;           /* 1 + the worker whose enqueue fails, 0 none */
 } fake;
 
-static void say(const char *fmt, ...)
-{
-    size_t used = strlen(fake.log);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(fake.log + used, sizeof fake.log - used, fmt, ap);
-    va_end(ap);
-}
+#define say(...) call_log_append(fake.log, sizeof fake.log, __VA_ARGS__)
 
 static cudaStream_t stream(int i) { return (cudaStream_t)(void *)&fake.streams[i]; }
 static cudaEvent_t event(int i) { return (cudaEvent_t)(void *)&fake.events[i]; }

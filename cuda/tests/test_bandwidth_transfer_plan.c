@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "../bandwidth/transfer_plan.h"
+#include "tests/test_main.h"
 
 #include <string.h>
 
@@ -53,6 +54,15 @@ static const char *refusal(bw_cuda_shape shape, bool kernel, const bw_cuda_topol
     if (!bw_cuda_refusal(shape, kernel, t, why, sizeof why))
         assert_string_equal(why, "");
     return why;
+}
+
+/* Whether the shape's copy-engine transfers on t are all asynchronous to
+ * the host, so that the timer may gate them. */
+static bool copies_async(bw_cuda_shape shape, const bw_cuda_topology *t)
+{
+    bw_cuda_transfer plan[BW_CUDA_MAX_DEVICES];
+    const unsigned n = bw_cuda_plan(shape, t, plan);
+    return bw_cuda_plan_async(plan, n, false, t);
 }
 
 static void test_one_device_refuses_every_multi_device_shape(void **state)
@@ -136,16 +146,11 @@ static void test_peer_access_decides_kernels_and_the_gate(void **state)
     assert_string_equal(refusal(BW_SHAPE_ALL_TO_ONE, false, &t), "");
     assert_string_equal(refusal(BW_SHAPE_ALL_TO_HOST, true, &t), ""); /* no peer memory in it */
 
-    bw_cuda_transfer plan[BW_CUDA_MAX_DEVICES];
-    unsigned n = bw_cuda_plan(BW_SHAPE_ALL_TO_ONE, &t, plan);
-    assert_false(bw_cuda_plan_async(plan, n, false, &t));
-    n = bw_cuda_plan(BW_SHAPE_P2P_WRITE, &t, plan);
-    assert_true(bw_cuda_plan_async(plan, n, false, &t));
-    n = bw_cuda_plan(BW_SHAPE_ALL_TO_HOST, &t, plan);
-    assert_true(bw_cuda_plan_async(plan, n, false, &t));
+    assert_false(copies_async(BW_SHAPE_ALL_TO_ONE, &t));
+    assert_true(copies_async(BW_SHAPE_P2P_WRITE, &t));
+    assert_true(copies_async(BW_SHAPE_ALL_TO_HOST, &t));
     t.peer_access[1] = false;
-    n = bw_cuda_plan(BW_SHAPE_P2P_WRITE, &t, plan);
-    assert_false(bw_cuda_plan_async(plan, n, false, &t));
+    assert_false(copies_async(BW_SHAPE_P2P_WRITE, &t));
     assert_string_equal(refusal(BW_SHAPE_P2P_WRITE, true, &t),
                         "no peer access between devices 0 and 1 (cudaDeviceCanAccessPeer is 0)");
 }
@@ -203,16 +208,6 @@ static void test_malloc_memory_is_labelled(void **state)
     assert_memory_equal(bw_cuda_pageable_label(0), "HMM:", 4);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_device_refuses_every_multi_device_shape),
-        cmocka_unit_test(test_single_device_shapes),
-        cmocka_unit_test(test_three_devices),
-        cmocka_unit_test(test_peer_access_decides_kernels_and_the_gate),
-        cmocka_unit_test(test_mapping_host_memory_decides_host_kernels),
-        cmocka_unit_test(test_kernels_at_once_share_the_wave),
-        cmocka_unit_test(test_malloc_memory_is_labelled),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TEST_MAIN(NULL, NULL, test_one_device_refuses_every_multi_device_shape, test_single_device_shapes, test_three_devices,
+          test_peer_access_decides_kernels_and_the_gate, test_mapping_host_memory_decides_host_kernels,
+          test_kernels_at_once_share_the_wave, test_malloc_memory_is_labelled)

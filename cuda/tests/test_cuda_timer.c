@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cuda_timer.h"
+#include "call_log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +30,7 @@ static struct {
 
 static cr_cuda_timer timer;
 
-static void say(const char *fmt, ...)
-{
-    size_t used = strlen(fake.log);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(fake.log + used, sizeof fake.log - used, fmt, ap);
-    va_end(ap);
-}
+#define say(...) call_log_append(fake.log, sizeof fake.log, __VA_ARGS__)
 
 static const char *event_name(cudaEvent_t e) { return e == timer.start ? "start" : e == timer.stop ? "stop" : "?"; }
 

@@ -2,11 +2,15 @@
  * offers, including Lee's Table 3.2 rows and the buffer-flag variants of his
  * Table 3.3, the API's copy against a copy kernel in each direction, both
  * directions at once on two queues, and kernels on malloc'd memory where
- * the device has system SVM. The multi-device paths are listed and refused
+ * the device has system SVM, and work-groups streaming their local memory.
+ * The multi-device paths are listed and refused
  * with the reason (OpenCL has no peer-to-peer API). Allocates, moves and
  * times; the design verifies. */
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth/backend.h"
+#include "bandwidth/host_side.h"
+#include "bandwidth/local_rotation.h"
+#include "bandwidth/technique_paths.h"
 #include "cl_device.h"
 
 #include <stdlib.h>
@@ -22,7 +26,7 @@ enum path_id {
     P_DUPLEX_COPY, P_DUPLEX_KERNEL,
     P_D2D_COPY, P_D2D_KERNEL,
     P_CPU_WRITE_HOST, P_CPU_READ_HOST, P_CPU_WRITE_DEVICE, P_CPU_READ_DEVICE,
-    P_KR_DEVICE, P_KW_DEVICE,
+    P_KR_DEVICE, P_KW_DEVICE, P_LOCAL,
     P_KR_HOST_RO, P_KR_HOST_RW, P_KW_HOST_WO, P_KW_HOST_RW,
     P_KR_USE_RO, P_KR_USE_RW, P_KW_USE_WO, P_KW_USE_RW, P_KR_USE_MISALIGNED, P_KW_USE_MISALIGNED,
     P_KR_SVM_COARSE, P_KW_SVM_COARSE, P_KR_SVM_FINE, P_KW_SVM_FINE,
@@ -74,6 +78,7 @@ static const bw_path paths[] = {
     ACCESS("cpu-read-device", "CPU memcpy out of a mapped device buffer", P_CPU_READ_DEVICE, CELL(DEVICE, HOST_PAGEABLE, CPU)),
     KREAD("kernel-read-device", "kernel reads a device buffer", P_KR_DEVICE, DEVICE),
     KWRITE("kernel-write-device", "kernel writes a device buffer", P_KW_DEVICE, DEVICE),
+    PATH(BW_LOCAL_PATH_KEY, "work-groups rotate a device buffer through local memory (__local tiles, 64 rounds)", BW_KERNEL_LOCAL, 1, P_LOCAL, CELL(LOCAL, LOCAL, KERNEL)),
     KREAD("kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", P_KR_HOST_RO, HOST_PINNED),
     KREAD("kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", P_KR_HOST_RW, HOST_PINNED),
     KWRITE("kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", P_KW_HOST_WO, HOST_PINNED),
@@ -104,19 +109,21 @@ static const bw_path paths[] = {
     COPY("all-to-host-kernel", "copy kernels on every device write pinned host memory at once", P_HOST_FAN, CELL(DEVICE, HOST_PINNED, KERNEL)),
     COPY("host-to-all-copy", "pinned host memory copied into every device at once", P_HOST_FAN, CELL(HOST_PINNED, DEVICE, COPY)),
     COPY("host-to-all-kernel", "copy kernels on every device read pinned host memory at once", P_HOST_FAN, CELL(HOST_PINNED, DEVICE, KERNEL)),
-    TECHNIQUE("vectoradd-default", "vector add: write buffers in, kernel, read buffer out", BW_VECTOR_ADD, BW_DEFAULT, DEFAULT_MODEL),
-    TECHNIQUE("vectoradd-cpu-resident", "vector add: kernel on host buffers (READ_ONLY/WRITE_ONLY), CPU maps them", BW_VECTOR_ADD, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
-    TECHNIQUE("vectoradd-gpu-resident", "vector add: CPU maps device buffers in and out", BW_VECTOR_ADD, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
-    TECHNIQUE("vectoradd-mixed", "vector add: CPU maps device buffers in, read buffer out", BW_VECTOR_ADD, BW_MIXED, MIXED_MODEL),
-    TECHNIQUE("reduce-default", "reduce: write buffer in, kernel, read partial sums out", BW_REDUCE, BW_DEFAULT, DEFAULT_MODEL),
-    TECHNIQUE("reduce-cpu-resident", "reduce: kernel on a host buffer, CPU maps it and the partial sums", BW_REDUCE, BW_CPU_RESIDENT, CPU_RESIDENT_MODEL),
-    TECHNIQUE("reduce-gpu-resident", "reduce: CPU maps the device buffer in and the partial sums out", BW_REDUCE, BW_GPU_RESIDENT, GPU_RESIDENT_MODEL),
-    TECHNIQUE("reduce-mixed", "reduce: CPU maps the device buffer in, read partial sums out", BW_REDUCE, BW_MIXED, MIXED_MODEL),
+    BW_TECHNIQUE_PATHS(TECHNIQUE,
+                       "vector add: write buffers in, kernel, read buffer out",
+                       "vector add: kernel on host buffers (READ_ONLY/WRITE_ONLY), CPU maps them",
+                       "vector add: CPU maps device buffers in and out",
+                       "vector add: CPU maps device buffers in, read buffer out",
+                       "reduce: write buffer in, kernel, read partial sums out",
+                       "reduce: kernel on a host buffer, CPU maps it and the partial sums",
+                       "reduce: CPU maps the device buffer in and the partial sums out",
+                       "reduce: CPU maps the device buffer in, read partial sums out"),
 };
 #define N_PATHS (sizeof paths / sizeof paths[0])
 
-enum kernel_id { K_READ, K_WRITE, K_COPY, K_VECTOR_ADD, K_REDUCE, N_KERNELS };
-static const char *const kernel_names[N_KERNELS] = {"bw_read", "bw_write", "bw_copy", "bw_vector_add", "bw_reduce"};
+enum kernel_id { K_READ, K_WRITE, K_COPY, K_VECTOR_ADD, K_REDUCE, K_LOCAL, N_KERNELS };
+static const char *const kernel_names[N_KERNELS] = {"bw_read",       "bw_write",  "bw_copy",
+                                                    "bw_vector_add", "bw_reduce", "bw_local"};
 
 static struct {
     cr_cl cl;
@@ -203,13 +210,9 @@ static cr_status build_kernels(char *err, size_t errlen)
 
 static cr_status bw_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
+    cr_status st = cr_cl_open_built(spec, &S, sizeof S, &S.cl, build_kernels, bw_close, err, errlen);
     if (st != CR_OK)
         return st;
-    if (build_kernels(err, errlen) != CR_OK) {
-        bw_close();
-        return CR_ERR;
-    }
     if (clGetDeviceInfo(S.cl.device, CL_DEVICE_SVM_CAPABILITIES, sizeof S.svm, &S.svm, NULL) != CL_SUCCESS)
         S.svm = 0; /* OpenCL 1.x device */
     cl_uint align_bits = 0;
@@ -235,6 +238,22 @@ static size_t bw_paths(const bw_path **out)
     return N_PATHS;
 }
 
+/* The local kernel needs work-groups of a whole tile and the tile's local memory. */
+static cr_status local_supported(char *why, size_t len)
+{
+    size_t group = 0;
+    cl_ulong local_bytes = 0;
+    clGetKernelWorkGroupInfo(S.kernel[K_LOCAL], S.cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group, &group, NULL);
+    clGetDeviceInfo(S.cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL);
+    if (group < BW_LOCAL_TILE || local_bytes < BW_LOCAL_TILES_BYTES) {
+        snprintf(why, len, "the local kernel needs work-groups of %u work-items and %zu bytes of local memory "
+                           "(the device allows %zu and %llu)", BW_LOCAL_TILE, (size_t)BW_LOCAL_TILES_BYTES, group,
+                 (unsigned long long)local_bytes);
+        return CR_UNSUPPORTED;
+    }
+    return CR_OK;
+}
+
 static cr_status bw_supported(const bw_path *p, char *why, size_t len)
 {
     if (p->kind == BW_TECHNIQUE && !(S.cl.info.has_fp64)) {
@@ -258,6 +277,8 @@ static cr_status bw_supported(const bw_path *p, char *why, size_t len)
         snprintf(why, len, "%s", S.queue2_err);
         return CR_UNSUPPORTED;
     }
+    if (p->id == P_LOCAL)
+        return local_supported(why, len);
     if ((p->id == P_KR_MALLOC || p->id == P_KW_MALLOC) && !(S.svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)) {
         snprintf(why, len, "the device reports no fine-grained system SVM (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): its "
                            "kernels cannot address malloc'd memory");
@@ -302,15 +323,7 @@ static cr_status fill(cl_mem m, const void *src, char *err, size_t errlen)
     return CR_OK;
 }
 
-static cr_status alloc_host(void **out, char *err, size_t errlen)
-{
-    if (posix_memalign(out, 4096, (size_t)S.bytes) != 0) {
-        *out = NULL;
-        snprintf(err, errlen, "cannot allocate %llu bytes of host memory", (unsigned long long)S.bytes);
-        return CR_ERR;
-    }
-    return CR_OK;
-}
+static cr_status alloc_host(void **out, char *err, size_t errlen) { return bw_alloc_host(out, S.bytes, err, errlen); }
 
 /* A pinned host pointer: an ALLOC_HOST_PTR buffer mapped for the path's life. */
 static cr_status alloc_pinned_into(cl_mem *buf, void **ptr, char *err, size_t errlen)
@@ -443,14 +456,7 @@ static cr_status run_technique(const bw_path *p, cr_timing *t, char *err, size_t
 
 static void technique_result(const bw_path *p, void *dst)
 {
-    if (p->workload == BW_VECTOR_ADD) {
-        memcpy(dst, S.tdst, (size_t)S.tout_bytes);
-        return;
-    }
-    double sum = 0;
-    for (uint64_t i = 0; i < S.groups; ++i)
-        sum += ((const double *)S.tdst)[i];
-    memcpy(dst, &sum, sizeof sum);
+    bw_technique_output(p, S.tdst, S.tout_bytes, S.groups, dst);
 }
 
 /* The target of a kernel write starts zeroed, whatever memory it is. */
@@ -567,6 +573,15 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
         if (make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK)
             return CR_ERR;
         break;
+    case P_LOCAL:
+        /* One work-group per tile of the buffer's words. */
+        S.work_group = BW_LOCAL_TILE;
+        S.work_items = bw_local_tiles(bytes / 4) * BW_LOCAL_TILE;
+        S.groups = S.work_items / S.work_group;
+        if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK ||
+            zero(S.dst, err, errlen) != CR_OK)
+            return CR_ERR;
+        return fill(S.src, src, err, errlen);
     case P_KR_HOST_RO:
     case P_KR_HOST_RW:
     case P_KW_HOST_WO:
@@ -657,6 +672,12 @@ static cr_status run_kernel(const bw_path *p, cr_timing *t, char *err, size_t er
     const cr_cl_arg read_args[] = {CR_CL_ARG(S.dst), CR_CL_ARG(S.partial),
                                    CR_CL_LOCAL((size_t)S.work_group * sizeof(cl_ulong)), CR_CL_ARG(n4)};
     const cr_cl_arg write_args[] = {CR_CL_ARG(S.dst), CR_CL_ARG(n4), CR_CL_ARG(seed)};
+    if (p->kind == BW_KERNEL_LOCAL) {
+        cl_ulong words = S.bytes / 4;
+        const cr_cl_arg local_args[] = {CR_CL_ARG(S.src), CR_CL_ARG(S.dst),
+                                        CR_CL_LOCAL(BW_LOCAL_TILES_BYTES), CR_CL_ARG(words)};
+        return launch(K_LOCAL, local_args, 4, t, err, errlen);
+    }
     return read ? launch(K_READ, read_args, 4, t, err, errlen) : launch(K_WRITE, write_args, 3, t, err, errlen);
 }
 

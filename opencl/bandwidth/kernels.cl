@@ -49,3 +49,26 @@ kernel void bw_reduce(global const float *restrict in, global double *restrict p
     FOR_EACH(i, n) sum += in[i];
     GROUP_SUM_TO(scratch, sum, partial[get_group_id(0)]);
 }
+
+/* Streams local memory (elements.h): one work-group of BW_LOCAL_TILE
+ * work-items per tile of the source, one word each; words past n load as
+ * zero and are not stored. Two tiles take turns: a round reads one and
+ * writes the other, so one barrier per round keeps every read of a round
+ * before the next round's writes. */
+kernel void bw_local(global const uint *restrict in, global uint *restrict out, local uint *tiles, ulong n)
+{
+    const uint l = (uint)get_local_id(0);
+    const ulong i = get_group_id(0) * (ulong)BW_LOCAL_TILE + l;
+    local uint *from = tiles, *to = tiles + BW_LOCAL_TILE;
+    from[l] = i < n ? in[i] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < BW_LOCAL_ROUNDS; ++r) {
+        to[l] = from[BW_LOCAL_SOURCE(l)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local uint *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (i < n)
+        out[i] = from[l];
+}

@@ -55,9 +55,7 @@ static cr_status build_chase(char *err, size_t errlen)
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    cr_status st = cr_cl_open_state(spec, &S, sizeof S, &S.cl, err, errlen);
-    if (st == CR_OK && (st = build_chase(err, errlen)) != CR_OK)
-        cl_close();
+    cr_status st = cr_cl_open_built(spec, &S, sizeof S, &S.cl, build_chase, cl_close, err, errlen);
     if (st == CR_OK)
         *info = S.cl.info;
     return st;

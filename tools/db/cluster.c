@@ -6,39 +6,27 @@
 #include "error.h"
 #include "shared/result_reader.h"
 #include "shared/text_line.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
+/* With no finite value (or no memory) both are NaN: the summary of nothing. */
 void db_median_mad(const double *values, size_t n, double *median, double *mad)
 {
-    double *v = malloc((n ? n : 1) * sizeof *v);
+    double *v = calloc(n ? n : 1, sizeof *v);
     size_t m = 0;
     for (size_t i = 0; v && i < n; ++i)
         if (isfinite(values[i]))
             v[m++] = values[i];
-    if (m == 0) {
-        *median = *mad = NAN;
-        free(v);
-        return;
-    }
-    *median = median_of(v, m);
+    cr_summary s;
+    cr_summarize(v, m, &s);
+    *median = s.median;
     for (size_t i = 0; i < m; ++i)
         v[i] = fabs(v[i] - *median);
-    *mad = median_of(v, m);
+    cr_summarize(v, m, &s);
+    *mad = s.median;
     free(v);
 }
 

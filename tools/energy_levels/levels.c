@@ -13,7 +13,11 @@
  *   llc        stream footprint rows between 1/8 and 1/2 of the last-level
  *              cache: resident in it, above the caches below it; per kernel
  *              and type the largest such point
- *   shared     none: no benchmark of the suite streams local (shared) memory
+ *   shared     the bandwidth path kernel-local-memory (work-groups rotating
+ *              tiles through local, CUDA's shared, memory: e_sr) at the
+ *              largest transfer size; its bytes are the local traffic, 128
+ *              per byte of the buffer against 2 of global, whose energy the
+ *              figure therefore includes but hardly depends on
  *   pcie       bandwidth copies between pinned host memory and the device
  *              (h2d-*pinned*, d2h-*pinned*) at the largest transfer size, on
  *              a device with memory of its own
@@ -35,6 +39,7 @@
 #include "energy_levels/levels.h"
 
 #include "options.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +145,13 @@ static bool wants_zero_copy(const el_device *d, const el_results *f, size_t i, d
     return is(f, i, "sweep", "size") && host && *key > 0;
 }
 
+static bool wants_shared(const el_device *d, const el_results *f, size_t i, double *key)
+{
+    (void)d;
+    *key = number(el_field(f, i, "size_bytes"));
+    return is(f, i, "sweep", "size") && is(f, i, "variant", "kernel-local-memory") && *key > 0;
+}
+
 static bool wants_atomic(const el_device *d, const el_results *f, size_t i, double *key)
 {
     (void)d;
@@ -187,12 +199,6 @@ static const char *cannot_without_llc(const el_device *d)
                           "llc_bytes): no stream row can be placed in a level";
 }
 
-static const char *cannot_shared(const el_device *d)
-{
-    (void)d;
-    return "no benchmark of the suite streams local (shared) memory: the thesis's e_sr has no measurement here";
-}
-
 static const char *cannot_without_link(const el_device *d)
 {
     return d->discrete == EL_YES  ? NULL
@@ -209,6 +215,9 @@ typedef enum {
 } pick_rule;
 
 typedef enum { KEY_WORKING_SET, KEY_TRANSFER, KEY_DEGREE, KEY_GOPS } key_kind;
+
+static const char no_local_rows[] =
+    "no kernel-local-memory row verified: the path was not selected, the device does not support it, or it failed";
 
 typedef struct {
     const char *level;
@@ -229,7 +238,7 @@ static const rule rules[] = {
     {"llc", EL_PER_BYTE, "stream", wants_llc, PICK_LARGEST_PER_KIND, KEY_WORKING_SET,
      "no stream footprint row has a working set between 1/8 and 1/2 of the %s last-level cache", false,
      cannot_without_llc},
-    {"shared", EL_PER_BYTE, NULL, NULL, PICK_ALL, KEY_WORKING_SET, NULL, false, cannot_shared},
+    {"shared", EL_PER_BYTE, "bandwidth", wants_shared, PICK_LARGEST, KEY_TRANSFER, no_local_rows, false, NULL},
     {"pcie", EL_PER_BYTE, "bandwidth", wants_pcie, PICK_LARGEST, KEY_TRANSFER,
      "no copy between pinned host memory and the device (h2d-*pinned*, d2h-*pinned*) verified", false,
      cannot_without_link},
@@ -310,18 +319,6 @@ static void narrow(picks *p, pick_rule how)
             p->v[kept++] = p->v[i];
     }
     p->n = kept;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- describing the rows used ---- */
@@ -424,7 +421,9 @@ static void measure(const rule *r, const picks *p, el_level *out)
     out->rows = n;
     if (n > 0) {
         out->status = EL_MEASURED;
-        out->pj = median(v, n);
+        cr_summary spread;
+        cr_summarize(v, n, &spread);
+        out->pj = spread.median;
         if (!(out->pj > 0))
             snprintf(out->reason, sizeof out->reason,
                      "the dynamic energy is not above zero: the static power subtracted is as large as what the "

@@ -6,10 +6,13 @@
 #include <math.h>
 #include <string.h>
 
-static void number(FILE *f, double v)
+/* A finite figure in 6 digits; nothing (an empty field) otherwise. */
+static const char *number(char *buf, size_t len, double v)
 {
+    buf[0] = '\0';
     if (isfinite(v))
-        fprintf(f, "%.6g", v);
+        snprintf(buf, len, "%.6g", v);
+    return buf;
 }
 
 void el_write_csv(FILE *f, const el_level *levels, size_t n)
@@ -17,18 +20,23 @@ void el_write_csv(FILE *f, const el_level *levels, size_t n)
     fputs("level,basis,pj,rows,sensor,status,thesis_pj,thesis_symbol,source,reason\n", f);
     for (size_t i = 0; i < n; ++i) {
         const el_level *l = &levels[i];
-        fprintf(f, "%s,%s,", l->level, el_basis_name(l->basis));
-        number(f, l->pj);
-        fprintf(f, ",%zu,", l->rows);
-        cr_csv_field(f, l->sensor);
-        fprintf(f, ",%s,", el_status_name(l->status));
-        number(f, l->thesis_pj);
-        fputc(',', f);
-        cr_csv_field(f, l->thesis_symbol);
-        fputc(',', f);
-        cr_csv_field(f, l->source);
-        fputc(',', f);
-        cr_csv_field(f, l->reason);
+        char pj[32], rows[32], thesis_pj[32];
+        snprintf(rows, sizeof rows, "%zu", l->rows);
+        const char *fields[] = {l->level,
+                                el_basis_name(l->basis),
+                                number(pj, sizeof pj, l->pj),
+                                rows,
+                                l->sensor,
+                                el_status_name(l->status),
+                                number(thesis_pj, sizeof thesis_pj, l->thesis_pj),
+                                l->thesis_symbol,
+                                l->source,
+                                l->reason};
+        for (size_t k = 0; k < sizeof fields / sizeof *fields; ++k) {
+            if (k)
+                fputc(',', f);
+            cr_csv_field(f, fields[k]);
+        }
         fputc('\n', f);
     }
 }

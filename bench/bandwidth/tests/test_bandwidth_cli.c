@@ -12,6 +12,7 @@
 #include <math.h>
 
 #define BENCHMARK "bandwidth"
+#include "bandwidth/tests/matrix_cells.h"
 #include "tests/cli_harness.h"
 
 /* The row of a host reference at a size, -1 if none. */
@@ -114,7 +115,11 @@ static void test_quick_run_covers_every_path(void **state)
         } else if (strcmp(sweep, "size") == 0) {
             assert_string_equal(cell(&t, i, "unit"), "GB/s");
             assert_true(strtod(cell(&t, i, "figure"), NULL) > 0);
-            assert_true(strtod(cell(&t, i, "ref_ratio"), NULL) > 0);
+            /* Local memory has no host reference: its row counts local traffic instead. */
+            if (strcmp(variant, "kernel-local-memory") == 0)
+                assert_non_null(param_at(&t, i, "local_bytes"));
+            else
+                assert_true(strtod(cell(&t, i, "ref_ratio"), NULL) > 0);
         } else {
             assert_string_equal(sweep, "fit-error");
             assert_string_equal(cell(&t, i, "unit"), "%");
@@ -235,9 +240,7 @@ static void expect_malloc_path(const table *t, const char *key)
  * OpenCL has none. */
 static void expect_matrix(const table *t)
 {
-    static const struct {
-        const char *cell, *candidates;
-    } cells[] = {
+    static const matrix_cell cells[] = {
         {"from=host-pinned;to=device;engine=copy", "h2d-write-pinned,h2d-copy-buffer-pinned"},
         {"from=device;to=host-pinned;engine=copy", "d2h-read-pinned,d2h-copy-buffer-pinned"},
         {"from=host-pinned;to=device;engine=kernel", "h2d-kernel-copy-pinned"},
@@ -248,16 +251,16 @@ static void expect_matrix(const table *t)
     for (size_t c = 0; c < countof(cells); ++c) {
         int m = -1;
         for (int i = 0; i < t->nrows; ++i)
-            if (cell_is(t, i, "sweep", "matrix") && cell_is(t, i, "params", cells[c].cell)) {
+            if (cell_is(t, i, "sweep", "matrix") && cell_is(t, i, "params", cells[c].params)) {
                 assert_int_equal(m, -1);
                 m = i;
             }
         if (m < 0)
-            fail_msg("no matrix row for %s", cells[c].cell);
+            fail_msg("no matrix row for %s", cells[c].params);
         assert_string_equal(cell(t, m, "size_bytes"), "4194304");
         double best = 0;
         char keys[256];
-        snprintf(keys, sizeof keys, "%s", cells[c].candidates);
+        snprintf(keys, sizeof keys, "%s", cells[c].paths);
         for (char *save = NULL, *k = strtok_r(keys, ",", &save); k; k = strtok_r(NULL, ",", &save))
             best = fmax(best, strtod(cell(t, must_find_row(t, k, "size", "4194304"), "figure"), NULL));
         int s = must_find_row(t, cell(t, m, "variant"), "size", "4194304");
@@ -446,8 +449,50 @@ static void test_cuda_lists_paths_without_gpu(void **state)
     expect_output("bandwidth-cuda", "--list-paths", 0, "kernel-read-mapped");
 }
 
+/* ---- the local-memory path ---- */
+
+/* Verified at every size, its bytes the local traffic of 64 rounds (128
+ * times the buffer) with the global bytes beside them, no host reference,
+ * no memory peak and no fit; the local cell of the matrix. */
+static void test_local_memory_path_runs_verified(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "bandwidth-opencl", "--sizes 64K:1M:x4 --reps 3:5 --paths kernel-local-memory", "local", 0,
+                      NULL);
+    expect_all_valid(&t);
+    static const char *const sizes[] = {"65536", "262144", "1048576"};
+    for (size_t k = 0; k < countof(sizes); ++k) {
+        int r = must_find_row(&t, "kernel-local-memory", "size", sizes[k]);
+        double bytes = strtod(sizes[k], NULL);
+        assert_true(num(&t, r, "bytes_per_rep") == 128 * bytes);
+        assert_true(param_num(&t, r, "local_bytes") == 128 * bytes);
+        assert_true(param_num(&t, r, "global_bytes") == 2 * bytes);
+        assert_true(num(&t, r, "figure") > 0);
+        assert_string_equal(cell(&t, r, "ref_ratio"), "");
+        expect_cell_has(&t, r, "note", "local memory is the CPU's cache-resident stack/heap");
+        /* Not a memory-peak row: never judged against the memory's peak or its cache levels. */
+        assert_null(strstr(cell(&t, r, "flags"), "cache"));
+    }
+    assert_int_equal(find_row(&t, "kernel-local-memory", "fit", NULL), -1);
+    int m = must_find_row(&t, "kernel-local-memory", "matrix", NULL);
+    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel");
+    table_free(&t);
+}
+
+/* A word spoiled after the kernel fails the row and is named. */
+static void test_planted_failure_names_the_local_word(void **state)
+{
+    (void)state;
+    table t = run_planted("verify", "bandwidth-opencl", "--sizes 64K --reps 3:5 --paths kernel-local-memory", "local");
+    int j = only_invalid_row(&t);
+    assert_string_equal(cell(&t, j, "variant"), "kernel-local-memory");
+    expect_cell_has(&t, j, "note", "destination differs from the source, first at word 8192");
+    table_free(&t);
+}
+
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_planted_failure_fails_the_run, test_planted_failure_is_left_out_of_the_fit,
               test_too_few_valid_points_leave_the_fit_invalid, test_no_valid_point_leaves_the_fit_invalid,
               test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu, test_transfer_paths_run_verified,
-              test_planted_failure_names_the_duplex_transfer, test_quick_run_covers_every_path)
+              test_planted_failure_names_the_duplex_transfer, test_local_memory_path_runs_verified,
+              test_planted_failure_names_the_local_word, test_quick_run_covers_every_path)

@@ -11,6 +11,7 @@
 
 #include "bandwidth/backend.h"
 #include "bandwidth/tests/fake_device.h"
+#include "bandwidth/tests/matrix_cells.h"
 
 #include "tests/csv_reader.h"
 #include "tests/in_process.h"
@@ -191,9 +192,9 @@ static void expect_near(double got, double want, const char *what)
 /* GB/s of one repetition of path id at bytes, counting every transfer. */
 static double fake_GBps(int id, double bytes) { return transfers_of[id] * bytes / (1000 + llround(bytes / rate[id])); }
 
-/* Runs the design on the fake over 4K and 8K (extra: more arguments, or
+/* Runs the design on backend be over 4K and 8K (extra: more arguments, or
  * NULL); its exit status. The CSV is then in dir. */
-static int run_design(const char *extra_opt, const char *extra_val)
+static int run_backend(const bw_backend *be, const char *extra_opt, const char *extra_val)
 {
     char *argv[] = {"bandwidth-fake", "--sizes", "4K:8K:x2", "--reps", "3:4", "--warmup", "1", "--max-time", "0.2",
                     "--no-bind", "--out", dir, (char *)extra_opt, (char *)extra_val, NULL};
@@ -202,10 +203,12 @@ static int run_design(const char *extra_opt, const char *extra_val)
     char err_path[128];
     snprintf(err_path, sizeof err_path, "%s/stderr", dir);
     in_process io = in_process_begin(err_path);
-    int rc = bandwidth_main(argc, argv, &fake);
+    int rc = bandwidth_main(argc, argv, be);
     in_process_end(io);
     return rc;
 }
+
+static int run_design(const char *extra_opt, const char *extra_val) { return run_backend(&fake, extra_opt, extra_val); }
 
 /* ---- several transfers a repetition ---- */
 
@@ -299,15 +302,13 @@ static void test_matrix_keeps_the_best_path_of_each_cell(void **state)
     assert_int_equal(run_design(NULL, NULL), 0);
     table t = read_csv();
     assert_int_equal(count_sweep(&t, "matrix"), 5);
-    static const struct {
-        const char *key, *params;
-    } measured[] = {
-        {"fake-h2d-fast", "from=host-pinned;to=device;engine=copy"},
-        {"fake-duplex", "from=host-pinned;to=device;engine=copy;transfers=2"},
-        {"fake-fan-in", "from=device;to=device;engine=copy;transfers=3"},
+    static const matrix_cell measured[] = {
+        {"from=host-pinned;to=device;engine=copy", "fake-h2d-fast"},
+        {"from=host-pinned;to=device;engine=copy;transfers=2", "fake-duplex"},
+        {"from=device;to=device;engine=copy;transfers=3", "fake-fan-in"},
     };
     for (size_t c = 0; c < sizeof measured / sizeof measured[0]; ++c) {
-        int m = row_of(&t, measured[c].key, "matrix", "8192"), s = row_of(&t, measured[c].key, "size", "8192");
+        int m = row_of(&t, measured[c].paths, "matrix", "8192"), s = row_of(&t, measured[c].paths, "size", "8192");
         assert_string_equal(cell(&t, m, "params"), measured[c].params);
         assert_string_equal(cell(&t, m, "unit"), "GB/s");
         assert_string_equal(cell(&t, m, "valid"), "1");
@@ -389,7 +390,118 @@ static void test_topology_of_two_devices(void **state)
     free(t.rows);
 }
 
+/* ---- the local-memory path ---- */
+
+/* A fake whose one path is the local-memory stream: its result is what
+ * the kernels compute, tile by tile and round by round, unless a fault
+ * is asked for. */
+static const bw_path local_path = {.key = BW_LOCAL_PATH_KEY, .desc = "local", .kind = BW_KERNEL_LOCAL, .phases = 1,
+                                   .from = BW_MEM_LOCAL, .to = BW_MEM_LOCAL, .engine = BW_ENGINE_KERNEL};
+enum { LOCAL_RIGHT, LOCAL_SPOILED_WORD, LOCAL_UNROTATED };
+static int local_fault;
+
+static size_t local_list(const bw_path **out)
+{
+    *out = &local_path;
+    return 1;
+}
+
+static cr_status local_supported(const bw_path *p, char *why, size_t len)
+{
+    (void)p, (void)why, (void)len;
+    return CR_OK;
+}
+
+/* The kernel's rounds on one tile: two tiles taking turns. */
+static void rotate_tile(const uint32_t *in, uint32_t *out)
+{
+    uint32_t a[BW_LOCAL_TILE], b[BW_LOCAL_TILE], *from = a, *to = b;
+    memcpy(a, in, sizeof a);
+    for (unsigned r = 0; r < BW_LOCAL_ROUNDS; ++r) {
+        for (uint32_t l = 0; l < BW_LOCAL_TILE; ++l)
+            to[l] = from[BW_LOCAL_SOURCE(l)];
+        uint32_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    memcpy(out, from, sizeof a);
+}
+
+static cr_status local_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)
+{
+    (void)p, (void)sum, (void)err, (void)errlen;
+    const uint32_t *in = prepared_src;
+    uint32_t *out = dst;
+    for (uint64_t t = 0; t < prepared_bytes / 4 / BW_LOCAL_TILE; ++t)
+        if (local_fault == LOCAL_UNROTATED)
+            memcpy(out + t * BW_LOCAL_TILE, in + t * BW_LOCAL_TILE, BW_LOCAL_TILE * 4);
+        else
+            rotate_tile(in + t * BW_LOCAL_TILE, out + t * BW_LOCAL_TILE);
+    if (local_fault == LOCAL_SPOILED_WORD)
+        out[1500] ^= 1u << 20;
+    return CR_OK;
+}
+
+static cr_status local_run(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
+{
+    (void)p, (void)phase, (void)err, (void)errlen;
+    *t = (cr_timing){.has_event = false, .host_ns = 1000 + prepared_bytes};
+    return CR_OK;
+}
+
+static const bw_backend fake_local = {
+    .base = FAKE_DEVICE_BASE,
+    .paths = local_list, .supported = local_supported, .prepare = fake_prepare, .run = local_run,
+    .result = local_result, .release = fake_release,
+};
+
+/* Runs the design on the local fake with fault; checks its exit status and
+ * returns the CSV. */
+static table run_local(int fault, int status)
+{
+    local_fault = fault;
+    assert_int_equal(run_backend(&fake_local, NULL, NULL), status);
+    local_fault = LOCAL_RIGHT;
+    return read_csv();
+}
+
+/* A verified row counts the local traffic of every round, says the global
+ * bytes beside it, has no host reference and no fit, and
+ * fills the local cell of the matrix. */
+static void test_local_memory_rows(void **state)
+{
+    (void)state;
+    table t = run_local(LOCAL_RIGHT, 0);
+    int r = row_of(&t, BW_LOCAL_PATH_KEY, "size", "8192");
+    assert_string_equal(cell(&t, r, "valid"), "1");
+    expect_near(num(&t, r, "bytes_per_rep"), 8192.0 * 2 * BW_LOCAL_ROUNDS, "local bytes");
+    assert_string_equal(cell(&t, r, "params"), "local_bytes=1048576;global_bytes=16384;rounds=64;tile_words=256");
+    expect_near(num(&t, r, "figure"), 8192.0 * 2 * BW_LOCAL_ROUNDS / (1000 + 8192), "local GB/s");
+    assert_string_equal(cell(&t, r, "ref_ratio"), "");
+    assert_string_equal(cell(&t, r, "unit"), "GB/s");
+    assert_int_equal(count_sweep(&t, "fit"), 0);
+    int m = row_of(&t, BW_LOCAL_PATH_KEY, "matrix", NULL);
+    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel");
+    free(t.rows);
+}
+
+/* The destination is checked word for word against the host's replay of
+ * the rotation: a spoiled word is named, and a plain copy that never
+ * rotated fails at the first word. */
+static void test_local_memory_verification(void **state)
+{
+    (void)state;
+    table spoiled = run_local(LOCAL_SPOILED_WORD, 1), unrotated = run_local(LOCAL_UNROTATED, 1);
+    int r = row_of(&spoiled, BW_LOCAL_PATH_KEY, "size", "8192");
+    assert_string_equal(cell(&spoiled, r, "valid"), "0");
+    expect_has(&spoiled, r, "note", "destination differs from the source, first at word 1500");
+    r = row_of(&unrotated, BW_LOCAL_PATH_KEY, "size", "4096");
+    expect_has(&unrotated, r, "note", "destination differs from the source, first at word 0");
+    free(spoiled.rows);
+    free(unrotated.rows);
+}
+
 TEST_MAIN(scratch_setup, scratch_teardown, test_transfers_count_in_rows_and_not_in_the_fit,
           test_a_spoiled_transfer_is_named, test_matrix_keeps_the_best_path_of_each_cell,
           test_matrix_of_selected_paths, test_topology_without_a_query, test_topology_of_one_device,
-          test_topology_of_two_devices)
+          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_verification)

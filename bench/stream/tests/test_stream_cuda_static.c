@@ -21,9 +21,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tests/cuda_source.h"
-#include "tests/ptx_text.h"
 #include "tests/test_main.h"
+#include "tests/nvcc_output.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,17 +34,7 @@
 #endif
 
 /* Reads a generated file, or skips the test where nvcc made none. */
-static char *generated(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", STREAM_GEN_DIR, name);
-    char *s = cuda_source_read(path);
-    if (s == NULL) {
-        print_message("skipped: no %s (nvcc absent when this was built)\n", path);
-        skip();
-    }
-    return s;
-}
+static char *generated(const char *name) { return generated_file(STREAM_GEN_DIR, name, true); }
 
 /* The entries of the kernels' PTX (free the text returned and
  * m->entries), or the test skips where nvcc made none. */
@@ -119,45 +108,11 @@ static void test_loads_go_sixteen_bytes_per_array_ahead_of_stores(void **state)
     free(ptx);
 }
 
-static void test_no_local_memory_in_ptx(void **state)
+/* All ten kernels, under their launch bounds. */
+static void test_no_local_memory(void **state)
 {
     (void)state;
-    char *ptx = generated("stream_kernels.ptx");
-    assert_null(strstr(ptx, "ld.local"));
-    assert_null(strstr(ptx, "st.local"));
-    assert_null(strstr(ptx, ".local ")); /* no local arrays either */
-    free(ptx);
-}
-
-/* ptxas -v: one "N bytes stack frame, N bytes spill stores, N bytes spill
- * loads" line per kernel, all zero, for all ten kernels. */
-static void check_ptxas_log(const char *name)
-{
-    char *log = generated(name);
-    int kernels_seen = 0;
-    for (const char *p = strstr(log, "bytes stack frame"); p; p = strstr(p + 1, "bytes stack frame")) {
-        ptx_span line = {p, p};
-        while (line.begin > log && line.begin[-1] != '\n')
-            --line.begin;
-        line.end = line.begin + strcspn(line.begin, "\n");
-        if (!ptx_find_in(line, "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"))
-            fail_msg("%s: %.*s", name, (int)(line.end - line.begin), line.begin);
-        ++kernels_seen;
-    }
-    assert_int_equal(kernels_seen, 10);
-    free(log);
-}
-
-static void test_no_spills_on_sm80(void **state)
-{
-    (void)state;
-    check_ptxas_log("stream_kernels.sm_80.log");
-}
-
-static void test_no_spills_on_sm90(void **state)
-{
-    (void)state;
-    check_ptxas_log("stream_kernels.sm_90.log");
+    check_no_local_memory(generated, "stream_kernels", 10, NULL);
 }
 
 /* dot's result leaves the device by the kernel's own stores: one double
@@ -205,6 +160,5 @@ static void test_timed_interval_holds_the_launch_alone(void **state)
     free(src);
 }
 
-TEST_MAIN(NULL, NULL, test_loads_go_sixteen_bytes_per_array_ahead_of_stores, test_no_local_memory_in_ptx,
-          test_no_spills_on_sm80, test_no_spills_on_sm90, test_dot_stores_its_partials_through_the_given_pointer,
-          test_timed_interval_holds_the_launch_alone)
+TEST_MAIN(NULL, NULL, test_loads_go_sixteen_bytes_per_array_ahead_of_stores, test_no_local_memory,
+          test_dot_stores_its_partials_through_the_given_pointer, test_timed_interval_holds_the_launch_alone)

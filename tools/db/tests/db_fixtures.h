@@ -6,6 +6,8 @@
 #ifndef CR_DB_FIXTURES_H
 #define CR_DB_FIXTURES_H
 
+#include "shared/tests/put_file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,16 +24,6 @@ typedef struct {
 static inline void make_dir(const char *path)
 {
     assert_int_equal(mkdir(path, 0777) == 0 || errno == EEXIST, 1);
-}
-
-static inline void put(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
 }
 
 static const char results_header[] =
@@ -76,7 +68,7 @@ static inline fixture_run make_run(const char *root, const char *name, const fix
     assert_int_equal(fclose(f), 0);
     snprintf(text, sizeof text, "key,value\ndate,%s\nhost,%s\ndevice.name,%s\nbackend,opencl\nbenchmark,stream\n",
              x->date, x->host, x->device);
-    put(dev, "stream-opencl.meta.csv", text);
+    put_file(dev, "stream-opencl.meta.csv", text);
     if (!isnan(x->latency)) {
         snprintf(path, sizeof path, "%s/latency-opencl.csv", dev);
         f = fopen(path, "w");
@@ -93,7 +85,7 @@ static inline fixture_run make_run(const char *root, const char *name, const fix
              "latency-opencl,opencl,0,%s,opencl-0-dev,%s,%d,0.5,quick,%s,%s\n",
              x->device, x->date, x->device, isnan(x->latency) ? "failed" : "passed", isnan(x->latency) ? 1 : 0,
              x->date, isnan(x->latency) ? "exit 1: boom" : "");
-    put(run.path, "run-log.csv", text);
+    put_file(run.path, "run-log.csv", text);
     return run;
 }
 
@@ -116,7 +108,7 @@ static inline fixture_run make_cluster_run(const char *root, const char *name)
     make_run(nodes, "n1", &n1);
     make_run(nodes, "n2", &n2);
     make_run(nodes, "n3", &n3);
-    put(cluster.path, "expected-nodes", "n1\nn2\nn3\nn4\n");
+    put_file(cluster.path, "expected-nodes", "n1\nn2\nn3\nn4\n");
     return cluster;
 }
 

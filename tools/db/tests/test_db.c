@@ -411,12 +411,12 @@ static void test_cluster_takes_the_batch_states(void **state)
     (void)state;
     char err[512];
     sqlite3 *db = cluster_run();
-    put(cluster.path, "nodes.csv",
-        "node,state,exit_code,job_id,started,finished,dir\n"
-        "n1,interrupted,143,41,,,nodes/n1\n"
-        "n2,failed,1,42,,,nodes/n2\n"
-        "n3,passed,0,43,,,nodes/n3\n"
-        "n5,missing,,,,,\n");
+    put_file(cluster.path, "nodes.csv",
+             "node,state,exit_code,job_id,started,finished,dir\n"
+             "n1,interrupted,143,41,,,nodes/n1\n"
+             "n2,failed,1,42,,,nodes/n2\n"
+             "n3,passed,0,43,,,nodes/n3\n"
+             "n5,missing,,,,,\n");
     char *args[] = {cluster.path};
     char *out = query(db, 0, "cluster", 1, args, err, sizeof err);
     expect_all_in(out, "n1,,,,,,,,,interrupted,batch job 41: interrupted (exit 143)\n",
@@ -428,7 +428,7 @@ static void test_cluster_takes_the_batch_states(void **state)
     assert_null(strstr(out, "n3,,,"));
     free(out);
     /* A list that does not read is refused, file and line named. */
-    put(cluster.path, "nodes.csv", "node,state,exit_code,job_id\nn1,interrupted\n");
+    put_file(cluster.path, "nodes.csv", "node,state,exit_code,job_id\nn1,interrupted\n");
     out = query(db, 2, "cluster", 1, args, err, sizeof err);
     assert_non_null(strstr(err, "nodes.csv:2: "));
     free(out);
@@ -532,15 +532,16 @@ static void test_every_csv_reads_back_as_from_its_file(void **state)
      * no record at all, quoted text and numbers in other forms. */
     snprintf(odd, sizeof odd, "%s/odd", scratch);
     make_dir(odd);
-    put(odd, "stream-opencl.csv",
-        "note,valid,figure,benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,"
-        "params,bytes_per_rep,ops_per_rep,n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,figure_best,unit,ref_ratio\n"
-        "\"a, \"\"quoted\"\" note\",1,4.0828e+01,stream,opencl,dev,triad,double,fixed,1024,16,,k=1;s=x,"
-        "3.0e3,,5,1e-06,2e-06,2e-06,3e-06,0,0.01,event,max-reps,41,GB/s,0.5\n"
-        ",0,0.1,stream,opencl,,copy,,fixed,18446744073709551615,,,,,,1,,,,,,,,,1.50,,\n");
-    put(odd, "latency-opencl.csv", results_header);
-    put(odd, "stream-opencl.meta.csv", "value,key\nTest,device.name\n,device.driver\n");
-    put(odd, "custom-table.csv", "func,valid,max_ulp,note\nexp,1,inf,\nsin,0,,\"x,y\"\n");
+    put_file(odd, "stream-opencl.csv",
+             "note,valid,figure,benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,"
+             "params,bytes_per_rep,ops_per_rep,n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,figure_best,"
+             "unit,ref_ratio\n"
+             "\"a, \"\"quoted\"\" note\",1,4.0828e+01,stream,opencl,dev,triad,double,fixed,1024,16,,k=1;s=x,"
+             "3.0e3,,5,1e-06,2e-06,2e-06,3e-06,0,0.01,event,max-reps,41,GB/s,0.5\n"
+             ",0,0.1,stream,opencl,,copy,,fixed,18446744073709551615,,,,,,1,,,,,,,,,1.50,,\n");
+    put_file(odd, "latency-opencl.csv", results_header);
+    put_file(odd, "stream-opencl.meta.csv", "value,key\nTest,device.name\n,device.driver\n");
+    put_file(odd, "custom-table.csv", "func,valid,max_ulp,note\nexp,1,inf,\nsin,0,,\"x,y\"\n");
     must_import(db, odd);
     assert_non_null(realpath(odd, real));
     assert_int_equal(expect_run_read_back(db, real), 4);
@@ -558,6 +559,12 @@ static void test_median_and_mad(void **state)
     db_median_mad(even, 4, &median, &mad);
     assert_float_equal(median, 2.5, 0);
     assert_float_equal(mad, 1, 0);
+    /* Nothing finite to summarise: no figure, not a zero. */
+    double none[] = {NAN, INFINITY};
+    db_median_mad(none, 2, &median, &mad);
+    assert_true(isnan(median) && isnan(mad));
+    db_median_mad(NULL, 0, &median, &mad);
+    assert_true(isnan(median) && isnan(mad));
 }
 
 static void test_bad_queries(void **state)

@@ -15,6 +15,7 @@
 #include "energy_levels/thesis.h"
 #include "results.h"
 #include "shared/result_reader.h"
+#include "shared/tests/put_file.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
@@ -32,32 +33,25 @@ CR_SCRATCH_FIXTURES(root, "energy-levels")
 
 /* ---- writing a device directory ---- */
 
-static void put(const char *dir, const char *name, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 static void fresh_dir(char *dir, size_t len, const char *name)
 {
     snprintf(dir, len, "%s/%s", root, name);
     assert_int_equal(mkdir(dir, 0755), 0);
 }
 
-/* A results file being written: the header from common/results.c's own
- * list of columns, so that the rows are what the benchmarks write. */
+/* One benchmark's results file being written, BENCH-cuda.csv: the header
+ * from common/results.c's own list of columns, so that the rows are what
+ * the benchmarks write. */
 typedef struct {
+    const char *bench;
     char *text;
     size_t len;
     FILE *f;
 } results_file;
 
-static void results_open(results_file *r)
+static void results_open(results_file *r, const char *bench)
 {
+    r->bench = bench;
     r->f = open_memstream(&r->text, &r->len);
     assert_non_null(r->f);
     for (size_t c = 0; c < cr_result_ncolumns; ++c)
@@ -68,13 +62,13 @@ static void results_open(results_file *r)
 /* One row from "column=value|column=value"; the columns every row has
  * (benchmark from the file, backend, n, valid) default to a verified
  * device row. */
-static void row(results_file *r, const char *bench, const char *pairs)
+static void row(results_file *r, const char *pairs)
 {
     for (size_t c = 0; c < cr_result_ncolumns; ++c) {
         const char *col = cr_result_columns[c];
         char value[256] = "";
         if (strcmp(col, "benchmark") == 0)
-            snprintf(value, sizeof value, "%s", bench);
+            snprintf(value, sizeof value, "%s", r->bench);
         else if (strcmp(col, "backend") == 0)
             snprintf(value, sizeof value, "cuda");
         else if (strcmp(col, "n") == 0)
@@ -92,10 +86,12 @@ static void row(results_file *r, const char *bench, const char *pairs)
     fputc('\n', r->f);
 }
 
-static void results_close(results_file *r, const char *dir, const char *name)
+static void results_close(results_file *r, const char *dir)
 {
     assert_int_equal(fclose(r->f), 0);
-    put(dir, name, r->text);
+    char name[64];
+    snprintf(name, sizeof name, "%s-cuda.csv", r->bench);
+    put_file(dir, name, r->text);
     free(r->text);
 }
 
@@ -116,110 +112,106 @@ static const char cpu_meta[] = "key,value\n"
                                "device.cache_bytes,1048576\n"
                                "llc_bytes,33554432\n";
 
-/* The energy columns of a measured row, or nothing where there is no sensor. */
-static void energy(char *out, size_t len, bool sensor, const char *col, double pj)
-{
-    if (sensor)
-        snprintf(out, len, "%s=%g|energy_sensor=nvml:total-energy|energy_j=1|energy_interval_s=0.02", col, pj);
-    else
-        out[0] = '\0';
-}
+/* A row of the device directory: its columns (a format taking x), and the
+ * energy column col with pj where there is a sensor (no col: a row that
+ * measured nothing). */
+typedef struct {
+    const char *bench, *fmt, *col;
+    double pj, x;
+} fixture_row;
 
 /* Every benchmark's rows: for each level the rows its rule must take (pJ
  * values whose median is known) beside rows it must leave (other sizes,
  * other variants, host rows, invalid or flagged rows, all with values that
- * would move the median). */
+ * would move the median). Grouped by benchmark, one file each. */
+static const fixture_row gpu_rows[] = {
+    /* dram: per kernel the largest working set >= 4 x 32 MiB: copy 256 MiB (500), triad 384 MiB (600). */
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 300.0, MIB(128)},
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 500.0, MIB(256)},
+    {"stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 600.0, MIB(384)},
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|valid=0", "pj_per_byte", 9000.0, MIB(512)},
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|flags=above-peak", "pj_per_byte", 9000.0,
+     MIB(1024)},
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|backend=host-openmp", "pj_per_byte", 9000.0,
+     MIB(2048)},
+    {"stream", "variant=copy|dtype=float|sweep=concurrency|bytes_per_rep=%.0f", "pj_per_byte", 9000.0, MIB(4096)},
+    /* A kernel whose energy the sensor did not resolve: the row stands for dram, its energy does not count. */
+    {"stream", "variant=add|dtype=float|sweep=footprint|bytes_per_rep=%.0f|flags=energy-below-static", "pj_per_byte",
+     -50.0, MIB(512)},
+    /* llc: per kernel the largest in [4 MiB, 16 MiB]: copy 16 MiB (10), triad 12 MiB (20). */
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(8)},
+    {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 10.0, MIB(16)},
+    {"stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 20.0, MIB(12)},
+    {"stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(1)},
+    {"stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(24)},
+    /* pcie: pinned copies at the largest size, 1 GiB: 100 and 140. */
+    {"bandwidth", "variant=h2d-memcpy-pinned|sweep=size|size_bytes=%.0f", "pj_per_byte", 100.0, MIB(1024)},
+    {"bandwidth", "variant=d2h-memcpy-pinned-async|sweep=size|size_bytes=%.0f", "pj_per_byte", 140.0, MIB(1024)},
+    {"bandwidth", "variant=h2d-memcpy-pinned|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1)},
+    {"bandwidth", "variant=h2d-memcpy-pageable|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1024)},
+    /* A path the device does not have: its row, at a larger size, measured nothing. */
+    {"bandwidth",
+     "variant=h2d-memcpy-pinned-wc|sweep=size|size_bytes=%.0f|stop=unsupported|"
+     "note=not supported: no write-combined memory",
+     NULL, 0.0, MIB(2048)},
+    /* shared: the local-memory path at its largest verified size, 1 GiB: 1.5 (a failed 2 GiB point left out). */
+    {"bandwidth", "variant=kernel-local-memory|sweep=size|size_bytes=%.0f", "pj_per_byte", 1.5, MIB(1024)},
+    {"bandwidth", "variant=kernel-local-memory|sweep=size|valid=0|note=destination differs|size_bytes=%.0f",
+     "pj_per_byte", 9000.0, MIB(2048)},
+    /* zero-copy: the mapped read at its largest size, 1 GiB: 300. */
+    {"bandwidth", "variant=kernel-read-mapped|sweep=size|size_bytes=%.0f", "pj_per_byte", 300.0, MIB(1024)},
+    {"bandwidth", "variant=kernel-read-mapped|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(64)},
+    {"bandwidth", "variant=kernel-read-device|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1024)},
+    {"bandwidth", "variant=kernel-read-managed|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1024)},
+    /* atomic: global memory, the lowest degree, read-modify-write operations: 2 and 4. */
+    {"atomics", "variant=add|dtype=uint32|sweep=degree|params=space=global;degree=%.0f;stride=1", "pj_per_op", 2.0, 1},
+    {"atomics", "variant=cas|dtype=uint32|sweep=degree|params=space=global;degree=%.0f;stride=1", "pj_per_op", 4.0, 1},
+    {"atomics", "variant=read|dtype=uint32|sweep=degree|params=space=global;degree=%.0f;stride=1", "pj_per_op", 900.0,
+     1},
+    {"atomics", "variant=add|dtype=uint32|sweep=degree|params=space=global;degree=%.0f;stride=1", "pj_per_op", 900.0,
+     32},
+    {"atomics", "variant=add|dtype=uint32|sweep=degree|params=space=local;degree=%.0f;stride=1", "pj_per_op", 900.0, 1},
+    {"atomics", "variant=add|dtype=uint32|sweep=stride|params=space=global;degree=1;stride=%.0f", "pj_per_op", 900.0,
+     1},
+    /* sfu-op: the fast versions in float: 5 and 7. */
+    {"sfu", "variant=sin/ptx-approx|dtype=float|sweep=throughput|figure=%.0f", "pj_per_op", 5.0, 900},
+    {"sfu", "variant=exp/ptx-approx|dtype=float|sweep=throughput|figure=%.0f", "pj_per_op", 7.0, 800},
+    {"sfu", "variant=sin/precise|dtype=float|sweep=throughput|figure=%.0f", "pj_per_op", 900.0, 100},
+    {"sfu", "variant=sin/ptx-approx|dtype=double|sweep=throughput|figure=%.0f", "pj_per_op", 900.0, 100},
+    {"sfu", "variant=sin/ptx-approx|dtype=float|sweep=latency|figure=%.0f", "pj_per_op", 900.0, 100},
+    /* sp-op and dp-op: the row at the highest throughput of each type: 20 and 60. */
+    {"fma", "variant=fma|dtype=float|sweep=concurrency|figure=%.0f", "pj_per_op", 30.0, 1000},
+    {"fma", "variant=fma|dtype=float|sweep=concurrency|figure=%.0f", "pj_per_op", 20.0, 2000},
+    {"fma", "variant=fma|dtype=double|sweep=concurrency|figure=%.0f", "pj_per_op", 60.0, 900},
+};
+
+/* The rows of gpu_rows, one file a benchmark; without a sensor each
+ * measured row lacks its energy, and each file ends in the row that says
+ * why. */
 static void write_gpu_dir(const char *dir, bool sensor, const char *meta)
 {
-    results_file r;
-    char e[160], line[512];
-    const char *why = "variant=energy|sweep=sensor|stop=unsupported|energy_sensor=none|"
-                      "note=no energy sensor: NVML is not there";
-#define ROW(bench, fmt, col, pj, ...)                                                                                  \
-    do {                                                                                                               \
-        energy(e, sizeof e, sensor, col, pj);                                                                          \
-        snprintf(line, sizeof line, fmt "|%s", __VA_ARGS__, e);                                                        \
-        row(&r, bench, line);                                                                                          \
-    } while (0)
-
-    results_open(&r);
-    /* dram: per kernel the largest working set >= 4 x 32 MiB: copy 256 MiB (500), triad 384 MiB (600). */
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 300.0, MIB(128));
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 500.0, MIB(256));
-    ROW("stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 600.0, MIB(384));
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|valid=0", "pj_per_byte", 9000.0,
-        MIB(512));
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|flags=above-peak", "pj_per_byte",
-        9000.0, MIB(1024));
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|backend=host-openmp", "pj_per_byte",
-        9000.0, MIB(2048));
-    ROW("stream", "variant=copy|dtype=float|sweep=concurrency|bytes_per_rep=%.0f", "pj_per_byte", 9000.0, MIB(4096));
-    /* A kernel whose energy the sensor did not resolve: the row stands for dram, its energy does not count. */
-    ROW("stream", "variant=add|dtype=float|sweep=footprint|bytes_per_rep=%.0f|flags=energy-below-static",
-        "pj_per_byte", -50.0, MIB(512));
-    /* llc: per kernel the largest in [4 MiB, 16 MiB]: copy 16 MiB (10), triad 12 MiB (20). */
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(8));
-    ROW("stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 10.0, MIB(16));
-    ROW("stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 20.0, MIB(12));
-    ROW("stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(1));
-    ROW("stream", "variant=triad|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(24));
-    if (!sensor)
-        row(&r, "stream", why);
-    results_close(&r, dir, "stream-cuda.csv");
-
-    results_open(&r);
-    /* pcie: pinned copies at the largest size, 1 GiB: 100 and 140. */
-    ROW("bandwidth", "variant=h2d-memcpy-pinned|sweep=size|size_bytes=%.0f", "pj_per_byte", 100.0, MIB(1024));
-    ROW("bandwidth", "variant=d2h-memcpy-pinned-async|sweep=size|size_bytes=%.0f", "pj_per_byte", 140.0, MIB(1024));
-    ROW("bandwidth", "variant=h2d-memcpy-pinned|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1));
-    ROW("bandwidth", "variant=h2d-memcpy-pageable|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1024));
-    /* A path the device does not have: its row, at a larger size, measured nothing. */
-    row(&r, "bandwidth", "variant=h2d-memcpy-pinned-wc|sweep=size|size_bytes=2147483648|stop=unsupported|"
-                         "note=not supported: no write-combined memory");
-    /* zero-copy: the mapped read at its largest size, 1 GiB: 300. */
-    ROW("bandwidth", "variant=kernel-read-mapped|sweep=size|size_bytes=%.0f", "pj_per_byte", 300.0, MIB(1024));
-    ROW("bandwidth", "variant=kernel-read-mapped|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(64));
-    ROW("bandwidth", "variant=kernel-read-device|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1024));
-    ROW("bandwidth", "variant=kernel-read-managed|sweep=size|size_bytes=%.0f", "pj_per_byte", 9000.0, MIB(1024));
-    if (!sensor)
-        row(&r, "bandwidth", why);
-    results_close(&r, dir, "bandwidth-cuda.csv");
-
-    results_open(&r);
-    /* atomic: global memory, the lowest degree, read-modify-write operations: 2 and 4. */
-    ROW("atomics", "variant=add|dtype=uint32|sweep=degree|params=space=global;degree=%d;stride=1", "pj_per_op", 2.0, 1);
-    ROW("atomics", "variant=cas|dtype=uint32|sweep=degree|params=space=global;degree=%d;stride=1", "pj_per_op", 4.0, 1);
-    ROW("atomics", "variant=read|dtype=uint32|sweep=degree|params=space=global;degree=%d;stride=1", "pj_per_op", 900.0,
-        1);
-    ROW("atomics", "variant=add|dtype=uint32|sweep=degree|params=space=global;degree=%d;stride=1", "pj_per_op", 900.0,
-        32);
-    ROW("atomics", "variant=add|dtype=uint32|sweep=degree|params=space=local;degree=%d;stride=1", "pj_per_op", 900.0, 1);
-    ROW("atomics", "variant=add|dtype=uint32|sweep=stride|params=space=global;degree=1;stride=%d", "pj_per_op", 900.0, 1);
-    if (!sensor)
-        row(&r, "atomics", why);
-    results_close(&r, dir, "atomics-cuda.csv");
-
-    results_open(&r);
-    /* sfu-op: the fast versions in float: 5 and 7. */
-    ROW("sfu", "variant=sin/ptx-approx|dtype=float|sweep=throughput|figure=%d", "pj_per_op", 5.0, 900);
-    ROW("sfu", "variant=exp/ptx-approx|dtype=float|sweep=throughput|figure=%d", "pj_per_op", 7.0, 800);
-    ROW("sfu", "variant=sin/precise|dtype=float|sweep=throughput|figure=%d", "pj_per_op", 900.0, 100);
-    ROW("sfu", "variant=sin/ptx-approx|dtype=double|sweep=throughput|figure=%d", "pj_per_op", 900.0, 100);
-    ROW("sfu", "variant=sin/ptx-approx|dtype=float|sweep=latency|figure=%d", "pj_per_op", 900.0, 100);
-    if (!sensor)
-        row(&r, "sfu", why);
-    results_close(&r, dir, "sfu-cuda.csv");
-
-    results_open(&r);
-    /* sp-op and dp-op: the row at the highest throughput of each type: 20 and 60. */
-    ROW("fma", "variant=fma|dtype=float|sweep=concurrency|figure=%d", "pj_per_op", 30.0, 1000);
-    ROW("fma", "variant=fma|dtype=float|sweep=concurrency|figure=%d", "pj_per_op", 20.0, 2000);
-    ROW("fma", "variant=fma|dtype=double|sweep=concurrency|figure=%d", "pj_per_op", 60.0, 900);
-    if (!sensor)
-        row(&r, "fma", why);
-    results_close(&r, dir, "fma-cuda.csv");
-#undef ROW
-    put(dir, "stream-cuda.meta.csv", meta);
+    static const char *const benches[] = {"stream", "bandwidth", "atomics", "sfu", "fma"};
+    for (size_t b = 0; b < sizeof benches / sizeof *benches; ++b) {
+        results_file r;
+        results_open(&r, benches[b]);
+        for (size_t i = 0; i < sizeof gpu_rows / sizeof *gpu_rows; ++i) {
+            const fixture_row *g = &gpu_rows[i];
+            if (strcmp(g->bench, benches[b]) != 0)
+                continue;
+            char line[512];
+            int at = snprintf(line, sizeof line, g->fmt, g->x);
+            assert_true(at > 0 && (size_t)at < sizeof line);
+            if (sensor && g->col)
+                snprintf(line + at, sizeof line - (size_t)at,
+                         "|%s=%g|energy_sensor=nvml:total-energy|energy_j=1|energy_interval_s=0.02", g->col, g->pj);
+            row(&r, line);
+        }
+        if (!sensor)
+            row(&r, "variant=energy|sweep=sensor|stop=unsupported|energy_sensor=none|"
+                    "note=no energy sensor: NVML is not there");
+        results_close(&r, dir);
+    }
+    put_file(dir, "stream-cuda.meta.csv", meta);
 }
 
 /* ---- running it and reading what it wrote ---- */
@@ -256,6 +248,24 @@ static cr_csv_table levels_of(const char *dir)
     return t;
 }
 
+/* A fresh device directory NAME of gpu_rows, and the table the tool,
+ * succeeding, wrote there; *r is what it said. */
+static cr_csv_table levels_of_gpu_dir(const char *name, bool sensor, const char *meta, run_result *r)
+{
+    char dir[256];
+    fresh_dir(dir, sizeof dir, name);
+    write_gpu_dir(dir, sensor, meta);
+    *r = run(dir);
+    assert_int_equal(r->status, EL_EXIT_OK);
+    return levels_of(dir);
+}
+
+/* A refusal is one line. */
+static void assert_one_line(const char *err)
+{
+    assert_int_equal(strchr(err, '\n') - err + 1, (long)strlen(err));
+}
+
 /* The field of the level's row; NULL where there is no such row. */
 static const char *level_field(const cr_csv_table *t, const char *level, const char *col)
 {
@@ -290,19 +300,16 @@ static void assert_level(const cr_csv_table *t, const char *level, const char *s
 static void test_measured_levels_take_their_rows(void **state)
 {
     (void)state;
-    char dir[256];
-    fresh_dir(dir, sizeof dir, "measured");
-    write_gpu_dir(dir, true, gpu_meta);
-    run_result r = run(dir);
-    assert_int_equal(r.status, EL_EXIT_OK);
+    run_result r;
+    cr_csv_table t = levels_of_gpu_dir("measured", true, gpu_meta, &r);
     assert_string_equal(r.err, "");
-    cr_csv_table t = levels_of(dir);
     static const struct {
         const char *level;
         double pj;
         const char *rows;
     } want[] = {{"dram", 550, "2"},     {"llc", 15, "2"},    {"pcie", 120, "2"},  {"zero-copy", 300, "1"},
-                {"atomic", 3, "2"},     {"sfu-op", 6, "2"},  {"sp-op", 20, "1"},  {"dp-op", 60, "1"}};
+                {"shared", 1.5, "1"},   {"atomic", 3, "2"},  {"sfu-op", 6, "2"},  {"sp-op", 20, "1"},
+                {"dp-op", 60, "1"}};
     for (size_t i = 0; i < sizeof want / sizeof *want; ++i) {
         assert_level(&t, want[i].level, "measured", NULL);
         assert_pj(&t, want[i].level, "pj", want[i].pj);
@@ -323,9 +330,7 @@ static void test_measured_levels_take_their_rows(void **state)
     assert_pj(&t, "sp-op", "thesis_pj", 45);
     assert_string_equal(level_field(&t, "llc", "thesis_pj"), "");
     assert_string_equal(level_field(&t, "atomic", "thesis_pj"), "");
-    /* No benchmark streams shared memory: said, not invented. */
-    assert_level(&t, "shared", "no-rows", "no benchmark of the suite streams local (shared) memory");
-    assert_string_equal(level_field(&t, "shared", "pj"), "");
+    assert_non_null(strstr(level_field(&t, "shared", "source"), "1 GiB"));
     assert_non_null(strstr(r.out, "dram"));
     cr_csv_free(&t);
 }
@@ -333,13 +338,10 @@ static void test_measured_levels_take_their_rows(void **state)
 static void test_without_a_sensor_each_level_says_why(void **state)
 {
     (void)state;
-    char dir[256];
-    fresh_dir(dir, sizeof dir, "no-sensor");
-    write_gpu_dir(dir, false, gpu_meta);
-    run_result r = run(dir);
-    assert_int_equal(r.status, EL_EXIT_OK);
-    cr_csv_table t = levels_of(dir);
-    static const char *const levels[] = {"dram", "llc", "pcie", "zero-copy", "atomic", "sfu-op", "sp-op", "dp-op"};
+    run_result r;
+    cr_csv_table t = levels_of_gpu_dir("no-sensor", false, gpu_meta, &r);
+    static const char *const levels[] = {"dram",   "llc",    "shared", "pcie", "zero-copy",
+                                         "atomic", "sfu-op", "sp-op",  "dp-op"};
     for (size_t i = 0; i < sizeof levels / sizeof *levels; ++i) {
         assert_level(&t, levels[i], "no-sensor", "NVML is not there");
         assert_string_equal(level_field(&t, levels[i], "pj"), "");
@@ -353,12 +355,9 @@ static void test_without_a_sensor_each_level_says_why(void **state)
 static void test_a_device_sharing_host_memory_has_no_pcie(void **state)
 {
     (void)state;
-    char dir[256];
-    fresh_dir(dir, sizeof dir, "cpu");
+    run_result r;
     /* The CPU's last-level cache is the host's 32 MiB, as on the GPU: the same levels but PCIe. */
-    write_gpu_dir(dir, true, cpu_meta);
-    assert_int_equal(run(dir).status, EL_EXIT_OK);
-    cr_csv_table t = levels_of(dir);
+    cr_csv_table t = levels_of_gpu_dir("cpu", true, cpu_meta, &r);
     assert_level(&t, "pcie", "no-rows", "shares the host's memory");
     assert_pj(&t, "dram", "pj", 550);
     assert_pj(&t, "llc", "pj", 15);
@@ -380,26 +379,51 @@ static void test_an_empty_directory_has_no_rows_anywhere(void **state)
     assert_level(&t, "dram", "no-rows", "last-level cache is unknown");
     assert_level(&t, "pcie", "no-rows", "does not say whether the device has memory of its own");
     assert_level(&t, "zero-copy", "no-rows", "no bandwidth-*.csv here");
+    assert_level(&t, "shared", "no-rows", "no bandwidth-*.csv here");
     assert_level(&t, "atomic", "no-rows", "the atomics benchmark did not run");
     assert_level(&t, "sp-op", "no-rows", "no fma-*.csv here");
     cr_csv_free(&t);
 }
 
+/* The levels of a fresh directory name holding one results file of bench
+ * with rows (NULL-terminated) and the GPU's metadata (free it). */
+static cr_csv_table levels_of_rows(const char *name, const char *bench, const char *const *rows)
+{
+    char dir[256], meta[64];
+    fresh_dir(dir, sizeof dir, name);
+    results_file r;
+    results_open(&r, bench);
+    for (; *rows; ++rows)
+        row(&r, *rows);
+    results_close(&r, dir);
+    snprintf(meta, sizeof meta, "%s-cuda.meta.csv", bench);
+    put_file(dir, meta, gpu_meta);
+    assert_int_equal(run(dir).status, EL_EXIT_OK);
+    return levels_of(dir);
+}
+
 static void test_a_quick_sweep_reaches_no_memory_level(void **state)
 {
     (void)state;
-    char dir[256];
-    fresh_dir(dir, sizeof dir, "quick");
-    results_file r;
-    results_open(&r);
-    row(&r, "stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=4194304|pj_per_byte=5");
-    results_close(&r, dir, "stream-cuda.csv");
-    put(dir, "stream-cuda.meta.csv", gpu_meta);
-    assert_int_equal(run(dir).status, EL_EXIT_OK);
-    cr_csv_table t = levels_of(dir);
+    static const char *const rows[] = {"variant=copy|dtype=float|sweep=footprint|bytes_per_rep=4194304|pj_per_byte=5",
+                                       NULL};
+    cr_csv_table t = levels_of_rows("quick", "stream", rows);
     assert_level(&t, "dram", "no-rows", "at least 4x the 32 MiB last-level cache");
     assert_level(&t, "llc", "measured", NULL);
     assert_pj(&t, "llc", "pj", 5);
+    cr_csv_free(&t);
+}
+
+/* A bandwidth run without the local-memory path: the level says so. */
+static void test_shared_needs_the_local_memory_path(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "variant=kernel-read-device|sweep=size|size_bytes=1048576|pj_per_byte=5",
+        "variant=kernel-local-memory|sweep=size|stop=unsupported|note=not supported: too small work-groups", NULL};
+    cr_csv_table t = levels_of_rows("no-local", "bandwidth", rows);
+    assert_level(&t, "shared", "no-rows", "no kernel-local-memory row verified");
+    assert_string_equal(level_field(&t, "shared", "pj"), "");
     cr_csv_free(&t);
 }
 
@@ -421,7 +445,7 @@ static void test_the_table_is_replaced_whole(void **state)
     fresh_dir(dir, sizeof dir, "atomic");
     write_gpu_dir(dir, true, gpu_meta);
     snprintf(path, sizeof path, "%s/energy-levels.csv", dir);
-    put(dir, "energy-levels.csv", "an older table\n");
+    put_file(dir, "energy-levels.csv", "an older table\n");
     size_t before = count_entries(dir);
     assert_int_equal(run(dir).status, EL_EXIT_OK);
     /* Replaced by a rename: no temporary file left beside it. */
@@ -441,7 +465,7 @@ static void test_the_table_is_replaced_whole(void **state)
     assert_int_equal(r.status, EL_EXIT_BAD_DATA);
     assert_non_null(strstr(r.err, "energy-levels: error: "));
     assert_non_null(strstr(r.err, "energy-levels.csv"));
-    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err));
+    assert_one_line(r.err);
     assert_int_equal(count_entries(blocked), before);
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
@@ -462,7 +486,7 @@ static void test_bad_input_is_one_line_and_writes_nothing(void **state)
     r = run(missing);
     assert_int_equal(r.status, EL_EXIT_USAGE);
     assert_non_null(strstr(r.err, "not-there"));
-    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err));
+    assert_one_line(r.err);
     assert_string_equal(r.out, "");
 
     /* A results CSV with a record one field short: FILE:LINE, exit 1, nothing written. */
@@ -470,14 +494,14 @@ static void test_bad_input_is_one_line_and_writes_nothing(void **state)
     fresh_dir(dir, sizeof dir, "malformed");
     write_gpu_dir(dir, true, gpu_meta);
     results_file f;
-    results_open(&f);
-    row(&f, "atomics", "variant=add|sweep=degree|params=space=global;degree=1|pj_per_op=2");
+    results_open(&f, "atomics");
+    row(&f, "variant=add|sweep=degree|params=space=global;degree=1|pj_per_op=2");
     fputs("atomics,cuda,cut short\n", f.f);
-    results_close(&f, dir, "atomics-cuda.csv");
+    results_close(&f, dir);
     r = run(dir);
     assert_int_equal(r.status, EL_EXIT_BAD_DATA);
     assert_non_null(strstr(r.err, "atomics-cuda.csv:3:"));
-    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err));
+    assert_one_line(r.err);
     assert_string_equal(r.out, "");
     snprintf(path, sizeof path, "%s/energy-levels.csv", dir);
     struct stat st;
@@ -485,9 +509,9 @@ static void test_bad_input_is_one_line_and_writes_nothing(void **state)
 
     /* A number that is not one, in an energy column. */
     fresh_dir(dir, sizeof dir, "bad-number");
-    results_open(&f);
-    row(&f, "stream", "variant=copy|sweep=footprint|bytes_per_rep=4194304|pj_per_byte=lots");
-    results_close(&f, dir, "stream-cuda.csv");
+    results_open(&f, "stream");
+    row(&f, "variant=copy|sweep=footprint|bytes_per_rep=4194304|pj_per_byte=lots");
+    results_close(&f, dir);
     r = run(dir);
     assert_int_equal(r.status, EL_EXIT_BAD_DATA);
     assert_non_null(strstr(r.err, "stream-cuda.csv:2:"));
@@ -510,15 +534,18 @@ static void test_the_reference_table_is_checked(void **state)
     assert_true(fabs(l[1].thesis_pj - 45) < 1e-9);
     assert_string_equal(l[1].thesis_symbol, "(e_fadd+e_fmultiply)/2");
 
+    /* Each case: the reference table's header and one bad row. */
+#define TABLE_HEADER "symbol,value,unit,level,basis,access_bytes,meaning\n"
     static const struct {
         const char *text, *says;
     } bad[] = {
-        {"symbol,value,unit,level,basis,access_bytes,meaning\ne_x,1e-9,J,l3,per-byte,4,\n", "t.csv:2: level 'l3'"},
-        {"symbol,value,unit,level,basis,access_bytes,meaning\ne_x,1e-9,J,dram,per-byte,,\n", "t.csv:2: a per-byte"},
-        {"symbol,value,unit,level,basis,access_bytes,meaning\ne_x,1e-9,J,dram,per-op,4,\n", "t.csv:2: basis"},
-        {"symbol,value,unit,level,basis,access_bytes,meaning\ne_x,1,W,dram,per-byte,4,\n", "t.csv:2: unit"},
+        {TABLE_HEADER "e_x,1e-9,J,l3,per-byte,4,\n", "t.csv:2: level 'l3'"},
+        {TABLE_HEADER "e_x,1e-9,J,dram,per-byte,,\n", "t.csv:2: a per-byte"},
+        {TABLE_HEADER "e_x,1e-9,J,dram,per-op,4,\n", "t.csv:2: basis"},
+        {TABLE_HEADER "e_x,1,W,dram,per-byte,4,\n", "t.csv:2: unit"},
         {"symbol,value,unit,level\ne_x,1,J,dram\n", "t.csv:1:"},
     };
+#undef TABLE_HEADER
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
         el_level m = blank("dram", EL_PER_BYTE);
         err[0] = '\0';
@@ -530,6 +557,7 @@ static void test_the_reference_table_is_checked(void **state)
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_measured_levels_take_their_rows,
           test_without_a_sensor_each_level_says_why, test_a_device_sharing_host_memory_has_no_pcie,
+          test_shared_needs_the_local_memory_path,
           test_an_empty_directory_has_no_rows_anywhere, test_a_quick_sweep_reaches_no_memory_level,
           test_the_table_is_replaced_whole, test_bad_input_is_one_line_and_writes_nothing,
           test_the_reference_table_is_checked)

@@ -10,6 +10,7 @@
 
 #include "gpu_check/cli.h"
 #include "shared/csv_schema.h"
+#include "shared/tests/put_file.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
@@ -46,16 +47,6 @@ static device_figures h100(void)
                             .memory_peak = "3352.32", .with_fma = true};
 }
 
-static void put(const char *run, const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", run, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* The cycles column, where the shared schema has it (latency writes one on
  * CUDA); the L2 figure is unjudged where it does not. */
 static bool cycles_column(void) { return cr_schema_column(&cr_schema_results, "cycles") != NULL; }
@@ -87,7 +78,7 @@ static void put_meta(const char *dev, const char *bench, const device_figures *f
              "device.pcie_link_GBps,%s\ndevice.pcie_link_source,sysfs max_link_speed x max_link_width\n",
              f->memory_peak, f->pcie_GBps);
     snprintf(name, sizeof name, "%s-cuda.meta.csv", bench);
-    put(dev, name, text);
+    put_file(dev, name, text);
 }
 
 /* A run directory: the log (one line per CUDA benchmark, with status and
@@ -103,14 +94,14 @@ static const char *make_run(const char *name, const device_figures *f, const cha
     char log[4096];
     snprintf(log, sizeof log, "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n%s",
              log_rows);
-    put(run, "run-log.csv", log);
+    put_file(run, "run-log.csv", log);
     static char text[8192];
     text[0] = '\0';
     add_row(text, sizeof text, "stream", "triad", "double", "footprint", MIB(1), 2000, "GB/s", "1", 0);
     add_row(text, sizeof text, "stream", "triad", "double", "footprint", f->stream_bytes, f->triad_double, "GB/s",
             f->triad_valid, 0);
     add_row(text, sizeof text, "stream", "triad", "float", "footprint", f->stream_bytes, f->triad_float, "GB/s", "1", 0);
-    put(dev, "stream-cuda.csv", text);
+    put_file(dev, "stream-cuda.csv", text);
     text[0] = '\0';
     const char *paths[] = {"kernel-read-device", "h2d-memcpy-pinned", "d2h-memcpy-pinned", "kernel-read-managed"};
     const double figs[] = {f->kernel_read, f->h2d, f->d2h, f->managed};
@@ -118,18 +109,18 @@ static const char *make_run(const char *name, const device_figures *f, const cha
         add_row(text, sizeof text, "bandwidth", paths[i], "", "size", MIB(32), figs[i] / 2, "GB/s", "1", 0);
         add_row(text, sizeof text, "bandwidth", paths[i], "", "size", MIB(1024), figs[i], "GB/s", "1", 0);
     }
-    put(dev, "bandwidth-cuda.csv", text);
+    put_file(dev, "bandwidth-cuda.csv", text);
     if (f->with_fma) {
         text[0] = '\0';
         add_row(text, sizeof text, "fma", "fma", "float", "concurrency", 4096, f->fma_float / 4, "Gflop/s", "1", 0);
         add_row(text, sizeof text, "fma", "fma", "float", "concurrency", 65536, f->fma_float, "Gflop/s", "1", 0);
         add_row(text, sizeof text, "fma", "fma", "double", "concurrency", 65536, f->fma_double, "Gflop/s", "1", 0);
-        put(dev, "fma-cuda.csv", text);
+        put_file(dev, "fma-cuda.csv", text);
     }
     text[0] = '\0';
     add_row(text, sizeof text, "latency", "L2", "uint64", "level", MIB(16), 140, "ns", "1", f->l2_cycles);
     add_row(text, sizeof text, "latency", "memory", "uint64", "level", MIB(256), f->memory_ns, "ns", "1", 0);
-    put(dev, "latency-cuda.csv", text);
+    put_file(dev, "latency-cuda.csv", text);
     const char *benches[] = {"stream", "bandwidth", "fma", "latency"};
     for (int i = 0; i < 4; ++i)
         put_meta(dev, benches[i], f);
@@ -317,7 +308,7 @@ static void test_skipped_benchmark_fails_where_a_gpu_is_visible(void **state)
     char text[1024];
     snprintf(text, sizeof text, "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n%s",
              log);
-    put(run, "run-log.csv", text);
+    put_file(run, "run-log.csv", text);
     result r = check(run, "1");
     expect_status(&r, 1, "gpu-check: FAILED: 0 ok, 2 failed");
     expect_line(&r, "stream-cuda",
@@ -407,7 +398,7 @@ static void test_bad_input_is_one_line_and_exit_2(void **state)
     const char *good = make_run("corrupt", &f, ALL_PASSED);
     char path[700];
     snprintf(path, sizeof path, "%s/" DEVICE_DIR, good);
-    put(path, "stream-cuda.csv", RESULTS_HEADER "\nstream,cuda,H100,triad,double\n");
+    put_file(path, "stream-cuda.csv", RESULTS_HEADER "\nstream,cuda,H100,triad,double\n");
     expect_refused(good, "stream-cuda.csv:2: ");
     result r = check(good, "many");
     assert_int_equal(r.status, 2);
