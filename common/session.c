@@ -57,6 +57,9 @@ void cr_session_bind(cr_session *s)
         cr_topo_bind_near_pci(s->topo, s->info.pci_bus_id, s->bind_note, sizeof s->bind_note);
 }
 
+/* The longest energy window --energy auto spends on a point. */
+#define CR_ENERGY_AUTO_MAX_WINDOW_S 0.5
+
 /* Opens the sensor and measures the static power first (Ranasinghe:
  * idle power, subtracted from every point). Returns -1 to go on, else the
  * exit status (--energy on without a sensor). */
@@ -70,6 +73,18 @@ static int start_energy(cr_session *s, cr_meta *meta)
     char why[sizeof s->energy_why];
     cr_energy_meter *m = NULL;
     cr_status st = cr_energy_open(&s->info, NULL, &m, why, sizeof why);
+    unsigned updates = s->opt.quick ? 20 : 50;
+    double window = st == CR_OK ? cr_energy_window_s(m, s->opt.energy_min_s, updates) : 0;
+    /* A slow sensor (NVML's counter: 0.1 s) would add seconds to every
+     * point of every sweep: measured when asked for, not by default. */
+    if (st == CR_OK && s->opt.energy == CR_ENERGY_AUTO &&
+        updates * cr_energy_interval_s(m) > CR_ENERGY_AUTO_MAX_WINDOW_S) {
+        snprintf(why, sizeof why,
+                 "not measured by default: %s updates every %.3g s, and %u updates a point would add %.3g s to each "
+                 "(--energy on measures it)",
+                 cr_energy_sensor(m), cr_energy_interval_s(m), updates, updates * cr_energy_interval_s(m));
+        st = CR_UNSUPPORTED;
+    }
     double static_w = 0;
     if (st == CR_OK)
         st = cr_energy_static_w(m, s->opt.quick ? 0.5 : 1.0, &static_w, why, sizeof why);
@@ -84,7 +99,7 @@ static int start_energy(cr_session *s, cr_meta *meta)
         cr_meta_set(meta, "energy.sensor", "none: %s", why);
         return -1;
     }
-    s->energy = (cr_energy_ctx){m, static_w, cr_energy_window_s(m, s->opt.energy_min_s, s->opt.quick ? 20 : 50)};
+    s->energy = (cr_energy_ctx){m, static_w, window};
     cr_meta_set(meta, "energy.sensor", "%s", cr_energy_sensor(m));
     cr_meta_set(meta, "energy.interval_s", "%.6g", cr_energy_interval_s(m));
     cr_meta_set(meta, "energy.static_w", "%.6g", static_w);

@@ -25,6 +25,7 @@
 
 static char tree[256], pid_file[256];
 static volatile int powered;
+static long update_ns = 1000000; /* how often the tree's counters move */
 
 static void write_counter(const char *zone, uint64_t uj)
 {
@@ -104,7 +105,7 @@ static void *power_source(void *arg)
             package = (double)RANGE_UJ - STATIC_W * 0.25 * 1e6;
             armed = true;
         }
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        nanosleep(&(struct timespec){0, update_ns}, NULL);
         double t1 = now_s(), dt = t1 - t;
         t = t1;
         if (t1 - cpu_t >= 0.05) {
@@ -132,10 +133,11 @@ static double number(const table *t, int row, const char *col)
     return strtod(v, NULL);
 }
 
-static void test_energy_from_a_powercap_tree(void **state)
+/* stream-opencl on the tree, its counters moving every update_ns while
+ * it runs, with the options given after --out DIR/name. */
+static void run_on_tree(const char *name, const char *options)
 {
-    (void)state;
-    snprintf(tree, sizeof tree, "%s/powercap", tmp);
+    snprintf(tree, sizeof tree, "%s/powercap-%s", tmp, name);
     snprintf(pid_file, sizeof pid_file, "%s/bench.pid", tmp);
     sh("cp -R '%s/common/tests/data/powercap-package-dram' '%s'", CR_SOURCE_DIR, tree);
     sh("rm -f '%s'", pid_file);
@@ -145,15 +147,21 @@ static void test_energy_from_a_powercap_tree(void **state)
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "CROSSROOF_POWERCAP_ROOT='%s' sh -c 'echo $$ > \"%s\"; exec \"%s/stream-opencl\" --quick --sweeps fixed "
-             "--kernels triad --dtype float --size 4M --host-ref off --energy on --out \"%s/energy\"'",
-             tree, pid_file, bin_dir, tmp);
+             "--dtype float --size 4M --host-ref off --out \"%s/%s\" %s'",
+             tree, pid_file, bin_dir, tmp, name, options);
     run_result r = run_shell(cmd);
     powered = 0;
     pthread_join(source, NULL);
     if (r.status != 0)
         fail_msg("status %d, stderr:\n%s", r.status, r.err);
     run_free(&r);
+}
 
+static void test_energy_from_a_powercap_tree(void **state)
+{
+    (void)state;
+    update_ns = 1000000;
+    run_on_tree("energy", "--kernels triad --energy on");
     char path[512];
     snprintf(path, sizeof path, "%s/energy/stream-opencl.csv", tmp);
     table t = read_table_with(path, true);
@@ -188,6 +196,33 @@ static void test_energy_from_a_powercap_tree(void **state)
     char *meta = slurp_tmp("energy/stream-opencl.meta.csv");
     expect_all_in(meta, "energy.sensor,powercap:package-0+dram", "energy.static_w,", "energy.interval_s,");
     free(meta);
+}
+
+/* A sensor that updates every 30 ms would need 1.5 s a point: auto leaves
+ * it out and says why; --energy on measures it. */
+static void test_a_slow_sensor_is_measured_when_asked(void **state)
+{
+    (void)state;
+    update_ns = 30000000;
+    run_on_tree("slow-auto", "--kernels copy");
+    char path[512];
+    snprintf(path, sizeof path, "%s/slow-auto/stream-opencl.csv", tmp);
+    table t = read_table_with(path, true);
+    int row = -1;
+    for (int j = 0; j < t.nrows; ++j)
+        if (cell_is(&t, j, "sweep", "sensor"))
+            row = j;
+    assert_true(row >= 0);
+    expect_cell_has(&t, row, "note", "not measured by default: powercap:package-0+dram updates every");
+    expect_cell_has(&t, row, "note", "--energy on measures it");
+    table_free(&t);
+
+    run_on_tree("slow-on", "--kernels copy --energy on");
+    snprintf(path, sizeof path, "%s/slow-on/stream-opencl.csv", tmp);
+    t = read_table_with(path, true);
+    assert_int_equal(count_where(&t, "sweep", "sensor", NULL), 0);
+    assert_int_equal(count_where(&t, "variant", "copy", "energy_sensor", "powercap:package-0+dram", NULL), 1);
+    table_free(&t);
 }
 
 /* Without a sensor: one row says why, every other row is as before, and
@@ -237,4 +272,4 @@ static void test_without_a_sensor(void **state)
     expect_error("stream-opencl", "--energy-time 0", 2, "--energy-time");
 }
 
-CLI_TEST_MAIN(test_energy_from_a_powercap_tree, test_without_a_sensor)
+CLI_TEST_MAIN(test_energy_from_a_powercap_tree, test_a_slow_sensor_is_measured_when_asked, test_without_a_sensor)
