@@ -531,7 +531,7 @@ done
 # benchmark not listed is guessed at 10 s quick, 120 s full.
 declare -A quick_default=([stream]=16 [bandwidth]=6 [regspill]=3 [atomics]=40 [sfu]=17 [fma]=2 [latency]=3
                           [regspill-cuda]=3)
-declare -A full_default=([stream]=259 [bandwidth]=916 [regspill]=43 [atomics]=485 [sfu]=67 [fma]=157 [latency]=22
+declare -A full_default=([stream]=214 [bandwidth]=374 [regspill]=20 [atomics]=155 [sfu]=46 [fma]=90 [latency]=7
                          [regspill-cuda]=3)
 # The GPU check's configuration: each CUDA benchmark's options, chosen so
 # that every figure tools/gpu_check/rules.c judges is measured (stream's
