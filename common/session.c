@@ -66,7 +66,7 @@ void cr_session_bind(cr_session *s)
 static int start_energy(cr_session *s, cr_meta *meta)
 {
     if (s->opt.energy == CR_ENERGY_OFF) {
-        snprintf(s->energy_why, sizeof s->energy_why, "not measured (--energy off)");
+        snprintf(s->energy_why, sizeof s->energy_why, "energy not measured (--energy off)");
         cr_meta_set(meta, "energy.sensor", "none: %s", s->energy_why);
         return -1;
     }
@@ -77,11 +77,12 @@ static int start_energy(cr_session *s, cr_meta *meta)
     double window = st == CR_OK ? cr_energy_window_s(m, s->opt.energy_min_s, updates) : 0;
     /* A slow sensor (NVML's counter: 0.1 s) would add seconds to every
      * point of every sweep: measured when asked for, not by default. */
-    if (st == CR_OK && s->opt.energy == CR_ENERGY_AUTO &&
-        updates * cr_energy_interval_s(m) > CR_ENERGY_AUTO_MAX_WINDOW_S) {
+    bool left_out = st == CR_OK && s->opt.energy == CR_ENERGY_AUTO &&
+                    updates * cr_energy_interval_s(m) > CR_ENERGY_AUTO_MAX_WINDOW_S;
+    if (left_out) {
         snprintf(why, sizeof why,
-                 "not measured by default: %s updates every %.3g s, and %u updates a point would add %.3g s to each "
-                 "(--energy on measures it)",
+                 "energy not measured by default: %s updates every %.3g s, and %u updates a point would add %.3g s "
+                 "to each (--energy on measures it)",
                  cr_energy_sensor(m), cr_energy_interval_s(m), updates, updates * cr_energy_interval_s(m));
         st = CR_UNSUPPORTED;
     }
@@ -95,7 +96,8 @@ static int start_energy(cr_session *s, cr_meta *meta)
             fprintf(stderr, "%s: error: --energy on: %s\n", s->opt.program, why);
             return CR_EXIT_FAILED;
         }
-        snprintf(s->energy_why, sizeof s->energy_why, "%s", why);
+        /* A sensor left out by default is there: only a missing one is "no energy sensor". */
+        snprintf(s->energy_why, sizeof s->energy_why, "%s%.230s", left_out ? "" : "no energy sensor: ", why);
         cr_meta_set(meta, "energy.sensor", "none: %s", why);
         return -1;
     }
@@ -222,7 +224,7 @@ static int record_no_energy(cr_session *s)
     snprintf(r.sweep, sizeof r.sweep, "sensor");
     snprintf(r.stop, sizeof r.stop, "unsupported");
     snprintf(r.energy_sensor, sizeof r.energy_sensor, "none");
-    snprintf(r.note, sizeof r.note, "no energy sensor: %s", s->energy_why);
+    snprintf(r.note, sizeof r.note, "%s", s->energy_why);
     return cr_session_record(s, &r);
 }
 
