@@ -157,14 +157,31 @@ static void run_on_tree(const char *name, const char *options)
     run_free(&r);
 }
 
+/* Every row of the CSV stream-opencl wrote under tmp/name, the energy row
+ * included. */
+static table results_of(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/stream-opencl.csv", tmp, name);
+    return read_table_with(path, true);
+}
+
+/* The row saying why the run has no energy; fails where there is none. */
+static int sensor_row(const table *t)
+{
+    for (int j = 0; j < t->nrows; ++j)
+        if (cell_is(t, j, "sweep", "sensor"))
+            return j;
+    fail_msg("no energy row");
+    return -1;
+}
+
 static void test_energy_from_a_powercap_tree(void **state)
 {
     (void)state;
     update_ns = 1000000;
     run_on_tree("energy", "--kernels triad --energy on");
-    char path[512];
-    snprintf(path, sizeof path, "%s/energy/stream-opencl.csv", tmp);
-    table t = read_table_with(path, true);
+    table t = results_of("energy");
     assert_int_equal(count_where(&t, "sweep", "sensor", NULL), 0); /* a sensor: no row saying there is none */
     int measured = 0;
     for (int j = 0; j < t.nrows; ++j) {
@@ -205,21 +222,14 @@ static void test_a_slow_sensor_is_measured_when_asked(void **state)
     (void)state;
     update_ns = 30000000;
     run_on_tree("slow-auto", "--kernels copy");
-    char path[512];
-    snprintf(path, sizeof path, "%s/slow-auto/stream-opencl.csv", tmp);
-    table t = read_table_with(path, true);
-    int row = -1;
-    for (int j = 0; j < t.nrows; ++j)
-        if (cell_is(&t, j, "sweep", "sensor"))
-            row = j;
-    assert_true(row >= 0);
+    table t = results_of("slow-auto");
+    int row = sensor_row(&t);
     expect_cell_has(&t, row, "note", "not measured by default: powercap:package-0+dram updates every");
     expect_cell_has(&t, row, "note", "--energy on measures it");
     table_free(&t);
 
     run_on_tree("slow-on", "--kernels copy --energy on");
-    snprintf(path, sizeof path, "%s/slow-on/stream-opencl.csv", tmp);
-    t = read_table_with(path, true);
+    t = results_of("slow-on");
     assert_int_equal(count_where(&t, "sweep", "sensor", NULL), 0);
     assert_int_equal(count_where(&t, "variant", "copy", "energy_sensor", "powercap:package-0+dram", NULL), 1);
     table_free(&t);
@@ -235,9 +245,7 @@ static void test_without_a_sensor(void **state)
              tmp);
     run_result r = run_with_status(0, NULL, "stream-opencl", args);
     run_free(&r);
-    char path[512];
-    snprintf(path, sizeof path, "%s/none/stream-opencl.csv", tmp);
-    table t = read_table_with(path, true);
+    table t = results_of("none");
     assert_int_equal(count_where(&t, "variant", "energy", "sweep", "sensor", "stop", "unsupported", "valid", "1",
                                  "energy_sensor", "none", NULL),
                      1);
@@ -258,14 +266,8 @@ static void test_without_a_sensor(void **state)
                                 "--energy off --out %s/off", tmp);
     r = run_with_status(0, NULL, "stream-opencl", args);
     run_free(&r);
-    snprintf(path, sizeof path, "%s/off/stream-opencl.csv", tmp);
-    t = read_table_with(path, true);
-    int row = -1;
-    for (int j = 0; j < t.nrows; ++j)
-        if (cell_is(&t, j, "sweep", "sensor"))
-            row = j;
-    assert_true(row >= 0);
-    expect_cell_has(&t, row, "note", "--energy off");
+    t = results_of("off");
+    expect_cell_has(&t, sensor_row(&t), "note", "--energy off");
     table_free(&t);
 
     expect_error("stream-opencl", "--energy sometimes", 2, "--energy: 'sometimes' is not auto, on or off");
