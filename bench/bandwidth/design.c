@@ -62,8 +62,9 @@ typedef struct {
     char (*why)[CR_ERRLEN];
     unsigned *transfers;
     unsigned max_transfers; /* over the runnable paths: the check buffer holds that many of the largest size */
-    cr_result *largest;     /* each path's verified row at the largest size, for the matrix */
+    cr_result *largest;     /* each path's latest verified row; the matrix takes it where the sweep ended */
     bool *has_largest;
+    uint64_t *sweep_end;    /* where each path's sweep ended: max_bytes, or the size its plateau was found at */
     cr_measure_ctx dev_meas, host_meas;
     uint64_t max_bytes;
     void *src, *check; /* the pattern of the current size, and a buffer to verify into */
@@ -332,13 +333,13 @@ static unsigned transfers_of(const bw_run *run, const bw_path *p)
  * streams on-chip memory the host has no counterpart of. */
 static bool is_transfer(const bw_path *p) { return p->kind != BW_TECHNIQUE && p->kind != BW_KERNEL_LOCAL; }
 
-/* Records a path's row at one size; the verified row of the largest size
- * stands for the path in the matrix. */
+/* Records a path's row at one size; its verified row where its sweep ends
+ * stands for the path in the matrix (record_matrix checks the size). */
 static int record_measured(bw_run *run, const bw_path *p, const cr_result *r, bool ok)
 {
     if (record(run, r) != 0)
         return -1;
-    if (ok && r->size_bytes == run->max_bytes) {
+    if (ok) {
         run->largest[p - run->paths] = *r;
         run->has_largest[p - run->paths] = true;
     }
@@ -912,7 +913,8 @@ static int record_topology(bw_run *run)
     return 0;
 }
 
-/* After the sweep, at the largest size: one row per cell of the matrix
+/* After the sweep, at the largest size (or where a path's sweep ended at
+ * its plateau): one row per cell of the matrix
  * (bw_matrix_cells), the cell's fastest verified path with its size row's
  * statistics, or why none of its paths runs here. */
 static int record_matrix(bw_run *run)
@@ -922,9 +924,11 @@ static int record_matrix(bw_run *run)
     size_t n = 0;
     int rc = e && cells ? 0 : -1;
     for (size_t i = 0; i < run->npaths && rc == 0; ++i)
-        if (path_selected(run, &run->paths[i]))
-            e[n++] = (bw_matrix_entry){&run->paths[i], run->runnable[i], run->transfers[i], run->has_largest[i],
-                                       run->has_largest[i] ? run->largest[i].figure : NAN};
+        if (path_selected(run, &run->paths[i])) {
+            bool at_end = run->has_largest[i] && run->largest[i].size_bytes == run->sweep_end[i];
+            e[n++] = (bw_matrix_entry){&run->paths[i], run->runnable[i], run->transfers[i], at_end,
+                                       at_end ? run->largest[i].figure : NAN};
+        }
     size_t ncells = rc == 0 ? bw_matrix_cells(e, n, cells) : 0;
     for (size_t c = 0; c < ncells && rc == 0; ++c) {
         const bw_path *p = e[cells[c].entry].path;
@@ -940,6 +944,8 @@ static int record_matrix(bw_run *run)
                  bw_engine_name(p->engine));
         if (cells[c].measured && run->transfers[i] > 1)
             cr_result_add_param(&r, "transfers=%u", run->transfers[i]);
+        if (cells[c].measured && run->sweep_end[i] < run->max_bytes)
+            cr_result_add_param(&r, "sweep_end=plateau");
         rc = cells[c].measured ? record(run, &r) : record_unsupported_row(run, &r, run->why[i]);
     }
     free(e);
@@ -960,7 +966,8 @@ static int classify_paths(bw_run *run)
     run->transfers = calloc(n, sizeof *run->transfers);
     run->largest = calloc(n, sizeof *run->largest);
     run->has_largest = calloc(n, sizeof *run->has_largest);
-    if (!run->runnable || !run->why || !run->transfers || !run->largest || !run->has_largest) {
+    run->sweep_end = calloc(n, sizeof *run->sweep_end);
+    if (!run->runnable || !run->why || !run->transfers || !run->largest || !run->has_largest || !run->sweep_end) {
         fprintf(stderr, "%s: error: out of memory\n", run->ses.opt.program);
         return CR_EXIT_FAILED;
     }
@@ -1044,6 +1051,43 @@ static int check_sizes(bw_run *run)
     return 0;
 }
 
+/* The local-memory path's figure depends on the global size only until
+ * every compute unit has work-groups enough to hide their start and end;
+ * beyond that, larger sizes only cost time (its 64 rounds make it the
+ * sweep's slowest path on a CPU). Its sweep stops at the first size from
+ * which on PLATEAU_POINTS consecutive verified points agree within
+ * PLATEAU_SPREAD, once every compute unit has PLATEAU_TILES_PER_UNIT tiles. */
+#define PLATEAU_POINTS 3
+#define PLATEAU_SPREAD 0.05
+#define PLATEAU_TILES_PER_UNIT 64
+
+static bool local_plateau(const bw_run *run, const uint64_t *sizes, const double *seconds, const bool *valid, size_t s)
+{
+    unsigned units = run->ses.info.compute_units ? run->ses.info.compute_units : 1;
+    if (s + 1 < PLATEAU_POINTS || bw_local_tiles(sizes[s] / 4) < (uint64_t)units * PLATEAU_TILES_PER_UNIT)
+        return false;
+    double lo = INFINITY, hi = 0;
+    for (size_t k = s + 1 - PLATEAU_POINTS; k <= s; ++k) {
+        if (!valid[k] || !(seconds[k] > 0))
+            return false;
+        double gbps = (double)bw_local_traffic_bytes(sizes[k] / 4) / seconds[k];
+        lo = fmin(lo, gbps);
+        hi = fmax(hi, gbps);
+    }
+    return hi <= lo * (1 + PLATEAU_SPREAD);
+}
+
+/* Ends a path's sweep at bytes: its row there stands for it in the
+ * matrix, and the metadata says why the sweep went no further. */
+static void end_sweep_at(bw_run *run, size_t p, uint64_t bytes)
+{
+    run->sweep_end[p] = bytes;
+    char b[32];
+    cr_format_bytes(bytes, b, sizeof b);
+    cr_session_note(&run->ses, "%s: sweep ended at %s, %d sizes within %.0f%%", run->paths[p].key, b, PLATEAU_POINTS,
+                    PLATEAU_SPREAD * 100);
+}
+
 static int run_sweep(bw_run *run)
 {
     const bw_path *paths = run->paths;
@@ -1058,9 +1102,11 @@ static int run_sweep(bw_run *run)
     bool (*valid)[MAX_SIZES] = calloc(npaths, sizeof *valid); /* each point's row passed verification */
     const bool *runnable = run->runnable;
     int rc = seconds && valid ? 0 : -1;
-    for (size_t p = 0; p < npaths && rc == 0; ++p)
+    for (size_t p = 0; p < npaths && rc == 0; ++p) {
+        run->sweep_end[p] = run->max_bytes;
         for (size_t i = 0; i < MAX_SIZES; ++i)
             seconds[p][i] = NAN;
+    }
     if (rc == 0)
         rc = record_topology(run);
     for (size_t p = 0; p < npaths && rc == 0; ++p)
@@ -1075,9 +1121,14 @@ static int run_sweep(bw_run *run)
         }
         uint64_t expected_sum = word_sum(run->src, sizes[s]);
         rc = measure_references(run, sizes[s], expected_sum);
-        for (size_t p = 0; p < npaths && rc == 0; ++p)
-            if (runnable[p])
-                rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s], &valid[p][s]);
+        for (size_t p = 0; p < npaths && rc == 0; ++p) {
+            if (!runnable[p] || sizes[s] > run->sweep_end[p])
+                continue;
+            rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s], &valid[p][s]);
+            if (rc == 0 && paths[p].kind == BW_KERNEL_LOCAL && sizes[s] < run->sweep_end[p] &&
+                local_plateau(run, sizes, seconds[p], valid[p], s))
+                end_sweep_at(run, p, sizes[s]);
+        }
     }
     if (nsizes < 2)
         fprintf(stderr, "note: a single size: no transfer-model fit\n");
@@ -1162,6 +1213,7 @@ static void release(void *state)
     free(run->transfers);
     free(run->largest);
     free(run->has_largest);
+    free(run->sweep_end);
 }
 
 static bw_run the_run;

@@ -19,6 +19,7 @@
 #include "tests/test_main.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -399,6 +400,7 @@ static const bw_path local_path = {.key = BW_LOCAL_PATH_KEY, .desc = "local", .k
                                    .from = BW_MEM_LOCAL, .to = BW_MEM_LOCAL, .engine = BW_ENGINE_KERNEL};
 enum { LOCAL_RIGHT, LOCAL_SPOILED_WORD, LOCAL_UNROTATED };
 static int local_fault;
+static bool local_keeps_rising; /* each doubling of the size gains 10%: no plateau */
 
 static size_t local_list(const bw_path **out)
 {
@@ -445,7 +447,10 @@ static cr_status local_result(const bw_path *p, void *dst, uint64_t *sum, char *
 static cr_status local_run(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
 {
     (void)p, (void)phase, (void)err, (void)errlen;
-    *t = (cr_timing){.has_event = false, .host_ns = 1000 + prepared_bytes};
+    double ns = 1000 + (double)prepared_bytes;
+    if (local_keeps_rising)
+        ns = (double)prepared_bytes * pow(1.1, -log2((double)prepared_bytes));
+    *t = (cr_timing){.has_event = false, .host_ns = ns};
     return CR_OK;
 }
 
@@ -501,7 +506,50 @@ static void test_local_memory_verification(void **state)
     free(unrotated.rows);
 }
 
+/* Sizes of the local path's rows, in order; returns how many. */
+static int local_sizes(const table *t, long *out)
+{
+    int n = 0;
+    for (int i = 1; i < t->n; ++i)
+        if (strcmp(cell(t, i, "variant"), BW_LOCAL_PATH_KEY) == 0 && strcmp(cell(t, i, "sweep"), "size") == 0)
+            out[n++] = atol(cell(t, i, "size_bytes"));
+    return n;
+}
+
+/* Its sweep stops at the first size where three points agree within 5%
+ * once the one compute unit has 64 tiles (64 KiB): here 1000 ns + 1 ns/B
+ * gives 124.4, 126.1 and 127.0 GB/s at 16, 32 and 64 KiB, and the matrix
+ * takes the 64 KiB row; a figure that keeps rising runs to the end. */
+static void test_local_memory_sweep_ends_at_its_plateau(void **state)
+{
+    (void)state;
+    long sizes[32];
+    assert_int_equal(run_backend(&fake_local, "--sizes", "4K:1M:x2"), 0);
+    table t = read_csv();
+    int n = local_sizes(&t, sizes);
+    assert_int_equal(n, 5);
+    assert_int_equal(sizes[0], 4096);
+    assert_int_equal(sizes[n - 1], 65536);
+    int m = row_of(&t, BW_LOCAL_PATH_KEY, "matrix", NULL);
+    assert_string_equal(cell(&t, m, "size_bytes"), "65536");
+    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel;sweep_end=plateau");
+    free(t.rows);
+
+    local_keeps_rising = true;
+    assert_int_equal(run_backend(&fake_local, "--sizes", "4K:1M:x2"), 0);
+    local_keeps_rising = false;
+    t = read_csv();
+    n = local_sizes(&t, sizes);
+    assert_int_equal(n, 9);
+    assert_int_equal(sizes[n - 1], 1 << 20);
+    m = row_of(&t, BW_LOCAL_PATH_KEY, "matrix", NULL);
+    assert_string_equal(cell(&t, m, "size_bytes"), "1048576");
+    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel");
+    free(t.rows);
+}
+
 TEST_MAIN(scratch_setup, scratch_teardown, test_transfers_count_in_rows_and_not_in_the_fit,
           test_a_spoiled_transfer_is_named, test_matrix_keeps_the_best_path_of_each_cell,
           test_matrix_of_selected_paths, test_topology_without_a_query, test_topology_of_one_device,
-          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_verification)
+          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_verification,
+          test_local_memory_sweep_ends_at_its_plateau)
