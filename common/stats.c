@@ -77,14 +77,17 @@ double cr_median_of_ratios(const double *a, const double *b, size_t n)
 
 /* Whether the target is beyond twice what the whole budget could give; the
  * factor leaves room for an interval that narrows faster than 1/sqrt(n)
- * once a drift in the machine has passed. */
+ * once a drift in the machine has passed. The budget is time or
+ * repetitions, whichever runs out first: past half of either, the rest of
+ * it is known. */
 static bool out_of_reach(const cr_stop_rule *rule, size_t n, double ci_rel, double elapsed_s)
 {
-    if (!(elapsed_s >= 0.5 * rule->max_time_s) || !isfinite(ci_rel) || !(rule->target_ci > 0))
+    bool past_half = elapsed_s >= 0.5 * rule->max_time_s || 2 * n >= rule->max_reps;
+    if (!past_half || !isfinite(ci_rel) || !(rule->target_ci > 0))
         return false;
-    double affordable = (double)n * rule->max_time_s / elapsed_s;
-    if (affordable > (double)rule->max_reps)
-        affordable = (double)rule->max_reps;
+    double affordable = (double)rule->max_reps;
+    if (elapsed_s > 0 && (double)n * rule->max_time_s / elapsed_s < affordable)
+        affordable = (double)n * rule->max_time_s / elapsed_s;
     double ratio = ci_rel / rule->target_ci;
     return (double)n * ratio * ratio > 2 * affordable;
 }

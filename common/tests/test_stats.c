@@ -159,6 +159,28 @@ static void test_out_of_reach(void **state)
     assert_int_equal(cr_stop_check(&near, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
 }
 
+/* The repetitions are a budget too: a point that has spent half of them,
+ * early in its time, whose interval would need more than twice the cap,
+ * stops out of reach; one sample short of half, or one that the rest of
+ * the repetitions could still bring to the target, goes on. */
+static void test_out_of_reach_by_repetitions(void **state)
+{
+    (void)state;
+    double noisy[60];
+    for (int i = 0; i < 60; ++i)
+        noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
+    double sorted[25];
+    memcpy(sorted, noisy, sizeof sorted);
+    qsort(sorted, 25, sizeof *sorted, by_value);
+    double ci = cr_median_ci_rel(sorted, 25);
+    cr_stop_rule by_reps = rule; /* 50 repetitions, 10 s */
+    by_reps.target_ci = ci / sqrt(2.5 * 50 / 25.0);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 25, 0.025, 0.1), CR_STOP_OUT_OF_REACH);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 24, 0.024, 0.1), CR_CONTINUE);
+    by_reps.target_ci = ci / sqrt(1.5 * 50 / 25.0);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 25, 0.025, 0.1), CR_CONTINUE);
+}
+
 /* ---- the measurement loop, with scripted repetitions ---- */
 
 typedef struct {
@@ -353,6 +375,7 @@ static void test_below_resolution_flag(void **state)
 
 TEST_MAIN(NULL, NULL, test_summary_of_known_values, test_mean_is_stable_for_large_offsets,
           test_median_confidence_interval, test_median_of_paired_ratios, test_stop_rule, test_out_of_reach,
+          test_out_of_reach_by_repetitions,
           test_measure_uses_events_and_discards_warmup, test_measure_falls_back_on_insane_events,
           test_interleaved_series_share_the_stop, test_fallback_restarts_every_series_on_that_timer,
           test_sweep_budget_is_per_point, test_sweep_points_rotate_behind_the_references, test_below_resolution_flag)
