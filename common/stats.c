@@ -78,12 +78,13 @@ double cr_median_of_ratios(const double *a, const double *b, size_t n)
 /* Whether the target is beyond twice what the whole budget could give; the
  * factor leaves room for an interval that narrows faster than 1/sqrt(n)
  * once a drift in the machine has passed. The budget is time or
- * repetitions, whichever runs out first: past half of either, the rest of
- * it is known. */
+ * repetitions, whichever runs out first; from a quarter of either on, the
+ * interval is known well enough to project: a point that cannot make it
+ * would spend the other three quarters to end as unstable as it is. */
 static bool out_of_reach(const cr_stop_rule *rule, size_t n, double ci_rel, double elapsed_s)
 {
-    bool past_half = elapsed_s >= 0.5 * rule->max_time_s || 2 * n >= rule->max_reps;
-    if (!past_half || !isfinite(ci_rel) || !(rule->target_ci > 0))
+    bool past_quarter = elapsed_s >= 0.25 * rule->max_time_s || 4 * n >= rule->max_reps;
+    if (!past_quarter || !isfinite(ci_rel) || !(rule->target_ci > 0))
         return false;
     double affordable = (double)rule->max_reps;
     if (elapsed_s > 0 && (double)n * rule->max_time_s / elapsed_s < affordable)

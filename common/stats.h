@@ -38,12 +38,12 @@ typedef enum {
     CR_STOP_STABLE,     /* the median is stable */
     CR_STOP_MAX_REPS,   /* repetition cap reached before stability */
     CR_STOP_BUDGET,     /* time budget spent before stability */
-    CR_STOP_OUT_OF_REACH, /* past half the budget (time or repetitions), stability out of reach within it */
+    CR_STOP_OUT_OF_REACH, /* past a quarter of the budget (time or repetitions), stability out of reach within it */
 } cr_stop_reason;
 
 /* Decides after n samples (measured_s = their sum, elapsed_s = wall time
- * spent on the point so far) whether to take another one. A point past
- * half its budget (of time or of repetitions, whichever is nearer its end)
+ * spent on the point so far) whether to take another one. A point past a
+ * quarter of its budget (of time or of repetitions, whichever is nearer its end)
  * whose median's interval would need more than twice the
  * samples the whole budget allows (the interval narrowing as 1/sqrt(n))
  * stops there, out of reach: spending the rest would leave it as unstable. */

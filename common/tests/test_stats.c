@@ -116,7 +116,7 @@ static void test_stop_rule(void **state)
     double noisy[60];
     for (int i = 0; i < 60; ++i)
         noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
-    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 0.1), CR_CONTINUE);
+    assert_int_equal(cr_stop_check(&rule, noisy, 12, 0.012, 0.1), CR_CONTINUE);
     assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 11.0), CR_STOP_BUDGET);
     assert_int_equal(cr_stop_check(&rule, noisy, 50, 0.05, 0.1), CR_STOP_MAX_REPS);
     /* The budget never cuts a point short of its minimum repetitions. */
@@ -130,9 +130,9 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Past half its budget, a point whose interval would need more than twice
- * the samples the budget allows stops, out of reach; one that could still
- * make it, or before half the budget, goes on. */
+/* Past a quarter of its budget, a point whose interval would need more
+ * than twice the samples the budget allows stops, out of reach; one that
+ * could still make it, or before a quarter of the budget, goes on. */
 static void test_out_of_reach(void **state)
 {
     (void)state;
@@ -143,42 +143,45 @@ static void test_out_of_reach(void **state)
     memcpy(sorted, noisy, sizeof sorted);
     qsort(sorted, 20, sizeof *sorted, by_value);
     double ci = cr_median_ci_rel(sorted, 20);
+    cr_stop_rule timed = rule; /* time, not repetitions, is what runs out here */
+    timed.max_reps = 200;
     /* 20 samples at +-ci: the target needs 20 (ci/target)^2 of them. */
     double needed = 20 * (ci / rule.target_ci) * (ci / rule.target_ci);
-    assert_true(needed > 2 * 50); /* more than the 50 repetitions the rule allows */
-    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 4.9), CR_CONTINUE); /* before half the budget */
-    assert_int_equal(cr_stop_check(&rule, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
+    assert_true(needed > 2 * 80); /* more than the 80 repetitions 10 s allow at 20 per 2.5 s */
+    assert_int_equal(cr_stop_check(&timed, noisy, 20, 0.02, 2.4), CR_CONTINUE); /* before a quarter of the budget */
+    assert_int_equal(cr_stop_check(&timed, noisy, 20, 0.02, 2.5), CR_STOP_OUT_OF_REACH);
     assert_string_equal(cr_stop_reason_name(CR_STOP_OUT_OF_REACH), "out-of-reach");
 
     /* A target the budget can reach: 20 samples now, 40 by the end, 2x
      * that allowed; needing 1.5x the affordable goes on. */
-    cr_stop_rule near = rule;
+    cr_stop_rule near = timed;
     near.target_ci = ci / sqrt(1.5 * 40 / 20.0);
     assert_int_equal(cr_stop_check(&near, noisy, 20, 0.02, 5.0), CR_CONTINUE);
     near.target_ci = ci / sqrt(2.5 * 40 / 20.0);
     assert_int_equal(cr_stop_check(&near, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
 }
 
-/* The repetitions are a budget too: a point that has spent half of them,
- * early in its time, whose interval would need more than twice the cap,
- * stops out of reach; one sample short of half, or one that the rest of
- * the repetitions could still bring to the target, goes on. */
+/* The repetitions are a budget too: a point that has spent a quarter of
+ * them, early in its time, whose interval would need more than twice the
+ * cap, stops out of reach; one sample short of a quarter, or one that the
+ * rest of the repetitions could still bring to the target, goes on. */
 static void test_out_of_reach_by_repetitions(void **state)
 {
     (void)state;
     double noisy[60];
     for (int i = 0; i < 60; ++i)
         noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
-    double sorted[25];
+    double sorted[13];
     memcpy(sorted, noisy, sizeof sorted);
-    qsort(sorted, 25, sizeof *sorted, by_value);
-    double ci = cr_median_ci_rel(sorted, 25);
+    qsort(sorted, 13, sizeof *sorted, by_value);
+    double ci = cr_median_ci_rel(sorted, 13);
     cr_stop_rule by_reps = rule; /* 50 repetitions, 10 s */
-    by_reps.target_ci = ci / sqrt(2.5 * 50 / 25.0);
-    assert_int_equal(cr_stop_check(&by_reps, noisy, 25, 0.025, 0.1), CR_STOP_OUT_OF_REACH);
-    assert_int_equal(cr_stop_check(&by_reps, noisy, 24, 0.024, 0.1), CR_CONTINUE);
-    by_reps.target_ci = ci / sqrt(1.5 * 50 / 25.0);
-    assert_int_equal(cr_stop_check(&by_reps, noisy, 25, 0.025, 0.1), CR_CONTINUE);
+    by_reps.min_reps = 5;
+    by_reps.target_ci = ci / sqrt(2.5 * 50 / 13.0);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_STOP_OUT_OF_REACH);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 12, 0.012, 0.1), CR_CONTINUE);
+    by_reps.target_ci = ci / sqrt(1.5 * 50 / 13.0);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_CONTINUE);
 }
 
 /* ---- the measurement loop, with scripted repetitions ---- */
@@ -307,12 +310,12 @@ static void test_sweep_budget_is_per_point(void **state)
     char err[CR_ERRLEN];
     assert_int_equal(cr_measure_interleaved(plain, 3, err, sizeof err), CR_OK);
     assert_int_equal(cr_measure_sweep_interleaved(sweep, 3, 3, err, sizeof err), CR_OK);
-    /* No interval reaches 1e-9: both stop, out of reach, at half their budget. */
+    /* No interval reaches 1e-9: both stop, out of reach, at a quarter of their budget. */
     assert_int_equal(plain[0].out.stop, CR_STOP_OUT_OF_REACH);
     assert_int_equal(sweep[0].out.stop, CR_STOP_OUT_OF_REACH);
-    /* 0.2 s for the group against 0.2 s for each of 3 points: about 16
-     * rounds of 6 ms against about 50 by half the budget. */
-    assert_true(plain[0].out.stats.n < 50);
+    /* 0.2 s for the group against 0.2 s for each of 3 points: about 8
+     * rounds of 6 ms against about 25 by a quarter of the budget. */
+    assert_true(plain[0].out.stats.n < 25);
     assert_true(sweep[0].out.stats.n >= 2 * plain[0].out.stats.n);
 }
 
