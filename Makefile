@@ -7,7 +7,7 @@
 # name in BENCHMARKS. A bench/<name>/build.mk beside it, where there is one,
 # says only what is particular to it (compiler flags of one file, embedded
 # headers, generated sources). Adding a benchmark is one word in this list.
-BENCHMARKS := stream bandwidth atomics regspill sfu fma latency
+BENCHMARKS := stream bandwidth atomics regspill sfu fma latency cache
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
 # build/tools/<exe>. tools/shared/ holds what several tools read.
 TOOLS_LIST := xgraph report critical_points gpu_check db cachesim energy_levels
@@ -87,6 +87,21 @@ $(BUILD)/gen/$(1).c: $(2) opencl/embed.sh
 	opencl/embed.sh $(1) $$< > $$@
 endef
 embed = $(eval $(call embed_rule,$(1),$(2)))
+
+# A CUDA kernel as PTX for the lowest architecture the toolkit targets, for
+# a test that reads its code statically (needs no GPU; the test skips,
+# saying so, where there is no nvcc): $(call ptx_for_test,PTX,CU,TEST,MACRO)
+# makes PTX from CU and hands its path to tests/TEST as the string MACRO.
+define ptx_for_test_rule
+$(1): $(2) $$(CUDA_HEADERS)
+	@mkdir -p $$(@D)
+	$$(NVCC) -ptx -arch=compute_75 -O3 -std=c++17 -Icommon -Ibench -Icuda $$< -o $$@
+$(BUILD)/tests/$(3) $(BUILD)/tests-san/$(3): CFLAGS += -D$(4)='"$(abspath $(1))"'
+ifneq ($(NVCC),)
+$(BUILD)/tests/$(3) $(BUILD)/tests-san/$(3): $(1)
+endif
+endef
+ptx_for_test = $(eval $(call ptx_for_test_rule,$(1),$(2),$(3),$(4)))
 
 # ---- the harness every executable shares ----
 COMMON_SRC := $(wildcard common/*.c)

@@ -530,22 +530,24 @@ done
 # 2-core AMD EPYC VM (regspill-cuda: its offline table, without a GPU); a
 # benchmark not listed is guessed at 10 s quick, 120 s full.
 declare -A quick_default=([stream]=16 [bandwidth]=6 [regspill]=3 [atomics]=40 [sfu]=17 [fma]=2 [latency]=3
-                          [regspill-cuda]=3)
+                          [cache]=10 [regspill-cuda]=3)
 declare -A full_default=([stream]=214 [bandwidth]=374 [regspill]=20 [atomics]=155 [sfu]=46 [fma]=90 [latency]=7
-                         [regspill-cuda]=3)
+                         [cache]=30 [regspill-cuda]=3)
 # The GPU check's configuration: each CUDA benchmark's options, chosen so
 # that every figure tools/gpu_check/rules.c judges is measured (stream's
 # working-set sweep ends at 4x L2 or more; bandwidth's largest transfer is
 # 1 GiB, beyond any L2; latency's quick sweep has an L2 point and a memory
-# point of 4x L2), and its time budget in seconds: a benchmark still running
+# point of 4x L2; cache's quick sweeps reach 2x L2 and probe every level
+# found below it), and its time budget in seconds: a benchmark still running
 # at the end of it is stopped and fails, keeping the rows it completed
 # (every row is written as it completes). The budgets add up to under 10
 # minutes; on an H100 each benchmark needs a fraction of its own.
 short_reps="--reps 5:20 --min-time 0.01 --max-time 0.5"
 declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps" [bandwidth]="--sizes 1M:1G:x32 $short_reps"
-                              [latency]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick [sfu]=--quick)
+                              [latency]=--quick [cache]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick
+                              [sfu]=--quick)
 declare -A gpu_check_budget_s=([stream]=100 [bandwidth]=120 [atomics]=80 [regspill]=40 [sfu]=80 [fma]=50
-                               [latency]=60)
+                               [latency]=60 [cache]=60)
 # A benchmark's budget: CROSSROOF_GPU_CHECK_BUDGET_S, one budget for every
 # benchmark (a slower GPU), whole seconds; else the table's, else 60 s.
 gpu_check_budget() { # benchmark

@@ -35,6 +35,13 @@ int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device
     return -1;
 }
 
+int cr_open_wanted_host_ref(const cr_session *s, cr_host_ref mode, const cr_backend_base *host, cr_device_info *info)
+{
+    if (!cr_host_ref_wanted(mode, s->info.is_cpu || s->info.unified_memory))
+        return 0;
+    return cr_open_host_ref(s, host, info) == 0 ? 1 : -1;
+}
+
 int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_base *be)
 {
     if (d->quiet_omp_waits)

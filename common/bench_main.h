@@ -60,6 +60,11 @@ typedef struct {
  * the device: 0, or -1 after "<program>: error: host reference: why". */
 int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device_info *info);
 
+/* cr_open_host_ref where mode wants a host reference beside the session's
+ * device (cr_host_ref_wanted: with auto, only a CPU or a device sharing
+ * the host's memory): 1 when opened, 0 when not wanted, -1 after the line. */
+int cr_open_wanted_host_ref(const cr_session *s, cr_host_ref mode, const cr_backend_base *host, cr_device_info *info);
+
 /* How a listing (cr_backend_base.list_devices) that cannot list says why:
  * one line shaped as every other of the executable, "<program>: skipped:
  * why" when there is no device (CR_NO_DEVICE), "<program>: error: why"

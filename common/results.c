@@ -67,6 +67,19 @@ int cr_result_refuse_infinities(cr_result *r)
     return found;
 }
 
+void cr_result_begin(cr_result *r, const char *benchmark, const char *backend, const char *device,
+                     const char *variant, const char *dtype, const char *sweep, const char *unit)
+{
+    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
+    snprintf(r->benchmark, sizeof r->benchmark, "%s", benchmark);
+    snprintf(r->backend, sizeof r->backend, "%s", backend);
+    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, device);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dtype ? dtype : "");
+    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    snprintf(r->unit, sizeof r->unit, "%s", unit ? unit : "");
+}
+
 void cr_result_unmeasured(cr_result *r)
 {
     size_t n = r->stats.n;

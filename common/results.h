@@ -57,6 +57,12 @@ typedef struct {
     bool ref_is_limit;          /* ref_ratio compares with the host's own limit for the same work */
 } cr_result;
 
+/* Starts a row: what it names (dtype and unit may be NULL for none), valid
+ * until shown otherwise, its figures and reference ratio NaN until
+ * measured; every other column empty. */
+void cr_result_begin(cr_result *r, const char *benchmark, const char *backend, const char *device,
+                     const char *variant, const char *dtype, const char *sweep, const char *unit);
+
 /* Marks a row that carries no measurement (a failed run, a fit, an
  * unsupported path): statistics empty, timer "none". */
 void cr_result_unmeasured(cr_result *r);

@@ -65,6 +65,12 @@ void cr_cuda_free_host(void **p);
 
 #ifdef __cplusplus
 }
+
+/* Defines a backend's table for the benchmark's C code to find:
+ *     CR_CUDA_BACKEND(cc_backend, cache_cuda_backend) = {...};
+ * A const at namespace scope has internal linkage in C++; declared in a
+ * linkage specification it is extern, and keeps its C name. */
+#define CR_CUDA_BACKEND(type, name) extern "C" const type name
 #endif
 
 #endif

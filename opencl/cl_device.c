@@ -349,6 +349,20 @@ cr_status cr_cl_build(cr_cl *cl, const char *const *sources, unsigned count, con
     return CR_OK;
 }
 
+cr_status cr_cl_build_kernel(cr_cl *cl, const char *const *sources, unsigned count, const char *options,
+                             cl_program *program, const char *name, cl_kernel *kernel, char *err, size_t errlen)
+{
+    if (cr_cl_build(cl, sources, count, options, program, err, errlen) != CR_OK)
+        return CR_ERR;
+    cl_int rc;
+    *kernel = clCreateKernel(*program, name, &rc);
+    if (rc != CL_SUCCESS) {
+        snprintf(err, errlen, "clCreateKernel(%s): %s", name, cr_cl_strerror(rc));
+        return CR_ERR;
+    }
+    return CR_OK;
+}
+
 void cr_cl_event_times(cl_event ev, cr_timing *t)
 {
     cl_ulong start = 0, end = 0;
@@ -425,6 +439,12 @@ void cr_cl_release_mem(cl_mem *m)
     if (*m)
         clReleaseMemObject(*m);
     *m = NULL;
+}
+
+void cr_cl_release_mems(cl_mem *m, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        cr_cl_release_mem(&m[i]);
 }
 
 void cr_cl_release_kernel(cl_kernel *k)

@@ -49,6 +49,11 @@ cr_status cr_cl_open_built(const char *spec, void *state, size_t size, cr_cl *cl
  * holds the first error line of the build log. */
 cr_status cr_cl_build(cr_cl *cl, const char *const *sources, unsigned count, const char *options, cl_program *out,
                       char *err, size_t errlen);
+/* cr_cl_build, then the program's kernel `name` into *kernel; a kernel
+ * that cannot be made leaves the program in *program for the caller to
+ * release. */
+cr_status cr_cl_build_kernel(cr_cl *cl, const char *const *sources, unsigned count, const char *options,
+                             cl_program *program, const char *name, cl_kernel *kernel, char *err, size_t errlen);
 
 /* Waits for ev and fills the event part of t (start/end on the device clock).
  * Missing profiling info leaves has_event false rather than failing. */
@@ -95,6 +100,8 @@ unsigned cr_cl_preferred_width(const cr_cl *cl, cl_device_info what);
 
 /* Releases what the handle holds, if anything, and clears it. */
 void cr_cl_release_mem(cl_mem *m);
+/* cr_cl_release_mem of each of n handles. */
+void cr_cl_release_mems(cl_mem *m, size_t n);
 void cr_cl_release_kernel(cl_kernel *k);
 void cr_cl_release_program(cl_program *p);
 

@@ -100,6 +100,13 @@ for csv in "$dir"/*.csv; do
             if [ -r "$lee_ratio_ref" ]; then extra=("$lee_ratio_ref"); else extra=(""); fi
             ;;
         latency-*) figures="latency_footprint" ;;
+        cache-*)
+            figures=""
+            # The heat map, where the run swept the grid.
+            grep -q ',grid,' "$csv" && figures+=" cache_heatmap"
+            # The model against the measurement, where the run had pattern kernels.
+            grep -q ',model,' "$csv" && figures+=" cache_model"
+            ;;
         # build/tools/energy-levels' table, beside Ranasinghe's values where
         # the reference table is there to read.
         energy-levels)

@@ -130,13 +130,7 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
 
 static void init_row(cr_result *r, const endpoint *ep, const char *variant, const char *dtype, const char *sweep)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
-    snprintf(r->benchmark, sizeof r->benchmark, "atomics");
-    snprintf(r->backend, sizeof r->backend, "%s", ep->be->base.name);
-    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, ep->info.name);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
-    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    cr_result_begin(r, "atomics", ep->be->base.name, ep->info.name, variant, dtype, sweep, NULL);
 }
 
 static void fill_init(void *buf, at_type t, uint64_t n, uint64_t value)

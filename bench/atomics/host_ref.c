@@ -176,51 +176,38 @@ static cr_status host_download_out(uint64_t *dst, uint64_t n, char *err, size_t 
         }                                                                                            \
     } while (0)
 
+/* Runs one operation, a statement that may use the step j, iters times. */
+#define EVERY_ITER(step)                                                                             \
+    for (uint32_t j = 0; j < iters; ++j) {                                                           \
+        step;                                                                                        \
+    }
+
 /* min (better is <) or max (>): every operation stores the better of the
  * work-item's value and the counter's. */
-#define MINMAX_LOOP(T, better)                                                                       \
-    for (uint32_t j = 0; j < iters; ++j) {                                                           \
+#define MINMAX_STEP(T, better)                                                                       \
+    do {                                                                                             \
         const T v = AT_MINMAX_VALUE(g, j);                                                           \
         CAS_UPDATE(T, p, old, v better old ? v : old);                                               \
-    }
+    } while (0)
 
 /* One work-item's loop. min and max end every operation in exactly one
  * successful compare-and-swap, even when the value stays, because the
  * device's atomic min/max is a read-modify-write whatever the outcome;
- * skipping the store would time shared reads of a settled counter instead. */
+ * skipping the store would time shared reads of a settled counter instead.
+ * A read is an add of 0, as on the device: a read-modify-write, not a load. */
 #define DEFINE_WORK(T, SUFFIX)                                                                       \
     static T work_##SUFFIX(at_op op, _Atomic T *p, uint32_t g, uint32_t iters)                      \
     {                                                                                                \
         const T add = AT_ADD_VALUE(g), mark = AT_XCHG_VALUE(g);                                      \
         T sum = 0;                                                                                   \
         switch (op) {                                                                                \
-        case AT_ADD:                                                                                 \
-            for (uint32_t j = 0; j < iters; ++j)                                                     \
-                atomic_fetch_add_explicit(p, add, RLX);                                              \
-            break;                                                                                   \
-        case AT_INC:                                                                                 \
-            for (uint32_t j = 0; j < iters; ++j)                                                     \
-                atomic_fetch_add_explicit(p, 1, RLX);                                                \
-            break;                                                                                   \
-        case AT_XCHG:                                                                                \
-            for (uint32_t j = 0; j < iters; ++j)                                                     \
-                atomic_exchange_explicit(p, mark, RLX);                                              \
-            break;                                                                                   \
-        case AT_CAS:                                                                                 \
-            for (uint32_t j = 0; j < iters; ++j)                                                     \
-                CAS_UPDATE(T, p, old, (T)(old + add));                                               \
-            break;                                                                                   \
-        case AT_MIN:                                                                                 \
-            MINMAX_LOOP(T, <);                                                                       \
-            break;                                                                                   \
-        case AT_MAX:                                                                                 \
-            MINMAX_LOOP(T, >);                                                                       \
-            break;                                                                                   \
-        case AT_READ:                                                                                \
-            /* An add of 0, as on the device: a read-modify-write, not a load. */                   \
-            for (uint32_t j = 0; j < iters; ++j)                                                     \
-                sum = (T)(sum + atomic_fetch_add_explicit(p, 0, RLX));                               \
-            break;                                                                                   \
+        case AT_ADD: EVERY_ITER(atomic_fetch_add_explicit(p, add, RLX)); break;                      \
+        case AT_INC: EVERY_ITER(atomic_fetch_add_explicit(p, 1, RLX)); break;                        \
+        case AT_XCHG: EVERY_ITER(atomic_exchange_explicit(p, mark, RLX)); break;                     \
+        case AT_CAS: EVERY_ITER(CAS_UPDATE(T, p, old, (T)(old + add))); break;                       \
+        case AT_MIN: EVERY_ITER(MINMAX_STEP(T, <)); break;                                           \
+        case AT_MAX: EVERY_ITER(MINMAX_STEP(T, >)); break;                                           \
+        case AT_READ: EVERY_ITER(sum = (T)(sum + atomic_fetch_add_explicit(p, 0, RLX))); break;      \
         default: break;                                                                              \
         }                                                                                            \
         return sum;                                                                                  \

@@ -149,14 +149,9 @@ static int check_paths(const bw_run *run)
 static void init_row(cr_result *r, const char *backend, const char *device, const char *variant, const char *sweep,
                      uint64_t bytes)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN, .size_bytes = bytes,
-                     .bytes_per_rep = (double)bytes};
-    snprintf(r->benchmark, sizeof r->benchmark, "bandwidth");
-    snprintf(r->backend, sizeof r->backend, "%s", backend);
-    snprintf(r->device, sizeof r->device, "%s", device);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
-    snprintf(r->unit, sizeof r->unit, "GB/s");
+    cr_result_begin(r, "bandwidth", backend, device, variant, NULL, sweep, "GB/s");
+    r->size_bytes = bytes;
+    r->bytes_per_rep = (double)bytes;
 }
 
 static void set_stats(cr_result *r, const cr_measurement *m)

@@ -127,14 +127,7 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
 
 static void init_row(const fma_state *s, cr_result *r, cr_dtype t)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
-    snprintf(r->benchmark, sizeof r->benchmark, "fma");
-    snprintf(r->backend, sizeof r->backend, "%s", s->be->base.name);
-    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, s->ses.info.name);
-    snprintf(r->variant, sizeof r->variant, "fma");
-    snprintf(r->dtype, sizeof r->dtype, "%s", type_names[t]);
-    snprintf(r->sweep, sizeof r->sweep, "concurrency");
-    snprintf(r->unit, sizeof r->unit, "Gflop/s");
+    cr_result_begin(r, "fma", s->be->base.name, s->ses.info.name, "fma", type_names[t], "concurrency", "Gflop/s");
     r->peak_kind = CR_PEAK_COMPUTE;
 }
 

@@ -42,6 +42,7 @@
 #include "latency/levels.h"
 #include "latency/perm.h"
 #include "latency/pieces.h"
+#include "latency/walk_steps.h"
 #include "measure.h"
 #include "session.h"
 
@@ -176,12 +177,7 @@ static cr_status walk(walk_ctx *w, uint64_t steps, cr_timing *t, char *err, size
         end ^= 1;
         w->inject = false;
     }
-    if (end != want && !w->bad) {
-        w->bad = true;
-        snprintf(w->why, sizeof w->why,
-                 "verification: %" PRIu64 " loads from word %" PRIu64 " ended on word %" PRIu64 ", expected %" PRIu64,
-                 steps, start, end, want);
-    }
+    lt_walk_check_end(&w->bad, w->why, sizeof w->why, steps, start, end, want);
     w->pos = pos;
     return CR_OK;
 }
@@ -192,63 +188,16 @@ static cr_status walk_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     return walk(w, w->steps, t, err, errlen);
 }
 
-/* Seconds of one walk on the endpoint's clock policy (a copy of it: the
- * measurement decides about insane events for itself). */
-static cr_status timed_walk(walk_ctx *w, uint64_t steps, double *sec, char *err, size_t errlen)
+static cr_status walk_steps(void *vctx, uint64_t steps, cr_timing *t, char *err, size_t errlen)
 {
-    cr_timing t = {0};
-    if (walk(w, steps, &t, err, errlen) != CR_OK)
-        return CR_ERR;
-    cr_timer_state ts = w->ep->meas.timer;
-    cr_timer_kind kind;
-    bool switched;
-    *sec = cr_timer_pick(&ts, &t, &kind, &switched);
-    return CR_OK;
-}
-
-/* Seconds per load, from runs grown until one lasts an eighth of the
- * target: the fixed cost of a launch is then a small part of it. The first
- * run is thrown away (a runtime may compile or load the kernel there). A
- * run that seems long enough is repeated twice and the fastest counts,
- * growth going on if that falls short: one run delayed by the scheduler (a
- * CPU device's worker thread waiting for a core) would otherwise end the
- * growth early, and the launch cost would weigh on every measured run. */
-static cr_status calibrate(lt_state *s, walk_ctx *w, double *sec_per_step, char *err, size_t errlen)
-{
-    double sec;
-    if (timed_walk(w, 16, &sec, err, errlen) != CR_OK)
-        return CR_ERR;
-    uint64_t steps = 1024;
-    for (;;) {
-        if (timed_walk(w, steps, &sec, err, errlen) != CR_OK)
-            return CR_ERR;
-        for (int again = 0; again < 2 && sec >= s->target_s / 8; ++again) {
-            double t;
-            if (timed_walk(w, steps, &t, err, errlen) != CR_OK)
-                return CR_ERR;
-            sec = t < sec ? t : sec;
-        }
-        if (sec >= s->target_s / 8 || steps >= LT_MAX_STEPS / 64)
-            break;
-        double grow = sec > 0 ? s->target_s / 8 / sec * 2 : 64;
-        steps *= grow < 2 ? 2 : grow > 64 ? 64 : (uint64_t)grow;
-    }
-    *sec_per_step = (sec > 0 ? sec : 1e-9) / (double)steps;
-    return CR_OK;
+    return walk(vctx, steps, t, err, errlen);
 }
 
 /* ---- rows ---- */
 
 static void init_row(cr_result *r, const endpoint *ep, const char *variant, const char *sweep)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
-    snprintf(r->benchmark, sizeof r->benchmark, "latency");
-    snprintf(r->backend, sizeof r->backend, "%s", ep->be->base.name);
-    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, ep->info.name);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    snprintf(r->dtype, sizeof r->dtype, "uint64");
-    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
-    snprintf(r->unit, sizeof r->unit, "ns");
+    cr_result_begin(r, "latency", ep->be->base.name, ep->info.name, variant, "uint64", sweep, "ns");
     r->work_items = r->work_group = 1;
 }
 
@@ -288,7 +237,8 @@ static cr_status measure_walk(lt_state *s, walk_ctx *w, const lt_layout *layout,
     cr_status st = w->ep->be->prepare(layout, chain->next, err, errlen);
     double sec_per_step = 0;
     if (st == CR_OK)
-        st = calibrate(s, w, &sec_per_step, err, errlen);
+        st = lt_walk_calibrate(walk_steps, w, &w->ep->meas.timer, s->target_s, LT_MAX_STEPS, &sec_per_step, err,
+                               errlen);
     double want = s->target_s / sec_per_step;
     w->steps = want < 1024 ? 1024 : want > LT_MAX_STEPS ? LT_MAX_STEPS : (uint64_t)want;
     /* Two passes over every line, so a footprint that fits is in the cache
@@ -639,10 +589,9 @@ static int check_footprints(lt_state *s)
 
 static int open_host(lt_state *s)
 {
-    if (!cr_host_ref_wanted(s->cfg.host_ref, s->dev.info.is_cpu || s->dev.info.unified_memory))
-        return 0;
-    if (cr_open_host_ref(&s->ses, &lt_host_backend.base, &s->host.info) != 0)
-        return -1;
+    int opened = cr_open_wanted_host_ref(&s->ses, s->cfg.host_ref, &lt_host_backend.base, &s->host.info);
+    if (opened <= 0)
+        return opened;
     s->host.be = &lt_host_backend;
     s->use_host = true;
     find_caches(s, &s->host);

@@ -25,6 +25,20 @@ uint64_t lt_uniform_below(uint64_t bound, uint64_t *state)
     return (uint64_t)(m >> 64);
 }
 
+void lt_order_from_zero(uint64_t *v, uint64_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (uint64_t k = 0; k < n; ++k)
+        v[k] = k;
+    /* Shuffle positions 1..n-1; a walk always starts on element 0. */
+    for (uint64_t k = n - 1; n > 2 && k >= 2; --k) {
+        uint64_t j = 1 + lt_uniform_below(k, &state);
+        uint64_t t = v[k];
+        v[k] = v[j];
+        v[j] = t;
+    }
+}
+
 void lt_chain_free(lt_chain *c)
 {
     free(c->order);
@@ -46,16 +60,7 @@ int lt_chain_build(lt_chain *c, uint64_t lines, uint64_t line_words, uint64_t se
     }
     c->lines = lines;
     c->line_words = line_words;
-    uint64_t state = seed;
-    for (uint64_t k = 0; k < lines; ++k)
-        c->order[k] = k;
-    /* Shuffle positions 1..lines-1; the walk always starts on line 0. */
-    for (uint64_t k = lines - 1; k >= 2; --k) {
-        uint64_t j = 1 + lt_uniform_below(k, &state);
-        uint64_t t = c->order[k];
-        c->order[k] = c->order[j];
-        c->order[j] = t;
-    }
+    lt_order_from_zero(c->order, lines, seed);
     for (uint64_t k = 0; k + 1 < lines; ++k)
         c->next[c->order[k] * line_words] = c->order[k + 1] * line_words;
     c->next[c->order[lines - 1] * line_words] = c->order[0] * line_words;

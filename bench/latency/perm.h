@@ -44,6 +44,10 @@ static inline uint64_t lt_chain_advance(const lt_chain *c, uint64_t pos, uint64_
  * err, where it is not: a wild start would be a wild read. */
 cr_status lt_chain_check_start(uint64_t start, uint64_t words, char *err, size_t errlen);
 
+/* The visiting order the chain is built from, into v (n >= 1 entries):
+ * v[0] = 0, v[1..n-1] the other elements shuffled by seed. */
+void lt_order_from_zero(uint64_t *v, uint64_t n, uint64_t seed);
+
 /* A uniform draw from [0, bound) (bound >= 1), unbiased (Lemire's
  * multiply-and-reject). */
 uint64_t lt_uniform_below(uint64_t bound, uint64_t *state);

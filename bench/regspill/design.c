@@ -197,13 +197,7 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
 
 static void init_row(const regspill_run *run, cr_result *r, const char *variant, const char *sweep)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
-    snprintf(r->benchmark, sizeof r->benchmark, "regspill");
-    snprintf(r->backend, sizeof r->backend, "%s", run->be->base.name);
-    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, run->ses.info.name);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    snprintf(r->dtype, sizeof r->dtype, "uint32");
-    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    cr_result_begin(r, "regspill", run->be->base.name, run->ses.info.name, variant, "uint32", sweep, NULL);
     r->work_items = run->work_items;
     r->work_group = run->work_group;
     if (run->lanes > 1)

@@ -12,13 +12,7 @@
 
 void sfu_init_row(const sfu_state *s, cr_result *r, const char *variant, const char *sweep)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
-    snprintf(r->benchmark, sizeof r->benchmark, "sfu");
-    snprintf(r->backend, sizeof r->backend, "%s", s->be->base.name);
-    snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, s->ses.info.name);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    snprintf(r->dtype, sizeof r->dtype, "%s", cr_dtype_name(s->t));
-    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
+    cr_result_begin(r, "sfu", s->be->base.name, s->ses.info.name, variant, cr_dtype_name(s->t), sweep, NULL);
 }
 
 void sfu_init_version_row(const sfu_state *s, cr_result *r, sfu_version v, const char *sweep)

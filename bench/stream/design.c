@@ -248,14 +248,8 @@ static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, u
 static void init_row(cr_result *r, const endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n,
                      const stream_geometry *g, const char *sweep)
 {
-    *r = (cr_result){.valid = true, .ref_ratio = NAN, .figure = NAN, .figure_best = NAN};
-    snprintf(r->benchmark, sizeof r->benchmark, "stream");
-    snprintf(r->backend, sizeof r->backend, "%s", ep->be->base.name);
-    snprintf(r->device, sizeof r->device, "%s", ep->label);
-    snprintf(r->variant, sizeof r->variant, "%s", stream_kernels[k].name);
-    snprintf(r->dtype, sizeof r->dtype, "%s", cr_dtype_name(t));
-    snprintf(r->sweep, sizeof r->sweep, "%s", sweep);
-    snprintf(r->unit, sizeof r->unit, "GB/s");
+    cr_result_begin(r, "stream", ep->be->base.name, ep->label, stream_kernels[k].name, cr_dtype_name(t), sweep,
+                    "GB/s");
     size_t es = cr_dtype_size(t);
     r->size_bytes = n * es;
     r->work_items = g->work_items;
@@ -709,10 +703,9 @@ static int plan_concurrency(stream_run *run)
 
 static int open_host(stream_run *run)
 {
-    if (!cr_host_ref_wanted(run->cfg.host_ref, run->ses.info.is_cpu || run->ses.info.unified_memory))
-        return 0;
-    if (cr_open_host_ref(&run->ses, &stream_host_backend.base, &run->host.info) != 0)
-        return -1;
+    int opened = cr_open_wanted_host_ref(&run->ses, run->cfg.host_ref, &stream_host_backend.base, &run->host.info);
+    if (opened <= 0)
+        return opened;
     run->host.be = &stream_host_backend;
     run->host.open = true;
     run->host.label = run->host.info.name;

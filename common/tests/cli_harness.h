@@ -541,6 +541,23 @@ static inline table run_planted(const char *fault, const char *bin, const char *
     return t;
 }
 
+/* A run with the fault planted (run_planted) whose one failed row, at
+ * *row, has column equal to value and a note that holds each of the texts
+ * after value, a NULL ending them. The caller frees the table. */
+static inline table run_planted_failure(int *row, const char *fault, const char *bin, const char *args,
+                                        const char *dir, const char *column, const char *value, ...)
+{
+    table t = run_planted(fault, bin, args, dir);
+    *row = only_invalid_row(&t);
+    assert_string_equal(cell(&t, *row, column), value);
+    va_list ap;
+    va_start(ap, value);
+    for (const char *text; (text = va_arg(ap, const char *)) != NULL;)
+        expect_cell_has(&t, *row, "note", text);
+    va_end(ap);
+    return t;
+}
+
 /* Each key has a "key,value" line in the metadata of a run, TMP/DIR/BIN.meta.csv. */
 static inline void expect_meta_keys_(const char *dir, const char *bin, const char *const *keys, size_t n)
 {

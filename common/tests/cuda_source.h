@@ -40,6 +40,18 @@ static inline char *cuda_source_must_read(const char *path)
     return s;
 }
 
+/* The PTX the build made with nvcc -ptx for a static check: its text, or
+ * the test skipped, saying so, where there is none (no nvcc, no PTX). */
+static inline char *cuda_built_ptx_read(const char *path)
+{
+    char *s = cuda_source_read(path);
+    if (s == NULL) {
+        print_message("skipped: %s not found (it is made by nvcc -ptx; no nvcc, no PTX)\n", path);
+        skip();
+    }
+    return s;
+}
+
 /* The text from the first `from` at or after start up to the next `to`
  * after it, as a new string (free it); NULL when either is missing. */
 static inline char *cuda_source_span(const char *start, const char *from, const char *to)

@@ -130,6 +130,18 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Fills noisy[60] with seven levels 10% apart, repeating; returns the
+ * median's interval of its first n (<= 60) samples. */
+static double noisy_samples(double *noisy, size_t n)
+{
+    for (int i = 0; i < 60; ++i)
+        noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
+    double sorted[60];
+    memcpy(sorted, noisy, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, by_value);
+    return cr_median_ci_rel(sorted, n);
+}
+
 /* Past a quarter of its budget, a point whose interval would need more
  * than twice the samples the budget allows stops, out of reach; one that
  * could still make it, or before a quarter of the budget, goes on. */
@@ -137,12 +149,7 @@ static void test_out_of_reach(void **state)
 {
     (void)state;
     double noisy[60];
-    for (int i = 0; i < 60; ++i)
-        noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
-    double sorted[20];
-    memcpy(sorted, noisy, sizeof sorted);
-    qsort(sorted, 20, sizeof *sorted, by_value);
-    double ci = cr_median_ci_rel(sorted, 20);
+    double ci = noisy_samples(noisy, 20);
     cr_stop_rule timed = rule; /* time, not repetitions, is what runs out here */
     timed.max_reps = 200;
     /* 20 samples at +-ci: the target needs 20 (ci/target)^2 of them. */
@@ -169,12 +176,7 @@ static void test_out_of_reach_by_repetitions(void **state)
 {
     (void)state;
     double noisy[60];
-    for (int i = 0; i < 60; ++i)
-        noisy[i] = 1e-3 * (1 + (i % 7) * 0.1);
-    double sorted[13];
-    memcpy(sorted, noisy, sizeof sorted);
-    qsort(sorted, 13, sizeof *sorted, by_value);
-    double ci = cr_median_ci_rel(sorted, 13);
+    double ci = noisy_samples(noisy, 13);
     cr_stop_rule by_reps = rule; /* 50 repetitions, 10 s */
     by_reps.min_reps = 5;
     by_reps.target_ci = ci / sqrt(2.5 * 50 / 13.0);

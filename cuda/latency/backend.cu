@@ -6,6 +6,7 @@
  * move data in 32-B sectors, so each step allocates a line of its own (the
  * footprint counts the lines a cache must hold) while fetching one sector. */
 #include "cuda_device.h"
+#include "latency/chase_device.h"
 
 extern "C" {
 #include "latency/address.h"
@@ -134,6 +135,15 @@ static void cu_caches(lt_caches *out)
         snprintf(l->source, sizeof l->source, "cudaDevAttrL2CacheSize");
     }
     cudaGetLastError();
+}
+
+cr_cuda *lt_cuda_device(void) { return st.result ? &st.cu : nullptr; }
+
+void *lt_cuda_chain(uint64_t *words, unsigned long long *global_base)
+{
+    *words = st.words;
+    *global_base = st.base;
+    return st.chain;
 }
 
 /* Enough blocks of 256 to convert a chain of any size in a few passes. */

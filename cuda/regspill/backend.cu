@@ -515,12 +515,9 @@ static cr_status rs_compile_offline(const regspill_variant *v, const char *arch,
     return CR_OK;
 }
 
-extern "C" {
-extern const regspill_backend regspill_cuda_backend;
-const regspill_backend regspill_cuda_backend = {
+CR_CUDA_BACKEND(regspill_backend, regspill_cuda_backend) = {
     {"cuda", rs_list, rs_open, rs_close},
     rs_arch, rs_can_cap_registers, rs_build, rs_prepare, rs_run, rs_download,
     NULL, /* lanes: one thread is one work-item */
     rs_geometry, rs_compile_offline, rs_has_kernel,
 };
-}

@@ -5,6 +5,7 @@
  * chase kernel. */
 #include "cl_device.h"
 #include "latency/backend.h"
+#include "latency/chase_device.h"
 #include "latency/perm.h"
 
 #include <string.h>
@@ -85,6 +86,21 @@ static void cl_caches(lt_caches *out)
     }
 }
 
+cr_cl *lt_opencl_device(void) { return S.cl.context ? &S.cl : NULL; }
+
+cl_mem lt_opencl_chain(void) { return S.layout.pieces == 1 ? S.chain[0] : NULL; }
+
+cr_status lt_opencl_prepare_writable(uint64_t *words, uint64_t count, bool in_place, char *err, size_t errlen)
+{
+    release_chain();
+    cl_int rc;
+    cl_mem_flags flags = CL_MEM_READ_WRITE | (in_place ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR);
+    S.chain[0] = clCreateBuffer(S.cl.context, flags, (size_t)count * sizeof(cl_ulong), words, &rc);
+    CR_CL_CHECK(rc, "clCreateBuffer(writable chain)", err, errlen);
+    lt_layout_make(&S.layout, count, 0);
+    return CR_OK;
+}
+
 static cr_status cl_prepare(const lt_layout *layout, const uint64_t *next, char *err, size_t errlen)
 {
     release_chain();
@@ -147,5 +163,3 @@ const lt_backend latency_opencl_backend = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = cl_open, .close = cl_close},
     .caches = cl_caches, .prepare = cl_prepare, .run = cl_run, .max_pieces = LT_MAX_PIECES,
 };
-
-int main(int argc, char **argv) { return latency_main(argc, argv, &latency_opencl_backend); }

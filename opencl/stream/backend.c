@@ -44,15 +44,9 @@ static cr_status build_programs(char *err, size_t errlen)
     return CR_OK;
 }
 
-static void release_arrays(void)
-{
-    for (int i = 0; i < 3; ++i)
-        cr_cl_release_mem(&S.array[i]);
-}
-
 static void cl_close(void)
 {
-    release_arrays();
+    cr_cl_release_mems(S.array, 3);
     cr_cl_release_mem(&S.partial);
     free(S.partial_host);
     for (int t = 0; t < CR_NDTYPES; ++t) {
@@ -73,7 +67,7 @@ static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size
 
 static cr_status cl_prepare(cr_dtype t, uint64_t n, char *err, size_t errlen)
 {
-    release_arrays();
+    cr_cl_release_mems(S.array, 3);
     size_t bytes = (size_t)n * cr_dtype_size(t);
     for (int i = 0; i < 3; ++i) {
         cl_int rc;

@@ -3,6 +3,8 @@
  * its report. Only verified rows (valid = 1) become numbers. */
 #define _GNU_SOURCE
 #include "report/headlines.h"
+#include "report/cache_detect.h"
+#include "report/cache_model.h"
 
 #include "error.h"
 
@@ -504,6 +506,14 @@ static void fit_input(rp_section *sec, const char *file, const cr_csv_table *t)
     file_summary(sec, "The measurements behind the fit (their numbers are in its parameters)", file, t);
 }
 
+/* ---- cache: the detected geometry, the model against the measurement ---- */
+
+static void cache(rp_section *sec, const char *file, const cr_csv_table *t)
+{
+    rp_cache_detect(sec, file, t);
+    rp_cache_model(sec, file, t);
+}
+
 /* ---- which extraction reads a file ---- */
 
 typedef void extraction(rp_section *sec, const char *file, const cr_csv_table *t);
@@ -520,6 +530,7 @@ static extraction *extraction_for(rp_section_id s, const char *file)
     /* The full CSV is a source; its headline is the table file. */
     case RP_SFU: return is_sfu_table(file) ? sfu : NULL;
     case RP_REGSPILL: return regspill;
+    case RP_CACHE: return cache;
     case RP_ENERGY: return energy;
     default: return other;
     }

@@ -71,6 +71,17 @@ static const struct {
                      "they contain the best cap of the exhaustive sweep, and the speed-up over the compiler's "
                      "default. The effective region [r_min, r_max] is what the compiler can be asked for, from an "
                      "offline compile (no GPU needed)."},
+    [RP_CACHE] = {"cache", {"cache"}, "Caches and the cache model (Crawford 2014)",
+                  "The cache model's validation: the suite's access patterns (stream, a random chase, a stride, "
+                  "a 2-D stencil, a naive transpose, a tiled matrix multiply) run by one work-item, each access "
+                  "waiting for the load before, at a footprint inside each level the benchmark detected and one "
+                  "beyond the last. The trace-driven simulator (cachesim), configured with the detected geometry, "
+                  "says which level serves each access; the predicted time is the hits of each level times its "
+                  "measured latency, plus memory accesses times the memory latency, over all accesses. The error "
+                  "is Crawford's eq. 7.1, 100 |(measured - predicted) / measured|: a large one is reported as it "
+                  "is. Stores do not wait (nothing loads their value), prefetchers serve regular patterns early "
+                  "and the model indexes by virtual address: each makes the measurement faster than the model "
+                  "says. What the model had to assume is in each model row's note."},
     [RP_ENERGY] = {"energy", {"energy"}, "Energy per byte and per operation (Ranasinghe 2014, ch. 5)",
                    "What one byte costs in energy at each level of the memory system, and one operation of each "
                    "kind, from the energy every benchmark measures where a sensor covers the device (NVML's "

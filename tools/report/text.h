@@ -12,6 +12,7 @@ typedef enum {
     RP_ATOMICS,
     RP_SFU,
     RP_REGSPILL,
+    RP_CACHE,
     RP_ENERGY,
     RP_OTHER,
     RP_NSECTIONS

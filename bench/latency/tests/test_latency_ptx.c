@@ -147,11 +147,7 @@ static bool check_chase(ptx_span body, char *why, size_t len)
 static void test_built_chase_is_a_pointer_chase(void **state)
 {
     (void)state;
-    char *ptx = cuda_source_read(LATENCY_PTX);
-    if (!ptx) {
-        print_message("skipped: %s not found (it is made by nvcc -ptx; no nvcc, no PTX)\n", LATENCY_PTX);
-        skip();
-    }
+    char *ptx = cuda_built_ptx_read(LATENCY_PTX);
     ptx_module m = {0};
     const ptx_entry *chase = ptx_parse(ptx, &m) ? ptx_entry_prefixed(&m, "_Z5chase") : NULL;
     if (!chase)

@@ -1,0 +1,303 @@
+#include "cache/analysis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cc_confidence_name(cc_confidence c)
+{
+    return c == CC_CONF_HIGH ? "high" : c == CC_CONF_MEDIUM ? "medium" : "low";
+}
+
+cc_confidence cc_confidence_of(double rise, double noise)
+{
+    if (rise >= 0.3 && rise >= 10 * noise)
+        return CC_CONF_HIGH;
+    return rise >= 3 * noise ? CC_CONF_MEDIUM : CC_CONF_LOW;
+}
+
+double cc_between(double a_ns, double b_ns) { return sqrt(a_ns * b_ns); }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n-1] (n >= 1), v left as it was. */
+static double median_of(const double *v, size_t n)
+{
+    double *c = malloc(n * sizeof *c);
+    if (!c)
+        return v[n / 2];
+    memcpy(c, v, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_double);
+    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    free(c);
+    return m;
+}
+
+/* The relative noise of a stretch v[0..n-1]: the median step from one
+ * point to the next, relative; a stretch of one point tells nothing, so
+ * it counts as CC_SETTLE, the largest step a flat stretch may take. */
+static double stretch_noise(const double *v, size_t n)
+{
+    if (n < 2)
+        return CC_SETTLE;
+    double *d = malloc((n - 1) * sizeof *d);
+    if (!d)
+        return CC_SETTLE;
+    for (size_t k = 0; k + 1 < n; ++k)
+        d[k] = fabs(v[k + 1] / v[k] - 1);
+    double m = median_of(d, n - 1);
+    free(d);
+    return m;
+}
+
+/* The valid points, as parallel arrays with their original indices. */
+typedef struct {
+    size_t m;
+    double *x, *t;
+    size_t *at;
+} valid_points;
+
+static int take_valid(const cc_point *p, size_t n, valid_points *v)
+{
+    memset(v, 0, sizeof *v);
+    v->x = malloc((n ? n : 1) * sizeof *v->x);
+    v->t = malloc((n ? n : 1) * sizeof *v->t);
+    v->at = malloc((n ? n : 1) * sizeof *v->at);
+    if (!v->x || !v->t || !v->at)
+        return -1;
+    for (size_t i = 0; i < n; ++i)
+        if (p[i].valid && p[i].ns > 0 && isfinite(p[i].ns)) {
+            v->x[v->m] = p[i].x;
+            v->t[v->m] = p[i].ns;
+            v->at[v->m++] = i;
+        }
+    return 0;
+}
+
+static void free_valid(valid_points *v)
+{
+    free(v->x);
+    free(v->t);
+    free(v->at);
+}
+
+static double rise_at(const valid_points *v, size_t i) { return v->t[i + 1] / v->t[i] - 1; }
+
+/* The last x from stretch_end on whose latency stays below halfway from
+ * ns to next_ns: half the loads served by the level, half beyond it. */
+static double half_miss_point(const valid_points *v, size_t stretch_end, double ns, double next_ns)
+{
+    double half = (ns + next_ns) / 2;
+    size_t q = stretch_end;
+    while (q + 1 < v->m && v->t[q + 1] < half)
+        ++q;
+    return v->x[q];
+}
+
+void cc_find_levels(const cc_point *p, size_t n, cc_levels *out)
+{
+    memset(out, 0, sizeof *out);
+    valid_points v;
+    if (take_valid(p, n, &v) != 0 || v.m == 0) {
+        free_valid(&v);
+        return;
+    }
+    size_t stretch_end[CC_MAX_LEVELS];
+    size_t start = 0, i = 0;
+    while (i + 1 < v.m && out->count < CC_MAX_LEVELS) {
+        /* One point far above both its neighbours is a disturbed
+         * measurement, not a level's end. */
+        bool spike = i + 2 < v.m && v.t[i + 2] < v.t[i] * (1 + CC_SETTLE);
+        if (rise_at(&v, i) < CC_RISE || spike) {
+            ++i;
+            continue;
+        }
+        size_t len = i - start + 1;
+        double ns = median_of(v.t + start, len);
+        /* The transition: on while each step still rises. */
+        size_t j = i + 1;
+        while (j + 1 < v.m && rise_at(&v, j) >= CC_SETTLE)
+            ++j;
+        /* A stretch too short to be flat, or hardly slower than the level
+         * before, is a pause inside that level's transition (a cache shared
+         * with a neighbour, a partly inclusive level), not a level. */
+        bool level = out->count == 0 ? len >= 2
+                                     : len >= CC_MIN_STRETCH && ns >= CC_LEVEL_RATIO * out->level[out->count - 1].ns;
+        if (level) {
+            cc_boundary *b = &out->level[out->count++];
+            b->first = v.at[start];
+            b->last = v.at[i];
+            stretch_end[out->count - 1] = i;
+            b->onset = b->capacity = v.x[i];
+            b->ns = ns;
+            b->rise = rise_at(&v, i);
+            b->noise = stretch_noise(v.t + start, len);
+            b->conf = cc_confidence_of(b->rise, b->noise);
+        }
+        start = i = j;
+    }
+    if (out->count > 0 && v.m - start >= 2) {
+        out->has_memory = true;
+        out->memory_first = v.at[start];
+        out->memory_ns = median_of(v.t + start, v.m - start);
+    }
+    for (unsigned k = 0; k < out->count; ++k) {
+        double next = k + 1 < out->count ? out->level[k + 1].ns : out->has_memory ? out->memory_ns : NAN;
+        if (isfinite(next))
+            out->level[k].capacity = half_miss_point(&v, stretch_end[k], out->level[k].ns, next);
+    }
+    free_valid(&v);
+}
+
+void cc_find_step(const cc_point *p, size_t n, double threshold, cc_step *out)
+{
+    memset(out, 0, sizeof *out);
+    valid_points v;
+    if (take_valid(p, n, &v) != 0 || v.m < 2) {
+        free_valid(&v);
+        return;
+    }
+    double low = v.t[0], high = v.m >= 2 ? (v.t[v.m - 1] + v.t[v.m - 2]) / 2 : v.t[v.m - 1];
+    double thr = threshold > 0 ? threshold : (low + high) / 2;
+    size_t at = v.m;
+    while (at > 0 && v.t[at - 1] > thr)
+        --at;
+    if (at == 0 || at == v.m) {
+        free_valid(&v);
+        return;
+    }
+    out->found = true;
+    out->x = v.x[at];
+    out->at = v.at[at];
+    out->low_ns = median_of(v.t, at);
+    out->high_ns = median_of(v.t + at, v.m - at);
+    out->rise = out->high_ns / out->low_ns - 1;
+    out->noise = stretch_noise(v.t, at);
+    out->conf = cc_confidence_of(out->rise, out->noise);
+    free_valid(&v);
+}
+
+void cc_find_replacement(const cc_point *p, size_t n, const cc_step *ways, cc_replacement *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!ways->found)
+        return;
+    valid_points v;
+    if (take_valid(p, n, &v) != 0) {
+        free_valid(&v);
+        return;
+    }
+    size_t at = 0;
+    while (at < v.m && v.at[at] != ways->at)
+        ++at;
+    if (at + 1 >= v.m) {
+        free_valid(&v);
+        return;
+    }
+    out->hit_ns = ways->low_ns;
+    out->at_ns = v.t[at];
+    out->miss_ns = median_of(v.t + at + 1, v.m - at - 1);
+    if (out->miss_ns > out->hit_ns) {
+        out->found = true;
+        out->miss_share = (out->at_ns - out->hit_ns) / (out->miss_ns - out->hit_ns);
+        out->conf = cc_confidence_of(out->miss_ns / out->hit_ns - 1, ways->noise);
+    }
+    free_valid(&v);
+}
+
+void cc_write_allocate(double load_ns, double store_ns, double cold_ns, double noise, cc_verdict_alloc *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!(load_ns > 0) || !(cold_ns > load_ns) || !isfinite(store_ns))
+        return;
+    double gap = cold_ns / load_ns - 1;
+    out->share = (store_ns - load_ns) / (cold_ns - load_ns);
+    out->conf = cc_confidence_of(gap, noise);
+    out->known = gap >= 3 * noise && (out->share < 0.25 || out->share > 0.75);
+    out->allocate = out->share < 0.25;
+}
+
+void cc_write_back(double in_ns, double out_ns, double noise, cc_verdict_back *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!(in_ns > 0) || !(out_ns > 0))
+        return;
+    out->ratio = out_ns / in_ns;
+    out->write_back = out->known = out->ratio >= CC_WRITE_BACK_RATIO;
+    out->conf = cc_confidence_of(out->ratio - 1, noise);
+}
+
+double cc_last_below(const cc_point *p, size_t n, double threshold)
+{
+    for (size_t i = n; i-- > 0;)
+        if (p[i].valid && p[i].ns <= threshold)
+            return p[i].x;
+    return 0;
+}
+
+double cc_grid_way_size(const double *strides, const double *boundary, size_t n)
+{
+    if (n < 2 || !(boundary[0] > 0))
+        return 0;
+    for (size_t i = 0; i + 1 < n; ++i) {
+        if (boundary[i] != boundary[0])
+            return 0;
+        if (boundary[i + 1] > boundary[0])
+            return strides[i];
+    }
+    return 0;
+}
+
+void cc_fill_unit(const cc_point *p, size_t n, cc_step *out)
+{
+    memset(out, 0, sizeof *out);
+    /* The fastest of the first three: below any line there is, and
+     * another process only ever slows a point, never speeds it up. */
+    double low = INFINITY;
+    for (size_t i = 0; i < n && i < 3; ++i)
+        if (p[i].valid && p[i].ns < low)
+            low = p[i].ns;
+    if (isfinite(low))
+        cc_find_step(p, n, low * (1 + CC_FILL_RISE), out);
+}
+
+/* The largest power of two at most v (>= 1). */
+static double pow2_below(double v)
+{
+    double p = 1;
+    while (p * 2 <= v)
+        p *= 2;
+    return p;
+}
+
+void cc_tag_line_of(const cc_point *p, size_t n, double capacity, double threshold, double unit, unsigned odd,
+                    cc_tag_line *out)
+{
+    memset(out, 0, sizeof *out);
+    out->boundary = cc_last_below(p, n, threshold);
+    if (!(out->boundary > 0) || !(capacity > 0) || !(unit > 0))
+        return;
+    out->found = true;
+    out->ratio = out->boundary / capacity;
+    /* Lines of one, two, four... units: the boundary's ratio is odd, odd
+     * / 2, ... down to 1 once the line holds a whole stride. */
+    double per_line = (double)odd / out->ratio;
+    if (out->ratio < 1.25) {
+        out->at_least = true;
+        out->line = unit * pow2_below(odd) * 2;
+    } else {
+        out->line = unit * pow2_below(per_line * 1.2);
+    }
+}
+
+bool cc_within_one_step(const double *swept, size_t n, double detected, double reference)
+{
+    if (n == 0 || !(detected > 0) || !(reference > 0))
+        return false;
+    size_t a = cc_nearest_swept(swept, n, detected), b = cc_nearest_swept(swept, n, reference);
+    return (a > b ? a - b : b - a) <= 1;
+}

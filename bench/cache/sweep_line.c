@@ -1,0 +1,116 @@
+/* The line and sector of each level but the last, against prefetchers,
+ * in two chases:
+ *  - pairs: blocks of 17 lines (as the API reports the line) in a random
+ *    order, each loaded at its start and then at offset d into it (8 B up
+ *    to 8 lines), over more blocks than the level holds
+ *    lines and fewer than half the next level does. The first load of a
+ *    block misses the level; the second hits it iff the first one's fill
+ *    reached d: the time per load steps up at d = the unit a miss fills
+ *    (the sector, or the line where there are none). The random block
+ *    order leaves a prefetcher no stream or stride to follow; the odd
+ *    block size spreads the blocks over every set (blocks a power of two
+ *    apart would share a few sets and miss the next level too).
+ *  - odd stride: a random chase at 3 units' stride over footprints from
+ *    the capacity to four times it. The odd stride spreads the elements
+ *    over every set; while lines are a unit, each element holds a line of
+ *    its own and three times the capacity fits; lines of several units
+ *    hold an element each all the same, so less fits (cc_tag_line_of). */
+#include "cache/state.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#define CC_BLOCK_LINES 17
+#define CC_PAIR_MIN 8
+#define CC_PAIR_MAX_LINES 8
+
+/* The odd-stride chase of level k at stride (3 units), footprints the
+ * capacity times 1 to 4 in the capacity sweep's steps. */
+static int odd_stride(cc_state *s, unsigned k, const char *name, uint64_t stride)
+{
+    static const unsigned quarters[] = {4, 5, 6, 7, 8, 10, 12, 14, 16};
+    cc_level_data *d = &s->level[k];
+    uint64_t cap = (uint64_t)s->levels.level[k].capacity;
+    d->odd_stride = stride;
+    for (size_t i = 0; i < sizeof quarters / sizeof quarters[0]; ++i) {
+        uint64_t footprint = cap / 4 * quarters[i] / stride * stride;
+        if (!cc_span_ok(s, footprint) || footprint / stride < 4)
+            continue;
+        cr_result row;
+        cc_row_init(s, &row, "odd-stride", "line");
+        row.size_bytes = footprint;
+        cr_result_add_param(&row, "level=%s;stride=%" PRIu64 ";elements=%" PRIu64, name, stride, footprint / stride);
+        cc_order o;
+        if (cc_order_random(&o, footprint / stride, stride / 8, s->cfg.seed) != 0) {
+            fprintf(stderr, "%s: error: out of memory for the odd-stride chain\n", s->ses.opt.program);
+            return -1;
+        }
+        int rc = cc_chase_point(s, &o, &row, &d->odd, (double)footprint, 0);
+        cc_order_free(&o);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int cc_sweep_line(cc_state *s)
+{
+    unsigned line = s->line0, block = CC_BLOCK_LINES * line;
+    /* --quick: the first level only (the line is usually every level's). */
+    unsigned levels = s->ses.opt.quick && s->levels.count ? 1 : s->levels.count;
+    for (unsigned k = 0; k < s->levels.count; ++k) {
+        cc_level_data *d = &s->level[k];
+        if (k >= levels) {
+            snprintf(d->line_why, sizeof d->line_why, "--quick probes the first level's line only");
+            continue;
+        }
+        uint64_t cap = (uint64_t)s->levels.level[k].capacity;
+        /* Four times the level's lines of blocks, at most half the next
+         * level in the lines two loads of each touch; at least one and a
+         * half times what the level serves whole, and no less than where
+         * half its loads miss, so that most first loads miss it. */
+        uint64_t blocks = 4 * cap / line;
+        uint64_t least = (uint64_t)fmax(1.5 * s->levels.level[k].onset, (double)cap);
+        if (k + 1 < s->levels.count) {
+            uint64_t next = (uint64_t)s->levels.level[k + 1].capacity;
+            if (blocks * 2 * line > next / 2)
+                blocks = next / 4 / line;
+        }
+        if (2 * blocks * line < least) {
+            snprintf(d->line_why, sizeof d->line_why,
+                     "no footprint is at least 1.5 times what this level serves whole and at most half the next");
+            continue;
+        }
+        if (!cc_span_ok(s, blocks * block)) {
+            snprintf(d->line_why, sizeof d->line_why,
+                     "the pair chase would span %" PRIu64 " MiB, above what one chase may (1 GiB, and the device's "
+                     "largest allocation)",
+                     blocks * block >> 20);
+            continue;
+        }
+        d->pair_span = blocks * block;
+        char name[8];
+        cc_level_name(s, k, name, sizeof name);
+        for (unsigned off = CC_PAIR_MIN; off <= CC_PAIR_MAX_LINES * line; off *= 2) {
+            cr_result row;
+            cc_row_init(s, &row, "pair", "line");
+            row.size_bytes = d->pair_span;
+            cr_result_add_param(&row, "level=%s;offset=%u;blocks=%" PRIu64 ";block_bytes=%u", name, off, blocks,
+                                block);
+            cc_order o;
+            if (cc_order_pairs(&o, blocks, block / 8, off / 8, s->cfg.seed) != 0) {
+                fprintf(stderr, "%s: error: out of memory for the pair chain\n", s->ses.opt.program);
+                return -1;
+            }
+            int rc = cc_chase_point(s, &o, &row, &d->pairs, off, 0);
+            cc_order_free(&o);
+            if (rc != 0)
+                return -1;
+        }
+        cc_fill_unit(d->pairs.p, d->pairs.n, &d->unit);
+        if (d->unit.found && odd_stride(s, k, name, (uint64_t)d->unit.x * CC_ODD) != 0)
+            return -1;
+    }
+    return 0;
+}
