@@ -26,8 +26,11 @@ int cr_session_parse(cr_session *s, int argc, char **argv, const char *summary, 
         printf("%s (crossroof) %s\n", s->opt.program, CR_VERSION);
         return CR_EXIT_OK;
     }
-    s->rule = (cr_stop_rule){s->opt.reps_min, s->opt.reps_max, s->opt.min_time_s, s->opt.max_time_s,
-                             s->opt.target_ci};
+    s->rule = (cr_stop_rule){.min_reps = s->opt.reps_min,
+                             .max_reps = s->opt.reps_max,
+                             .min_time_s = s->opt.min_time_s,
+                             .max_time_s = s->opt.max_time_s,
+                             .target_ci = s->opt.target_ci};
     return -1;
 }
 

@@ -78,13 +78,15 @@ double cr_median_of_ratios(const double *a, const double *b, size_t n)
 /* Whether the target is beyond twice what the whole budget could give; the
  * factor leaves room for an interval that narrows faster than 1/sqrt(n)
  * once a drift in the machine has passed. The budget is time or
- * repetitions, whichever runs out first; from a quarter of either on, the
- * interval is known well enough to project: a point that cannot make it
- * would spend the other three quarters to end as unstable as it is. */
+ * repetitions, whichever runs out first; from a quarter of either on (half
+ * for a headline point), the interval is known well enough to project: a
+ * point that cannot make it would spend the rest to end as unstable as it
+ * is. */
 static bool out_of_reach(const cr_stop_rule *rule, size_t n, double ci_rel, double elapsed_s)
 {
-    bool past_quarter = elapsed_s >= 0.25 * rule->max_time_s || 4 * n >= rule->max_reps;
-    if (!past_quarter || !isfinite(ci_rel) || !(rule->target_ci > 0))
+    double from = rule->reach_from > 0 ? rule->reach_from : CR_REACH_SWEEP;
+    bool past = elapsed_s >= from * rule->max_time_s || (double)n >= from * (double)rule->max_reps;
+    if (!past || !isfinite(ci_rel) || !(rule->target_ci > 0))
         return false;
     double affordable = (double)rule->max_reps;
     if (elapsed_s > 0 && (double)n * rule->max_time_s / elapsed_s < affordable)

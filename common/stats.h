@@ -31,7 +31,14 @@ typedef struct {
     double min_time_s;  /* keep going until this much has been measured... */
     double max_time_s;  /* ...but never past this budget */
     double target_ci;   /* relative CI half-width that counts as stable */
+    /* The share of the budget (time or repetitions) from which a point whose
+     * target is out of reach stops: 0 for CR_REACH_SWEEP; a headline point
+     * takes CR_REACH_HEADLINE, more of its budget to prove itself. */
+    double reach_from;
 } cr_stop_rule;
+
+#define CR_REACH_SWEEP 0.25
+#define CR_REACH_HEADLINE 0.5
 
 typedef enum {
     CR_CONTINUE = 0,
@@ -42,8 +49,9 @@ typedef enum {
 } cr_stop_reason;
 
 /* Decides after n samples (measured_s = their sum, elapsed_s = wall time
- * spent on the point so far) whether to take another one. A point past a
- * quarter of its budget (of time or of repetitions, whichever is nearer its end)
+ * spent on the point so far) whether to take another one. A point past
+ * rule->reach_from of its budget (of time or of repetitions, whichever is
+ * nearer its end)
  * whose median's interval would need more than twice the
  * samples the whole budget allows (the interval narrowing as 1/sqrt(n))
  * stops there, out of reach: spending the rest would leave it as unstable. */

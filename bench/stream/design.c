@@ -564,7 +564,12 @@ static int run_fixed_size(stream_run *run, cr_dtype t)
         for (size_t i = 0; i < run->nconc; ++i) /* plan_concurrency kept every k within n */
             /* The whole array until measure_points sizes the window. */
             pts[np++] = (dev_point){{run->conc[i], run->dev.be->work_group_for(run->conc[i]), 0, n}, "concurrency"};
-    return run_points(run, t, n, pts, np, fixed);
+    /* The fixed point is the headline figure (and the concurrency points
+     * share its stop): more of the budget before giving up on it. */
+    run->dev.meas.rule.reach_from = run->host.meas.rule.reach_from = fixed ? CR_REACH_HEADLINE : 0;
+    int rc = run_points(run, t, n, pts, np, fixed);
+    run->dev.meas.rule.reach_from = run->host.meas.rule.reach_from = 0;
+    return rc;
 }
 
 /* ---- set-up and argument checks ---- */

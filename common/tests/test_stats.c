@@ -158,6 +158,11 @@ static void test_out_of_reach(void **state)
     assert_int_equal(cr_stop_check(&timed, noisy, 20, 0.02, 2.4), CR_CONTINUE); /* before a quarter of the budget */
     assert_int_equal(cr_stop_check(&timed, noisy, 20, 0.02, 2.5), CR_STOP_OUT_OF_REACH);
     assert_string_equal(cr_stop_reason_name(CR_STOP_OUT_OF_REACH), "out-of-reach");
+    /* A headline point is given half its budget before it may stop so. */
+    cr_stop_rule headline = timed;
+    headline.reach_from = CR_REACH_HEADLINE;
+    assert_int_equal(cr_stop_check(&headline, noisy, 20, 0.02, 4.9), CR_CONTINUE);
+    assert_int_equal(cr_stop_check(&headline, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
 
     /* A target the budget can reach: 20 samples now, 40 by the end, 2x
      * that allowed; needing 1.5x the affordable goes on. */
@@ -182,6 +187,8 @@ static void test_out_of_reach_by_repetitions(void **state)
     by_reps.target_ci = ci / sqrt(2.5 * 50 / 13.0);
     assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_STOP_OUT_OF_REACH);
     assert_int_equal(cr_stop_check(&by_reps, noisy, 12, 0.012, 0.1), CR_CONTINUE);
+    by_reps.reach_from = CR_REACH_HEADLINE; /* half of 50 */
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_CONTINUE);
     by_reps.target_ci = ci / sqrt(1.5 * 50 / 13.0);
     assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_CONTINUE);
 }
