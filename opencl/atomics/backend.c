@@ -231,5 +231,3 @@ const at_backend atomics_opencl_backend = {
     .download_out = cl_download_out, .run = cl_run, .launch_empty = cl_launch_empty, .run_lock = cl_run_lock,
     .geometry = cl_geometry,
 };
-
-int main(int argc, char **argv) { return atomics_main(argc, argv, &atomics_opencl_backend); }

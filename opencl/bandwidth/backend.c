@@ -894,5 +894,3 @@ const bw_backend bandwidth_opencl_backend = {
     .transfers = bw_transfers,
     .peer_links = NULL, /* OpenCL has no peer query */
 };
-
-int main(int argc, char **argv) { return bandwidth_main(argc, argv, &bandwidth_opencl_backend); }

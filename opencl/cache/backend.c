@@ -83,7 +83,7 @@ static cr_status cc_cl_read(uint64_t first, uint64_t count, uint64_t *out, char 
     return CR_OK;
 }
 
-static const cc_backend cache_opencl_backend = {
+const cc_backend cache_opencl_backend = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = cc_cl_open, .close = cc_cl_close},
     .chase = &latency_opencl_backend,
     .prepare_writable = lt_opencl_prepare_writable,
@@ -93,5 +93,3 @@ static const cc_backend cache_opencl_backend = {
     .load_kinds_why = "OpenCL C has one kind of global load: no cache operators to choose L1 or not",
     .patterns = &cc_opencl_patterns,
 };
-
-int main(int argc, char **argv) { return cache_main(argc, argv, &cache_opencl_backend); }

@@ -198,5 +198,3 @@ const fma_backend fma_opencl_backend = {
     .download = cl_download,
     .geometry = cl_geometry,
 };
-
-int main(int argc, char **argv) { return fma_main(argc, argv, &fma_opencl_backend); }

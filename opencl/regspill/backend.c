@@ -177,5 +177,3 @@ const regspill_backend regspill_opencl_backend = {
     .geometry = cl_geometry,
     .compile_offline = NULL,
 };
-
-int main(int argc, char **argv) { return regspill_main(argc, argv, &regspill_opencl_backend); }

@@ -355,5 +355,3 @@ const sfu_backend sfu_opencl_backend = {
     .geometry = cl_geometry,
     .registers = cl_registers,
 };
-
-int main(int argc, char **argv) { return sfu_main(argc, argv, &sfu_opencl_backend); }

@@ -235,5 +235,3 @@ const stream_backend stream_opencl_backend = {
     .work_group_for = cl_work_group_for,
     .layout = cl_layout,
 };
-
-int main(int argc, char **argv) { return stream_main(argc, argv, &stream_opencl_backend); }
