@@ -39,6 +39,7 @@ typedef struct {
 
 #define CR_REACH_SWEEP 0.25
 #define CR_REACH_HEADLINE 0.5
+#define CR_REACH_MIN_SAMPLES 10
 
 typedef enum {
     CR_CONTINUE = 0,

@@ -187,6 +187,12 @@ static void test_out_of_reach_by_repetitions(void **state)
     by_reps.target_ci = ci / sqrt(2.5 * 50 / 13.0);
     assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_STOP_OUT_OF_REACH);
     assert_int_equal(cr_stop_check(&by_reps, noisy, 12, 0.012, 0.1), CR_CONTINUE);
+    /* Too few samples to project from, whatever share of the cap they are:
+     * 5 of 10 repetitions goes on. */
+    cr_stop_rule short_run = by_reps;
+    short_run.max_reps = 10;
+    assert_int_equal(cr_stop_check(&short_run, noisy, 5, 0.005, 0.1), CR_CONTINUE);
+    assert_int_equal(cr_stop_check(&short_run, noisy, 9, 0.009, 0.1), CR_CONTINUE);
     by_reps.reach_from = CR_REACH_HEADLINE; /* half of 50 */
     assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_CONTINUE);
     by_reps.target_ci = ci / sqrt(1.5 * 50 / 13.0);

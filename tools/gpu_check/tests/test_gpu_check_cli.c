@@ -11,7 +11,8 @@
 
 #include "tests/cli_harness.h"
 
-static const char *const cuda_benchmarks[] = {"stream", "bandwidth", "atomics", "regspill", "sfu", "fma", "latency"};
+static const char *const cuda_benchmarks[] = {"stream", "bandwidth", "atomics", "regspill", "sfu", "fma", "latency",
+                                              "cache"};
 
 /* A stand-in for every CUDA benchmark: it lists one H100, records its
  * arguments, writes plausible rows, and sleeps where FAKE_SLEEP names it. */
