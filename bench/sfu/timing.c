@@ -509,9 +509,7 @@ int sfu_throughput_rows(sfu_state *s, sfu_version v)
         sfu_chain c = chain_of(s, s->cfg.ilp, groups * wg, wg);
         uint64_t spread = (uint64_t)best_iters * best_row.work_items / c.work_items;
         c.iters = spread < 16 ? 16 : spread > MAX_ITERS ? MAX_ITERS : (uint32_t)spread;
-        s->meas.rule.reach_from = CR_REACH_HEADLINE; /* the row the tables show */
         double r = chain_point(s, &k, &c, 0x7b0u + 16u * s->f + s->t, &row, &fatal);
-        s->meas.rule.reach_from = 0;
         if (fatal)
             return -1;
         row_iters = c.iters;
