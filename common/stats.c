@@ -77,17 +77,19 @@ double cr_median_of_ratios(const double *a, const double *b, size_t n)
 
 /* Whether the target is beyond twice what the whole budget could give; the
  * factor leaves room for an interval that narrows faster than 1/sqrt(n)
- * once a drift in the machine has passed. The budget is time or
- * repetitions, whichever runs out first; from a quarter of either on (half
- * for a headline point), the interval is known well enough to project: a
- * point that cannot make it would spend the rest to end as unstable as it
- * is. Below CR_REACH_MIN_SAMPLES the median's interval is too wide to
- * project from (with 5 samples it spans nearly all of them): a point with
- * fewer goes on. */
+ * once a drift in the machine has passed. A sweep point's budget is time
+ * or repetitions, whichever runs out first, and from a quarter of either
+ * on the interval is known well enough to project: a point that cannot
+ * make it would spend the rest to end as unstable as it is. A headline
+ * point is given half its time, whatever its repetitions, since a drift
+ * that passes can still bring it in. Below CR_REACH_MIN_SAMPLES the
+ * median's interval is too wide to project from (with 5 samples it spans
+ * nearly all of them): a point with fewer goes on. */
 static bool out_of_reach(const cr_stop_rule *rule, size_t n, double ci_rel, double elapsed_s)
 {
-    double from = rule->reach_from > 0 ? rule->reach_from : CR_REACH_SWEEP;
-    bool past = elapsed_s >= from * rule->max_time_s || (double)n >= from * (double)rule->max_reps;
+    bool past = rule->headline ? elapsed_s >= CR_REACH_HEADLINE * rule->max_time_s
+                               : elapsed_s >= CR_REACH_SWEEP * rule->max_time_s ||
+                                     (double)n >= CR_REACH_SWEEP * (double)rule->max_reps;
     if (!past || n < CR_REACH_MIN_SAMPLES || !isfinite(ci_rel) || !(rule->target_ci > 0))
         return false;
     double affordable = (double)rule->max_reps;

@@ -31,10 +31,10 @@ typedef struct {
     double min_time_s;  /* keep going until this much has been measured... */
     double max_time_s;  /* ...but never past this budget */
     double target_ci;   /* relative CI half-width that counts as stable */
-    /* The share of the budget (time or repetitions) from which a point whose
-     * target is out of reach stops: 0 for CR_REACH_SWEEP; a headline point
-     * takes CR_REACH_HEADLINE, more of its budget to prove itself. */
-    double reach_from;
+    /* A headline point (a figure the report's tables show) is judged out
+     * of reach only from half its time budget; a sweep point from a
+     * quarter of its time or of its repetitions, whichever comes first. */
+    bool headline;
 } cr_stop_rule;
 
 #define CR_REACH_SWEEP 0.25
@@ -46,13 +46,12 @@ typedef enum {
     CR_STOP_STABLE,     /* the median is stable */
     CR_STOP_MAX_REPS,   /* repetition cap reached before stability */
     CR_STOP_BUDGET,     /* time budget spent before stability */
-    CR_STOP_OUT_OF_REACH, /* past a quarter of the budget (time or repetitions), stability out of reach within it */
+    CR_STOP_OUT_OF_REACH, /* past a share of the budget, stability out of reach within it */
 } cr_stop_reason;
 
 /* Decides after n samples (measured_s = their sum, elapsed_s = wall time
- * spent on the point so far) whether to take another one. A point past
- * rule->reach_from of its budget (of time or of repetitions, whichever is
- * nearer its end)
+ * spent on the point so far) whether to take another one. A point past its
+ * share of the budget (rule->headline) with CR_REACH_MIN_SAMPLES samples
  * whose median's interval would need more than twice the
  * samples the whole budget allows (the interval narrowing as 1/sqrt(n))
  * stops there, out of reach: spending the rest would leave it as unstable. */

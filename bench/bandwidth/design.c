@@ -1110,8 +1110,7 @@ static int run_sweep(bw_run *run)
     for (size_t s = 0; s < nsizes && rc == 0; ++s) {
         /* The largest size is the headline (the table, the matrix): more of
          * its budget before a point gives up on its interval. */
-        run->dev_meas.rule.reach_from = run->host_meas.rule.reach_from =
-            sizes[s] == run->max_bytes ? CR_REACH_HEADLINE : 0;
+        run->dev_meas.rule.headline = run->host_meas.rule.headline = sizes[s] == run->max_bytes;
         uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + sizes[s];
         cr_fill_random_bytes(run->src, sizes[s], &state);
         for (uint64_t i = 0; i < sizes[s] / 4; ++i) { /* [1, 2): sums stay exact enough to verify */

@@ -206,11 +206,10 @@ static int run_version(sfu_state *s, sfu_version v)
     if (sfu_latency_row(s, v) != 0)
         return -1;
     /* The throughput row is a headline, and it may be the best point of
-     * the concurrency sweep itself: the whole sweep takes the headline
-     * share of its budget before giving up on an interval. */
-    s->meas.rule.reach_from = CR_REACH_HEADLINE;
+     * the concurrency sweep itself: the whole sweep is judged as one. */
+    s->meas.rule.headline = true;
     int rc = sfu_throughput_rows(s, v);
-    s->meas.rule.reach_from = 0;
+    s->meas.rule.headline = false;
     if (rc != 0 || sfu_accuracy_rows(s, v) != 0 || sfu_special_row(s, v) != 0)
         return -1;
     return 0;

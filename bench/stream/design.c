@@ -566,9 +566,9 @@ static int run_fixed_size(stream_run *run, cr_dtype t)
             pts[np++] = (dev_point){{run->conc[i], run->dev.be->work_group_for(run->conc[i]), 0, n}, "concurrency"};
     /* The fixed point is the headline figure (and the concurrency points
      * share its stop): more of the budget before giving up on it. */
-    run->dev.meas.rule.reach_from = run->host.meas.rule.reach_from = fixed ? CR_REACH_HEADLINE : 0;
+    run->dev.meas.rule.headline = run->host.meas.rule.headline = fixed;
     int rc = run_points(run, t, n, pts, np, fixed);
-    run->dev.meas.rule.reach_from = run->host.meas.rule.reach_from = 0;
+    run->dev.meas.rule.headline = run->host.meas.rule.headline = false;
     return rc;
 }
 

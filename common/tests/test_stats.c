@@ -160,7 +160,7 @@ static void test_out_of_reach(void **state)
     assert_string_equal(cr_stop_reason_name(CR_STOP_OUT_OF_REACH), "out-of-reach");
     /* A headline point is given half its budget before it may stop so. */
     cr_stop_rule headline = timed;
-    headline.reach_from = CR_REACH_HEADLINE;
+    headline.headline = true;
     assert_int_equal(cr_stop_check(&headline, noisy, 20, 0.02, 4.9), CR_CONTINUE);
     assert_int_equal(cr_stop_check(&headline, noisy, 20, 0.02, 5.0), CR_STOP_OUT_OF_REACH);
 
@@ -193,8 +193,9 @@ static void test_out_of_reach_by_repetitions(void **state)
     short_run.max_reps = 10;
     assert_int_equal(cr_stop_check(&short_run, noisy, 5, 0.005, 0.1), CR_CONTINUE);
     assert_int_equal(cr_stop_check(&short_run, noisy, 9, 0.009, 0.1), CR_CONTINUE);
-    by_reps.reach_from = CR_REACH_HEADLINE; /* half of 50 */
+    by_reps.headline = true; /* half its time; its repetitions do not count */
     assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_CONTINUE);
+    assert_int_equal(cr_stop_check(&by_reps, noisy, 40, 0.04, 0.1), CR_CONTINUE);
     by_reps.target_ci = ci / sqrt(1.5 * 50 / 13.0);
     assert_int_equal(cr_stop_check(&by_reps, noisy, 13, 0.013, 0.1), CR_CONTINUE);
 }
