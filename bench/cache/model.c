@@ -1,4 +1,5 @@
 #include "cache/model.h"
+#include "cache/reference.h"
 #include "cr.h"
 #include "error.h"
 #include "latency/pieces.h"
@@ -136,37 +137,14 @@ int cc_model_configure(const cc_geometry *g, const unsigned *host_ways, cc_model
     return 0;
 }
 
-static unsigned read_unsigned(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    unsigned v = 0;
-    if (f) {
-        if (fscanf(f, "%u", &v) != 1)
-            v = 0;
-        fclose(f);
-    }
-    return v;
-}
-
 void cc_sysfs_ways(const char *root, unsigned ways[CC_MAX_LEVELS])
 {
-    memset(ways, 0, CC_MAX_LEVELS * sizeof *ways);
-    for (unsigned index = 0; index < 16; ++index) {
-        char path[4096], type[32] = "";
-        snprintf(path, sizeof path, "%s/cpu0/cache/index%u/type", root, index);
-        FILE *f = fopen(path, "r");
-        if (f == NULL)
-            break;
-        int got = fscanf(f, "%31s", type);
-        fclose(f);
-        if (got != 1 || strcmp(type, "Instruction") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/cpu0/cache/index%u/level", root, index);
-        unsigned level = read_unsigned(path);
-        snprintf(path, sizeof path, "%s/cpu0/cache/index%u/ways_of_associativity", root, index);
-        if (level >= 1 && level <= CC_MAX_LEVELS)
-            ways[level - 1] = read_unsigned(path);
-    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/cpu0/cache", root);
+    cc_reference ref;
+    cc_reference_read(dir, &ref);
+    for (unsigned k = 0; k < CC_MAX_LEVELS; ++k)
+        ways[k] = ref.level[k].ways;
 }
 
 cc_model *cc_model_new(const cc_model_config *c)
