@@ -58,6 +58,11 @@ static double stretch_noise(const double *v, size_t n)
 typedef struct {
     size_t m;
     double *x, *t;
+    /* The lower envelope from the right: env[i] = min(t[i..m-1]). A
+     * walk's latency never falls as its footprint grows, so a point slower
+     * than a larger footprint's was slowed by something else (another
+     * tenant, the scheduler). */
+    double *env;
     size_t *at;
 } valid_points;
 
@@ -66,8 +71,9 @@ static int take_valid(const cc_point *p, size_t n, valid_points *v)
     memset(v, 0, sizeof *v);
     v->x = malloc((n ? n : 1) * sizeof *v->x);
     v->t = malloc((n ? n : 1) * sizeof *v->t);
+    v->env = malloc((n ? n : 1) * sizeof *v->env);
     v->at = malloc((n ? n : 1) * sizeof *v->at);
-    if (!v->x || !v->t || !v->at)
+    if (!v->x || !v->t || !v->env || !v->at)
         return -1;
     for (size_t i = 0; i < n; ++i)
         if (p[i].valid && p[i].ns > 0 && isfinite(p[i].ns)) {
@@ -75,6 +81,8 @@ static int take_valid(const cc_point *p, size_t n, valid_points *v)
             v->t[v->m] = p[i].ns;
             v->at[v->m++] = i;
         }
+    for (size_t i = v->m; i-- > 0;)
+        v->env[i] = i + 1 < v->m ? fmin(v->t[i], v->env[i + 1]) : v->t[i];
     return 0;
 }
 
@@ -82,20 +90,40 @@ static void free_valid(valid_points *v)
 {
     free(v->x);
     free(v->t);
+    free(v->env);
     free(v->at);
 }
 
 static double rise_at(const valid_points *v, size_t i) { return v->t[i + 1] / v->t[i] - 1; }
 
-/* The last x from stretch_end on whose latency stays below halfway from
- * ns to next_ns: half the loads served by the level, half beyond it. */
-static double half_miss_point(const valid_points *v, size_t stretch_end, double ns, double next_ns)
+/* Where half the loads go beyond the level: the footprint at which the
+ * latency crosses halfway from ns to next_ns, interpolated in log x
+ * between the swept points either side, on the lower envelope (a disturbed
+ * point would end the level early). Returns the swept x nearest the
+ * crossing (the last x where the latency never gets there), the crossing
+ * itself in *crossing. */
+static double half_miss_point(const valid_points *v, size_t stretch_end, double ns, double next_ns, double *crossing)
 {
     double half = (ns + next_ns) / 2;
+    const double *env = v->env;
     size_t q = stretch_end;
-    while (q + 1 < v->m && v->t[q + 1] < half)
+    while (q + 1 < v->m && env[q + 1] < half)
         ++q;
-    return v->x[q];
+    double at = v->x[q];
+    *crossing = at;
+    if (q + 1 < v->m && env[q] < half) {
+        double lo = log(v->x[q]), hi = log(v->x[q + 1]);
+        double lx = lo + (hi - lo) * (half - env[q]) / (env[q + 1] - env[q]);
+        *crossing = exp(lx);
+        /* A crossing right after a point still at the level's latency is
+         * a sharp step: the level serves x[q] whole, and how far into the
+         * step the next point lies says how its replacement treats a
+         * little overflow, not that the level is larger. */
+        bool sharp = q == stretch_end && env[q] < ns * (1 + CC_RISE);
+        if (!sharp && lx - lo > hi - lx)
+            at = v->x[q + 1];
+    }
+    return at;
 }
 
 void cc_find_levels(const cc_point *p, size_t n, cc_levels *out)
@@ -122,18 +150,26 @@ void cc_find_levels(const cc_point *p, size_t n, cc_levels *out)
         size_t j = i + 1;
         while (j + 1 < v.m && rise_at(&v, j) >= CC_SETTLE)
             ++j;
-        /* A stretch too short to be flat, or hardly slower than the level
-         * before, is a pause inside that level's transition (a cache shared
-         * with a neighbour, a partly inclusive level), not a level. */
+        /* A stretch too short to be flat, hardly slower than the level
+         * before, or climbing a few percent at every step, is a pause
+         * inside that level's transition (a cache shared with a neighbour,
+         * a partly inclusive level), not a level. */
         bool level = out->count == 0 ? len >= 2
-                                     : len >= CC_MIN_STRETCH && ns >= CC_LEVEL_RATIO * out->level[out->count - 1].ns;
+                                     : len >= CC_MIN_STRETCH && ns >= CC_LEVEL_RATIO * out->level[out->count - 1].ns &&
+                                           stretch_noise(v.env + start, len) < CC_SETTLE;
         if (level) {
             cc_boundary *b = &out->level[out->count++];
             b->first = v.at[start];
             b->last = v.at[i];
             stretch_end[out->count - 1] = i;
-            b->onset = b->capacity = v.x[i];
             b->ns = ns;
+            /* Steps under CC_RISE each can still climb well above the
+             * level's latency; the level serves whole only the footprints
+             * still at it. */
+            size_t whole = i;
+            while (whole > start && v.env[whole] > ns * (1 + CC_RISE))
+                --whole;
+            b->onset = b->capacity = b->half_miss = v.x[whole];
             b->rise = rise_at(&v, i);
             b->noise = stretch_noise(v.t + start, len);
             b->conf = cc_confidence_of(b->rise, b->noise);
@@ -145,10 +181,15 @@ void cc_find_levels(const cc_point *p, size_t n, cc_levels *out)
         out->memory_first = v.at[start];
         out->memory_ns = median_of(v.t + start, v.m - start);
     }
+    /* A last level hardly faster than what follows is a step inside that
+     * tier (the TLB's reach, DRAM pages), not a cache: it joins it. */
+    while (out->count > 1 && out->has_memory && out->memory_ns < CC_NEXT_RATIO * out->level[out->count - 1].ns)
+        out->memory_first = out->level[--out->count].first;
     for (unsigned k = 0; k < out->count; ++k) {
         double next = k + 1 < out->count ? out->level[k + 1].ns : out->has_memory ? out->memory_ns : NAN;
         if (isfinite(next))
-            out->level[k].capacity = half_miss_point(&v, stretch_end[k], out->level[k].ns, next);
+            out->level[k].capacity =
+                half_miss_point(&v, stretch_end[k], out->level[k].ns, next, &out->level[k].half_miss);
     }
     free_valid(&v);
 }
@@ -263,6 +304,13 @@ void cc_fill_unit(const cc_point *p, size_t n, cc_step *out)
             low = p[i].ns;
     if (isfinite(low))
         cc_find_step(p, n, low * (1 + CC_FILL_RISE), out);
+}
+
+bool cc_fill_step_plausible(const cc_point *p, size_t n, const cc_step *unit, double level_ns, double next_ns)
+{
+    if (!unit->found || unit->at >= n || !(next_ns > level_ns))
+        return unit->found;
+    return p[unit->at].ns - unit->low_ns >= CC_PAIR_MIN_SHARE * (next_ns - level_ns) / 2;
 }
 
 /* The largest power of two at most v (>= 1). */

@@ -53,13 +53,19 @@ typedef struct {
  * at least this many times slower than the level before. */
 #define CC_MIN_STRETCH 3
 #define CC_LEVEL_RATIO 2.0
+/* The last level is at least this many times faster than memory beyond it
+ * (a GPU's L2 about twice; a step in memory's latency, less). */
+#define CC_NEXT_RATIO 1.5
 
 typedef struct {
     size_t first, last; /* the flat stretch: indices into the points given */
     double onset;       /* x of its last point: the largest footprint the level serves whole */
-    /* The last x before half the loads go further (the latency halfway to
-     * the next level's or memory's): the onset where nothing comes after. */
+    /* The swept x nearest to where half the loads go further (the latency
+     * halfway to the next level's or memory's, interpolated between the
+     * points either side in half_miss): the onset where nothing comes
+     * after. */
     double capacity;
+    double half_miss;
     double ns;          /* median latency of the stretch */
     double rise;        /* relative rise of the step after it */
     double noise;       /* relative spread of the stretch ((max - min) / median) */
@@ -172,6 +178,17 @@ double cc_grid_way_size(const double *strides, const double *boundary, size_t n)
  * line after a miss's for some pairs, so points past the step differ. */
 #define CC_FILL_RISE (CC_RISE / 2)
 void cc_fill_unit(const cc_point *p, size_t n, cc_step *out);
+
+/* Whether a pair chase's step (from cc_fill_unit on the same points) can
+ * be the level's fill: a second load that misses adds half the gap from
+ * the level's latency to the next's to each load; a step under
+ * CC_PAIR_MIN_SHARE of that is the next level's own behaviour (its
+ * prefetcher, DRAM pages) or noise. The step is the first point above it
+ * against the side below: the points further out rise for other reasons
+ * (a second load one page further). True where the next latency is not
+ * known. */
+#define CC_PAIR_MIN_SHARE 0.25
+bool cc_fill_step_plausible(const cc_point *p, size_t n, const cc_step *unit, double level_ns, double next_ns);
 
 /* The tag line, from a random chase at the odd stride odd x unit over
  * footprints from the capacity up (x sorted): an element per line while

@@ -138,14 +138,15 @@ static int capacity_rows(cc_state *s, unsigned k, const double *swept, size_t ns
     f.nswept = nswept;
     f.conf = b->conf;
     say(f.evidence, sizeof f.evidence, "capacity:%.0f-%.0f>%.0f;half-miss:%.0f", p[b->first].x, p[b->last].x,
-        b->last + 1 < s->capacity.n ? p[b->last + 1].x : NAN, b->capacity);
+        b->last + 1 < s->capacity.n ? p[b->last + 1].x : NAN, b->half_miss);
     bool gradual = !cc_within_one_step(swept, nswept, b->capacity, b->onset);
     say(f.note, sizeof f.note,
-        "flat at %.3f ns from %.0f B to %.0f B, the next footprint %.0f%% slower (noise %.1f%% a step); half the loads "
-        "miss beyond %.0f B%s",
-        b->ns, p[b->first].x, p[b->last].x, 100 * b->rise, 100 * b->noise, b->capacity,
+        "at %.3f ns from %.0f B to %.0f B (noise %.1f%% a step), %.0f%% slower after %.0f B; half the loads miss from "
+        "%.0f B on (interpolated; the nearest footprint swept is the capacity)%s",
+        b->ns, p[b->first].x, b->onset, 100 * b->noise, 100 * b->rise, p[b->last].x, b->half_miss,
         gradual ? ": misses begin well before the level is full, so part of it is held by others (another thread or "
-                  "tenant on this core, the hypervisor) or its replacement is not LRU"
+                  "tenant on this core, the hypervisor), its sets fill unevenly (a physically indexed level over pages "
+                  "placed at random) or its replacement is not LRU"
                 : "");
     if (record_finding(s, k, &f) != 0)
         return -1;
@@ -181,12 +182,31 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
     const cc_step *unit = &d->unit;
     finding f = blank("line", "B"), sec = blank("sector", "B");
     f.reference = sec.reference = r && r->line ? r->line : NAN;
-    double thr = cc_between(s->levels.level[k].ns, next_ns(s, k));
+    double level_ns = s->levels.level[k].ns, thr = cc_between(level_ns, next_ns(s, k));
+    /* Against the capacity sweep's boundary read as the odd stride's is
+     * (the last footprint below the threshold), not the half-miss
+     * capacity: where a transition is gradual the two lie apart. */
+    double fits = cc_last_below(s->capacity.p, s->capacity.n, thr);
     cc_tag_line tag = {0};
     if (unit->found)
-        cc_tag_line_of(d->odd.p, d->odd.n, s->levels.level[k].capacity, thr, unit->x, CC_ODD, &tag);
+        cc_tag_line_of(d->odd.p, d->odd.n, fits > 0 ? fits : s->levels.level[k].capacity, thr, unit->x, CC_ODD,
+                       &tag);
     if (!unit->found) {
-        say(f.note, sizeof f.note, "the pair chase shows no step%s%s", d->line_why[0] ? ": " : "", d->line_why);
+        if (d->line_why[0])
+            say(f.note, sizeof f.note, "the pair chase did not run: %s", d->line_why);
+        else
+            say(f.note, sizeof f.note, "the pair chase shows no step");
+        snprintf(sec.note, sizeof sec.note, "%s", f.note);
+    } else if (!cc_fill_step_plausible(d->pairs.p, d->pairs.n, unit, level_ns, next_ns(s, k))) {
+        double step_ns = d->pairs.p[unit->at].ns;
+        say(f.evidence, sizeof f.evidence, "pair:%.3f@%.0f>%.3f@%.0f", unit->low_ns, unit->x / 2, step_ns, unit->x);
+        snprintf(sec.evidence, sizeof sec.evidence, "%s", f.evidence);
+        say(f.note, sizeof f.note,
+            "the pair chase steps at %.0f B by %.3f ns per load (%.3f -> %.3f), under %.0f%% of the %.3f ns a second "
+            "load missing the level would add: not the level's fill, but what lies beyond it (its prefetcher, DRAM "
+            "pages) or noise",
+            unit->x, step_ns - unit->low_ns, unit->low_ns, step_ns, 100 * CC_PAIR_MIN_SHARE,
+            (next_ns(s, k) - level_ns) / 2);
         snprintf(sec.note, sizeof sec.note, "%s", f.note);
     } else {
         say(sec.evidence, sizeof sec.evidence, "pair:%.3f@%.0f>%.3f@%.0f", unit->low_ns, unit->x / 2, unit->high_ns,
@@ -214,12 +234,19 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
                 d->odd_stride, tag.ratio, tag.line);
         } else {
             f.value = tag.line;
-            f.conf = unit->conf < CC_CONF_HIGH ? unit->conf : CC_CONF_MEDIUM;
+            /* Sectors or a prefetcher: the value is one of two readings. */
+            f.conf = tag.line == unit->x ? unit->conf : CC_CONF_LOW;
             if (tag.line == unit->x)
-                f.conf = unit->conf;
-            say(f.note, sizeof f.note,
-                "at a %" PRIu64 "-B stride %.2fx the capacity fits: one element per %.0f-B line%s", d->odd_stride,
-                tag.ratio, tag.line, tag.line == unit->x ? ", filled whole (no sectors)" : ", filled in sectors");
+                say(f.note, sizeof f.note,
+                    "at a %" PRIu64 "-B stride %.2fx the capacity fits: one element per %.0f-B line, filled whole (no "
+                    "sectors)",
+                    d->odd_stride, tag.ratio, tag.line);
+            else
+                say(f.note, sizeof f.note,
+                    "at a %" PRIu64 "-B stride %.2fx the capacity fits: one element per %.0f B, while a miss fills "
+                    "%.0f B: a %.0f-B line filled in sectors, or %.0f-B lines with a prefetcher fetching the "
+                    "neighbouring line on each miss (this chase cannot tell the two apart)",
+                    d->odd_stride, tag.ratio, tag.line, unit->x, tag.line, unit->x);
         }
     }
     *line_out = isfinite(f.value) ? (unsigned)f.value : 0;

@@ -129,6 +129,28 @@ int cc_record_point(cc_state *s, cr_result *row, cc_series *series, double x);
  * path of every chase sweep. Returns 0, or -1 when a row cannot be written. */
 int cc_chase_point(cc_state *s, const cc_order *o, cr_result *row, cc_series *series, double x, unsigned kind);
 
+/* ---- passes.c ---- */
+
+/* Prepares and measures one chain into *row, unrecorded; a failed walk
+ * leaves an invalid row saying why. Returns 0. */
+int cc_measure_chain(cc_state *s, const cc_order *o, cr_result *row);
+
+#define CC_MAX_PASSES 8
+typedef struct {
+    size_t n;         /* points */
+    unsigned passes;  /* 1..CC_MAX_PASSES */
+    /* Measures point i into *row, unrecorded, its x in *x; 0, or -1 when
+     * the sweep cannot go on (no memory). */
+    int (*measure)(cc_state *s, void *ctx, size_t i, cr_result *row, double *x);
+    void *ctx;
+    cc_series *series; /* the kept points go here */
+} cc_passes;
+
+/* Measures every point in each pass, up and down in turn, and records
+ * per point the fastest pass's row (a failed one wherever a pass failed).
+ * Returns 0, or -1 when a row cannot be written or memory runs out. */
+int cc_measure_passes(cc_state *s, const cc_passes *ps);
+
 int cc_series_add(cc_series *sr, double x, double ns, bool valid);
 void cc_series_free(cc_series *sr);
 

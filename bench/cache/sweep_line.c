@@ -1,6 +1,6 @@
 /* The line and sector of each level but the last, against prefetchers,
  * in two chases:
- *  - pairs: blocks of 17 lines (as the API reports the line) in a random
+ *  - pairs: blocks of 9 lines (as the API reports the line) in a random
  *    order, each loaded at its start and then at offset d into it (8 B up
  *    to 8 lines), over more blocks than the level holds
  *    lines and fewer than half the next level does. The first load of a
@@ -21,9 +21,12 @@
 #include <math.h>
 #include <stdio.h>
 
-#define CC_BLOCK_LINES 17
-#define CC_PAIR_MIN 8
+#define CC_BLOCK_LINES 9
+#define CC_PAIR_MIN 8u
 #define CC_PAIR_MAX_LINES 8
+/* Passes of the pair chase (passes.c): one disturbed point would be a
+ * step. */
+#define CC_PAIR_PASSES 3
 
 /* The odd-stride chase of level k at stride (3 units), footprints the
  * capacity times 1 to 4 in the capacity sweep's steps. */
@@ -54,6 +57,32 @@ static int odd_stride(cc_state *s, unsigned k, const char *name, uint64_t stride
     return 0;
 }
 
+typedef struct {
+    uint64_t blocks;
+    unsigned block;
+    char name[8];
+} pair_chase;
+
+/* The pair chase at the i-th offset (8 B doubling), unrecorded. */
+static int pair_point(cc_state *s, void *ctx, size_t i, cr_result *row, double *x)
+{
+    const pair_chase *pc = ctx;
+    unsigned off = CC_PAIR_MIN << i;
+    cc_row_init(s, row, "pair", "line");
+    row->size_bytes = pc->blocks * pc->block;
+    *x = off;
+    cr_result_add_param(row, "level=%s;offset=%u;blocks=%" PRIu64 ";block_bytes=%u", pc->name, off, pc->blocks,
+                        pc->block);
+    cc_order o;
+    if (cc_order_pairs(&o, pc->blocks, pc->block / 8, off / 8, s->cfg.seed) != 0) {
+        fprintf(stderr, "%s: error: out of memory for the pair chain\n", s->ses.opt.program);
+        return -1;
+    }
+    int rc = cc_measure_chain(s, &o, row);
+    cc_order_free(&o);
+    return rc;
+}
+
 int cc_sweep_line(cc_state *s)
 {
     unsigned line = s->line0, block = CC_BLOCK_LINES * line;
@@ -66,20 +95,22 @@ int cc_sweep_line(cc_state *s)
             continue;
         }
         uint64_t cap = (uint64_t)s->levels.level[k].capacity;
-        /* Four times the level's lines of blocks, at most half the next
-         * level in the lines two loads of each touch; at least one and a
-         * half times what the level serves whole, and no less than where
-         * half its loads miss, so that most first loads miss it. */
+        /* Four times the level's lines of blocks, at most half what the
+         * next level serves whole in the lines two loads of each touch (so
+         * that the first loads hit it); at least one and a half times what
+         * this level serves whole, and no less than where half its loads
+         * miss, so that most first loads miss it. */
         uint64_t blocks = 4 * cap / line;
         uint64_t least = (uint64_t)fmax(1.5 * s->levels.level[k].onset, (double)cap);
         if (k + 1 < s->levels.count) {
-            uint64_t next = (uint64_t)s->levels.level[k + 1].capacity;
+            uint64_t next = (uint64_t)s->levels.level[k + 1].onset;
             if (blocks * 2 * line > next / 2)
                 blocks = next / 4 / line;
         }
         if (2 * blocks * line < least) {
             snprintf(d->line_why, sizeof d->line_why,
-                     "no footprint is at least 1.5 times what this level serves whole and at most half the next");
+                     "no footprint is at least 1.5 times what this level serves whole and at most half what the next "
+                     "serves whole");
             continue;
         }
         if (!cc_span_ok(s, blocks * block)) {
@@ -90,26 +121,16 @@ int cc_sweep_line(cc_state *s)
             continue;
         }
         d->pair_span = blocks * block;
-        char name[8];
-        cc_level_name(s, k, name, sizeof name);
-        for (unsigned off = CC_PAIR_MIN; off <= CC_PAIR_MAX_LINES * line; off *= 2) {
-            cr_result row;
-            cc_row_init(s, &row, "pair", "line");
-            row.size_bytes = d->pair_span;
-            cr_result_add_param(&row, "level=%s;offset=%u;blocks=%" PRIu64 ";block_bytes=%u", name, off, blocks,
-                                block);
-            cc_order o;
-            if (cc_order_pairs(&o, blocks, block / 8, off / 8, s->cfg.seed) != 0) {
-                fprintf(stderr, "%s: error: out of memory for the pair chain\n", s->ses.opt.program);
-                return -1;
-            }
-            int rc = cc_chase_point(s, &o, &row, &d->pairs, off, 0);
-            cc_order_free(&o);
-            if (rc != 0)
-                return -1;
-        }
+        pair_chase pc = {.blocks = blocks, .block = block};
+        cc_level_name(s, k, pc.name, sizeof pc.name);
+        size_t offsets = 0;
+        while ((CC_PAIR_MIN << offsets) <= CC_PAIR_MAX_LINES * line)
+            ++offsets;
+        cc_passes ps = {.n = offsets, .passes = CC_PAIR_PASSES, .measure = pair_point, .ctx = &pc, .series = &d->pairs};
+        if (cc_measure_passes(s, &ps) != 0)
+            return -1;
         cc_fill_unit(d->pairs.p, d->pairs.n, &d->unit);
-        if (d->unit.found && odd_stride(s, k, name, (uint64_t)d->unit.x * CC_ODD) != 0)
+        if (d->unit.found && odd_stride(s, k, pc.name, (uint64_t)d->unit.x * CC_ODD) != 0)
             return -1;
     }
     return 0;

@@ -75,6 +75,22 @@ static size_t levels_of(double (*model)(double), cc_point *p, double amp, uint64
     return n;
 }
 
+/* The levels of a sweep over a model (points in p, 128), count of them. */
+static cc_levels expect_levels(double (*model)(double), cc_point *p, double amp, uint64_t seed, unsigned count)
+{
+    cc_levels lv;
+    levels_of(model, p, amp, seed, &lv);
+    assert_int_equal(lv.count, count);
+    return lv;
+}
+
+/* Level k of the count levels found in a sweep over a model. */
+static cc_boundary level_of(double (*model)(double), double amp, uint64_t seed, unsigned count, unsigned k)
+{
+    cc_point p[128];
+    return expect_levels(model, p, amp, seed, count).level[k];
+}
+
 static void test_levels_of_a_known_hierarchy(void **state)
 {
     (void)state;
@@ -108,9 +124,7 @@ static void test_a_shared_level_reads_where_half_the_loads_miss(void **state)
 {
     (void)state;
     cc_point p[128];
-    cc_levels lv;
-    levels_of(shared_l2_ns, p, 0.005, 5, &lv);
-    assert_int_equal(lv.count, 2);
+    cc_levels lv = expect_levels(shared_l2_ns, p, 0.005, 5, 2);
     assert_true(lv.level[0].onset == L1 && lv.level[0].capacity == L1);
     assert_true(lv.level[1].onset == L2 / 4);
     assert_true(lv.level[1].capacity == L2);
@@ -158,6 +172,126 @@ static void test_a_pause_is_no_level(void **state)
     assert_true(lv.level[1].capacity == 512.0 * 1024);
     assert_true(lv.level[2].capacity == L2);
     assert_true(lv.has_memory && lv.memory_ns == MEM_NS);
+}
+
+/* The swept point at footprint f (one of the sweep's). */
+static cc_point *at_footprint(cc_point *p, size_t n, double f)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (p[i].x == f)
+            return &p[i];
+    fail_msg("no point at %.0f B", f);
+    return NULL;
+}
+
+/* One point of the transition slowed past halfway by another process: the
+ * last footprint below halfway would be 768 KiB, two steps short; on the
+ * lower envelope the crossing stays just beyond 1 MiB. */
+static void test_a_disturbed_transition_point_does_not_end_the_level_early(void **state)
+{
+    (void)state;
+    cc_point p[128];
+    size_t n = sweep_of(shared_l2_ns, p, 0.005, 6);
+    at_footprint(p, n, 0.875 * L2)->ns = 0.7 * MEM_NS;
+    cc_levels lv;
+    cc_find_levels(p, n, &lv);
+    assert_int_equal(lv.count, 2);
+    assert_true(lv.level[1].capacity == L2);
+    assert_true(lv.level[1].half_miss > L2 && lv.level[1].half_miss < 1.1 * L2);
+}
+
+/* Misses rising from none at 704 KiB to all at 1304 KiB: 32% at 896 KiB,
+ * 53% at 1 MiB. */
+static double late_crossing_ns(double f)
+{
+    if (f <= L1)
+        return L1_NS;
+    double miss = fmin(fmax((f - 704.0 * 1024) / (600.0 * 1024), 0), 1);
+    return L2_NS + miss * (MEM_NS - L2_NS);
+}
+
+/* Half the loads miss just before 1 MiB: the capacity is the footprint
+ * nearest that crossing, not the last one below it. */
+static void test_the_capacity_is_the_footprint_nearest_the_half_miss_crossing(void **state)
+{
+    (void)state;
+    cc_boundary b = level_of(late_crossing_ns, 0.005, 7, 2, 1);
+    assert_true(b.onset == 640.0 * 1024);
+    assert_true(b.half_miss > 0.95 * L2 && b.half_miss < L2);
+    assert_true(b.capacity == L2);
+}
+
+/* A private level's sharp step whose first point beyond it still hits in
+ * part (60% of the way to the next level): the crossing lies nearer that
+ * point, but the level holds what it served whole. */
+static double partly_missing_ns(double f)
+{
+    if (f <= L1)
+        return L1_NS;
+    if (f <= 1.25 * L1)
+        return L1_NS + 0.6 * (L2_NS - L1_NS);
+    return model_ns(f);
+}
+
+static void test_a_sharp_step_is_read_where_the_level_is_still_whole(void **state)
+{
+    (void)state;
+    cc_boundary b = level_of(partly_missing_ns, 0.002, 8, 2, 0);
+    assert_true(b.onset == L1);
+    assert_true(b.half_miss > 1.1 * L1);
+    assert_true(b.capacity == L1);
+}
+
+/* A level that climbs 10% a step from 384 KiB (each step under CC_RISE)
+ * serves whole only the footprints still at its latency. */
+static double climbing_ns(double f)
+{
+    if (f <= L1)
+        return L1_NS;
+    if (f <= 384.0 * 1024)
+        return L2_NS;
+    if (f <= 896.0 * 1024)
+        return L2_NS * pow(1.1, round(log2(f / (384.0 * 1024)) * 4));
+    return MEM_NS;
+}
+
+static void test_a_climbing_level_is_whole_only_where_it_is_flat(void **state)
+{
+    (void)state;
+    cc_boundary b = level_of(climbing_ns, 0.002, 9, 2, 1);
+    assert_true(b.onset == 448.0 * 1024);
+    assert_true(b.capacity == 896.0 * 1024);
+}
+
+/* A transition that pauses on three points twice as slow as the level
+ * before (+4% then +13%, as a KVM guest's L2 showed), still the transition;
+ * and a step of a quarter in memory's latency (the TLB's reach), no level
+ * of its own. */
+static double paused_transition_ns(double f)
+{
+    static const double kib[] = {640, 768, 896, 1024, 1280, 1536, 1792, 2048};
+    static const double ns[] = {6.0, 8.0, 8.3, 9.4, 11.5, 14.0, 16.5, 19.0};
+    if (f <= L1)
+        return L1_NS;
+    if (f <= 512.0 * 1024)
+        return L2_NS;
+    for (size_t i = 0; i < sizeof kib / sizeof kib[0]; ++i)
+        if (f <= kib[i] * 1024)
+            return ns[i];
+    if (f <= 8.0 * 1024 * 1024)
+        return 20.0;
+    return f <= 16.0 * 1024 * 1024 ? MEM_NS : 1.25 * MEM_NS;
+}
+
+static void test_a_climbing_pause_and_a_step_in_memory_are_no_levels(void **state)
+{
+    (void)state;
+    cc_point p[128];
+    cc_levels lv = expect_levels(paused_transition_ns, p, 0.002, 10, 3);
+    assert_true(fabs(lv.level[2].ns - 20) < 0.5);
+    assert_true(lv.has_memory);
+    assert_true(p[lv.memory_first].x == 10.0 * 1024 * 1024);
+    assert_true(lv.memory_ns > MEM_NS);
 }
 
 /* A flat sweep (everything fits) has no level: detection says undetermined. */
@@ -217,6 +351,36 @@ static void test_line_from_pairs(void **state)
 /* The grid: per power-of-two stride, the boundary of an 8-way L1 of 64
  * sets of 64 B: at the capacity up to the way size (4 KiB), growing with
  * the stride beyond. */
+/* Offsets 8 B doubling to 512 B, with these ns per load. */
+static void pair_points(cc_point *p, const double *ns)
+{
+    for (int i = 0; i < 7; ++i)
+        p[i] = (cc_point){8 << i, ns[i], true};
+}
+
+/* The pairs of a first level step by most of what a second load's miss
+ * adds; a last level's, measured a KVM guest's L3 over DRAM, by a DRAM
+ * row's few ns out of the 67 a miss would add, noise putting the step at
+ * 256 B: not its fill. */
+static void test_a_small_pair_step_is_not_the_fill(void **state)
+{
+    (void)state;
+    cc_point p[7];
+    cc_step s;
+    pair_points(p, (const double[]){3.41, 3.41, 3.41, 4.45, 4.46, 4.49, 4.87});
+    cc_fill_unit(p, 7, &s);
+    assert_true(s.found && s.x == 64);
+    assert_true(cc_fill_step_plausible(p, 7, &s, 1.355, 4.08));
+    /* Unknown next level: nothing to judge against. */
+    assert_true(cc_fill_step_plausible(p, 7, &s, 1.355, NAN));
+    pair_points(p, (const double[]){79.5, 81.0, 78.6, 86.1, 83.9, 87.3, 147.6});
+    cc_fill_unit(p, 7, &s);
+    assert_true(s.found && s.x == 256);
+    assert_false(cc_fill_step_plausible(p, 7, &s, 13.9, 147.5));
+    /* The same step against a next level 20 ns away is a fill. */
+    assert_true(cc_fill_step_plausible(p, 7, &s, 13.9, 33.9));
+}
+
 static void test_way_size_from_the_grid(void **state)
 {
     (void)state;
@@ -347,6 +511,10 @@ static void test_write_verdicts(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_levels_of_a_known_hierarchy, test_a_shared_level_reads_where_half_the_loads_miss,
-          test_a_spike_is_no_level, test_a_pause_is_no_level, test_flat_sweep_has_no_level, test_noise_lowers_confidence,
-          test_line_from_pairs, test_way_size_from_the_grid, test_tag_line_from_the_odd_stride, test_ways_and_lru,
-          test_ways_without_huge_pages_are_undetermined, test_write_verdicts)
+          test_a_spike_is_no_level, test_a_disturbed_transition_point_does_not_end_the_level_early,
+          test_the_capacity_is_the_footprint_nearest_the_half_miss_crossing,
+          test_a_sharp_step_is_read_where_the_level_is_still_whole, test_a_climbing_level_is_whole_only_where_it_is_flat,
+          test_a_climbing_pause_and_a_step_in_memory_are_no_levels, test_a_pause_is_no_level,
+          test_flat_sweep_has_no_level, test_noise_lowers_confidence, test_line_from_pairs,
+          test_a_small_pair_step_is_not_the_fill, test_way_size_from_the_grid, test_tag_line_from_the_odd_stride,
+          test_ways_and_lru, test_ways_without_huge_pages_are_undetermined, test_write_verdicts)
