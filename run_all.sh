@@ -532,7 +532,7 @@ done
 declare -A quick_default=([stream]=16 [bandwidth]=6 [regspill]=3 [atomics]=40 [sfu]=17 [fma]=2 [latency]=3
                           [cache]=10 [regspill-cuda]=3)
 declare -A full_default=([stream]=221 [bandwidth]=237 [regspill]=13 [atomics]=119 [sfu]=46 [fma]=125 [latency]=6
-                         [cache]=20 [regspill-cuda]=3)
+                         [cache]=24 [regspill-cuda]=3)
 # The GPU check's configuration: each CUDA benchmark's options, chosen so
 # that every figure tools/gpu_check/rules.c judges is measured (stream's
 # working-set sweep ends at 4x L2 or more; bandwidth's largest transfer is

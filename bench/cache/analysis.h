@@ -5,10 +5,10 @@
  *
  *  - levels: a random-order chase against footprint (the capacity sweep)
  *    is flat while the footprint fits a level and rises once it does not;
- *    a level's capacity is the last footprint before the steepest rise of
- *    a transition, its latency the median of its flat stretch; a level
- *    after the first must be flat for three points and twice as slow as
- *    the one before, or it is a pause in a transition.
+ *    a level's capacity is the footprint nearest where half its loads
+ *    miss, its latency the median of its flat stretch; a level after the
+ *    first must be flat for three points and twice as slow as the one
+ *    before, or it is a pause in a transition.
  *  - step: a latency that is low up to some x and high from it on (the
  *    pair chase against offset: the line or sector; the set-conflict chase
  *    against addresses: the ways + 1).
@@ -59,7 +59,8 @@ typedef struct {
 
 typedef struct {
     size_t first, last; /* the flat stretch: indices into the points given */
-    double onset;       /* x of its last point: the largest footprint the level serves whole */
+    double onset;       /* the largest footprint the level serves whole: the
+                         * stretch's last point still within CC_RISE of its latency */
     /* The swept x nearest to where half the loads go further (the latency
      * halfway to the next level's or memory's, interpolated between the
      * points either side in half_miss): the onset where nothing comes
@@ -84,10 +85,13 @@ typedef struct {
  * indices in *out are those of the points given. A private level with an
  * LRU-like replacement steps from its latency to the next within one
  * point, and its onset and capacity agree; where misses begin well before
- * the level is full (a co-tenant or the hypervisor holding part of it, a
- * replacement that is not LRU) the transition is gradual, and the
- * capacity is where half the loads miss. A level with random replacement
- * and nobody else in it would read up to twice its size this way. */
+ * the level is full (a co-tenant or the hypervisor holding part of it,
+ * sets filling unevenly over pages placed at random, a replacement that
+ * is not LRU) the transition is gradual, and the capacity is where half
+ * the loads miss. A level with random replacement and nobody else in it
+ * would read up to twice its size this way. The latencies are read on
+ * their lower envelope from the right; a last level less than
+ * CC_NEXT_RATIO faster than memory is a step in memory's latency. */
 void cc_find_levels(const cc_point *p, size_t n, cc_levels *out);
 
 typedef struct {

@@ -229,8 +229,8 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
                 unit->x, thr);
         } else if (tag.at_least) {
             say(f.note, sizeof f.note,
-                "at a %" PRIu64 "-B stride only the capacity fits (%.2fx): a line holds the whole stride, at least %.0f "
-                "B; the exact line is not seen",
+                "at a %" PRIu64 "-B stride only as much fits as at the line's (%.2fx): a line holds the whole "
+                "stride, at least %.0f B; the exact line is not seen",
                 d->odd_stride, tag.ratio, tag.line);
         } else {
             f.value = tag.line;
@@ -238,14 +238,14 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
             f.conf = tag.line == unit->x ? unit->conf : CC_CONF_LOW;
             if (tag.line == unit->x)
                 say(f.note, sizeof f.note,
-                    "at a %" PRIu64 "-B stride %.2fx the capacity fits: one element per %.0f-B line, filled whole (no "
-                    "sectors)",
+                    "at a %" PRIu64 "-B stride %.2fx as much fits as at the line's: one element per %.0f-B line, "
+                    "filled whole (no sectors)",
                     d->odd_stride, tag.ratio, tag.line);
             else
                 say(f.note, sizeof f.note,
-                    "at a %" PRIu64 "-B stride %.2fx the capacity fits: one element per %.0f B, while a miss fills "
-                    "%.0f B: a %.0f-B line filled in sectors, or %.0f-B lines with a prefetcher fetching the "
-                    "neighbouring line on each miss (this chase cannot tell the two apart)",
+                    "at a %" PRIu64 "-B stride %.2fx as much fits as at the line's: one element per %.0f B, while a "
+                    "miss fills %.0f B: a %.0f-B line filled in sectors, or %.0f-B lines with a prefetcher fetching "
+                    "the neighbouring line on each miss (this chase cannot tell the two apart)",
                     d->odd_stride, tag.ratio, tag.line, unit->x, tag.line, unit->x);
         }
     }
@@ -423,6 +423,7 @@ int cc_detect(cc_state *s)
         cc_level *l = &g->level[g->count++];
         cc_level_name(s, k, l->name, sizeof l->name);
         l->capacity = (uint64_t)s->levels.level[k].capacity;
+        l->served_whole = (uint64_t)s->levels.level[k].onset;
         l->latency_ns = s->levels.level[k].ns;
         unsigned line = 0, sector = 0, ways = 0;
         if (capacity_rows(s, k, swept, nswept) != 0 || line_rows(s, k, &line, &sector) != 0 ||

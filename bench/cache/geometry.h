@@ -12,6 +12,7 @@
 typedef struct {
     char name[8];        /* "L1d", "L2", "L3" */
     uint64_t capacity;   /* bytes */
+    uint64_t served_whole; /* bytes it serves with no load going further; 0 unknown */
     unsigned line;       /* bytes */
     unsigned sector;     /* bytes; equal to line where the level has no sectors */
     unsigned ways;       /* 0: undetermined */

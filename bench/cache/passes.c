@@ -37,8 +37,8 @@ static cr_result *kept(cr_result *const *pass, unsigned passes, size_t i)
             slow = r;
     }
     if (fast->note[0] == '\0' && passes > 1)
-        snprintf(fast->note, sizeof fast->note, "fastest of %u passes; the slowest pass's fastest walk %.4g ns per load",
-                 passes, slow->figure_best);
+        snprintf(fast->note, sizeof fast->note,
+                 "fastest of %u passes; the slowest pass's fastest walk %.4g ns per load", passes, slow->figure_best);
     return fast;
 }
 

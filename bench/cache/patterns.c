@@ -50,9 +50,10 @@ static cr_status rep(void *arg, cr_timing *t, char *err, size_t errlen)
  * device's largest allocation: the buffer is filled from the host. */
 #define CC_MAX_FOOTPRINT (UINT64_C(256) << 20)
 
-/* A footprint inside each level (half its capacity, a power of two, above
- * the level before) and one beyond the last (4x, a power of two, within
- * the limit above); fixed sizes where no level was detected. */
+/* A footprint inside each level (half its capacity or what it serves
+ * whole, the smaller, a power of two, above the level before) and one
+ * beyond the last (4x, a power of two, within the limit above); fixed
+ * sizes where no level was detected. */
 static unsigned footprints(const cc_geometry *g, uint64_t max_alloc, uint64_t out[CC_MAX_LEVELS + 1],
                            char names[][8])
 {
@@ -66,7 +67,8 @@ static unsigned footprints(const cc_geometry *g, uint64_t max_alloc, uint64_t ou
     }
     uint64_t below = 0;
     for (unsigned l = 0; l < g->count; ++l) {
-        uint64_t cap = g->level[l].capacity, f = lt_pow2_floor(cap / 2);
+        uint64_t cap = g->level[l].capacity, whole = g->level[l].served_whole;
+        uint64_t f = lt_pow2_floor(whole && whole < cap / 2 ? whole : cap / 2);
         if (f <= below)
             f = (below + cap) / 2 / 64 * 64;
         out[l] = f;

@@ -1,9 +1,10 @@
 /* The line and sector of each level but the last, against prefetchers,
  * in two chases:
- *  - pairs: blocks of 9 lines (as the API reports the line) in a random
- *    order, each loaded at its start and then at offset d into it (8 B up
- *    to 8 lines), over more blocks than the level holds
- *    lines and fewer than half the next level does. The first load of a
+ *  - pairs: blocks of 9 lines (as the API reports the line; few, to keep
+ *    the span within the TLB's reach) in a random order, each loaded at
+ *    its start and then at offset d into it (8 B up to 8 lines), over more
+ *    blocks than the level holds lines and fewer than half what the next
+ *    level serves whole, in three passes. The first load of a
  *    block misses the level; the second hits it iff the first one's fill
  *    reached d: the time per load steps up at d = the unit a miss fills
  *    (the sector, or the line where there are none). The random block
