@@ -184,14 +184,17 @@ double cc_grid_way_size(const double *strides, const double *boundary, size_t n)
 void cc_fill_unit(const cc_point *p, size_t n, cc_step *out);
 
 /* Whether a pair chase's step (from cc_fill_unit on the same points) can
- * be the level's fill: a second load that misses adds half the gap from
- * the level's latency to the next's to each load; a step under
- * CC_PAIR_MIN_SHARE of that is the next level's own behaviour (its
- * prefetcher, DRAM pages) or noise. The step is the first point above it
- * against the side below: the points further out rise for other reasons
- * (a second load one page further). True where the next latency is not
- * known. */
-#define CC_PAIR_MIN_SHARE 0.25
+ * be the level's fill: a second load that misses adds at least half the
+ * gap from the level's latency to the next's to each load (more, since
+ * below the step it hits the first level), and with the pairs' lines at
+ * least twice the level, at most half of them are still there from the
+ * round before. A step under CC_PAIR_MIN_SHARE of that gap is a second
+ * line mostly found in the level (prefetched with the first: the step is
+ * then the level before's line) or a cheaper way beyond it (a DRAM row
+ * still open). The step is the first point above it against the side
+ * below: the points further out rise for other reasons (a second load one
+ * page further). True where the next latency is not known. */
+#define CC_PAIR_MIN_SHARE 0.5
 bool cc_fill_step_plausible(const cc_point *p, size_t n, const cc_step *unit, double level_ns, double next_ns);
 
 /* The tag line, from a random chase at the odd stride odd x unit over

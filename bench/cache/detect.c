@@ -197,14 +197,15 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
         else
             say(f.note, sizeof f.note, "the pair chase shows no step");
         snprintf(sec.note, sizeof sec.note, "%s", f.note);
-    } else if (!cc_fill_step_plausible(d->pairs.p, d->pairs.n, unit, level_ns, next_ns(s, k))) {
+    } else if (!d->unit_plausible) {
         double step_ns = d->pairs.p[unit->at].ns;
         say(f.evidence, sizeof f.evidence, "pair:%.3f@%.0f>%.3f@%.0f", unit->low_ns, unit->x / 2, step_ns, unit->x);
         snprintf(sec.evidence, sizeof sec.evidence, "%s", f.evidence);
         say(f.note, sizeof f.note,
             "the pair chase steps at %.0f B by %.3f ns per load (%.3f -> %.3f), under %.0f%% of the %.3f ns a second "
-            "load missing the level would add: not the level's fill, but what lies beyond it (its prefetcher, DRAM "
-            "pages) or noise",
+            "load missing the level would add: the second line is mostly found in the level (a prefetcher brought it: "
+            "the step is then the level before's line) or beyond it in a cheaper way (a DRAM row still open), so "
+            "the level's own fill is not seen",
             unit->x, step_ns - unit->low_ns, unit->low_ns, step_ns, 100 * CC_PAIR_MIN_SHARE,
             (next_ns(s, k) - level_ns) / 2);
         snprintf(sec.note, sizeof sec.note, "%s", f.note);

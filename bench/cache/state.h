@@ -47,6 +47,7 @@ typedef struct {
     cc_series pairs;       /* line: x = offset in bytes */
     uint64_t pair_span;
     cc_step unit;          /* the unit a miss fills, from the pairs */
+    bool unit_plausible;   /* ... and its step is a miss's (cc_fill_step_plausible) */
     cc_series odd;         /* line: the odd-stride chase, x = footprint */
     uint64_t odd_stride;
     cc_series ways;        /* x = addresses */

@@ -12,7 +12,7 @@
  *    block size spreads the blocks over every set (blocks a power of two
  *    apart would share a few sets and miss the next level too).
  *  - odd stride: a random chase at 3 units' stride over footprints from
- *    the capacity to four times it. The odd stride spreads the elements
+ *    the capacity to four times it, in three passes too. The odd stride spreads the elements
  *    over every set; while lines are a unit, each element holds a line of
  *    its own and three times the capacity fits; lines of several units
  *    hold an element each all the same, so less fits (cc_tag_line_of). */
@@ -25,37 +25,55 @@
 #define CC_BLOCK_LINES 9
 #define CC_PAIR_MIN 8u
 #define CC_PAIR_MAX_LINES 8
-/* Passes of the pair chase (passes.c): one disturbed point would be a
- * step. */
+/* Passes of the pair and odd-stride chases (passes.c): one disturbed
+ * point would be a step. */
 #define CC_PAIR_PASSES 3
 
+static const unsigned odd_quarters[] = {4, 5, 6, 7, 8, 10, 12, 14, 16};
+
+typedef struct {
+    uint64_t footprint[sizeof odd_quarters / sizeof odd_quarters[0]];
+    uint64_t stride;
+    const char *name;
+} odd_chase;
+
+/* The odd-stride chase at its i-th footprint, unrecorded. */
+static int odd_point(cc_state *s, void *ctx, size_t i, cr_result *row, double *x)
+{
+    const odd_chase *oc = ctx;
+    uint64_t footprint = oc->footprint[i];
+    cc_row_init(s, row, "odd-stride", "line");
+    row->size_bytes = footprint;
+    *x = (double)footprint;
+    cr_result_add_param(row, "level=%s;stride=%" PRIu64 ";elements=%" PRIu64, oc->name, oc->stride,
+                        footprint / oc->stride);
+    cc_order o;
+    if (cc_order_random(&o, footprint / oc->stride, oc->stride / 8, s->cfg.seed) != 0) {
+        fprintf(stderr, "%s: error: out of memory for the odd-stride chain\n", s->ses.opt.program);
+        return -1;
+    }
+    int rc = cc_measure_chain(s, &o, row);
+    cc_order_free(&o);
+    return rc;
+}
+
 /* The odd-stride chase of level k at stride (3 units), footprints the
- * capacity times 1 to 4 in the capacity sweep's steps. */
+ * capacity times 1 to 4 in the capacity sweep's steps, in passes like the
+ * pairs. */
 static int odd_stride(cc_state *s, unsigned k, const char *name, uint64_t stride)
 {
-    static const unsigned quarters[] = {4, 5, 6, 7, 8, 10, 12, 14, 16};
     cc_level_data *d = &s->level[k];
     uint64_t cap = (uint64_t)s->levels.level[k].capacity;
     d->odd_stride = stride;
-    for (size_t i = 0; i < sizeof quarters / sizeof quarters[0]; ++i) {
-        uint64_t footprint = cap / 4 * quarters[i] / stride * stride;
-        if (!cc_span_ok(s, footprint) || footprint / stride < 4)
-            continue;
-        cr_result row;
-        cc_row_init(s, &row, "odd-stride", "line");
-        row.size_bytes = footprint;
-        cr_result_add_param(&row, "level=%s;stride=%" PRIu64 ";elements=%" PRIu64, name, stride, footprint / stride);
-        cc_order o;
-        if (cc_order_random(&o, footprint / stride, stride / 8, s->cfg.seed) != 0) {
-            fprintf(stderr, "%s: error: out of memory for the odd-stride chain\n", s->ses.opt.program);
-            return -1;
-        }
-        int rc = cc_chase_point(s, &o, &row, &d->odd, (double)footprint, 0);
-        cc_order_free(&o);
-        if (rc != 0)
-            return -1;
+    odd_chase oc = {.stride = stride, .name = name};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof odd_quarters / sizeof odd_quarters[0]; ++i) {
+        uint64_t footprint = cap / 4 * odd_quarters[i] / stride * stride;
+        if (cc_span_ok(s, footprint) && footprint / stride >= 4)
+            oc.footprint[n++] = footprint;
     }
-    return 0;
+    cc_passes ps = {.n = n, .passes = CC_PAIR_PASSES, .measure = odd_point, .ctx = &oc, .series = &d->odd};
+    return cc_measure_passes(s, &ps);
 }
 
 typedef struct {
@@ -99,10 +117,11 @@ int cc_sweep_line(cc_state *s)
         /* Four times the level's lines of blocks, at most half what the
          * next level serves whole in the lines two loads of each touch (so
          * that the first loads hit it); at least one and a half times what
-         * this level serves whole, and no less than where half its loads
-         * miss, so that most first loads miss it. */
+         * this level serves whole, and twice where half its loads miss, so
+         * that most first loads miss it and at most half the second lines
+         * are still there from the round before. */
         uint64_t blocks = 4 * cap / line;
-        uint64_t least = (uint64_t)fmax(1.5 * s->levels.level[k].onset, (double)cap);
+        uint64_t least = (uint64_t)fmax(1.5 * s->levels.level[k].onset, 2.0 * (double)cap);
         if (k + 1 < s->levels.count) {
             uint64_t next = (uint64_t)s->levels.level[k + 1].onset;
             if (blocks * 2 * line > next / 2)
@@ -110,8 +129,8 @@ int cc_sweep_line(cc_state *s)
         }
         if (2 * blocks * line < least) {
             snprintf(d->line_why, sizeof d->line_why,
-                     "no footprint is at least 1.5 times what this level serves whole and at most half what the next "
-                     "serves whole");
+                     "no footprint is at least twice this level's capacity and at most half what the next serves "
+                     "whole");
             continue;
         }
         if (!cc_span_ok(s, blocks * block)) {
@@ -131,7 +150,10 @@ int cc_sweep_line(cc_state *s)
         if (cc_measure_passes(s, &ps) != 0)
             return -1;
         cc_fill_unit(d->pairs.p, d->pairs.n, &d->unit);
-        if (d->unit.found && odd_stride(s, k, pc.name, (uint64_t)d->unit.x * CC_ODD) != 0)
+        const cc_levels *lv = &s->levels;
+        double next_ns = k + 1 < lv->count ? lv->level[k + 1].ns : lv->has_memory ? lv->memory_ns : NAN;
+        d->unit_plausible = cc_fill_step_plausible(d->pairs.p, d->pairs.n, &d->unit, lv->level[k].ns, next_ns);
+        if (d->unit_plausible && odd_stride(s, k, pc.name, (uint64_t)d->unit.x * CC_ODD) != 0)
             return -1;
     }
     return 0;

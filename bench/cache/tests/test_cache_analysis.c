@@ -359,7 +359,7 @@ static void pair_points(cc_point *p, const double *ns)
 }
 
 /* The pairs of a first level step by most of what a second load's miss
- * adds; a last level's, measured a KVM guest's L3 over DRAM, by a DRAM
+ * adds; a last level's, measured on a KVM guest's L3 over DRAM, by a DRAM
  * row's few ns out of the 67 a miss would add, noise putting the step at
  * 256 B: not its fill. */
 static void test_a_small_pair_step_is_not_the_fill(void **state)
@@ -379,6 +379,13 @@ static void test_a_small_pair_step_is_not_the_fill(void **state)
     assert_false(cc_fill_step_plausible(p, 7, &s, 13.9, 147.5));
     /* The same step against a next level 20 ns away is a fill. */
     assert_true(cc_fill_step_plausible(p, 7, &s, 13.9, 33.9));
+    /* The guest's L2 (4.08 ns, L3 14.7): its second lines cost what an L2
+     * hit costs over an L1 hit, (4.08 - 1.355) / 2 a load, not a miss's
+     * 5.3: prefetched with the first, so the step is L1's line. */
+    pair_points(p, (const double[]){10.19, 10.05, 10.09, 11.32, 11.63, 11.81, 17.34});
+    cc_fill_unit(p, 7, &s);
+    assert_true(s.found && s.x == 64);
+    assert_false(cc_fill_step_plausible(p, 7, &s, 4.08, 14.67));
 }
 
 static void test_way_size_from_the_grid(void **state)
