@@ -22,6 +22,18 @@ int cc_measure_chain(cc_state *s, const cc_order *o, cr_result *row)
     return 0;
 }
 
+int cc_measure_random(cc_state *s, uint64_t footprint, uint64_t stride, cr_result *row)
+{
+    cc_order o;
+    if (cc_order_random(&o, footprint / stride, stride / 8, s->cfg.seed) != 0) {
+        fprintf(stderr, "%s: error: out of memory for a chain of %" PRIu64 " bytes\n", s->ses.opt.program, footprint);
+        return -1;
+    }
+    int rc = cc_measure_chain(s, &o, row);
+    cc_order_free(&o);
+    return rc;
+}
+
 /* The row point i keeps: a failed one, so that no failure hides behind
  * the others; else the fastest. */
 static cr_result *kept(cr_result *const *pass, unsigned passes, size_t i)

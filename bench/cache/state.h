@@ -135,6 +135,9 @@ int cc_chase_point(cc_state *s, const cc_order *o, cr_result *row, cc_series *se
 /* Prepares and measures one chain into *row, unrecorded; a failed walk
  * leaves an invalid row saying why. Returns 0. */
 int cc_measure_chain(cc_state *s, const cc_order *o, cr_result *row);
+/* ... of a random cycle over footprint / stride elements stride bytes
+ * apart; 0, or -1 without memory for the chain. */
+int cc_measure_random(cc_state *s, uint64_t footprint, uint64_t stride, cr_result *row);
 
 #define CC_MAX_PASSES 8
 typedef struct {

@@ -31,14 +31,7 @@ static int measure(cc_state *s, void *ctx, size_t i, cr_result *row, double *x)
     row->size_bytes = footprint;
     *x = (double)footprint;
     cr_result_add_param(row, "stride=%u;elements=%" PRIu64, line, footprint / line);
-    cc_order o;
-    if (cc_order_random(&o, footprint / line, line / 8, s->cfg.seed) != 0) {
-        fprintf(stderr, "%s: error: out of memory for a chain of %" PRIu64 " bytes\n", s->ses.opt.program, footprint);
-        return -1;
-    }
-    int rc = cc_measure_chain(s, &o, row);
-    cc_order_free(&o);
-    return rc;
+    return cc_measure_random(s, footprint, line, row);
 }
 
 int cc_sweep_capacity(cc_state *s)

@@ -47,14 +47,7 @@ static int odd_point(cc_state *s, void *ctx, size_t i, cr_result *row, double *x
     *x = (double)footprint;
     cr_result_add_param(row, "level=%s;stride=%" PRIu64 ";elements=%" PRIu64, oc->name, oc->stride,
                         footprint / oc->stride);
-    cc_order o;
-    if (cc_order_random(&o, footprint / oc->stride, oc->stride / 8, s->cfg.seed) != 0) {
-        fprintf(stderr, "%s: error: out of memory for the odd-stride chain\n", s->ses.opt.program);
-        return -1;
-    }
-    int rc = cc_measure_chain(s, &o, row);
-    cc_order_free(&o);
-    return rc;
+    return cc_measure_random(s, footprint, oc->stride, row);
 }
 
 /* The odd-stride chase of level k at stride (3 units), footprints the
