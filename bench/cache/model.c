@@ -231,3 +231,14 @@ double cc_error_pct(double measured, double predicted)
         return NAN;
     return 100.0 * fabs((measured - predicted) / measured);
 }
+
+int cc_model_premise_fails(const cc_geometry *g, const cc_model_counts *n, uint64_t span)
+{
+    for (unsigned l = 0; l < g->count && n->accesses > 0; ++l) {
+        const cc_level *v = &g->level[l];
+        bool gradual = v->served_whole > 0 && (double)v->served_whole < CC_GRADUAL * (double)v->capacity;
+        if (gradual && span > v->served_whole && (double)n->hits[l] >= CC_PREMISE_SHARE * (double)n->accesses)
+            return (int)l;
+    }
+    return -1;
+}

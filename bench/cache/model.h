@@ -74,6 +74,18 @@ void cc_model_free(cc_model *m);
 /* ns per access the counts predict; NaN without accesses. */
 double cc_model_predict_ns(const cc_model_config *c, const cc_model_counts *counts);
 
+/* Where a prediction rests on a level holding more than it was seen to
+ * serve whole: a level whose transition is gradual (it serves whole less
+ * than CC_GRADUAL of its capacity: shared with others, or filling
+ * unevenly) serves at least CC_PREMISE_SHARE of the accesses, which span
+ * more than it serves whole. The simulator's LRU level of the detected
+ * capacity serves them; the device's need not. span: an upper bound of
+ * the bytes of lines the run touches. The level's index, or -1 where the
+ * premise holds. */
+#define CC_GRADUAL 0.8
+#define CC_PREMISE_SHARE 0.1
+int cc_model_premise_fails(const cc_geometry *g, const cc_model_counts *n, uint64_t span);
+
 /* Crawford's eq. 7.1 with the measurement as the reference; NaN where the
  * measurement is not a positive number. */
 double cc_error_pct(double measured, double predicted);

@@ -4,7 +4,9 @@
 #include "cache/patterns_shape.h"
 #include "cache/trace_out.h"
 #include "latency/pieces.h"
+#include "options.h"
 #include "perf_counters.h"
+#include "plausibility.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -188,6 +190,29 @@ static void append(char *dst, size_t size, const char *text)
         snprintf(dst + used, size - used, "%s%s", used ? "; " : "", text);
 }
 
+/* Flags a model row whose prediction rests on a level holding more than
+ * it serves whole (cc_model_premise_fails). A run touches at most one new
+ * line an access, so its lines span at most the footprint and accesses x
+ * the first level's line. */
+static void premise_flag(const run_state *st, const cc_model_counts *n, uint64_t footprint, uint64_t accesses,
+                         cr_result *row)
+{
+    const cc_geometry *g = st->env->geometry;
+    uint64_t line = g->count && g->level[0].line ? g->level[0].line : 64;
+    uint64_t span = accesses < footprint / line ? accesses * line : footprint;
+    int l = cc_model_premise_fails(g, n, span);
+    if (l < 0)
+        return;
+    char spanned[32], whole[32], cap[32];
+    cr_format_bytes(span, spanned, sizeof spanned);
+    cr_format_bytes(g->level[l].served_whole, whole, sizeof whole);
+    cr_format_bytes(g->level[l].capacity, cap, sizeof cap);
+    CR_FLAG(row, "model-premise",
+            "the model has %s serve %.0f%% of the accesses, spanning up to %s, but it serves whole only %s of its "
+            "%s (shared, or filling unevenly)",
+            g->level[l].name, 100.0 * (double)n->hits[l] / (double)n->accesses, spanned, whole, cap);
+}
+
 static int record_model(run_state *st, unsigned kind, const cc_replay *r, const cr_result *measured, rep_ctx *rc)
 {
     cr_result row;
@@ -215,7 +240,11 @@ static int record_model(run_state *st, unsigned kind, const cc_replay *r, const 
         snprintf(row.note, sizeof row.note, "no valid measurement to compare with");
         return record(st, &row);
     }
-    perf_text(st, rc, &n, row.note, sizeof row.note);
+    /* The verdict first: the note is cut where it is full. */
+    premise_flag(st, &n, measured->size_bytes, r->count, &row);
+    char perf[sizeof row.note];
+    perf_text(st, rc, &n, perf, sizeof perf);
+    append(row.note, sizeof row.note, perf);
     if (rc->bad) {
         row.valid = false;
         append(row.note, sizeof row.note, "a counted run failed verification");

@@ -1,5 +1,7 @@
 #include "report/cache_model.h"
 
+#include "report/headlines.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,9 +62,11 @@ void rp_cache_model(rp_section *sec, const char *file, const cr_csv_table *t)
         char hits[RP_CELL_LEN];
         hit_rates(rp_get(t, i, "params"), hits, sizeof hits);
         rp_set_text(r, 3, "%s", hits);
-        if (!said_counters && strncmp(note, "perf ", 5) == 0) {
-            size_t len = strcspn(note, ";");
-            rp_strings_push(&sec->notes, "Hardware counters, first model row: %.*s.", (int)len, note);
+        rp_mark_flags(sec, m, r, 1, t, i);
+        const char *perf = strstr(note, "perf counters ");
+        if (!said_counters && perf) {
+            size_t len = strcspn(perf, ";");
+            rp_strings_push(&sec->notes, "Hardware counters, first model row: %.*s.", (int)len, perf);
             said_counters = true;
         }
     }

@@ -61,12 +61,7 @@ static const char *flag_reasons(const cr_csv_table *t, size_t i)
     return at ? at : note;
 }
 
-/* Shows a headline cell with the flags of the CSV row it came from, and
- * says why in the section's table of flagged figures, so that no flagged
- * number reads as a fact. A cell that a later row replaced unflagged leaves
- * that table again. */
-static void mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t,
-                       size_t i)
+void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
 {
     const char *flags = rp_get(t, i, "flags");
     rp_table *f = (rp_table *)rp_find_table(sec, "flagged");
@@ -130,7 +125,7 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
                 rp_set_num(r, 1, num(t, i, "figure"), 4);
                 rp_set_text(r, 2, "%s", param_text(t, i, "data_moved", buf, sizeof buf));
             }
-            mark_flags(sec, into, r, 1, t, i);
+            rp_mark_flags(sec, into, r, 1, t, i);
         } else if (strcmp(sweep, "fit") == 0) {
             rp_row *r = rp_row_for(paths, "%s", variant);
             rp_set_num(r, 4, param(t, i, "b_GBps"), 4);
@@ -167,7 +162,7 @@ static void stream(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_num(r, 1, num(t, i, "figure_best"), 4);
             rp_set_num(r, 2, param(t, i, "host_limit_GBps"), 4);
             rp_set_num(r, 3, num(t, i, "ref_ratio"), 3);
-            mark_flags(sec, fixed, r, 0, t, i);
+            rp_mark_flags(sec, fixed, r, 0, t, i);
             char size[48];
             rp_format_bytes(num(t, i, "size_bytes"), size, sizeof size);
             snprintf(fixed->title, sizeof fixed->title, "Arrays of %s each (the fixed sweep), median of the repetitions",
@@ -178,7 +173,7 @@ static void stream(rp_section *sec, const char *file, const cr_csv_table *t)
             if (!isfinite(r->cells[0].num) || bw > r->cells[0].num) {
                 rp_set_num(r, 0, bw, 4);
                 rp_set_int(r, 1, k);
-                mark_flags(sec, conc, r, 0, t, i);
+                rp_mark_flags(sec, conc, r, 0, t, i);
             }
             if (!isfinite(r->cells[2].num) || k > r->cells[2].num)
                 rp_set_int(r, 2, k);
@@ -225,7 +220,7 @@ static void xmodel(rp_section *sec, const char *file, const cr_csv_table *t)
         set_number_or_text(r, 2, t, i, "fit_quality", 3);
         rp_set_text(r, 3, "%s", rp_get(t, i, "source"));
         rp_set_text(r, 4, "%s", rp_get(t, i, "note"));
-        mark_flags(sec, x, r, 0, t, i);
+        rp_mark_flags(sec, x, r, 0, t, i);
     }
     if (shown < t->nrows)
         rp_strings_push(&sec->notes,
@@ -320,7 +315,7 @@ static void atomics(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_num(r, 0, num(t, i, "figure"), 4);
             rp_set_num(r, 1, launch_mean_us(t, i), 4);
             rp_set_num(r, 2, num(t, i, "figure_best"), 4);
-            mark_flags(sec, launch, r, 0, t, i);
+            rp_mark_flags(sec, launch, r, 0, t, i);
         }
     }
     if (launch->nrows > 0)
@@ -372,7 +367,7 @@ static void sfu(rp_section *sec, const char *file, const cr_csv_table *t)
             continue;
         rp_set_num(r, 0, num(t, i, "latency_ns"), 4);
         rp_set_num(r, 1, num(t, i, "throughput_Gops"), 4);
-        mark_flags(sec, s, r, 1, t, i);
+        rp_mark_flags(sec, s, r, 1, t, i);
         rp_set_num(r, 2, num(t, i, "speedup_vs_precise"), 3);
         set_error(r, 3, t, i, "mean_rel_err", 3);
         set_error(r, 4, t, i, "max_rel_err", 3);

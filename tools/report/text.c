@@ -81,7 +81,9 @@ static const struct {
                   "is Crawford's eq. 7.1, 100 |(measured - predicted) / measured|: a large one is reported as it "
                   "is. Stores do not wait (nothing loads their value), prefetchers serve regular patterns early "
                   "and the model indexes by virtual address: each makes the measurement faster than the model "
-                  "says. What the model had to assume is in each model row's note."},
+                  "says. What the model had to assume is in each model row's note. A prediction that has a "
+                  "level serve more than it was seen to serve whole (a level shared with others or filling "
+                  "unevenly, whose detected capacity the simulator takes as whole) is flagged model-premise."},
     [RP_ENERGY] = {"energy", {"energy"}, "Energy per byte and per operation (Ranasinghe 2014, ch. 5)",
                    "What one byte costs in energy at each level of the memory system, and one operation of each "
                    "kind, from the energy every benchmark measures where a sensor covers the device (NVML's "

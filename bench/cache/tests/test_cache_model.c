@@ -230,7 +230,31 @@ static void test_sysfs_ways_skip_instruction_caches(void **state)
     assert_int_equal(ways[2], 0);
 }
 
+/* L2 detected at 4 KiB but served whole only to 1 KiB (a gradual
+ * transition): a prediction with a tenth or more of its accesses in L2
+ * over more than 1 KiB rests on the simulator's full 4 KiB; a sharp L1
+ * (served whole to its capacity), few L2 hits, or a span within what L2
+ * serves whole do not. */
+static void test_a_gradual_level_holding_the_accesses_fails_the_premise(void **state)
+{
+    (void)state;
+    cc_geometry g = small_geometry();
+    g.level[0].served_whole = 1024;
+    g.level[1].served_whole = 1024;
+    cc_model_counts n = {.accesses = 1000, .hits = {400, 500}, .memory = 100};
+    assert_int_equal(cc_model_premise_fails(&g, &n, 3000), 1);
+    assert_int_equal(cc_model_premise_fails(&g, &n, 1024), -1);
+    n.hits[1] = 99;
+    assert_int_equal(cc_model_premise_fails(&g, &n, 3000), -1);
+    n.hits[1] = 500;
+    g.level[1].served_whole = 4096;
+    assert_int_equal(cc_model_premise_fails(&g, &n, 3000), -1);
+    /* served whole unknown: nothing to judge by */
+    g.level[1].served_whole = 0;
+    assert_int_equal(cc_model_premise_fails(&g, &n, 3000), -1);
+}
+
 TEST_MAIN(scratch_setup, scratch_teardown, test_hits_per_level_and_prediction, test_stores_and_write_backs,
-          test_write_back_serves_no_access,
-          test_undetermined_values_are_assumed_and_said, test_nothing_to_simulate_is_refused,
-          test_sysfs_ways_skip_instruction_caches)
+          test_write_back_serves_no_access, test_undetermined_values_are_assumed_and_said,
+          test_nothing_to_simulate_is_refused, test_sysfs_ways_skip_instruction_caches,
+          test_a_gradual_level_holding_the_accesses_fails_the_premise)
