@@ -1,6 +1,6 @@
 #include "report/cache_model.h"
 
-#include "report/headlines.h"
+#include "report/flags.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,10 +10,4 @@
  * puts its headline numbers into the section's tables. */
 void rp_headline(rp_device *d, const char *file, const cr_csv_table *t);
 
-/* Shows cell col of row r (of table shown) with the flags of CSV row i it
- * came from, and says why in the section's table of flagged figures, so
- * that no flagged number reads as a fact. A cell that a later row replaced
- * unflagged leaves that table again. */
-void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i);
-
 #endif

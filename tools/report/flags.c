@@ -1,0 +1,37 @@
+#include "report/flags.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The gate's reasons in a row's note: from its first verdict on. */
+static const char *flag_reasons(const cr_csv_table *t, size_t i)
+{
+    const char *note = rp_get(t, i, "note"), *flags = rp_get(t, i, "flags");
+    char first[40];
+    size_t len = strcspn(flags, ";");
+    snprintf(first, sizeof first, "%.*s:", (int)(len < sizeof first - 2 ? len : sizeof first - 2), flags);
+    const char *at = strstr(note, first);
+    return at ? at : note;
+}
+
+void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
+{
+    const char *flags = rp_get(t, i, "flags");
+    rp_table *f = (rp_table *)rp_find_table(sec, "flagged");
+    char key[sizeof r->key];
+    snprintf(key, sizeof key, "%.31s: %.90s", shown->id, r->key);
+    if (*flags == '\0') {
+        if (f)
+            rp_remove_row(f, key);
+        return;
+    }
+    rp_cell *c = &r->cells[col];
+    size_t n = strlen(c->text);
+    snprintf(c->text + n, sizeof c->text - n, " (flagged: %s)", flags);
+    if (f == NULL)
+        f = rp_add_table(sec, "flagged", "Flagged figures: shown above with \"flagged\"; not to be taken as facts",
+                         "table: figure", "flags", "why", NULL);
+    rp_row *fr = rp_row_for(f, "%s", key);
+    rp_set_text(fr, 0, "%s", flags);
+    rp_set_text(fr, 1, "%s", flag_reasons(t, i));
+}
