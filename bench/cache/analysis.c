@@ -186,12 +186,19 @@ void cc_find_levels(const cc_point *p, size_t n, cc_levels *out)
     while (out->count > 1 && out->has_memory && out->memory_ns < CC_NEXT_RATIO * out->level[out->count - 1].ns)
         out->memory_first = out->level[--out->count].first;
     for (unsigned k = 0; k < out->count; ++k) {
-        double next = k + 1 < out->count ? out->level[k + 1].ns : out->has_memory ? out->memory_ns : NAN;
+        double next = cc_next_ns(out, k);
         if (isfinite(next))
             out->level[k].capacity =
                 half_miss_point(&v, stretch_end[k], out->level[k].ns, next, &out->level[k].half_miss);
     }
     free_valid(&v);
+}
+
+double cc_next_ns(const cc_levels *lv, unsigned k)
+{
+    if (k + 1 < lv->count)
+        return lv->level[k + 1].ns;
+    return lv->has_memory ? lv->memory_ns : NAN;
 }
 
 void cc_find_step(const cc_point *p, size_t n, double threshold, cc_step *out)

@@ -94,6 +94,10 @@ typedef struct {
  * CC_NEXT_RATIO faster than memory is a step in memory's latency. */
 void cc_find_levels(const cc_point *p, size_t n, cc_levels *out);
 
+/* The latency after level k: the next level's, or memory's after the
+ * last; NaN where the sweep did not reach it. */
+double cc_next_ns(const cc_levels *lv, unsigned k);
+
 typedef struct {
     bool found;
     double x;         /* the first x of the high side */

@@ -105,13 +105,6 @@ static finding derived(const finding *from, const char *parameter, const char *u
 }
 
 /* The latency of the level after k: the next level's, or memory's. */
-static double next_ns(const cc_state *s, unsigned k)
-{
-    if (k + 1 < s->levels.count)
-        return s->levels.level[k + 1].ns;
-    return s->levels.has_memory ? s->levels.memory_ns : NAN;
-}
-
 /* The swept x of a series, in order. */
 static size_t swept_of(const cc_series *sr, double *out, size_t cap)
 {
@@ -164,7 +157,7 @@ static int capacity_rows(cc_state *s, unsigned k, const double *swept, size_t ns
 /* The level's way size (sets x line) from the grid, 0 where it shows none. */
 static double grid_way_size(const cc_state *s, unsigned k, double *boundary0)
 {
-    double thr = cc_between(s->levels.level[k].ns, next_ns(s, k));
+    double thr = cc_between(s->levels.level[k].ns, cc_next_ns(&s->levels, k));
     double strides[CC_GRID_STRIDES], bound[CC_GRID_STRIDES];
     size_t ng = 0;
     for (unsigned g = 0; g < CC_GRID_STRIDES && s->grid[g].n; ++g) {
@@ -182,7 +175,7 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
     const cc_step *unit = &d->unit;
     finding f = blank("line", "B"), sec = blank("sector", "B");
     f.reference = sec.reference = r && r->line ? r->line : NAN;
-    double level_ns = s->levels.level[k].ns, thr = cc_between(level_ns, next_ns(s, k));
+    double level_ns = s->levels.level[k].ns, thr = cc_between(level_ns, cc_next_ns(&s->levels, k));
     /* Against the capacity sweep's boundary read as the odd stride's is
      * (the last footprint below the threshold), not the half-miss
      * capacity: where a transition is gradual the two lie apart. */
@@ -207,7 +200,7 @@ static int line_rows(cc_state *s, unsigned k, unsigned *line_out, unsigned *sect
             "the step is then the level before's line) or beyond it in a cheaper way (a DRAM row still open), so "
             "the level's own fill is not seen",
             unit->x, step_ns - unit->low_ns, unit->low_ns, step_ns, 100 * CC_PAIR_MIN_SHARE,
-            (next_ns(s, k) - level_ns) / 2);
+            (cc_next_ns(&s->levels, k) - level_ns) / 2);
         snprintf(sec.note, sizeof sec.note, "%s", f.note);
     } else {
         say(sec.evidence, sizeof sec.evidence, "pair:%.3f@%.0f>%.3f@%.0f", unit->low_ns, unit->x / 2, unit->high_ns,
@@ -264,7 +257,7 @@ static int ways_rows(cc_state *s, unsigned k, unsigned line, unsigned *ways_out)
     finding w = blank("ways", "ways"), sets = blank("sets", "sets"), rep = blank("replacement", "share");
     w.reference = r && r->ways ? r->ways : NAN;
     sets.reference = r && r->sets ? r->sets : NAN;
-    double thr = cc_between(s->levels.level[k].ns, next_ns(s, k));
+    double thr = cc_between(s->levels.level[k].ns, cc_next_ns(&s->levels, k));
     cc_step step = {0};
     char pages[96] = "";
     if (d->huge_share >= 0)

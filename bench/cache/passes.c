@@ -10,18 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int cc_measure_chain(cc_state *s, const cc_order *o, cr_result *row)
-{
-    char err[CR_ERRLEN] = "";
-    cc_walk w = {.s = s, .o = o};
-    if (cc_prepare_chain(s, o, 0, err, sizeof err) != CR_OK || cc_walk_measure(&w, row, err, sizeof err) != CR_OK) {
-        cr_result_unmeasured(row);
-        row->valid = false;
-        snprintf(row->note, sizeof row->note, "run failed: %s", err);
-    }
-    return 0;
-}
-
 int cc_measure_random(cc_state *s, uint64_t footprint, uint64_t stride, cr_result *row)
 {
     cc_order o;
@@ -29,7 +17,7 @@ int cc_measure_random(cc_state *s, uint64_t footprint, uint64_t stride, cr_resul
         fprintf(stderr, "%s: error: out of memory for a chain of %" PRIu64 " bytes\n", s->ses.opt.program, footprint);
         return -1;
     }
-    int rc = cc_measure_chain(s, &o, row);
+    int rc = cc_measure_chain(s, &o, 0, row);
     cc_order_free(&o);
     return rc;
 }
@@ -71,10 +59,7 @@ int cc_measure_passes(cc_state *s, const cc_passes *ps)
         }
     for (size_t i = 0; i < ps->n && rc == 0; ++i) {
         cr_result row = *kept(pass, ps->passes, i);
-        if (!row.valid && row.stats.n == 0)
-            fprintf(stderr, "%s: error: %s %s at %" PRIu64 " bytes: %s\n", s->ses.opt.program, row.sweep, row.variant,
-                    row.size_bytes, row.note);
-        rc = cc_record_point(s, &row, ps->series, x[i]);
+        rc = cc_record_chase(s, &row, ps->series, x[i]);
     }
     for (unsigned k = 0; k < CC_MAX_PASSES; ++k)
         free(pass[k]);

@@ -126,16 +126,20 @@ int cc_record_failed(cc_state *s, cr_result *row, const char *err);
 /* Records a measured row; point appended to series (NULL: none). */
 int cc_record_point(cc_state *s, cr_result *row, cc_series *series, double x);
 
-/* Builds, prepares and measures one chain, recording its row: the common
- * path of every chase sweep. Returns 0, or -1 when a row cannot be written. */
+/* Prepares and measures one chain into *row, unrecorded, with load kind
+ * (cc_walk's kind: 0 the walker's own); a failed walk leaves an invalid
+ * row saying why. Returns 0. */
+int cc_measure_chain(cc_state *s, const cc_order *o, unsigned kind, cr_result *row);
+/* Records a row cc_measure_chain filled, its point appended to series; a
+ * failed walk also says why on stderr. 0, or -1 when it cannot be written. */
+int cc_record_chase(cc_state *s, cr_result *row, cc_series *series, double x);
+/* Measures one chain and records its row: the common path of every chase
+ * sweep measured once. Returns 0, or -1 when a row cannot be written. */
 int cc_chase_point(cc_state *s, const cc_order *o, cr_result *row, cc_series *series, double x, unsigned kind);
 
 /* ---- passes.c ---- */
 
-/* Prepares and measures one chain into *row, unrecorded; a failed walk
- * leaves an invalid row saying why. Returns 0. */
-int cc_measure_chain(cc_state *s, const cc_order *o, cr_result *row);
-/* ... of a random cycle over footprint / stride elements stride bytes
+/* Measures a random cycle over footprint / stride elements stride bytes
  * apart; 0, or -1 without memory for the chain. */
 int cc_measure_random(cc_state *s, uint64_t footprint, uint64_t stride, cr_result *row);
 

@@ -90,7 +90,7 @@ static int pair_point(cc_state *s, void *ctx, size_t i, cr_result *row, double *
         fprintf(stderr, "%s: error: out of memory for the pair chain\n", s->ses.opt.program);
         return -1;
     }
-    int rc = cc_measure_chain(s, &o, row);
+    int rc = cc_measure_chain(s, &o, 0, row);
     cc_order_free(&o);
     return rc;
 }
@@ -143,9 +143,8 @@ int cc_sweep_line(cc_state *s)
         if (cc_measure_passes(s, &ps) != 0)
             return -1;
         cc_fill_unit(d->pairs.p, d->pairs.n, &d->unit);
-        const cc_levels *lv = &s->levels;
-        double next_ns = k + 1 < lv->count ? lv->level[k + 1].ns : lv->has_memory ? lv->memory_ns : NAN;
-        d->unit_plausible = cc_fill_step_plausible(d->pairs.p, d->pairs.n, &d->unit, lv->level[k].ns, next_ns);
+        d->unit_plausible = cc_fill_step_plausible(d->pairs.p, d->pairs.n, &d->unit, s->levels.level[k].ns,
+                                                   cc_next_ns(&s->levels, k));
         if (d->unit_plausible && odd_stride(s, k, pc.name, (uint64_t)d->unit.x * CC_ODD) != 0)
             return -1;
     }

@@ -151,14 +151,28 @@ int cc_record_point(cc_state *s, cr_result *row, cc_series *series, double x)
     return cr_session_record(&s->ses, row);
 }
 
-int cc_chase_point(cc_state *s, const cc_order *o, cr_result *row, cc_series *series, double x, unsigned kind)
+int cc_measure_chain(cc_state *s, const cc_order *o, unsigned kind, cr_result *row)
 {
     char err[CR_ERRLEN] = "";
     cc_walk w = {.s = s, .o = o, .kind = kind};
     if (cc_prepare_chain(s, o, 0, err, sizeof err) != CR_OK || cc_walk_measure(&w, row, err, sizeof err) != CR_OK) {
-        if (series && cc_series_add(series, x, NAN, false) != 0)
-            return -1;
-        return cc_record_failed(s, row, err);
+        cr_result_unmeasured(row);
+        row->valid = false;
+        snprintf(row->note, sizeof row->note, "run failed: %s", err);
     }
+    return 0;
+}
+
+int cc_record_chase(cc_state *s, cr_result *row, cc_series *series, double x)
+{
+    if (!row->valid && row->stats.n == 0)
+        fprintf(stderr, "%s: error: %s %s at %" PRIu64 " bytes: %s\n", s->ses.opt.program, row->sweep, row->variant,
+                row->size_bytes, row->note);
     return cc_record_point(s, row, series, x);
+}
+
+int cc_chase_point(cc_state *s, const cc_order *o, cr_result *row, cc_series *series, double x, unsigned kind)
+{
+    cc_measure_chain(s, o, kind, row);
+    return cc_record_chase(s, row, series, x);
 }
