@@ -7,6 +7,7 @@
 #include "db/schema.h"
 #include "db/tables.h"
 #include "error.h"
+#include "report/common_numbers.h"
 #include "report/extract.h"
 
 #include <limits.h>
@@ -132,21 +133,6 @@ size_t rp_pair_devices(const rp_run *a, const rp_run *b, rp_pair *pairs, size_t 
     return n;
 }
 
-/* A number the comparison looks at: the counts of rows are not results. */
-static bool compared(const rp_table *t, const rp_row *r, int c)
-{
-    return strcmp(t->cols[c], "rows") != 0 && strcmp(t->cols[c], "invalid rows") != 0 && !isnan(r->cells[c].num);
-}
-
-/* The cell of the other table with r's key and column c of t, where it
- * holds a number; NULL where not. */
-static const rp_cell *counterpart(const rp_table *t, const rp_row *r, int c, const rp_table *other)
-{
-    const rp_row *o = rp_find_row(other, r->key);
-    int oc = rp_col_index(other, t->cols[c]);
-    return o == NULL || oc < 0 || isnan(o->cells[oc].num) ? NULL : &o->cells[oc];
-}
-
 static void md(FILE *f, const char *s)
 {
     for (; *s; ++s)
@@ -176,9 +162,9 @@ static size_t compare_table(FILE *f, const rp_table *ta, const rp_table *tb, siz
     for (size_t i = 0; i < ta->nrows; ++i) {
         const rp_row *ra = &ta->rows[i];
         for (int c = 0; c < ta->ncols; ++c) {
-            if (!compared(ta, ra, c))
+            if (!rp_compared(ta, ra, c))
                 continue;
-            const rp_cell *b = counterpart(ta, ra, c, tb);
+            const rp_cell *b = rp_counterpart(ta, ra, c, tb);
             if (b == NULL) {
                 ++*only_a;
                 continue;
@@ -192,7 +178,7 @@ static size_t compare_table(FILE *f, const rp_table *ta, const rp_table *tb, siz
     }
     for (size_t j = 0; j < tb->nrows; ++j)
         for (int c = 0; c < tb->ncols; ++c)
-            *only_b += compared(tb, &tb->rows[j], c) && counterpart(tb, &tb->rows[j], c, ta) == NULL;
+            *only_b += rp_compared(tb, &tb->rows[j], c) && rp_counterpart(tb, &tb->rows[j], c, ta) == NULL;
     if (shown && f)
         fputc('\n', f);
     return shown;
@@ -203,7 +189,7 @@ static size_t numbers_in(const rp_table *t)
     size_t n = 0;
     for (size_t i = 0; i < t->nrows; ++i)
         for (int c = 0; c < t->ncols; ++c)
-            n += compared(t, &t->rows[i], c);
+            n += rp_compared(t, &t->rows[i], c);
     return n;
 }
 

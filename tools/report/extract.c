@@ -204,6 +204,8 @@ static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
     const char *name = meta_value(t, "device.name"), *backend = meta_value(t, "backend");
     if (*name)
         snprintf(d->label, sizeof d->label, "%s%s%s%s", name, *backend ? " (" : "", backend, *backend ? ")" : "");
+    snprintf(d->device_name, sizeof d->device_name, "%s", name);
+    snprintf(d->backend, sizeof d->backend, "%s", backend);
 }
 
 /* Every metadata file is read (each is linked from the report); the

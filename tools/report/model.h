@@ -57,6 +57,8 @@ typedef struct {
     char dir[256];            /* the device directory's name within the run; "" for a device directory alone */
     char path[RP_PATH_LEN];
     char label[256];          /* device name and backend, for headings */
+    char device_name[256];    /* the metadata's device.name; "" where none was read */
+    char backend[32];         /* the metadata's backend: cuda, opencl */
     rp_section sections[RP_NSECTIONS];
 } rp_device;
 

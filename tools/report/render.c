@@ -6,6 +6,7 @@
 
 #include "csv.h"
 #include "error.h"
+#include "report/backends.h"
 #include "report/base64.h"
 
 #include <errno.h>
@@ -179,6 +180,29 @@ static void md_table(FILE *f, const rp_table *t)
     fputc('\n', f);
 }
 
+/* A GPU measured through CUDA and OpenCL in one run: its headline numbers
+ * side by side, after the run log, in either format. */
+static void render_backends(FILE *f, const rp_run *run, const char *head, const char *how_open,
+                            const char *how_close, void (*table)(FILE *, const rp_table *))
+{
+    rp_section pairs;
+    memset(&pairs, 0, sizeof pairs);
+    if (rp_backend_tables(run, &pairs) == 0)
+        return;
+    fputs(head, f);
+    fputs(how_open, f);
+    fputs("Each device below was measured through two APIs in this run. Every headline number both hold, with "
+          "the second API's value divided by the first's: above 1 the second is larger (faster for bandwidths "
+          "and throughputs, slower for latencies). The same hardware, so a ratio far from 1 is what one API's "
+          "compiler, runtime or timer costs.",
+          f);
+    fputs(how_close, f);
+    for (size_t k = 0; k < pairs.ntables; ++k) {
+        table(f, &pairs.tables[k]);
+        rp_table_free(&pairs.tables[k]);
+    }
+}
+
 static void md_summary(FILE *f, const rp_run *run)
 {
     fputs("# crossroof characterization: ", f);
@@ -204,6 +228,7 @@ static void md_summary(FILE *f, const rp_run *run)
         md_table(f, &run->log);
         fputs("Data: [run-log.csv](run-log.csv)\n\n", f);
     }
+    render_backends(f, run, "## One device, two APIs\n\n", "*How to read this.* ", "\n\n", md_table);
 }
 
 /* ---- the walk over devices and sections, in either format ---- */
@@ -524,6 +549,8 @@ int rp_render_html(FILE *f, const rp_run *run, char *err, size_t errlen)
         html_table(f, &run->log);
         fputs("<p class=\"src\">Data: <a href=\"run-log.csv\">run-log.csv</a></p>\n", f);
     }
+    render_backends(f, run, "<h2>One device, two APIs</h2>\n", "<p class=\"how\"><b>How to read this.</b> ",
+                    "</p>\n", html_table);
     static const markup html = {
         .text = html_text,
         .own = html_text,

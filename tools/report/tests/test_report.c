@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "report/base64.h"
+#include "report/backends.h"
 #include "report/compare.h"
 #include "report/extract.h"
 #include "report/model.h"
@@ -772,6 +773,60 @@ static void test_compare_pairs_and_ratios(void **state)
     rp_run_free(&b);
 }
 
+/* One GPU through CUDA and OpenCL in one run: its numbers side by side,
+ * CUDA's first; devices of other names are not paired. */
+static void write_device(const char *dir, const char *name, const char *backend, const char *triad)
+{
+    char *d = make_dir(dir);
+    char m[256], csv[sizeof stream_csv + 64], file[64];
+    snprintf(m, sizeof m, "key,value\ndevice.name,%s\ndevice.compute_units,4\nbackend,%s\nhost,testhost\n", name,
+             backend);
+    snprintf(csv, sizeof csv, "%s", stream_csv);
+    char *p = strstr(csv, ",30,32,0.75,");
+    assert_non_null(p);
+    memcpy(p + 1, triad, 2);
+    /* The device's rows under its own backend: ",opencl," becomes ",cuda,". */
+    for (char *q; strcmp(backend, "opencl") != 0 && (q = strstr(csv, ",opencl,")) != NULL;) {
+        memcpy(q + 1, "cuda", 4);
+        memmove(q + 5, q + 7, strlen(q + 7) + 1);
+    }
+    snprintf(file, sizeof file, "stream-%s.meta.csv", backend);
+    write_file(d, file, m);
+    snprintf(file, sizeof file, "stream-%s.csv", backend);
+    write_file(d, file, csv);
+}
+
+static void test_one_device_two_apis(void **state)
+{
+    (void)state;
+    write_device("apis/opencl-1-Test_GPU", "Test GPU", "opencl", "45");
+    write_device("apis/cuda-0-Test_GPU", "Test GPU", "cuda", "30");
+    write_device("apis/opencl-0-Other", "Other CPU", "opencl", "12");
+    rp_run run;
+    load(under("apis"), &run);
+    rp_section pairs;
+    memset(&pairs, 0, sizeof pairs);
+    assert_int_equal(rp_backend_tables(&run, &pairs), 1);
+    const rp_table *t = &pairs.tables[0];
+    assert_string_equal(t->title, "Test GPU: cuda and opencl");
+    assert_string_equal(t->cols[2], "opencl / cuda");
+    const rp_row *triad = NULL;
+    for (size_t i = 0; i < t->nrows && !triad; ++i)
+        if (strstr(t->rows[i].key, "triad float, GB/s") && !strstr(t->rows[i].key, "best"))
+            triad = &t->rows[i];
+    assert_non_null(triad);
+    assert_true(triad->cells[0].num == 30 && triad->cells[1].num == 45);
+    assert_true(fabs(triad->cells[2].num - 1.5) < 1e-12);
+    for (size_t k = 0; k < pairs.ntables; ++k)
+        rp_table_free(&pairs.tables[k]);
+    char *md = markdown_of(&run);
+    expect_in_text(md, "## One device, two APIs");
+    expect_in_text(md, "**Test GPU: cuda and opencl**");
+    assert_null(strstr(md, "Other CPU: "));
+    free(md);
+    rp_run_free(&run);
+}
+
 /* ---- the comparison through the results database ---- */
 
 static void shell(const char *fmt, const char *a, const char *b)
@@ -946,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_no_launch_rows_no_lee_table),
         cmocka_unit_test(test_sfu_wide_domain_ulp),
         cmocka_unit_test(test_compare_pairs_and_ratios),
+        cmocka_unit_test(test_one_device_two_apis),
         cmocka_unit_test(test_compare_through_db_is_byte_identical),
         cmocka_unit_test(test_run_read_back_from_db_alone),
         cmocka_unit_test(test_bad_directories),
