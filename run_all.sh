@@ -296,6 +296,29 @@ check_only() {
     done
 }
 
+# The benchmarks --gpu-check also runs through OpenCL, on GPU devices only.
+gpu_check_opencl=(stream bandwidth latency)
+# NVIDIA's OpenCL driver, where the ICD loader would not find it: a driver
+# mounted into a container brings libnvidia-opencl.so.1 without its
+# /etc/OpenCL/vendors/nvidia.icd. Then the loader reads a vendors directory
+# of its own (OCL_ICD_VENDORS): the system's .icd files and one for NVIDIA's.
+use_nvidia_opencl() {
+    [ -z "${OCL_ICD_VENDORS:-}" ] || return 0
+    grep -qs nvidia /etc/OpenCL/vendors/*.icd && return 0
+    local lib="" d
+    lib=$(ldconfig -p 2>/dev/null | awk '$1 == "libnvidia-opencl.so.1" { print $NF; exit }')
+    for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64; do
+        [ -n "$lib" ] || [ ! -e "$d/libnvidia-opencl.so.1" ] || lib=$d/libnvidia-opencl.so.1
+    done
+    [ -n "$lib" ] || return 0
+    icd_dir=$(mktemp -d "${TMPDIR:-/tmp}/crossroof-icd.XXXXXX") || return 0
+    trap 'rm -rf -- "$icd_dir"' EXIT
+    cp -- /etc/OpenCL/vendors/*.icd "$icd_dir/" 2>/dev/null
+    printf '%s\n' "$lib" >"$icd_dir/nvidia.icd"
+    export OCL_ICD_VENDORS=$icd_dir
+    echo "crossroof: NVIDIA's OpenCL driver $lib has no .icd file in /etc/OpenCL/vendors; using it through OCL_ICD_VENDORS"
+}
+
 # A run's run-options never change once written (write_atomically): they are
 # read before the lock, so that a bad file leaves the directory as it was.
 if [ -n "$resume" ]; then
@@ -313,6 +336,12 @@ if [ "$gpu_check" = 1 ]; then
         only_names+=("${name##*/}-cuda")
     done
     [ ${#only_names[@]} -gt 0 ] || fail "--gpu-check: no CUDA benchmark in cuda/"
+    # The same GPU through OpenCL, where its driver has an OpenCL ICD: the
+    # memory paths and the latency, beside CUDA's, as the theses measured.
+    for b in "${gpu_check_opencl[@]}"; do
+        [ -x "$bin_dir/$b-opencl" ] && only_names+=("$b-opencl")
+    done
+    use_nvidia_opencl
 fi
 check_only
 
@@ -330,6 +359,7 @@ t_name=() t_bin=() t_backend=() t_index=() t_label=() t_dir=()
 declare -A first_seen=()
 dirs=()
 lister="" # the first benchmark that listed a device, for --device's error
+no_opencl_gpu=() # --gpu-check: OpenCL benchmarks that list no GPU device
 for bin in "$bin_dir"/*; do
     [ -f "$bin" ] && [ -x "$bin" ] || continue
     name=${bin##*/}
@@ -340,7 +370,13 @@ for bin in "$bin_dir"/*; do
     mapfile -t devices < <("$bin" --list-devices 2>/dev/null </dev/null |
                            awk '$1 ~ /^[0-9]+$/ { i = $1; $1 = ""; sub(/^ +/, ""); print i "\t" $0 }')
     [ ${#devices[@]} -eq 0 ] && devices=("")
+    gpu_seen=0
     for entry in "${devices[@]}"; do
+        # The GPU check measures GPUs: through OpenCL, a CPU device is left out.
+        if [ "$gpu_check" = 1 ] && [ "$backend" = opencl ]; then
+            [[ $entry == *"; GPU/accelerator;"* ]] || continue
+            gpu_seen=1
+        fi
         index=${entry%%$'\t'*}
         label=${entry#*$'\t'}
         label=${label#(*) }          # OpenCL lists "(platform:device) name [details]"
@@ -355,6 +391,9 @@ for bin in "$bin_dir"/*; do
         t_name+=("$name") t_bin+=("$bin") t_backend+=("$backend") t_index+=("$index") t_label+=("$label") t_dir+=("$dir")
         [ -n "${first_seen[$dir]:-}" ] || { first_seen[$dir]=1; dirs+=("$dir"); }
     done
+    if [ "$gpu_check" = 1 ] && [ "$backend" = opencl ] && [ $gpu_seen = 0 ]; then
+        no_opencl_gpu+=("$name")
+    fi
 done
 # A --device that matches nothing listed would measure nothing. Where no
 # benchmark lists any device, each runs to say why it found none.
@@ -513,6 +552,12 @@ for main in cuda/*/main.c; do
         if [ -n "${CROSSROOF_BIN:-}" ]; then why="not in $bin_dir"; else why="not built (nvcc not found; see README, Building)"; fi
         record "$name" cuda "" "" "" skipped 77 0 "$why"
     fi
+done
+
+# Through OpenCL, the GPU check found no GPU: said once per benchmark.
+for name in "${no_opencl_gpu[@]}"; do
+    [ -z "${done_task[/$name]:-}" ] &&
+        record "$name" opencl "" "" "" skipped 77 0 "no OpenCL GPU device (no GPU driver's .icd in ${OCL_ICD_VENDORS:-/etc/OpenCL/vendors})"
 done
 
 # The order to run: device by device, so that each device's X-model fit
