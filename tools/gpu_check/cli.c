@@ -24,7 +24,8 @@ static const char usage_text[] =
     "\n"
     "  --gpus-visible N  GPUs the machine shows (nvidia-smi -L); where N > 0 a CUDA\n"
     "                    benchmark that found no device (exit 77) fails (default 0)\n"
-    "  --rules           print the figures judged and their ranges, and exit\n"
+    "  --rules           print the figures judged, their ranges and the published\n"
+    "                    figures each range is drawn from, and exit\n"
     "\n"
     "Exit status: 0 every judged figure plausible, 1 something failed, 2 bad usage or\n"
     "unreadable input (one line, file:line), 77 nothing to check (no CUDA benchmark\n"
@@ -42,18 +43,19 @@ static int error_line(FILE *err, const char *msg)
 
 static void print_rules(FILE *out)
 {
-    fprintf(out, "%-18s %-10s %-30s %-8s %s\n", "figure", "benchmark", "row", "unit", "plausible range");
+    fprintf(out, "%-21s %-10s %-33s %-8s %s\n", "figure", "benchmark", "row", "unit", "plausible range");
     for (size_t i = 0; i < gc_nrules; ++i) {
         const gc_rule *r = &gc_rules[i];
         char row[128];
         snprintf(row, sizeof row, "%s%s%s%s%s%s", r->variant, r->dtype ? " " : "", r->dtype ? r->dtype : "",
                  r->sweep ? " (" : "", r->sweep ? r->sweep : "", r->sweep ? ")" : "");
         if (r->limit_kind == GC_ABSOLUTE)
-            fprintf(out, "%-18s %-10s %-30s %-8s %g..%g %s: %s\n", r->figure, r->benchmark, row, r->unit, r->low,
+            fprintf(out, "%-21s %-10s %-33s %-8s %g..%g %s: %s\n", r->figure, r->benchmark, row, r->unit, r->low,
                     r->high, r->unit, r->why);
         else
-            fprintf(out, "%-18s %-10s %-30s %-8s %g..%g x %s%s: %s\n", r->figure, r->benchmark, row, r->unit,
+            fprintf(out, "%-21s %-10s %-33s %-8s %g..%g x %s%s: %s\n", r->figure, r->benchmark, row, r->unit,
                     r->low, r->high, r->limit, r->limit_required ? " (required)" : "", r->why);
+        fprintf(out, "%-21s source: %s\n", "", r->source);
     }
 }
 

@@ -89,10 +89,53 @@ static void judge_tasks(const gc_run *run, unsigned gpus_visible, gc_verdicts *v
 
 /* ---- the rows each file marks invalid ---- */
 
+/* The rows of a results file that its benchmark wrote on CUDA. None: it
+ * ended (or was stopped) before it wrote one, whatever the file holds. */
+static size_t rows_of(const cr_csv_table *t, const char *benchmark)
+{
+    int bench = cr_csv_column(t, "benchmark"), backend = cr_csv_column(t, "backend");
+    size_t n = 0;
+    for (size_t i = 0; bench >= 0 && backend >= 0 && i < t->nrows; ++i)
+        n += strcmp(t->rows[i].fields[bench], benchmark) == 0 && strcmp(t->rows[i].fields[backend], "cuda") == 0;
+    return n;
+}
+
+/* Why a results file holds nothing to judge: "" where it holds rows of its
+ * benchmark. */
+static const char *why_empty(const cr_csv_table *t, const char *benchmark, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (t->ncols == 0)
+        snprintf(buf, len, "an empty file, not even a header");
+    else if (t->nrows == 0)
+        snprintf(buf, len, "the header only, no rows: the benchmark ended before it wrote one");
+    else if (rows_of(t, benchmark) == 0)
+        snprintf(buf, len, "none of its %zu rows is %s's on cuda", t->nrows, benchmark);
+    return buf;
+}
+
+/* The benchmark of a results file ("stream" of "stream-cuda.csv"), or NULL
+ * for any other file (metadata, summary tables). */
+static const char *results_benchmark(const char *name, char *buf, size_t len)
+{
+    static const char suffix[] = "-cuda.csv";
+    size_t n = strlen(name), k = sizeof suffix - 1;
+    if (n <= k || strcmp(name + n - k, suffix) != 0 || n - k >= len)
+        return NULL;
+    snprintf(buf, len, "%.*s", (int)(n - k), name);
+    return buf;
+}
+
 static void judge_validity(const gc_device *d, gc_verdicts *v)
 {
     for (size_t i = 0; i < d->nfiles; ++i) {
         const cr_csv_table *t = &d->files[i].table;
+        char bench[128], why[200];
+        if (results_benchmark(d->files[i].name, bench, sizeof bench) &&
+            why_empty(t, bench, why, sizeof why)[0] != '\0') {
+            say(add_line(v, d->dir, GC_FAILED, d->files[i].name)->reason, "missing: %s", why);
+            continue;
+        }
         int valid = cr_csv_column(t, "valid");
         if (valid < 0)
             continue;
@@ -301,9 +344,15 @@ static void eval_rule(const gc_device *d, const gc_rule *r, int depth, gc_eval *
     char file[128];
     results_name(r, ".csv", file, sizeof file);
     const cr_csv_table *t = gc_device_file(d, file);
+    char why[200];
     if (t == NULL) {
         e->state = GC_FAILED;
         say(e->reason, "missing: no %s (the benchmark failed or did not run)", file);
+        return;
+    }
+    if (why_empty(t, r->benchmark, why, sizeof why)[0] != '\0') {
+        e->state = GC_FAILED;
+        say(e->reason, "missing: %s: %s", file, why);
         return;
     }
     long row = pick_row(t, r);

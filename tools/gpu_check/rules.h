@@ -49,7 +49,11 @@ typedef struct {
      * rather than going unjudged. */
     bool limit_required;
     double low, high;      /* fractions of the limit, or absolute bounds */
-    const char *why;       /* where the range comes from, for the README and --rules */
+    const char *why;       /* what the row measures and what the range is of */
+    /* The published figures the range is drawn from (paper, vendor figure
+     * or public benchmark result: title, author, year, address), shown by
+     * --rules beside the range. */
+    const char *source;
 } gc_rule;
 
 extern const gc_rule gc_rules[];

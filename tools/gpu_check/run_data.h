@@ -19,7 +19,7 @@ typedef struct {
 
 typedef struct {
     char name[256]; /* "stream-cuda.csv", "stream-cuda.meta.csv" */
-    cr_csv_table table;
+    cr_csv_table table; /* a file of no bytes: no columns and no rows */
 } gc_file;
 
 /* A directory where a CUDA benchmark ran on a device. */

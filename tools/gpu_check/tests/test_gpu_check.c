@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "gpu_check/cli.h"
+#include "gpu_check/tests/verdicts.h"
 #include "shared/csv_schema.h"
 #include "shared/tests/put_file.h"
 #include "tests/scratch_dir.h"
@@ -29,22 +30,27 @@ CR_SCRATCH_FIXTURES(dir, "gpu-check")
     "flags,note"
 #define MIB(n) ((unsigned long long)(n) << 20)
 
-/* What a device's benchmarks measured: the figures the rules judge. */
+/* What a device's benchmarks measured: the figures the rules judge, near
+ * those published for an H100 (memory: 659 cycles on an H100 PCIe,
+ * arXiv:2507.10789; local memory: 0.87 of 128 B a clock and SM). */
 typedef struct {
-    double triad_double, triad_float, kernel_read, h2d, d2h, managed, fma_float, fma_double, l2_cycles, memory_ns;
+    double triad_double, triad_float, kernel_read, h2d, d2h, managed, fma_float, fma_double, l2_cycles, memory_ns,
+        memory_cycles;
+    double local;            /* the local memory's best point, sweep local-width (0: no such rows) */
     unsigned long long stream_bytes;
     const char *triad_valid; /* "1" or "0" */
     const char *pcie_GBps;   /* the metadata's device.pcie_link_GBps */
     const char *memory_peak; /* peak.memory_GBps */
     bool with_fma;           /* fma-cuda.csv written */
+    const char *fma_csv;     /* where set, fma-cuda.csv holds this text instead of its rows */
 } device_figures;
 
 static device_figures h100(void)
 {
     return (device_figures){.triad_double = 3010, .triad_float = 2950, .kernel_read = 3100, .h2d = 52, .d2h = 53,
                             .managed = 12, .fma_float = 60100, .fma_double = 30050, .l2_cycles = 260,
-                            .memory_ns = 620, .stream_bytes = MIB(256), .triad_valid = "1", .pcie_GBps = "63.0154",
-                            .memory_peak = "3352.32", .with_fma = true};
+                            .memory_ns = 354, .memory_cycles = 700, .local = 29100, .stream_bytes = MIB(256),
+                            .triad_valid = "1", .pcie_GBps = "63.0154", .memory_peak = "3352.32", .with_fma = true};
 }
 
 /* The cycles column, where the shared schema has it (latency writes one on
@@ -75,7 +81,8 @@ static void put_meta(const char *dev, const char *bench, const device_figures *f
              "key,value\ndevice.name,NVIDIA H100 80GB HBM3\ndevice.cache_bytes,52428800\n"
              "peak.memory_GBps,%s\npeak.memory_source,memory clock x bus width x 2 (double data rate)\n"
              "peak.float_GFLOPs,66908.2\npeak.double_GFLOPs,33454.1\npeak.compute_source,132 CUs x 1980 MHz\n"
-             "device.pcie_link_GBps,%s\ndevice.pcie_link_source,sysfs max_link_speed x max_link_width\n",
+             "device.pcie_link_GBps,%s\ndevice.pcie_link_source,sysfs max_link_speed x max_link_width\n"
+             "peak.local_GBps,33454.1\npeak.local_source,132 SMs x 1980 MHz x 128 B/clk/SM (32 banks x 4 B)\n",
              f->memory_peak, f->pcie_GBps);
     snprintf(name, sizeof name, "%s-cuda.meta.csv", bench);
     put_file(dev, name, text);
@@ -109,8 +116,19 @@ static const char *make_run(const char *name, const device_figures *f, const cha
         add_row(text, sizeof text, "bandwidth", paths[i], "", "size", MIB(32), figs[i] / 2, "GB/s", "1", 0);
         add_row(text, sizeof text, "bandwidth", paths[i], "", "size", MIB(1024), figs[i], "GB/s", "1", 0);
     }
+    /* The older local-memory kernel's rows (one load and one store a
+     * barrier) are of sweep size, as in results/reference/NVIDIA_H200. */
+    add_row(text, sizeof text, "bandwidth", "kernel-local-memory", "", "size", MIB(256), 19100, "GB/s", "1", 0);
+    if (f->local > 0) {
+        add_row(text, sizeof text, "bandwidth", "kernel-local-memory", "", "local-width", MIB(256), f->local / 2,
+                "GB/s", "1", 0);
+        add_row(text, sizeof text, "bandwidth", "kernel-local-memory", "", "local-width", MIB(256), f->local, "GB/s",
+                "1", 0);
+    }
     put_file(dev, "bandwidth-cuda.csv", text);
-    if (f->with_fma) {
+    if (f->fma_csv) {
+        put_file(dev, "fma-cuda.csv", f->fma_csv);
+    } else if (f->with_fma) {
         text[0] = '\0';
         add_row(text, sizeof text, "fma", "fma", "float", "concurrency", 4096, f->fma_float / 4, "Gflop/s", "1", 0);
         add_row(text, sizeof text, "fma", "fma", "float", "concurrency", 65536, f->fma_float, "Gflop/s", "1", 0);
@@ -119,7 +137,8 @@ static const char *make_run(const char *name, const device_figures *f, const cha
     }
     text[0] = '\0';
     add_row(text, sizeof text, "latency", "L2", "uint64", "level", MIB(16), 140, "ns", "1", f->l2_cycles);
-    add_row(text, sizeof text, "latency", "memory", "uint64", "level", MIB(256), f->memory_ns, "ns", "1", 0);
+    add_row(text, sizeof text, "latency", "memory", "uint64", "level", MIB(256), f->memory_ns, "ns", "1",
+            f->memory_cycles);
     put_file(dev, "latency-cuda.csv", text);
     const char *benches[] = {"stream", "bandwidth", "fma", "latency"};
     for (int i = 0; i < 4; ++i)
@@ -132,56 +151,6 @@ static const char *make_run(const char *name, const device_figures *f, const cha
 #define ALL_PASSED                                                                                                     \
     LOG_ROW("stream-cuda", "passed", "0", "") LOG_ROW("bandwidth-cuda", "passed", "0", "")                            \
     LOG_ROW("fma-cuda", "passed", "0", "") LOG_ROW("latency-cuda", "passed", "0", "")
-
-typedef struct {
-    int status;
-    char *out, *err;
-} result;
-
-/* gpu-check RUN --gpus-visible N, its output captured. */
-static result check(const char *run, const char *gpus)
-{
-    result r = {0};
-    size_t nout, nerr;
-    FILE *out = open_memstream(&r.out, &nout), *err = open_memstream(&r.err, &nerr);
-    assert_non_null(out);
-    assert_non_null(err);
-    char *argv[] = {"gpu-check", (char *)run, "--gpus-visible", (char *)gpus, NULL};
-    r.status = gc_main(4, argv, out, err);
-    fclose(out);
-    fclose(err);
-    return r;
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-/* The line of the table that names what, holding each text. */
-static void expect_line(const result *r, const char *what, const char *text)
-{
-    char key[200];
-    snprintf(key, sizeof key, "  %s ", what);
-    char *copy = strdup(r->out), *save = NULL;
-    assert_non_null(copy);
-    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-        if (strncmp(line, key, strlen(key)) == 0) {
-            if (strstr(line, text) == NULL)
-                fail_msg("line for '%s' lacks '%s':\n%s", what, text, line);
-            free(copy);
-            return;
-        }
-    free(copy);
-    fail_msg("no line for '%s' in:\n%s", what, r->out);
-}
-
-static void expect_status(const result *r, int status, const char *summary)
-{
-    if (r->status != status || strstr(r->out, summary) == NULL)
-        fail_msg("status %d (want %d), want '%s' in:\n%s\nstderr: %s", r->status, status, summary, r->out, r->err);
-}
 
 static void test_plausible_figures_pass(void **state)
 {
@@ -199,17 +168,26 @@ static void test_plausible_figures_pass(void **state)
         {"managed on demand", "0..1505 GB/s (0.00..0.50 x 3010, triad double)"},
         {"managed on demand", "ok: bandwidth-cuda.csv:9"},
         {"FMA float", "ok: fma-cuda.csv:3"},
-        {"memory latency", "400..800 ns"},
+        {"memory latency", "354 ns"},
+        {"memory latency", "200..500 ns"},
         {"memory latency", "ok: latency-cuda.csv:3"},
+        {"local memory", "29100 GB/s"},
+        {"local memory", "23418..34123 GB/s (0.70..1.02 x 33454, peak.local_GBps)"},
+        {"local memory", "ok: bandwidth-cuda.csv:12"},
         {"stream-cuda on NVIDIA H100 80GB HBM3", "ok: passed"},
         {"stream-cuda.csv", "ok: 3 rows, all valid"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; ++i)
         expect_line(&r, lines[i][0], lines[i][1]);
-    if (cycles_column())
+    if (cycles_column()) {
         expect_line(&r, "L2 latency", "260 cycles");
-    else
+        expect_line(&r, "L2 latency", "180..450 cycles");
+        expect_line(&r, "memory latency cycles", "700 cycles");
+        expect_line(&r, "memory latency cycles", "400..1000 cycles");
+        expect_line(&r, "memory latency cycles", "ok: latency-cuda.csv:3");
+    } else {
         expect_line(&r, "L2 latency", "unjudged: latency-cuda.csv has no cycles column");
+    }
     assert_string_equal(r.err, "");
     result_free(&r);
 }
@@ -254,9 +232,11 @@ static void test_figure_far_below_its_limit_fails(void **state)
     (void)state;
     device_figures f = h100();
     f.h2d = 20; /* a x16 Gen5 link running as Gen3 */
-    f.memory_ns = 300;
+    f.memory_ns = 150; /* an L2 hit, not memory */
+    f.local = 15000;   /* bank conflicts */
     expect_failed("below", &f, "H2D pinned", "FAILED: below the plausible range: 0.317 x device.pcie_link_GBps",
-                  "memory latency", "FAILED: below the plausible range: 300 ns < 400 ns (latency-cuda.csv:3)");
+                  "memory latency", "FAILED: below the plausible range: 150 ns < 200 ns (latency-cuda.csv:3)",
+                  "local memory", "FAILED: below the plausible range: 0.448 x peak.local_GBps (bandwidth-cuda.csv:12)");
 }
 
 static void test_managed_memory_near_device_memory_fails(void **state)
@@ -275,8 +255,14 @@ static void test_l2_latency_in_cycles(void **state)
     device_figures f = h100();
     f.l2_cycles = 40; /* an L1 hit, not L2 */
     expect_failed("l2-cycles", &f, "L2 latency",
-                  "FAILED: below the plausible range: 40 cycles < 150 cycles (latency-cuda.csv:2)");
+                  "FAILED: below the plausible range: 40 cycles < 180 cycles (latency-cuda.csv:2)");
+    /* A walk that never left L2, at L2's latency. */
+    f = h100();
+    f.memory_cycles = 280;
+    expect_failed("memory-cycles", &f, "memory latency cycles",
+                  "FAILED: below the plausible range: 280 cycles < 400 cycles (latency-cuda.csv:3)");
     /* No clock counter behind the row: said, not failed. */
+    f = h100();
     f.l2_cycles = 0;
     expect_passed("l2-no-cycles", &f, "L2 latency", "unjudged: the row at latency-cuda.csv:2 has no cycles");
 }
@@ -345,6 +331,44 @@ static void test_missing_figure_fails(void **state)
                   "FAILED: missing: the largest point (stream-cuda.csv:3) is 64 MiB, below 4x the 50 MiB L2");
 }
 
+/* A benchmark stopped before its first point leaves a results file with
+ * nothing of its own in it: its figures are missing, and so is the file. */
+static void test_empty_results_file_is_missing(void **state)
+{
+    (void)state;
+    device_figures f = h100();
+    f.fma_csv = cycles_column() ? RESULTS_HEADER ",cycles\n" : RESULTS_HEADER "\n";
+    expect_failed("header-only", &f, "fma-cuda.csv",
+                  "FAILED: missing: the header only, no rows: the benchmark ended before it wrote one", "FMA float",
+                  "FAILED: missing: fma-cuda.csv: the header only, no rows", "FMA double",
+                  "FAILED: missing: fma-cuda.csv: the header only, no rows");
+    f.fma_csv = "";
+    expect_failed("no-bytes", &f, "fma-cuda.csv", "FAILED: missing: an empty file, not even a header", "FMA float",
+                  "FAILED: missing: fma-cuda.csv: an empty file, not even a header");
+    /* Rows, but none the benchmark wrote on CUDA. */
+    static char text[1024];
+    text[0] = '\0';
+    add_row(text, sizeof text, "stream", "triad", "float", "footprint", MIB(256), 2950, "GB/s", "1", 0);
+    add_row(text, sizeof text, "stream", "triad", "double", "footprint", MIB(256), 3010, "GB/s", "1", 0);
+    f.fma_csv = text;
+    expect_failed("other-rows", &f, "fma-cuda.csv", "FAILED: missing: none of its 2 rows is fma's on cuda",
+                  "FMA float", "FAILED: missing: fma-cuda.csv: none of its 2 rows is fma's on cuda");
+}
+
+/* The older local-memory kernel (one load and one store a barrier) wrote
+ * sweep size: not the figure judged, which is then missing. */
+static void test_local_memory_is_the_local_width_sweep(void **state)
+{
+    (void)state;
+    device_figures f = h100();
+    f.local = 0;
+    expect_failed("local-old", &f, "local memory",
+                  "FAILED: missing: no row of variant kernel-local-memory, sweep local-width in bandwidth-cuda.csv");
+    f = h100();
+    f.local = 35000; /* 1.05 x 32 banks x 4 B a clock */
+    expect_failed("local-above", &f, "local memory", "FAILED: above the plausible range: 1.05 x peak.local_GBps");
+}
+
 static void test_failed_or_timed_out_benchmark_fails(void **state)
 {
     (void)state;
@@ -411,4 +435,5 @@ TEST_MAIN(scratch_setup, scratch_teardown, test_plausible_figures_pass, test_fig
           test_invalid_row_fails,
           test_skipped_benchmark_fails_where_a_gpu_is_visible,
           test_skipped_benchmark_beside_one_that_found_a_device_fails, test_missing_figure_fails,
+          test_empty_results_file_is_missing, test_local_memory_is_the_local_width_sweep,
           test_failed_or_timed_out_benchmark_fails, test_unknown_limits, test_bad_input_is_one_line_and_exit_2)

@@ -29,12 +29,14 @@ static const char fake_script[] =
     "{ echo $H; case $bench in\n"
     "stream) row triad double footprint 268435456 3010 GB/s; row triad float footprint 268435456 2950 GB/s;;\n"
     "bandwidth) row kernel-read-device '' size 1073741824 3100 GB/s; row h2d-memcpy-pinned '' size 1073741824 52 GB/s\n"
-    "  row d2h-memcpy-pinned '' size 1073741824 53 GB/s; row kernel-read-managed '' size 1073741824 12 GB/s;;\n"
+    "  row d2h-memcpy-pinned '' size 1073741824 53 GB/s; row kernel-read-managed '' size 1073741824 12 GB/s\n"
+    "  row kernel-local-memory '' local-width 268435456 29100 GB/s;;\n"
     "fma) row fma float concurrency 65536 60100 Gflop/s; row fma double concurrency 65536 30050 Gflop/s;;\n"
-    "latency) row L2 uint64 level 16777216 140 ns; row memory uint64 level 268435456 620 ns;;\n"
+    "latency) row L2 uint64 level 16777216 140 ns; row memory uint64 level 268435456 354 ns;;\n"
     "*) row x '' fixed 1 1 GB/s;; esac; } > \"$out/$name.csv\"\n"
     "printf 'key,value\\ndevice.cache_bytes,52428800\\npeak.memory_GBps,3352.32\\npeak.float_GFLOPs,66908.2\\n"
-    "peak.double_GFLOPs,33454.1\\ndevice.pcie_link_GBps,63.0154\\n' > \"$out/$name.meta.csv\"\n"
+    "peak.double_GFLOPs,33454.1\\npeak.local_GBps,33454.1\\ndevice.pcie_link_GBps,63.0154\\n'"
+    " > \"$out/$name.meta.csv\"\n"
     "[ \"${FAKE_SLEEP:-}\" != \"$bench\" ] || sleep 60\n";
 
 /* tmp/fake-bin holding the stand-ins; returns the environment to run
