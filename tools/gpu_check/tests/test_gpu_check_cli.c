@@ -75,16 +75,6 @@ static run_result run_all_with_status(int status, const char *env, const char *a
     return r;
 }
 
-/* A file the run left under tmp holds each of the texts (the failure shows
- * the whole file, so it says which one lacks what). */
-static void expect_tmp_file_has_(const char *name, const char *const *texts, size_t n)
-{
-    char *text = slurp_tmp("%s", name);
-    expect_all_in_(text, texts, n);
-    free(text);
-}
-#define expect_tmp_file_has(name, ...) expect_tmp_file_has_(name, TEXTS(__VA_ARGS__))
-
 static void test_no_gpu_is_one_line_and_exit_77(void **state)
 {
     (void)state;
