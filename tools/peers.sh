@@ -101,7 +101,7 @@ if [ -n "$nvbandwidth" ]; then
 fi
 out=${out:-$(mktemp -d /tmp/crossroof-peers-XXXXXX)}
 mkdir -p -- "$out" || die 2 "--out: cannot create '$out'"
-rm -f -- "$out"/rows-*.csv
+rm -f -- "$out"/rows-*.csv "$out/peers.csv"
 
 # Each mode in a subshell: one that fails says why and the others still run.
 failed=0
@@ -124,8 +124,10 @@ for suite in babelstream-cuda nvbandwidth; do
     [ -s "$out/rows-$suite.csv" ] && rows+=("$out/rows-$suite.csv")
 done
 if [ ${#rows[@]} -gt 0 ]; then
-    { echo "$header" && cat -- "${rows[@]}"; } >"$out/peers.csv.tmp" && mv -f -- "$out/peers.csv.tmp" "$out/peers.csv" ||
+    if ! { echo "$header" && cat -- "${rows[@]}"; } >"$out/peers.csv.tmp" ||
+        ! mv -f -- "$out/peers.csv.tmp" "$out/peers.csv"; then
         die 1 "cannot write $out/peers.csv"
+    fi
     print_table "$out/peers.csv"
 fi
 printf 'peers.sh: runs kept in %s\n' "$out" >&2

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
 # tools/peers.sh --babelstream-cuda: stream-cuda's fixed sweep beside
 # BabelStream's CUDA build, at each array length and data type, in slices
 # that alternate which suite goes first. BabelStream prints the best, worst
@@ -49,7 +50,9 @@ bs_cuda_one() { # suite slice elements dtype
         local args=(--arraysize "$3" --numtimes $((cuda_reps + 1)) --device "$cuda_device" --csv)
         [ "$4" = float ] && args+=(--float)
         run_within_budget "$log" "$babel_cuda" "${args[@]}" || rc=$?
-        [ $rc = 0 ] && { rows=$(bs_cuda_peer_rows "$log" "$3" "$width" 2>>"$log") || rc=1; }
+        local said
+        [ $rc = 0 ] && { rows=$(bs_cuda_peer_rows "$log" "$3" "$width" 2>&1) || { rc=1 said=$rows; }; }
+        [ -z "${said:-}" ] || die 1 "babelstream-cuda: $what: BabelStream $said (log: $log)"
     fi
     [ $rc = 124 ] && return 124
     [ $rc = 0 ] || die 1 "babelstream-cuda: $what failed: $(last_line "$log") (log: $log)"

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
 # tools/peers.sh --babelstream: the stream kernels of stream-opencl beside
 # BabelStream's OpenCL build, in interleaved rounds, and the ratio table.
 # Per round and data type, in S slices that alternate which suite goes

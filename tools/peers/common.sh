@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
 # What the modes of tools/peers.sh share: one-line errors, the clock, a
 # mode's time budget and the runs held to it, and the rows of peers.csv.
 # Sourced, never run.
@@ -48,13 +49,15 @@ run_within_budget() { # log command...
 run_slices() { # suite budget planned slice_fn
     local suite=$1 planned=$3 base=$out/$1 s done=0 rc=0 t0
     mkdir -p -- "$base" || die 1 "cannot create $base"
-    touch -- "$base/samples"
+    : >"$base/samples" || die 1 "cannot write $base/samples"
     budget_start "$2"
     for ((s = 1; s <= planned; s++)); do
         slice_fits || break
         printf 'peers.sh: %s slice %d/%d\n' "$suite" "$s" "$planned" >&2
         t0=$(now_ms)
-        mkdir -p -- "$base/slice$s" && : >"$base/slice$s/samples" || die 1 "cannot create $base/slice$s"
+        if ! mkdir -p -- "$base/slice$s" || ! : >"$base/slice$s/samples"; then
+            die 1 "cannot create $base/slice$s"
+        fi
         "$4" "$s" "$base/slice$s" || rc=$?
         [ $rc = 0 ] || break
         cat -- "$base/slice$s/samples" >>"$base/samples"

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
 # tools/peers.sh --nvbandwidth: bandwidth-cuda's copies beside nvbandwidth's
 # at nvbandwidth's buffer size, in slices that alternate which suite goes
 # first. nvbandwidth reports the median over its samples of each sample's
