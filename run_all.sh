@@ -782,7 +782,7 @@ fi
 # <run>/peers/, held to its budget (the default 60 s holds the 45 s of
 # peers.sh's CUDA modes) like a benchmark, and recorded as task peers.
 run_peers() {
-    local dir=${CROSSROOF_PEERS:-} args=() i index="" label="" t0 ms secs status reason="" budget
+    local dir=${CROSSROOF_PEERS:-} args=() i index="" label="" t0 ms secs status reason="" budget err said
     [ -n "$dir" ] || { dir=build/peers; [ -d "$dir" ] || dir=peers; }
     [ -x "$dir/cuda-stream" ] && args+=(--babelstream-cuda "$dir/cuda-stream")
     [ -x "$dir/nvbandwidth" ] && args+=(--nvbandwidth "$dir/nvbandwidth")
@@ -806,9 +806,13 @@ run_peers() {
     ms=$(($(now_ms) - t0))
     secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
     [ $interrupted = 1 ] && [ $rc -ne 0 ] && return 1
+    # Its first error says why: the table of the modes that ran comes after it.
+    said=$(grep -m 1 '^peers.sh: error: ' "$out/peers/peers.log")
+    said=${said#peers.sh: error: }
+    [ -n "$said" ] || said=$(last_words "$out/peers/peers.log" peers.sh)
     case $rc in
         0) status=passed ;;
-        *) status=failed reason="exit $rc: $(last_words "$out/peers/peers.log" peers.sh)" ;;
+        *) status=failed reason="exit $rc: $said" ;;
     esac
     [ "$timed_out" = 1 ] && status=failed rc=124 reason="timed out: stopped at its budget of $budget s"
     record peers host "$index" "$label" peers "$status" "$rc" "$secs" "$reason"

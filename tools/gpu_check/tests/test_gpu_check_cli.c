@@ -174,6 +174,20 @@ static void test_peers_run_after_the_benchmarks(void **state)
     run_free(&r);
 }
 
+/* A peer run that fails fails the task, with its first error as the reason. */
+static void test_a_failed_peer_fails_the_task_with_its_error(void **state)
+{
+    (void)state;
+    char args[300];
+    snprintf(args, sizeof args, "--gpu-check --out %s/peers-failed", tmp);
+    run_result r = run_all_with_status(1, peers_env("FAKE_NVB_ERROR=device_local_copy"), args);
+    expect_tmp_file_has("peers-failed/run-log.csv", "\npeers,host,0,NVIDIA H100 80GB HBM3,peers,failed,1,",
+                        ",exit 1: nvbandwidth: slice 1: no figure for device_local_copy (it said: Error: "
+                        "cuMemHostAlloc failed) (log: ");
+    expect_in(r.out, "FAILED   peers on NVIDIA H100 80GB HBM3: exit 1: nvbandwidth: slice 1: no figure for ");
+    run_free(&r);
+}
+
 /* A peer that never ends is stopped at the budget, like a benchmark: the
  * task fails with 124, and nothing of it is left running. */
 static void test_peers_stopped_at_their_budget(void **state)
@@ -235,5 +249,6 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
 }
 
 CLI_TEST_MAIN(test_no_gpu_is_one_line_and_exit_77, test_each_benchmark_runs_short_and_is_judged,
-              test_peers_run_after_the_benchmarks, test_peers_stopped_at_their_budget,
+              test_peers_run_after_the_benchmarks, test_a_failed_peer_fails_the_task_with_its_error,
+              test_peers_stopped_at_their_budget,
               test_a_benchmark_past_its_budget_fails_and_keeps_its_rows, test_bad_usage_is_one_line_and_exit_2)
