@@ -172,6 +172,11 @@ static void test_peers_run_after_the_benchmarks(void **state)
     snprintf(path, sizeof path, "%s/with-peers/peers/energy-levels.csv", tmp);
     assert_int_not_equal(access(path, F_OK), 0);
     run_free(&r);
+    /* Its link to peers/peers.csv reads as the report read it. */
+    snprintf(path, sizeof path, "--check %s/with-peers", tmp);
+    r = run_with_status(0, NULL, "../tools/report", path);
+    expect_in(r.out, "linked file(s): ok");
+    run_free(&r);
 }
 
 /* A peer run that fails fails the task, with its first error as the reason. */
