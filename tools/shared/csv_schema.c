@@ -124,11 +124,14 @@ static const cr_csv_schema schema_energy_reference = {
 /* tools/peers.sh (tools/peers/ratios.awk): crossroof beside a peer suite on
  * the same work, one row per test, size and statistic. */
 static const cr_column_spec peers_cols[] = {
-    {"suite", CR_TEXT, CR_NEVER_EMPTY},       {"test", CR_TEXT, CR_NEVER_EMPTY},         {"crossroof_test", CR_TEXT, CR_NEVER_EMPTY},
-    {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},      {"size_bytes", CR_COUNT, CR_NEVER_EMPTY},  {"statistic", CR_TEXT, CR_NEVER_EMPTY},
-    {"crossroof", CR_NONNEG, CR_NEVER_EMPTY}, {"peer", CR_NONNEG, CR_NEVER_EMPTY},       {"unit", CR_TEXT, CR_NEVER_EMPTY},
-    {"ratio", CR_NONNEG, CR_NEVER_EMPTY},     {"n_crossroof", CR_COUNT, CR_NEVER_EMPTY}, {"n_peer", CR_COUNT, CR_NEVER_EMPTY},
-    {"slices", CR_COUNT, CR_NEVER_EMPTY},     {"flags", CR_TEXT, CR_MAY_BE_EMPTY},       {"note", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"suite", CR_TEXT, CR_NEVER_EMPTY},          {"test", CR_TEXT, CR_NEVER_EMPTY},
+    {"crossroof_test", CR_TEXT, CR_NEVER_EMPTY}, {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"size_bytes", CR_COUNT, CR_NEVER_EMPTY},    {"statistic", CR_TEXT, CR_NEVER_EMPTY},
+    {"crossroof", CR_NONNEG, CR_NEVER_EMPTY},    {"peer", CR_NONNEG, CR_NEVER_EMPTY},
+    {"unit", CR_TEXT, CR_NEVER_EMPTY},           {"ratio", CR_NONNEG, CR_NEVER_EMPTY},
+    {"n_crossroof", CR_COUNT, CR_NEVER_EMPTY},   {"n_peer", CR_COUNT, CR_NEVER_EMPTY},
+    {"slices", CR_COUNT, CR_NEVER_EMPTY},        {"flags", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 static const cr_csv_schema schema_peers = {"the peers' ratio table", peers_cols, COUNT(peers_cols), false, NULL, 0};
 

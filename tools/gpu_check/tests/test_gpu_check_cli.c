@@ -179,37 +179,36 @@ static void test_peers_run_after_the_benchmarks(void **state)
     run_free(&r);
 }
 
-/* A peer run that fails fails the task, with its first error as the reason. */
-static void test_a_failed_peer_fails_the_task_with_its_error(void **state)
+/* A peer run that fails fails the task, its first error the reason; one
+ * that never ends is stopped at the budget like a benchmark, fails with
+ * 124, and nothing of it is left running. */
+static void test_a_failed_or_stopped_peer_fails_the_task(void **state)
 {
     (void)state;
-    char args[300];
-    snprintf(args, sizeof args, "--gpu-check --out %s/peers-failed", tmp);
-    run_result r = run_all_with_status(1, peers_env("FAKE_NVB_ERROR=device_local_copy"), args);
-    expect_tmp_file_has("peers-failed/run-log.csv", "\npeers,host,0,NVIDIA H100 80GB HBM3,peers,failed,1,",
-                        ",exit 1: nvbandwidth: slice 1: no figure for device_local_copy (it said: Error: "
-                        "cuMemHostAlloc failed) (log: ");
-    expect_in(r.out, "FAILED   peers on NVIDIA H100 80GB HBM3: exit 1: nvbandwidth: slice 1: no figure for ");
-    run_free(&r);
-}
-
-/* A peer that never ends is stopped at the budget, like a benchmark: the
- * task fails with 124, and nothing of it is left running. */
-static void test_peers_stopped_at_their_budget(void **state)
-{
-    (void)state;
-    char args[300];
-    snprintf(args, sizeof args, "--gpu-check --out %s/peers-slow", tmp);
-    time_t t0 = time(NULL);
-    run_result r = run_all_with_status(1, peers_env("FAKE_SLOW=1 CROSSROOF_GPU_CHECK_BUDGET_S=2"), args);
-    assert_true(time(NULL) - t0 < 60);
-    expect_in(r.out, "peers on NVIDIA H100 80GB HBM3: failed in ");
-    expect_tmp_file_has("peers-slow/run-log.csv", "\npeers,host,0,NVIDIA H100 80GB HBM3,peers,failed,124,",
-                        "timed out: stopped at its budget of 2 s");
+    static const struct {
+        const char *run, *env, *status, *reason;
+    } cases[] = {
+        {"peers-failed", "FAKE_NVB_ERROR=device_local_copy", "failed,1,",
+         ",exit 1: nvbandwidth: slice 1: no figure for device_local_copy (it said: Error: cuMemHostAlloc failed) "
+         "(log: "},
+        {"peers-slow", "FAKE_SLOW=1 CROSSROOF_GPU_CHECK_BUDGET_S=2", "failed,124,",
+         ",timed out: stopped at its budget of 2 s\n"},
+    };
+    for (size_t i = 0; i < countof(cases); ++i) {
+        char args[300], log[300], row[200];
+        snprintf(args, sizeof args, "--gpu-check --out %s/%s", tmp, cases[i].run);
+        time_t t0 = time(NULL);
+        run_result r = run_all_with_status(1, peers_env(cases[i].env), args);
+        assert_true(time(NULL) - t0 < 60);
+        expect_in(r.out, "FAILED   peers on NVIDIA H100 80GB HBM3: ");
+        snprintf(log, sizeof log, "%s/run-log.csv", cases[i].run);
+        snprintf(row, sizeof row, "\npeers,host,0,NVIDIA H100 80GB HBM3,peers,%s", cases[i].status);
+        expect_tmp_file_has(log, row, cases[i].reason);
+        run_free(&r);
+    }
     char probe[128];
     snprintf(probe, sizeof probe, "pgrep -f 'slee[p] 61.%d' >/dev/null", (int)getpid());
     assert_int_not_equal(system(probe), 0);
-    run_free(&r);
 }
 
 static void test_a_benchmark_past_its_budget_fails_and_keeps_its_rows(void **state)
@@ -254,6 +253,5 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
 }
 
 CLI_TEST_MAIN(test_no_gpu_is_one_line_and_exit_77, test_each_benchmark_runs_short_and_is_judged,
-              test_peers_run_after_the_benchmarks, test_a_failed_peer_fails_the_task_with_its_error,
-              test_peers_stopped_at_their_budget,
+              test_peers_run_after_the_benchmarks, test_a_failed_or_stopped_peer_fails_the_task,
               test_a_benchmark_past_its_budget_fails_and_keeps_its_rows, test_bad_usage_is_one_line_and_exit_2)
