@@ -204,6 +204,8 @@ TOOLS_SHARED_SRC := $(wildcard tools/shared/*.c)
 $(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o)
 $(eval $(call folder_tests,tools/shared,tool_shared.a))
+# tools/peers.sh, a script: its end-to-end test, on stand-ins of both suites.
+$(eval $(call folder_tests,tools/peers,))
 
 # What is particular to a benchmark or tool, then the rules of each.
 include $(wildcard $(BENCHMARKS:%=bench/%/build.mk) $(TOOLS_LIST:%=tools/%/build.mk))

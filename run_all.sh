@@ -820,13 +820,61 @@ if [ $interrupted = 0 ]; then
     done
 fi
 
+# ---- the GPU check's peers: crossroof beside BabelStream and nvbandwidth ----
+# tools/peers.sh with the peers' executables (cuda-stream, nvbandwidth) from
+# CROSSROOF_PEERS, else build/peers/ of the tree, else peers/ beside
+# run_all.sh (a bundle), on the first CUDA device the check ran on; into
+# <run>/peers/, held to its budget (the default 60 s holds the 45 s of
+# peers.sh's CUDA modes) like a benchmark, and recorded as task peers.
+run_peers() {
+    local dir=${CROSSROOF_PEERS:-} args=() i index="" label="" t0 ms secs status reason="" budget err said
+    [ -n "$dir" ] || { dir=build/peers; [ -d "$dir" ] || dir=peers; }
+    [ -x "$dir/cuda-stream" ] && args+=(--babelstream-cuda "$dir/cuda-stream")
+    [ -x "$dir/nvbandwidth" ] && args+=(--nvbandwidth "$dir/nvbandwidth")
+    for i in "${!t_name[@]}"; do
+        [ "${t_backend[$i]}" = cuda ] && [ -n "${t_index[$i]}" ] && { index=${t_index[$i]} label=${t_label[$i]}; break; }
+    done
+    if [ ${#args[@]} = 0 ] || [ -z "$index" ]; then
+        [ ${#args[@]} = 0 ] && reason="no peer executables in $dir" || reason="no CUDA device listed"
+        record peers host "" "" peers skipped 77 0 "$reason"
+        echo "peers: skipped ($reason)"
+        return 0
+    fi
+    err=$(mkdir -p -- "$out/peers" 2>&1) || fail "cannot create $out/peers: $(reason "$err")"
+    budget=$(gpu_check_budget peers)
+    t0=$(now_ms)
+    { start_child tools/peers.sh "${args[@]}" --bin "$bin_dir" --device "$index" --out "$out/peers" \
+        >"$out/peers/peers.log" 2>&1 </dev/null; } 2>/dev/null || fail "cannot write $out/peers/peers.log"
+    deadline_ms=$((t0 + budget * 1000))
+    wait_child
+    deadline_ms=0
+    ms=$(($(now_ms) - t0))
+    secs=$(printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)))
+    [ $interrupted = 1 ] && [ $rc -ne 0 ] && return 1
+    # Its first error says why: the table of the modes that ran comes after it.
+    said=$(grep -m 1 '^peers.sh: error: ' "$out/peers/peers.log")
+    said=${said#peers.sh: error: }
+    [ -n "$said" ] || said=$(last_words "$out/peers/peers.log" peers.sh)
+    case $rc in
+        0) status=passed ;;
+        *) status=failed reason="exit $rc: $said" ;;
+    esac
+    [ "$timed_out" = 1 ] && status=failed rc=124 reason="timed out: stopped at its budget of $budget s"
+    record peers host "$index" "$label" peers "$status" "$rc" "$secs" "$reason"
+    echo "peers on $label: $status in ${secs} s${reason:+ ($reason)}"
+    return 0
+}
+if [ $interrupted = 0 ] && [ "$gpu_check" = 1 ] && [ -z "${done_task[peers/peers]:-}" ]; then
+    run_peers
+fi
+
 # ---- figures and the report ----
 extra_failed=()
 # The energy levels of every device (the GPU check's too): a table of its
 # own beside the CSVs, which the figures and the report read.
 if [ $interrupted = 0 ]; then
     for d in "$out"/*/; do
-        [ -d "$d" ] || continue
+        [ -d "$d" ] && [ "$d" != "$out/peers/" ] || continue
         if [ ! -x "$tools/energy-levels" ]; then
             extra_failed+=("the energy levels: $tools/energy-levels is missing")
             break

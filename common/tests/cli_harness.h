@@ -133,6 +133,16 @@ static inline void expect_all_in_(const char *text, const char *const *whats, si
 }
 #define expect_all_in(text, ...) expect_all_in_(text, TEXTS(__VA_ARGS__))
 
+/* A file the run left under tmp holds each of the texts (the failure shows
+ * the whole file, so it says which one lacks what). */
+static inline void expect_tmp_file_has_(const char *name, const char *const *texts, size_t n)
+{
+    char *text = slurp_tmp("%s", name);
+    expect_all_in_(text, texts, n);
+    free(text);
+}
+#define expect_tmp_file_has(name, ...) expect_tmp_file_has_(name, TEXTS(__VA_ARGS__))
+
 /* `BIN ARGS` exits with status, and says each of the texts on stdout. */
 static inline void expect_output_(const char *bin, const char *args, int status, const char *const *texts, size_t n)
 {

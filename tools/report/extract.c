@@ -9,6 +9,7 @@
 #include "db/tables.h"
 #include "error.h"
 #include "report/headlines.h"
+#include "report/peers.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -131,6 +132,42 @@ static int load_log(const source *src, rp_run *run, char *err, size_t errlen)
         rp_set_text(r, 4, "%s", rp_get(&t, i, "mode"));
         rp_set_text(r, 5, "%s", rp_get(&t, i, "reason"));
     }
+    cr_csv_free(&t);
+    return 0;
+}
+
+/* ---- the peers: tools/peers.sh's ratio table, in peers/ beside the devices ---- */
+
+static bool has_peers(const source *src, const rp_run *run)
+{
+    if (src->db == NULL) {
+        char path[RP_PATH_LEN + 32];
+        snprintf(path, sizeof path, "%s/" RP_PEERS_DIR "/peers.csv", run->path);
+        return access(path, F_OK) == 0;
+    }
+    char **names, err[256];
+    size_t n;
+    bool found = false;
+    if (db_device_files(src->db, src->run_id, RP_PEERS_DIR, &names, &n, err, sizeof err) != 0)
+        return false;
+    for (size_t i = 0; i < n; ++i)
+        found = found || strcmp(names[i], "peers.csv") == 0;
+    db_free_names(names, n);
+    return found;
+}
+
+static int load_peers(const source *src, rp_run *run, char *err, size_t errlen)
+{
+    if (!has_peers(src, run))
+        return 0;
+    rp_device where = {0};
+    snprintf(where.dir, sizeof where.dir, RP_PEERS_DIR);
+    snprintf(where.path, sizeof where.path, "%s/" RP_PEERS_DIR, run->path);
+    cr_csv_table t;
+    if (read_csv(src, run, &where, "peers.csv", &t, err, errlen) != 0)
+        return -1;
+    rp_peers_table(&run->peers, &t);
+    run->has_peers = true;
     cr_csv_free(&t);
     return 0;
 }
@@ -391,7 +428,10 @@ static int list_devices(const source *src, const rp_run *run, rp_strings *out, c
         size_t n;
         if (db_run_devices(src->db, src->run_id, &dirs, &n, err, errlen) != 0)
             return -1;
-        take_names(out, dirs, n);
+        for (size_t i = 0; i < n; ++i)
+            if (strcmp(dirs[i], RP_PEERS_DIR) != 0)
+                rp_strings_push(out, "%s", dirs[i]);
+        db_free_names(dirs, n);
         return 0;
     }
     if (holds_meta(run->path)) {
@@ -403,7 +443,7 @@ static int list_devices(const source *src, const rp_run *run, rp_strings *out, c
     for (size_t i = 0; i < entries.n; ++i) {
         char sub[RP_PATH_LEN + 256];
         snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
-        if (is_dir(sub) && holds_results(sub) && strlen(sub) < RP_PATH_LEN)
+        if (is_dir(sub) && holds_results(sub) && strlen(sub) < RP_PATH_LEN && strcmp(entries.v[i], RP_PEERS_DIR) != 0)
             rp_strings_push(out, "%s", entries.v[i]);
     }
     rp_strings_free(&entries);
@@ -421,6 +461,8 @@ static int load_run(const source *src, const char *path, rp_run *run, char *err,
     snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : run->path);
     rp_strings dirs = {0};
     int rc = load_log(src, run, err, errlen);
+    if (rc == 0)
+        rc = load_peers(src, run, err, errlen);
     if (rc == 0)
         rc = list_devices(src, run, &dirs, err, errlen);
     for (size_t i = 0; i < dirs.n && rc == 0; ++i) {

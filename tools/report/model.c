@@ -209,5 +209,6 @@ void rp_run_free(rp_run *r)
         rp_device_free(&r->devices[i]);
     free(r->devices);
     rp_table_free(&r->log);
+    rp_table_free(&r->peers);
     memset(r, 0, sizeof *r);
 }

@@ -69,6 +69,8 @@ typedef struct {
     size_t ndevices;
     rp_table log;             /* run_all.sh's run-log.csv, when there is one */
     bool has_log;
+    rp_table peers;           /* tools/peers.sh's peers/peers.csv, when there is one */
+    bool has_peers;
 } rp_run;
 
 void rp_strings_push(rp_strings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -86,6 +86,35 @@ static void prefix_of(const rp_device *d, char *out, size_t len)
     snprintf(out, len, "%s%s", d->dir, d->dir[0] ? "/" : "");
 }
 
+/* What the Peers section's table says, in both formats. */
+static const char peers_how_to_read[] =
+    "crossroof beside the suites it means to beat, run by tools/peers.sh on the same device in slices that "
+    "alternate which suite goes first: BabelStream's CUDA build beside stream-cuda's fixed sweep (best and mean "
+    "times, as GB/s of BabelStream's byte count), nvbandwidth beside bandwidth-cuda's copies at its buffer size "
+    "(medians, each copy's bytes counted once, crossroof's duplex figure halved to nvbandwidth's one measured "
+    "direction). Ratio = crossroof's GB/s / the peer's: above 1 where crossroof is faster. A ratio far from 1 "
+    "says the two suites measure the same work differently; flagged rows say why.";
+
+/* The Peers section's markup in one format: what opens it up to how to
+ * read it, what closes that, the link to its data, and how text and the
+ * table are written. */
+typedef struct {
+    const char *open, *how_close, *data;
+    void (*text)(FILE *f, const char *s);
+    void (*table)(FILE *f, const rp_table *t);
+} peers_markup;
+
+static void render_peers(FILE *f, const rp_run *run, const peers_markup *m)
+{
+    if (!run->has_peers)
+        return;
+    fputs(m->open, f);
+    m->text(f, peers_how_to_read);
+    fputs(m->how_close, f);
+    m->table(f, &run->peers);
+    fputs(m->data, f);
+}
+
 /* ---- Markdown ---- */
 
 /* A character and what a format writes for it. */
@@ -202,6 +231,8 @@ static void render_backends(FILE *f, const rp_run *run, const char *head, const 
         rp_table_free(&pairs.tables[k]);
     }
 }
+static const peers_markup md_peers = {"## Peers\n\n*How to read this.* ", "\n\n",
+                                      "Data: [peers/peers.csv](peers/peers.csv)\n\n", plain_text, md_table};
 
 static void md_summary(FILE *f, const rp_run *run)
 {
@@ -229,6 +260,7 @@ static void md_summary(FILE *f, const rp_run *run)
         fputs("Data: [run-log.csv](run-log.csv)\n\n", f);
     }
     render_backends(f, run, "## One device, two APIs\n\n", "*How to read this.* ", "\n\n", md_table);
+    render_peers(f, run, &md_peers);
 }
 
 /* ---- the walk over devices and sections, in either format ---- */
@@ -551,6 +583,10 @@ int rp_render_html(FILE *f, const rp_run *run, char *err, size_t errlen)
     }
     render_backends(f, run, "<h2>One device, two APIs</h2>\n", "<p class=\"how\"><b>How to read this.</b> ",
                     "</p>\n", html_table);
+    static const peers_markup html_peers = {
+        "<h2 id=\"peers\">Peers</h2>\n<p class=\"how\"><b>How to read this.</b> ", "</p>\n",
+        "<p class=\"src\">Data: <a href=\"peers/peers.csv\">peers/peers.csv</a></p>\n", html_text, html_table};
+    render_peers(f, run, &html_peers);
     static const markup html = {
         .text = html_text,
         .own = html_text,

@@ -121,6 +121,20 @@ static const cr_csv_schema schema_energy_reference = {
     "an energy reference table (symbol,value,unit,level,basis,access_bytes,meaning)", energy_reference_cols,
     COUNT(energy_reference_cols), false, NULL, 0};
 
+/* tools/peers.sh (tools/peers/ratios.awk): crossroof beside a peer suite on
+ * the same work, one row per test, size and statistic. */
+static const cr_column_spec peers_cols[] = {
+    {"suite", CR_TEXT, CR_NEVER_EMPTY},          {"test", CR_TEXT, CR_NEVER_EMPTY},
+    {"crossroof_test", CR_TEXT, CR_NEVER_EMPTY}, {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"size_bytes", CR_COUNT, CR_NEVER_EMPTY},    {"statistic", CR_TEXT, CR_NEVER_EMPTY},
+    {"crossroof", CR_NONNEG, CR_NEVER_EMPTY},    {"peer", CR_NONNEG, CR_NEVER_EMPTY},
+    {"unit", CR_TEXT, CR_NEVER_EMPTY},           {"ratio", CR_NONNEG, CR_NEVER_EMPTY},
+    {"n_crossroof", CR_COUNT, CR_NEVER_EMPTY},   {"n_peer", CR_COUNT, CR_NEVER_EMPTY},
+    {"slices", CR_COUNT, CR_NEVER_EMPTY},        {"flags", CR_TEXT, CR_MAY_BE_EMPTY},
+    {"note", CR_TEXT, CR_MAY_BE_EMPTY},
+};
+static const cr_csv_schema schema_peers = {"the peers' ratio table", peers_cols, COUNT(peers_cols), false, NULL, 0};
+
 const cr_csv_schema cr_schema_any = {"a CSV file", NULL, 0, true, NULL, 0};
 
 /* ---- which file is which ---- */
@@ -149,6 +163,8 @@ const cr_csv_schema *cr_schema_for(const char *path)
         return &cr_schema_sfu_table;
     if (strcmp(name, "energy-levels.csv") == 0)
         return &schema_energy_levels;
+    if (strcmp(name, "peers.csv") == 0)
+        return &schema_peers;
     if (strcmp(name, "ranasinghe2014-table5.1.csv") == 0)
         return &schema_energy_reference;
     for (size_t i = 0; i < COUNT(benchmarks); ++i) {

@@ -21,6 +21,7 @@
 #include "db/import.h"
 #include "db/schema.h"
 #include "db/tables.h"
+#include "report/tests/db_run.h"
 #include "tests/scratch_dir.h"
 #include "results.h"
 
@@ -920,14 +921,9 @@ static void test_run_read_back_from_db_alone(void **state)
     const char *dir = under("db-gone");
     shell("rm -rf '%s' && cp -R tools/shared/tests/data/run '%s'", dir, dir);
     char *files = compare_of(dir, dir, false);
-    sqlite3 *db;
-    char err[1024] = "", abs[PATH_MAX];
-    db_import_summary sum;
+    char err[1024] = "";
     sqlite3_int64 id;
-    assert_int_equal(db_open_memory(&db, err, sizeof err), 0);
-    assert_non_null(realpath(dir, abs));
-    if (db_import(db, &dir, 1, &sum, err, sizeof err) != 0 || db_find_run(db, abs, &id, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    sqlite3 *db = import_run(dir, &id);
     shell("rm -rf '%s'%s", dir, "");
     rp_run a, b;
     if (rp_load_run_db(db, id, dir, &a, err, sizeof err) != 0 || rp_load_run_db(db, id, dir, &b, err, sizeof err) != 0)

@@ -1,0 +1,76 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
+# tools/peers.sh --babelstream: the stream kernels of stream-opencl beside
+# BabelStream's OpenCL build, in interleaved rounds, and the ratio table.
+# Per round and data type, in S slices that alternate which suite goes
+# first: crossroof's fixed sweep (`--reps R/S`, no host reference, no
+# energy), BabelStream's best of R/S (`--numtimes R/S+1`, its own first
+# iteration discarded), and K/S processes of BabelStream with
+# `--numtimes 2` for its median (it prints none; each process times one
+# iteration after one it discards). Times are compared, not bandwidths, so
+# that no unit (MB vs MiB) or byte count can differ: ratio = BabelStream's
+# time / crossroof's, above 1 where crossroof is faster. Sourced by
+# tools/peers.sh, never run.
+
+# "kernel min median" of each valid stream row of the fixed sweep.
+ocl_crossroof_times() { # csv
+    csv_records "$1" | awk -F '\037' '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["sweep"] == "fixed" && $col["backend"] == "opencl" && $col["valid"] == "1" {
+            print $col["variant"], $col["min_s"], $col["median_s"]
+        }'
+}
+
+# "kernel min" of BabelStream's --csv output (Copy, Mul, ... lower-cased).
+ocl_babel_times() { # file
+    awk -F, '$1 ~ /^(Copy|Mul|Add|Triad|Dot)$/ { print tolower($1), $6 }' "$1"
+}
+
+ocl_run_crossroof() { # round dtype slice
+    local dir=$out/round$1/crossroof-$2-$3 width=4
+    [ "$2" = double ] && width=8
+    local args=(--sweeps fixed --dtype "$2" --size $((elements * width)) --host-ref off
+        --energy off --reps "$((reps / slices)):$((reps / slices))" --min-time 0.001 --max-time 600 --out "$dir")
+    [ -n "$device" ] && args+=(--device "$device")
+    "$bin/stream-opencl" "${args[@]}" >"$dir.log" 2>&1 || die 1 "crossroof round $1 $2 failed: see $dir.log"
+    ocl_crossroof_times "$dir/stream-opencl.csv" >>"$out/round$1/crossroof-$2.times"
+}
+
+ocl_run_babel() { # round dtype slice
+    local base=$out/round$1/babelstream-$2 args=(--arraysize "$elements" --csv)
+    [ "$2" = float ] && args+=(--float)
+    [ -n "$device" ] && args+=(--device "$device")
+    "$babel" "${args[@]}" --numtimes $((reps / slices + 1)) >"$base-best-$3.csv" 2>>"$base.log" ||
+        die 1 "BabelStream round $1 $2 failed: see $base.log"
+    ocl_babel_times "$base-best-$3.csv" >>"$base-best.times"
+    for ((k = 0; k < median_runs / slices; k++)); do
+        "$babel" "${args[@]}" --numtimes 2 >"$base-single.csv" 2>>"$base.log" ||
+            die 1 "BabelStream round $1 $2 (single) failed: see $base.log"
+        ocl_babel_times "$base-single.csv" >>"$base-single.times"
+    done
+}
+
+run_babelstream_opencl() {
+    local r t s
+    for ((r = 1; r <= rounds; r++)); do
+        mkdir -p -- "$out/round$r"
+        for t in "${dtype_list[@]}"; do
+            printf 'peers.sh: round %d/%d, %s\n' "$r" "$rounds" "$t" >&2
+            for ((s = 1; s <= slices; s++)); do
+                if (((r + s) % 2)); then ocl_run_crossroof "$r" "$t" "$s"; ocl_run_babel "$r" "$t" "$s"
+                else ocl_run_babel "$r" "$t" "$s"; ocl_run_crossroof "$r" "$t" "$s"; fi
+            done
+        done
+    done
+    # The table: per data type and kernel, the best of every slice's best,
+    # and the median of the slices' medians (crossroof) against the median
+    # of every single-iteration BabelStream process; then each round's
+    # ratios alone.
+    for t in "${dtype_list[@]}"; do
+        for ((r = 1; r <= rounds; r++)); do
+            sed "s/^/$t $r crossroof /" "$out/round$r/crossroof-$t.times"
+            sed "s/^/$t $r babel-best /" "$out/round$r/babelstream-$t-best.times"
+            sed "s/^/$t $r babel-single /" "$out/round$r/babelstream-$t-single.times"
+        done
+    done | awk -v elements="$elements" -v rounds="$rounds" -f "$here/tools/peers/opencl_table.awk"
+}

@@ -1,0 +1,96 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
+# What the modes of tools/peers.sh share: one-line errors, the clock, a
+# mode's time budget and the runs held to it, and the rows of peers.csv.
+# Sourced, never run.
+
+die() { # status message
+    local m=$2
+    printf 'peers.sh: error: %s\n' "${m//$'\n'/ }" >&2
+    exit "$1"
+}
+
+now_ms() {
+    local t=${EPOCHREALTIME//[.,]/}
+    echo $((10#$t / 1000))
+}
+
+# ---- a mode's budget ----
+# A mode starts a slice only where one as long as its longest so far still
+# fits in what is left; every run within it is stopped where the budget
+# ends, and the slice it belonged to is then left out whole.
+budget_start() { # seconds
+    budget_ms=$(($1 * 1000)) budget_t0=$(now_ms) longest_ms=0
+}
+budget_left_ms() { echo $((budget_ms - ($(now_ms) - budget_t0))); }
+slice_fits() { [ "$longest_ms" = 0 ] || [ "$(budget_left_ms)" -ge "$longest_ms" ]; }
+slice_took() { # ms
+    [ "$1" -le "$longest_ms" ] || longest_ms=$1
+}
+
+# Runs command with its output into log (appended), stopped where the
+# budget ends: 124 then, else its own status. --foreground keeps it in this
+# process group, which run_all.sh ends whole at its own deadline.
+run_within_budget() { # log command...
+    local log=$1 left
+    shift
+    left=$(budget_left_ms)
+    [ "$left" -gt 0 ] || return 124
+    local rc=0
+    timeout --foreground -k 2 "$((left / 1000)).$(printf '%03d' $((left % 1000)))" "$@" >>"$log" 2>&1 </dev/null ||
+        rc=$?
+    [ $rc = 137 ] && rc=124
+    return $rc
+}
+
+# A CUDA mode's slices, as many of planned as its budget allows: each runs
+# "slice_fn S DIR" (0, or 124 where the budget ended: then it is left out),
+# its samples in DIR/samples; then the rows of the slices that completed.
+run_slices() { # suite budget planned slice_fn
+    local suite=$1 planned=$3 base=$out/$1 s done=0 rc=0 t0
+    mkdir -p -- "$base" || die 1 "cannot create $base"
+    : >"$base/samples" || die 1 "cannot write $base/samples"
+    budget_start "$2"
+    for ((s = 1; s <= planned; s++)); do
+        slice_fits || break
+        printf 'peers.sh: %s slice %d/%d\n' "$suite" "$s" "$planned" >&2
+        t0=$(now_ms)
+        if ! mkdir -p -- "$base/slice$s" || ! : >"$base/slice$s/samples"; then
+            die 1 "cannot create $base/slice$s"
+        fi
+        "$4" "$s" "$base/slice$s" || rc=$?
+        [ $rc = 0 ] || break
+        cat -- "$base/slice$s/samples" >>"$base/samples"
+        slice_took $(($(now_ms) - t0))
+        done=$s
+    done
+    [ "$done" -gt 0 ] || die 1 "$suite: its budget of $2 s ended before one slice completed (logs in $base)"
+    write_rows "$suite" "$base/samples" "$done" "$planned"
+}
+
+# A run's last words, for its one-line error.
+last_line() { # log
+    grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 | cut -c1-300
+}
+
+# The ratios of a mode's samples as rows of peers.csv (tools/peers/ratios.awk
+# says how each statistic pools its slices), into out/rows-<suite>.csv.
+write_rows() { # suite samples-file slices-done slices-planned
+    awk -v suite="$1" -v done="$3" -v planned="$4" -f "$here/tools/peers/ratios.awk" "$2" \
+        >"$out/rows-$1.csv" || die 1 "$1: cannot write $out/rows-$1.csv"
+}
+
+# peers.csv as a table on stdout.
+print_table() { # csv
+    csv_records "$1" | awk -F '\037' '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
+                  printf "%-16s %-40s %-6s %10s %-6s %11s %11s %7s %9s  %s\n", "suite", "test", "dtype", "MiB", "stat",
+                      "crossroof", "peer", "ratio", "n", "flags"
+                  next }
+        { printf "%-16s %-40s %-6s %10.4g %-6s %11.2f %11.2f %6.3fx %4d/%-4d  %s\n", $col["suite"],
+              $col["test"] ($col["test"] == $col["crossroof_test"] ? "" : " (" $col["crossroof_test"] ")"),
+              $col["dtype"], $col["size_bytes"] / 1048576, $col["statistic"], $col["crossroof"], $col["peer"],
+              $col["ratio"], $col["n_crossroof"], $col["n_peer"], $col["flags"]
+          if ($col["note"] != "") print "    " $col["note"] }
+        END { print "(GB/s of the same bytes; ratio = crossroof / the peer, above 1 where crossroof is faster)" }'
+}
