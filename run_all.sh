@@ -43,7 +43,7 @@ caller=$PWD
 cd "$(dirname "$0")" || exit 1
 
 usage() {
-    sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"
+    sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${0##*/}" # from its own folder, where it went
     echo "Results go to <run>/<backend>-<index>-<device>/: CSVs, metadata, logs and figures;"
     echo "<run>/report.html and report.md are the characterization report, run-log.csv what ran."
 }
