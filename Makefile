@@ -206,6 +206,8 @@ $(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o)
 $(eval $(call folder_tests,tools/shared,tool_shared.a))
 # tools/peers.sh, a script: its end-to-end test, on stand-ins of both suites.
 $(eval $(call folder_tests,tools/peers,))
+# tools/gpu_bundle/: bundle.sh (make gpu-bundle) and its end-to-end test.
+$(eval $(call folder_tests,tools/gpu_bundle,))
 
 # What is particular to a benchmark or tool, then the rules of each.
 include $(wildcard $(BENCHMARKS:%=bench/%/build.mk) $(TOOLS_LIST:%=tools/%/build.mk))
@@ -283,6 +285,39 @@ integration-san: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(
 	@for b in $(abspath $(CUDA_BINS)); do [ ! -e $$b ] || ln -sf $$b $(SAN_BIN)/; done
 	@set -e; for t in $(CLI_TESTS:%=$(BUILD)/tests/%); do echo "== $$t on the executables built with ASan+UBSan"; \
 	    $(SAN_ENV) CROSSROOF_BIN=$(SAN_BIN) $$t; done
+
+# ---- the GPU bundle: run_all.sh and all it runs, for a machine with only a driver ----
+# A build of its own: SASS for GPU_BUNDLE_SM (those this nvcc has) and
+# compute_90 PTX for later GPUs, host code for any x86-64 CPU with AVX2
+# (-march=native would be this machine's), and the toolkit's ptxas for
+# regspill's offline spill table. Then tools/gpu_bundle/bundle.sh gathers it
+# with its libraries, and the peers of build/peers where there are any
+# (README, GPU bundle). ptxas is 36 MiB: SASS for sm_100 and sm_120 beside
+# it would pass the 64 MiB a device machine is carried.
+GPU_BUNDLE       := $(BUILD)/gpu-bundle
+GPU_BUNDLE_BUILD := $(BUILD)/gpu-bundle-build
+GPU_BUNDLE_MAX_MIB ?= 64
+GPU_BUNDLE_SM    ?= sm_80 sm_90
+GPU_BUNDLE_PTXAS ?= $(if $(NVCC),$(wildcard $(dir $(NVCC))ptxas))
+gpu_bundle_sm = $(filter $(GPU_BUNDLE_SM),$(shell $(NVCC) --list-gpu-code 2>/dev/null))
+GPU_BUNDLE_ARCH = $(foreach s,$(gpu_bundle_sm),-gencode arch=compute_$(s:sm_%=%),code=$(s)) \
+                  -gencode arch=compute_90,code=compute_90
+GPU_BUNDLE_HOST_OPT = -O3 $(if $(filter x86_64,$(shell uname -m)),-march=x86-64-v3) -fopenmp
+.PHONY: gpu-bundle
+gpu-bundle:
+	@[ -n "$(NVCC)" ] || { echo "make gpu-bundle: nvcc not found (set NVCC, CUDA_HOME or CUDA_PATH): a bundle without the CUDA benchmarks would check nothing" >&2; exit 1; }
+	@# Objects do not know the flags they were compiled with: other flags, a fresh build.
+	@flags="$(GPU_BUNDLE_ARCH) $(GPU_BUNDLE_HOST_OPT)"; stamp=$(GPU_BUNDLE_BUILD)/flags; \
+	    [ -f $$stamp ] && [ "$$(cat $$stamp)" = "$$flags" ] || \
+	    { rm -rf $(GPU_BUNDLE_BUILD) && mkdir -p $(GPU_BUNDLE_BUILD) && echo "$$flags" >$$stamp; }
+	@$(MAKE) --no-print-directory BUILD=$(GPU_BUNDLE_BUILD) CUDA_ARCH='$(GPU_BUNDLE_ARCH)' \
+	    HOST_OPT='$(GPU_BUNDLE_HOST_OPT)' opencl cuda tools
+	@tools/gpu_bundle/bundle.sh --bin $(GPU_BUNDLE_BUILD)/bin --tools $(GPU_BUNDLE_BUILD)/tools \
+	    --peers $(BUILD)/peers $(if $(GPU_BUNDLE_PTXAS),--ptxas $(GPU_BUNDLE_PTXAS)) --out $(GPU_BUNDLE) \
+	    --max-mib $(GPU_BUNDLE_MAX_MIB) \
+	    --about "revision: $(GIT_REV), built $$(date -u +%Y-%m-%dT%H:%M:%SZ) on $$(uname -m)" \
+	    --about "CUDA: $$($(NVCC) --version | grep -o 'release [0-9.]*'), SASS for $(gpu_bundle_sm), PTX for compute_90" \
+	    --about "host code: $(GPU_BUNDLE_HOST_OPT)"
 
 # No two modules may depend on each other, by include or by symbol.
 layout-check: all

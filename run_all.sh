@@ -30,6 +30,8 @@
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
 # the host tools (xgraph, energy-levels, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
 # CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check.
+# In a GPU bundle (make gpu-bundle; gpu-bundle.txt beside run_all.sh) the
+# executables come built, under build/: nothing is installed or built either.
 set -uo pipefail
 
 # A cluster run is the Slurm submitter's, options and all; run from where
@@ -43,7 +45,7 @@ caller=$PWD
 cd "$(dirname "$0")" || exit 1
 
 usage() {
-    sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"
+    sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${0##*/}" # from its own folder, where it went
     echo "Results go to <run>/<backend>-<index>-<device>/: CSVs, metadata, logs and figures;"
     echo "<run>/report.html and report.md are the characterization report, run-log.csv what ran."
 }
@@ -178,10 +180,18 @@ if [ -z "$resume" ] && [ ${#compare[@]} -eq 0 ] && [ "$check" = 0 ]; then
 fi
 
 # ---- dependencies and the build ----
+# Executables given (CROSSROOF_BIN) or come built (a GPU bundle of make
+# gpu-bundle, marked by gpu-bundle.txt): nothing is installed or built.
 if [ -n "${CROSSROOF_BIN:-}" ]; then
     absolute bin_dir "$CROSSROOF_BIN"
     [ -d "$bin_dir" ] || die "CROSSROOF_BIN: $bin_dir is not a directory"
     absolute tools "${CROSSROOF_TOOLS:-$bin_dir/../tools}"
+elif [ -f gpu-bundle.txt ]; then
+    [ "$check" = 0 ] || die "--check builds and tests the source tree; a GPU bundle holds none"
+    bin_dir=$PWD/build/bin
+    absolute tools "${CROSSROOF_TOOLS:-$PWD/build/tools}"
+    # regspill-cuda's offline compiler, where the bundle carries one.
+    [ -n "${CUDA_HOME:-}" ] || [ ! -x build/cuda/bin/ptxas ] || export CUDA_HOME=$PWD/build/cuda
 else
     common/deps.sh || exit 1
     if [ "$check" = 1 ]; then
@@ -204,9 +214,11 @@ fi
 
 # A run holds together with util-linux: process groups (setsid), the signal
 # a benchmark gets when run_all dies (setpriv --pdeathsig), the lock (flock).
+lacking=()
 for t in setsid setpriv flock; do
-    command -v "$t" >/dev/null || fail "$t not found: install util-linux (common/deps.sh checks for it)"
+    command -v "$t" >/dev/null || lacking+=("$t")
 done
+[ ${#lacking[@]} -eq 0 ] || fail "${lacking[*]} not found: install util-linux (common/deps.sh checks for it)"
 
 # ---- run-options: the options of a run, for --resume ----
 # One key=value line each (extra once per benchmark option, in order),
@@ -326,16 +338,18 @@ if [ -n "$resume" ]; then
     read_run_options "$out/run-options"
     lock_run_dir "$out"
 fi
-# The GPU check runs the CUDA benchmarks, each of them: one that could not
-# be built is recorded as skipped, which fails the check where a GPU is.
+# The GPU check runs the CUDA benchmarks, each of them: those of cuda/ (one
+# that could not be built is recorded as skipped, which fails the check
+# where a GPU is) and those built, all that a GPU bundle knows of.
 if [ "$gpu_check" = 1 ]; then
-    only_names=()
-    for main in cuda/*/main.c; do
+    declare -A cuda_names=()
+    for main in cuda/*/main.c "$bin_dir"/*-cuda; do
         [ -e "$main" ] || continue
-        name=${main%/main.c}
-        only_names+=("${name##*/}-cuda")
+        [[ $main == */main.c ]] && main=${main%/main.c}-cuda
+        cuda_names[${main##*/}]=1
     done
-    [ ${#only_names[@]} -gt 0 ] || fail "--gpu-check: no CUDA benchmark in cuda/"
+    only_names=("${!cuda_names[@]}")
+    [ ${#only_names[@]} -gt 0 ] || fail "--gpu-check: no CUDA benchmark in cuda/ or $bin_dir"
     # The same GPU through OpenCL, where its driver has an OpenCL ICD: the
     # memory paths and the latency, beside CUDA's, as the theses measured.
     for b in "${gpu_check_opencl[@]}"; do
@@ -344,6 +358,22 @@ if [ "$gpu_check" = 1 ]; then
     use_nvidia_opencl
 fi
 check_only
+
+# What is not here and can be done without (in a GPU bundle, or with
+# CROSSROOF_BIN, nothing installs it) is said in one line; the run goes on.
+lacking=()
+if [ "$gpu_check" = 1 ] && ! command -v nvidia-smi >/dev/null; then
+    lacking+=("nvidia-smi (the GPUs are not counted; the CUDA benchmarks look for themselves)")
+fi
+gnuplot_found=1
+if ! command -v gnuplot >/dev/null; then
+    gnuplot_found=0
+    lacking+=("gnuplot (the figures are skipped; the CSVs, the report and the verdict are written)")
+fi
+if [ ${#lacking[@]} -gt 0 ]; then
+    printf -v said '%s; ' "${lacking[@]}"
+    echo "crossroof: not found: ${said%; }"
+fi
 
 # ---- what to run: every executable on every device it lists ----
 selected() { # NAME: is it in --only?
@@ -789,7 +819,9 @@ xgraph() { # dir
     has_stream_csv "$dir" || return 0
     [ -n "${done_task[$d/xgraph]:-}" ] && [ -z "${ran_in[$d]:-}" ] && return 0
     t0=$(now_ms)
-    { start_child "$tools/xgraph" "$dir" >"$dir/xgraph.log" 2>&1 </dev/null; } 2>/dev/null ||
+    local no_plot=()
+    [ "$gnuplot_found" = 1 ] || no_plot=(--no-plot)
+    { start_child "$tools/xgraph" "$dir" "${no_plot[@]}" >"$dir/xgraph.log" 2>&1 </dev/null; } 2>/dev/null ||
         fail "cannot write $dir/xgraph.log"
     wait_child
     [ $interrupted = 1 ] && [ $rc -ne 0 ] && return 1
@@ -885,8 +917,9 @@ if [ $interrupted = 0 ]; then
         [ $rc = 0 ] || extra_failed+=("the energy levels in ${d%/} ($tools/energy-levels ${d%/})")
     done
 fi
-# The GPU check's short sweeps are not what the figures are drawn from.
-if [ $interrupted = 0 ] && [ "$gpu_check" = 1 ]; then
+# The GPU check's short sweeps are not what the figures are drawn from;
+# without gnuplot there are none (said at the start).
+if [ $interrupted = 0 ] && { [ "$gpu_check" = 1 ] || [ "$gnuplot_found" = 0 ]; }; then
     echo "crossroof: writing the report"
 elif [ $interrupted = 0 ]; then
     echo "crossroof: drawing the figures and writing the report"

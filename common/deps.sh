@@ -6,7 +6,9 @@
 #   common/deps.sh --slurm   also Slurm and munge, for make check-slurm's local cluster
 set -euo pipefail
 
-build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev libmpfr-dev libsqlite3-dev)
+# patchelf: the run paths of a GPU bundle (make gpu-bundle) and its test.
+build_pkgs=(gcc make libc6-dev ocl-icd-opencl-dev opencl-headers libhwloc-dev libcmocka-dev libmpfr-dev libsqlite3-dev
+            patchelf)
 # util-linux: run_all.sh's setsid (a process group per benchmark), setpriv
 # --pdeathsig (a benchmark stops when run_all.sh dies) and flock (one run
 # per directory).
@@ -63,6 +65,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     [ -f /usr/include/mpfr.h ] || missing+=(libmpfr-dev)
     [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
     command -v gnuplot >/dev/null || missing+=(gnuplot)
+    command -v patchelf >/dev/null || missing+=(patchelf)
     for t in setsid setpriv flock; do
         command -v "$t" >/dev/null || { missing+=(util-linux); break; }
     done
