@@ -287,18 +287,19 @@ integration-san: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(
 	    $(SAN_ENV) CROSSROOF_BIN=$(SAN_BIN) $$t; done
 
 # ---- the GPU bundle: run_all.sh and all it runs, for a machine with only a driver ----
-# A build of its own: SASS for GPU_BUNDLE_SM (those this nvcc has) and
-# compute_90 PTX for later GPUs, host code for any x86-64 CPU with AVX2
-# (-march=native would be this machine's), and the toolkit's ptxas for
-# regspill's offline spill table. Then tools/gpu_bundle/bundle.sh gathers it
-# with its libraries, and the peers of build/peers where there are any
-# (README, GPU bundle). ptxas is 36 MiB: SASS for sm_100 and sm_120 beside
-# it would pass the 64 MiB a device machine is carried.
+# A build of its own: SASS for GPU_BUNDLE_SM (those this nvcc has: Ampere,
+# Hopper, Blackwell) and compute_90 PTX for later GPUs, host code for any
+# x86-64 CPU with AVX2 (-march=native would be this machine's). Then
+# tools/gpu_bundle/bundle.sh gathers it with its libraries, and the peers of
+# build/peers where there are any (README, GPU bundle), under
+# GPU_BUNDLE_MAX_MIB. The toolkit's ptxas (36 MiB), which regspill's offline
+# spill table runs, goes in only where GPU_BUNDLE_PTXAS names it: a machine
+# without a toolkit reports that table as not supported.
 GPU_BUNDLE       := $(BUILD)/gpu-bundle
 GPU_BUNDLE_BUILD := $(BUILD)/gpu-bundle-build
 GPU_BUNDLE_MAX_MIB ?= 64
-GPU_BUNDLE_SM    ?= sm_80 sm_90
-GPU_BUNDLE_PTXAS ?= $(if $(NVCC),$(wildcard $(dir $(NVCC))ptxas))
+GPU_BUNDLE_SM    ?= sm_80 sm_90 sm_100 sm_120
+GPU_BUNDLE_PTXAS ?=
 gpu_bundle_sm = $(filter $(GPU_BUNDLE_SM),$(shell $(NVCC) --list-gpu-code 2>/dev/null))
 GPU_BUNDLE_ARCH = $(foreach s,$(gpu_bundle_sm),-gencode arch=compute_$(s:sm_%=%),code=$(s)) \
                   -gencode arch=compute_90,code=compute_90

@@ -590,6 +590,10 @@ static int sweep_caps(regspill_run *run)
 
 /* ---- 3: offline spill table ---- */
 
+/* offline_row's answer where there is no offline compiler (a machine with a
+ * GPU driver but no toolkit): the table is not supported there, and ends. */
+#define OFFLINE_NO_COMPILER (-3)
+
 static int offline_row(regspill_run *run, const char *arch, const char *variant, unsigned live, unsigned cap,
                        build_facts *out)
 {
@@ -604,6 +608,12 @@ static int offline_row(regspill_run *run, const char *arch, const char *variant,
     snprintf(r.unit, sizeof r.unit, "B/thread");
     cr_result_add_param(&r, "arch=%s;live=%u;cap=%u", arch, live, cap);
     cr_status st = run->be->compile_offline(&v, arch, log, sizeof log, err, sizeof err);
+    if (st == CR_UNSUPPORTED) { /* no offline compiler on this machine: one row says so */
+        snprintf(r.stop, sizeof r.stop, "unsupported");
+        snprintf(r.note, sizeof r.note, "not supported: %s", err);
+        fprintf(stderr, "note: the offline spill table: %s\n", err);
+        return cr_session_record(&run->ses, &r) != 0 ? -2 : OFFLINE_NO_COMPILER;
+    }
     if (st != CR_OK) {
         r.valid = false;
         snprintf(r.note, sizeof r.note, "offline compile failed: %s", err);
@@ -643,6 +653,8 @@ static int offline_table(regspill_run *run)
         unsigned r_lo = (unsigned)run->cfg.r_lo, r_hi = (unsigned)run->cfg.r_hi;
         if (run->cfg.r_hi == 0) {
             int rc1 = offline_row(run, arch, "offline-bound", live, 1, &lo);
+            if (rc1 == OFFLINE_NO_COMPILER)
+                return 0;
             int rc2 = rc1 == 0 ? offline_row(run, arch, "offline-bound", live, max_cap, &hi) : rc1;
             if (rc1 == -2 || rc2 == -2)
                 return -1;
@@ -653,13 +665,15 @@ static int offline_table(regspill_run *run)
         }
         for (unsigned cap = r_lo; cap <= r_hi; ++cap) {
             build_facts f;
-            if (offline_row(run, arch, "offline-cap", live, cap, &f) == -2)
-                return -1;
+            int rc = offline_row(run, arch, "offline-cap", live, cap, &f);
+            if (rc == -2 || rc == OFFLINE_NO_COMPILER)
+                return rc == -2 ? -1 : 0;
         }
         for (unsigned j = 0; j < regspill_standard_live_count; ++j) {
             build_facts f;
-            if (offline_row(run, arch, "offline-default", regspill_standard_live[j], 0, &f) == -2)
-                return -1;
+            int rc = offline_row(run, arch, "offline-default", regspill_standard_live[j], 0, &f);
+            if (rc == -2 || rc == OFFLINE_NO_COMPILER)
+                return rc == -2 ? -1 : 0;
         }
     }
     return 0;

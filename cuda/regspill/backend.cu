@@ -315,10 +315,14 @@ static bool ptxas_in(const char *dir, const char *sub, char *path, size_t len)
 }
 
 /* The toolkits the user names first, then the one this binary was built
- * with, then PATH: the same order the Makefile uses to find nvcc. */
+ * with, then PATH: the same order the Makefile uses to find nvcc. Where
+ * CUDA_HOME is set, the toolkit is there and nowhere else. */
 static bool find_ptxas(char *path, size_t len)
 {
-    if (ptxas_in(getenv("CUDA_HOME"), "/bin/", path, len) || ptxas_in(getenv("CUDA_PATH"), "/bin/", path, len))
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home)
+        return ptxas_in(home, "/bin/", path, len);
+    if (ptxas_in(getenv("CUDA_PATH"), "/bin/", path, len))
         return true;
 #ifdef CR_CUDA_BIN_DIR
     if (ptxas_in(CR_CUDA_BIN_DIR, "/", path, len))
@@ -473,7 +477,12 @@ static cr_status rs_compile_offline(const regspill_variant *v, const char *arch,
         return no_ptx(v->live, err, errlen);
     char ptxas[PATH_MAX];
     if (!find_ptxas(ptxas, sizeof ptxas)) {
-        snprintf(err, errlen, "ptxas not found (set CUDA_HOME)");
+        const char *home = getenv("CUDA_HOME");
+        if (home && *home)
+            snprintf(err, errlen, "no ptxas in CUDA_HOME's bin (%.200s/bin): a toolkit compiles the table offline",
+                     home);
+        else
+            snprintf(err, errlen, "ptxas not found (no CUDA toolkit here; set CUDA_HOME)");
         return CR_UNSUPPORTED;
     }
     char file[PATH_MAX];

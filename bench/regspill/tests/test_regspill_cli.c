@@ -119,6 +119,27 @@ static void test_cuda_offline_spill_table(void **state)
     expect_error("regspill-cuda", "--offline --arch sm_bogus", 2, "unknown architecture");
 }
 
+/* A machine with a GPU driver and no toolkit: the offline table is not
+ * supported there, which one row says; the run does not fail for it. */
+static void test_cuda_offline_table_without_a_toolkit(void **state)
+{
+    (void)state;
+    require_cuda_binary("regspill-cuda");
+    table t = run_csv("CUDA_HOME=/nonexistent-toolkit", "regspill-cuda", "--offline --arch sm_90", "no-toolkit", 0,
+                      NULL);
+    int rows = 0;
+    for (int j = 0; j < t.nrows; ++j) {
+        if (strcmp(cell(&t, j, "backend"), "offline") != 0)
+            continue;
+        ++rows;
+        assert_string_equal(cell(&t, j, "valid"), "1");
+        assert_string_equal(cell(&t, j, "stop"), "unsupported");
+        expect_cell_has(&t, j, "note", "not supported: no ptxas in CUDA_HOME's bin (/nonexistent-toolkit/bin)");
+    }
+    assert_int_equal(rows, 1);
+    table_free(&t);
+}
+
 /* The CUDA kernels are built for some live-value counts only: any other is
  * bad usage, refused before a device is looked for, with or without a GPU. */
 static void test_cuda_live_count_without_kernel_is_refused(void **state)
@@ -146,4 +167,5 @@ static void test_cuda_without_gpu_writes_the_offline_table(void **state)
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_no_device_is_skipped, test_planted_verification_failure_fails_the_run,
               test_live_sweep_rows_are_verified, test_cuda_offline_spill_table,
-              test_cuda_live_count_without_kernel_is_refused, test_cuda_without_gpu_writes_the_offline_table)
+              test_cuda_offline_table_without_a_toolkit, test_cuda_live_count_without_kernel_is_refused,
+              test_cuda_without_gpu_writes_the_offline_table)
