@@ -15,9 +15,12 @@
  *          from x = x0[g*ilp + j] with y = y0[g*ilp + j] fixed:
  *              for i in 0..iters-1: x = a * f(x, y) + b; s += x;  (s from 0)
  *          then xout[g*ilp + j] = x and sout[g*ilp + j] = s, both in the
- *          kernel's type. a and b are kernel arguments, x0 and y0 come from
- *          memory, so nothing folds or hoists; the sum makes every
- *          iteration count. Calls per run: work_items * ilp * iters.
+ *          kernel's type. a and b are kernel arguments and x0 comes from
+ *          memory, so nothing folds; y, fixed in value, reaches f in every
+ *          iteration through a mask with the kernel argument zero = 0
+ *          (SFU_CHAIN_FRESH_BITS, sfu/chain.h), so that no work on y alone
+ *          is hoisted out of the loop; the sum makes every iteration
+ *          count. Calls per run: work_items * ilp * iters.
  * The design also evaluates f with the chain kernels (one iteration, a = 1,
  * b = -0), so that every error it reports is the error of the very code it
  * times: there is no separate evaluation kernel to compile differently. */

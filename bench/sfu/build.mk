@@ -25,3 +25,11 @@ $(BUILD)/tests/test_sfu_ptx $(BUILD)/tests-san/test_sfu_ptx: CFLAGS += -DSFU_PTX
 ifneq ($(NVCC),)
 $(BUILD)/tests/test_sfu_ptx $(BUILD)/tests-san/test_sfu_ptx: $(SFU_PTX)
 endif
+# Their machine code, read with cuobjdump where there is one
+# (tests/test_sfu_sass.c): the objects the executable links.
+$(BUILD)/tests/test_sfu_sass $(BUILD)/tests-san/test_sfu_sass: \
+    CFLAGS += -DCUOBJDUMP='"$(CUOBJDUMP)"' -DSFU_OBJ_DIR='"$(abspath $(BUILD)/obj/cuda/sfu)"'
+ifneq ($(NVCC),)
+$(BUILD)/tests/test_sfu_sass $(BUILD)/tests-san/test_sfu_sass: $(BUILD)/obj/cuda/sfu/kernels.o \
+    $(BUILD)/obj/cuda/sfu/kernels_intrinsic.o
+endif

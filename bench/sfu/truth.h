@@ -44,9 +44,11 @@ typedef struct {
     double tail_slack; /* what the replay's shortcut may be off by per step (0 when it reached a fixed point) */
 } sfu_truth_chain;
 
-/* Replays iters steps from x0 with y fixed. Once x stops changing (the
- * contraction reaches its fixed point within a few dozen steps), the rest
- * of the chain adds that value: computed in closed form, not stepped. */
+/* Replays iters steps from x0 with y fixed: the y the kernels hand f in
+ * every step (SFU_CHAIN_FRESH_BITS, sfu/chain.h) is y bit for bit, zero
+ * being 0. Once x stops changing (the contraction reaches its fixed point
+ * within a few dozen steps), the rest of the chain adds that value:
+ * computed in closed form, not stepped. */
 sfu_truth_chain sfu_truth_replay(sfu_func f, double x0, double y, uint32_t iters, double a, double b);
 
 /* Checks one chain's device end value and sum against the replay. On

@@ -255,8 +255,9 @@ static cr_status sfu_cuda_chain_run(const sfu_kernel *k, const sfu_chain *c, cr_
         b.d = c->b;
     }
     void *x0 = st.cx0.p, *y0 = st.chain_y_is_x ? st.cx0.p : st.cy0.p, *xout = st.cxout.p, *sout = st.csout.p;
-    unsigned iters = c->iters, fast_units = k->fast_units;
-    void *args[] = {&x0, &y0, &xout, &sout, &iters, &a, &b, &fast_units};
+    /* zero = 0: the kernels' y stays y (sfu/chain.h). */
+    unsigned iters = c->iters, fast_units = k->fast_units, zero = 0;
+    void *args[] = {&x0, &y0, &xout, &sout, &iters, &a, &b, &fast_units, &zero};
     const dim3 grid((unsigned)(c->work_items / c->work_group)), block((unsigned)c->work_group);
 
     if (cr_cuda_timer_start(&st.cu.timer, 0, err, errlen) != CR_OK)

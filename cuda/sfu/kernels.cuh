@@ -10,7 +10,8 @@
  * struct with `static T f(T x, T y)`; unary ones ignore y.
  *
  * Every kernel has the same parameters, fast_units included, so that the
- * backend launches them all alike; only partition kernels read it.
+ * backend launches them all alike; only partition kernels read it. zero
+ * is 0 (sfu/chain.h: it makes y new to the compiler in every iteration).
  *
  * The partition unit is the warp, numbered by global thread index / 32.
  * Li reads the hardware slot %warpid (0..63 per SM) instead; over a whole
@@ -33,18 +34,34 @@ constexpr int sfu_max_ilp = SFU_MAX_ILP;
 typedef float f32;
 typedef double f64;
 
+/* y as iteration i hands it to f: y itself, in a form nvcc cannot hoist
+ * (SFU_CHAIN_FRESH_BITS, sfu/chain.h); zero is the kernel argument the
+ * host sets to 0. */
+__device__ __forceinline__ float sfu_fresh(float y, unsigned i, unsigned zero)
+{
+    return __uint_as_float(SFU_CHAIN_FRESH_BITS(__float_as_uint(y), unsigned, i, zero, 0));
+}
+
+__device__ __forceinline__ double sfu_fresh(double y, unsigned i, unsigned zero)
+{
+    const unsigned long long bits = (unsigned long long)__double_as_longlong(y);
+    return __longlong_as_double((long long)SFU_CHAIN_FRESH_BITS(bits, unsigned long long, i, zero, 32));
+}
+
 /* ILP independent chains x <- a*f(x, y) + b, each with its running sum.
  * The iteration loop is unrolled SFU_MAX_ILP / ILP times, so that a trip
  * makes 5 to 8 calls at every ILP (ILP x floor(8 / ILP)) and the loop's own
  * counter, compare and branch weigh little per call, and about alike, from
  * the single dependent chain to eight independent ones.
  *
- * Unlike the OpenCL kernels (opencl/sfu/kernels.cl), y goes into f as
- * loaded: the mask there that makes y look new in every iteration guards
- * against -cl-fast-relaxed-math, which no CUDA version is built with. */
+ * y goes into f freshened, as in the OpenCL kernels (sfu/chain.h): handed
+ * over as loaded, it lets nvcc compute 1/y once before the loop, and the
+ * division rows time a multiply and no MUFU (bench/sfu/tests/
+ * test_sfu_sass.c reads the machine code for that). */
 template <class Op, int ILP, typename T>
 __device__ __forceinline__ void sfu_chain_run(const T *__restrict__ x0, const T *__restrict__ y0, T *__restrict__ xout,
-                                              T *__restrict__ sout, unsigned iters, T a, T b, unsigned long long g)
+                                              T *__restrict__ sout, unsigned iters, T a, T b, unsigned zero,
+                                              unsigned long long g)
 {
     constexpr int unroll = sfu_max_ilp / ILP;
     T x[ILP], y[ILP], s[ILP];
@@ -58,7 +75,7 @@ __device__ __forceinline__ void sfu_chain_run(const T *__restrict__ x0, const T 
     for (unsigned i = 0; i < iters; ++i) {
 #pragma unroll
         for (int j = 0; j < ILP; ++j)
-            SFU_CHAIN_STEP(x[j], s[j], Op::f(x[j], y[j]), a, b);
+            SFU_CHAIN_STEP(x[j], s[j], Op::f(x[j], sfu_fresh(y[j], i, zero)), a, b);
     }
 #pragma unroll
     for (int j = 0; j < ILP; ++j) {
@@ -73,13 +90,13 @@ __device__ __forceinline__ void sfu_chain_run(const T *__restrict__ x0, const T 
 template <class Slow, class Fast, int ILP, typename T>
 __device__ __forceinline__ void sfu_chain_partition(const T *__restrict__ x0, const T *__restrict__ y0,
                                                     T *__restrict__ xout, T *__restrict__ sout, unsigned iters, T a,
-                                                    T b, unsigned fast_units)
+                                                    T b, unsigned fast_units, unsigned zero)
 {
     const unsigned long long g = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
     if ((g / SFU_WARP) % SFU_PARTITION_UNITS < fast_units)
-        sfu_chain_run<Fast, ILP, T>(x0, y0, xout, sout, iters, a, b, g);
+        sfu_chain_run<Fast, ILP, T>(x0, y0, xout, sout, iters, a, b, zero, g);
     else
-        sfu_chain_run<Slow, ILP, T>(x0, y0, xout, sout, iters, a, b, g);
+        sfu_chain_run<Slow, ILP, T>(x0, y0, xout, sout, iters, a, b, zero, g);
 }
 
 /* An operation struct: ver_func_type with f() computing expr of x and y. */
@@ -93,21 +110,22 @@ __device__ __forceinline__ void sfu_chain_partition(const T *__restrict__ x0, co
         }                                                                                                          \
     };
 
-#define SFU_CHAIN_PARAMS(T) const T *x0, const T *y0, T *xout, T *sout, unsigned iters, T a, T b, unsigned fast_units
+#define SFU_CHAIN_PARAMS(T)                                                                                        \
+    const T *x0, const T *y0, T *xout, T *sout, unsigned iters, T a, T b, unsigned fast_units, unsigned zero
 
 #define SFU_CHAIN_KERNEL(ver, func, T, ILP)                                                                        \
     extern "C" __global__ void sfu_chain_##ver##_##func##_##T##_ilp##ILP(SFU_CHAIN_PARAMS(T))                       \
     {                                                                                                              \
         (void)fast_units;                                                                                          \
         const unsigned long long g = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;                   \
-        sfu_chain_run<ver##_##func##_##T, ILP, T>(x0, y0, xout, sout, iters, a, b, g);                            \
+        sfu_chain_run<ver##_##func##_##T, ILP, T>(x0, y0, xout, sout, iters, a, b, zero, g);                      \
     }
 
 #define SFU_PARTITION_CHAIN_KERNEL(func, T, ILP)                                                                   \
     extern "C" __global__ void sfu_chain_partition_##func##_##T##_ilp##ILP(SFU_CHAIN_PARAMS(T))                    \
     {                                                                                                              \
         sfu_chain_partition<precise_##func##_##T, ptx_##func##_##T, ILP, T>(x0, y0, xout, sout, iters, a, b,       \
-                                                                            fast_units);                           \
+                                                                            fast_units, zero);                     \
     }
 
 /* Instantiates for ILP 1..8; must follow SFU_MAX_ILP. */

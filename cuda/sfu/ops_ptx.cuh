@@ -4,7 +4,8 @@
  * these versions flush subnormal inputs and results whatever -ftz the file
  * is compiled with; that per-call control is why Li used PTX rather than
  * -use_fast_math. The asm statements are not volatile: they are pure, and
- * the benchmark's data dependences already keep them from being folded. */
+ * the chain's data dependences and its freshened y (sfu/chain.h) keep them
+ * from being folded or moved out of the loop. */
 #ifndef CR_SFU_OPS_PTX_CUH
 #define CR_SFU_OPS_PTX_CUH
 

@@ -116,18 +116,18 @@ static bool takes_fast_path(uint fast_units)
     return (uint)(get_group_id(0) % SFU_PARTITION_UNITS) < fast_units;
 }
 
-/* y with the bits of (it & zero) set: y itself, as the host passes zero =
- * 0, but a value the compiler must take as new in every iteration. Without
- * it a relaxed-math build turns x/y into x * (1/y) with the reciprocal
- * hoisted out of the loop, and times a multiply. The mask is off the
- * chain's dependence path, so latency is unchanged. (The CUDA kernels have
- * no relaxed-math build and go without it.) */
+/* y as iteration it hands it to f (SFU_CHAIN_FRESH_BITS, sfu/chain.h, as
+ * the CUDA kernels do): y itself, as the host passes zero = 0, but a value
+ * the compiler must take as new in every iteration. Without it a compiler
+ * may compute 1/y once before the loop (a relaxed-math build turns x/y
+ * into x * (1/y)) and time a multiply. In double the mask goes into the
+ * high word, the one an SFU reciprocal reads. */
 #if defined(SFU_IS_DOUBLE)
-#define FRESH_AS(y, it, AS_T, AS_BITS) AS_T(AS_BITS(y) | (ulong)((it) & zero))
+#define FRESH_AS(y, it, AS_T, AS_BITS) AS_T(SFU_CHAIN_FRESH_BITS(AS_BITS(y), ulong, it, zero, 32))
 #define FRESH(y, it) FRESH_AS(y, it, as_double, as_ulong)
 #define VFRESH(y, it) FRESH_AS(y, it, PASTE(as_double, SFU_LANES), PASTE(as_ulong, SFU_LANES))
 #else
-#define FRESH_AS(y, it, AS_T, AS_BITS) AS_T(AS_BITS(y) | (uint)((it) & zero))
+#define FRESH_AS(y, it, AS_T, AS_BITS) AS_T(SFU_CHAIN_FRESH_BITS(AS_BITS(y), uint, it, zero, 0))
 #define FRESH(y, it) FRESH_AS(y, it, as_float, as_uint)
 #define VFRESH(y, it) FRESH_AS(y, it, PASTE(as_float, SFU_LANES), PASTE(as_uint, SFU_LANES))
 #endif
