@@ -536,14 +536,19 @@ declare -A full_default=([stream]=221 [bandwidth]=237 [regspill]=13 [atomics]=11
 # The GPU check's configuration: each CUDA benchmark's options, chosen so
 # that every figure tools/gpu_check/rules.c judges is measured (stream's
 # working-set sweep ends at 4x L2 or more; bandwidth's largest transfer is
-# 1 GiB, beyond any L2; latency's quick sweep has an L2 point and a memory
+# 1 GiB, beyond any L2, on the paths the rules judge, pinned copies each
+# way and kernel reads of device and managed memory, and the headline
+# ones; latency's quick sweep has an L2 point and a memory
 # point of 4x L2; cache's quick sweeps reach 2x L2 and probe every level
 # found below it), and its time budget in seconds: a benchmark still running
 # at the end of it is stopped and fails, keeping the rows it completed
 # (every row is written as it completes). The budgets add up to under 10
 # minutes; on an H100 each benchmark needs a fraction of its own.
 short_reps="--reps 5:20 --min-time 0.01 --max-time 0.5"
-declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps" [bandwidth]="--sizes 1M:1G:x32 $short_reps"
+gpu_check_paths=h2d-memcpy-pinned,d2h-memcpy-pinned,kernel-read-device,kernel-read-managed
+gpu_check_paths+=,duplex-copy-pinned,d2d-memcpy,kernel-write-device,kernel-local-memory
+declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps"
+                              [bandwidth]="--sizes 1M:1G:x32 --paths $gpu_check_paths $short_reps"
                               [latency]=--quick [cache]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick
                               [sfu]=--quick)
 declare -A gpu_check_budget_s=([stream]=100 [bandwidth]=120 [atomics]=80 [regspill]=40 [sfu]=80 [fma]=50

@@ -106,6 +106,30 @@ static void test_no_gpu_is_one_line_and_exit_77(void **state)
     run_free(&r);
 }
 
+/* The options each stand-in was given in tmp/DIR (less --out and
+ * --device) are ones the real CUDA executable takes: listing devices after
+ * them is no usage error. */
+static void expect_real_executables_take(const char *dir)
+{
+    for (size_t i = 0; i < countof(cuda_benchmarks); ++i) {
+        char exe[64];
+        snprintf(exe, sizeof exe, "%s-cuda", cuda_benchmarks[i]);
+        if (!cuda_binary_built(exe))
+            continue;
+        char *args = slurp_tmp("%s/%s.args", dir, cuda_benchmarks[i]);
+        char *out = strstr(args, " --out ");
+        assert_non_null(out);
+        *out = '\0';
+        char with[1024];
+        snprintf(with, sizeof with, "%.900s --list-devices", args);
+        run_result r = run(NULL, exe, with);
+        if (r.status != 0 && r.status != 77)
+            fail_msg("%s %s: status %d, stderr:\n%s", exe, with, r.status, r.err);
+        run_free(&r);
+        free(args);
+    }
+}
+
 static void test_each_benchmark_runs_short_and_is_judged(void **state)
 {
     (void)state;
@@ -121,8 +145,14 @@ static void test_each_benchmark_runs_short_and_is_judged(void **state)
     expect_tmp_file_has("judged/cuda-0-NVIDIA_H100_80GB_HBM3/stream.args", "--sweeps footprint --reps 5:20",
                         "--device 0");
     expect_tmp_file_has("judged/cuda-0-NVIDIA_H100_80GB_HBM3/latency.args", "--quick --out ");
+    /* bandwidth: the paths the rules judge and the headline ones, not all */
+    expect_tmp_file_has("judged/cuda-0-NVIDIA_H100_80GB_HBM3/bandwidth.args",
+                        "--sizes 1M:1G:x32 --paths h2d-memcpy-pinned,d2h-memcpy-pinned,kernel-read-device,"
+                        "kernel-read-managed,duplex-copy-pinned,d2d-memcpy,kernel-write-device,kernel-local-memory "
+                        "--reps 5:20");
     expect_tmp_file_has("judged/run-options", "gpu_check=1\n");
     run_free(&r);
+    expect_real_executables_take("judged/cuda-0-NVIDIA_H100_80GB_HBM3");
 }
 
 static void test_a_benchmark_past_its_budget_fails_and_keeps_its_rows(void **state)
