@@ -15,7 +15,7 @@
 #   --only NAMES   only these benchmarks, comma-separated: stream-opencl, or stream for every backend
 #   --out DIR      the run directory (default results/<UTC date>-<host>; never overwritten)
 #   --gpu-check    every CUDA benchmark in a short configuration, each within a time
-#                  budget (under 10 minutes in all on an H100), then build/tools/gpu-check
+#                  budget (330 s in all, twice or more what each takes on an H200), then build/tools/gpu-check
 #                  judges the figures against the device's own limits (README, GPU check)
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
@@ -29,7 +29,8 @@
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
 # the host tools (xgraph, energy-levels, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
-# CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check.
+# CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check;
+# CROSSROOF_GPU_CHECK_BUDGET_PERCENT, every budget of --gpu-check scaled (200: twice as long, 2: a fiftieth).
 set -uo pipefail
 
 # A cluster run is the Slurm submitter's, options and all; run from where
@@ -113,6 +114,9 @@ if [ "$gpu_check" = 1 ]; then
 fi
 if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_S =~ ^[1-9][0-9]{0,5}$ ]]; then
     die "CROSSROOF_GPU_CHECK_BUDGET_S: '$CROSSROOF_GPU_CHECK_BUDGET_S' is not a whole number of seconds (1 to 999999)"
+fi
+if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_PERCENT:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_PERCENT =~ ^[1-9][0-9]{0,5}$ ]]; then
+    die "CROSSROOF_GPU_CHECK_BUDGET_PERCENT: '$CROSSROOF_GPU_CHECK_BUDGET_PERCENT' is not a whole number of percent (1 to 999999)"
 fi
 for d in "${compare[@]}"; do
     [ -d "$d" ] || die "--compare: $d is not a directory"
@@ -538,12 +542,43 @@ declare -A full_default=([stream]=221 [bandwidth]=237 [regspill]=13 [atomics]=11
 # working-set sweep ends at 4x L2 or more; bandwidth's largest transfer is
 # 1 GiB, beyond any L2, on the paths the rules judge, pinned copies each
 # way and kernel reads of device and managed memory, and the headline
-# ones; latency's quick sweep has an L2 point and a memory
-# point of 4x L2; cache's quick sweeps reach 2x L2 and probe every level
-# found below it), and its time budget in seconds: a benchmark still running
-# at the end of it is stopped and fails, keeping the rows it completed
-# (every row is written as it completes). The budgets add up to under 10
-# minutes; on an H100 each benchmark needs a fraction of its own.
+# ones; latency's quick sweep has an L2 point and a memory point of 4x L2;
+# cache's quick sweeps reach 2x L2 and probe every level found below it),
+# and its time budget in seconds: a benchmark still running at the end of
+# it is stopped and fails, keeping the rows it completed (every row is
+# written as it completes, fma's as each type does). The budgets add up to
+# 330 s, the rest of eight minutes being for what else the check runs;
+# each is twice or more what the benchmark takes on an H200, scaled from
+# results/reference/NVIDIA_H200 (its README and CSVs: one H200 with a
+# limit per benchmark; its stream and fma spent 2 s a point on NVML
+# energy, which --energy auto now leaves out):
+#   stream     ~13 s: 150 points (16K..256M x2, 5 kernels, 2 types) of 22
+#              runs under 0.2 ms, ~30 ms a point with its check; the host's
+#              filling and checking of the arrays ~3 s a type; the
+#              reference's points took under 0.25 s each beside energy -> 40
+#   bandwidth  ~15 s: at 1 GiB a PCIe copy is 19.4 ms (55.3 GB/s) x 22 runs,
+#              the 8 paths ~6 s with their checks, managed memory migrating
+#              on demand ~3.5 s, the host's 4 references ~2 s; 1 and 32 MiB
+#              ~2 s (12 paths at 1..256 MiB, 200 runs a point: under 30 s) -> 45
+#   atomics    ~30 s: 174 points of ~15 runs of 4 ms and their pilots, ~0.1 s
+#              each, and one trial, over budget, of each compare-and-swap
+#              point on one word (uint32: 5.1 s; the reference spent 10.2 s
+#              trying it twice, and seconds checking min by trying every
+#              operation) -> 60
+#   regspill   ~20 s: 11 live counts and 46 register caps (24..69 on sm_90),
+#              each a JIT build (~0.1 s) and 8 runs of ~10 ms, longer where
+#              the cap spills; the reference's ~7 s a point was the host
+#              checking a million outputs, now a sample -> 50
+#   sfu        ~28 s: the reference wrote 344 rows in its 20 s and stopped in
+#              log2; tan, the four double functions and their partitions
+#              are ~150 rows more -> 60
+#   fma        ~6 s: 2 x 28 points interleaved, 22 runs of 1 ms each, a check
+#              of 4096 chains a point; the reference had 56 s of energy
+#              windows before its first row -> 20
+#   latency    ~2 s: the reference's whole run -> 15
+#   cache      ~15 s: not in the reference; ~300 points of 3..10 chases of
+#              0.3 ms and a 10 ms warm-up, chains up to 2x L2 built on the
+#              host (260 points in 10 s on a 2-core VM's PoCL device) -> 40
 short_reps="--reps 5:20 --min-time 0.01 --max-time 0.5"
 gpu_check_paths=h2d-memcpy-pinned,d2h-memcpy-pinned,kernel-read-device,kernel-read-managed
 gpu_check_paths+=,duplex-copy-pinned,d2d-memcpy,kernel-write-device,kernel-local-memory
@@ -551,12 +586,14 @@ declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps"
                               [bandwidth]="--sizes 1M:1G:x32 --paths $gpu_check_paths $short_reps"
                               [latency]=--quick [cache]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick
                               [sfu]=--quick)
-declare -A gpu_check_budget_s=([stream]=100 [bandwidth]=120 [atomics]=80 [regspill]=40 [sfu]=80 [fma]=50
-                               [latency]=60 [cache]=60)
-# A benchmark's budget: CROSSROOF_GPU_CHECK_BUDGET_S, one budget for every
-# benchmark (a slower GPU), whole seconds; else the table's, else 60 s.
-gpu_check_budget() { # benchmark
-    printf '%s' "${CROSSROOF_GPU_CHECK_BUDGET_S:-${gpu_check_budget_s[$1]:-60}}"
+declare -A gpu_check_budget_s=([stream]=40 [bandwidth]=45 [atomics]=60 [regspill]=50 [sfu]=60 [fma]=20
+                               [latency]=15 [cache]=40)
+# A benchmark's budget in milliseconds: CROSSROOF_GPU_CHECK_BUDGET_S, one
+# budget for every benchmark (a slower GPU), whole seconds; else the
+# table's, else 60 s; scaled by CROSSROOF_GPU_CHECK_BUDGET_PERCENT.
+gpu_check_budget_ms() { # benchmark
+    local s=${CROSSROOF_GPU_CHECK_BUDGET_S:-${gpu_check_budget_s[$1]:-60}}
+    printf '%s' $((s * ${CROSSROOF_GPU_CHECK_BUDGET_PERCENT:-100} * 10))
 }
 declare -A history=()
 history_from=""
@@ -592,7 +629,7 @@ estimate() { # task index -> seconds
         if [ -z "${t_index[$i]}" ]; then
             s=${quick_default[$name]:-1}      # no device: it only says why
         elif [ "$mode" = gpu-check ]; then
-            s=$(gpu_check_budget "$base")
+            s=$((($(gpu_check_budget_ms "$base") + 999) / 1000))
         elif [ "$mode" = quick ]; then
             s=${quick_default[$base]:-10}
         else
@@ -699,7 +736,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     if [ "$gpu_check" = 1 ]; then
         read -ra args <<<"${gpu_check_options[${name%-*}]:---quick}"
         args+=(--out "$dir")
-        budget=$(gpu_check_budget "${name%-*}")
+        budget=$(gpu_check_budget_ms "${name%-*}")
     fi
     [ -n "${t_index[$i]}" ] && args+=(--device "${t_index[$i]}")
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
@@ -709,7 +746,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     t0=$(now_ms)
     { start_child "${t_bin[$i]}" "${args[@]}" >"$dir/$name.log" 2>&1 </dev/null; } 2>/dev/null ||
         fail "cannot write $dir/$name.log"
-    [ "$budget" -gt 0 ] && deadline_ms=$((t0 + budget * 1000))
+    [ "$budget" -gt 0 ] && deadline_ms=$((t0 + budget))
     if [ $tty = 1 ]; then wait_child live "$p" "$i" "$t0"; else wait_child; fi
     deadline_ms=0
     ms=$(( $(now_ms) - t0 ))
@@ -725,6 +762,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
         *) status=failed; reason="exit $rc: $(last_words "$dir/$name.log" "$name")" ;;
     esac
     if [ "$timed_out" = 1 ]; then # 124, as timeout(1) says it
+        budget=$(printf '%d.%03d' $((budget / 1000)) $((budget % 1000)) | sed 's/\.\{0,1\}0*$//') # 2, 1.2
         status=failed rc=124 reason="timed out: stopped at its budget of $budget s; the rows it completed are kept"
     fi
     record "$name" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" "$status" "$rc" "$secs" "$reason"
