@@ -15,7 +15,7 @@
 #   --only NAMES   only these benchmarks, comma-separated: stream-opencl, or stream for every backend
 #   --out DIR      the run directory (default results/<UTC date>-<host>; never overwritten)
 #   --gpu-check    every CUDA benchmark in a short configuration, each within a time
-#                  budget (under 10 minutes in all on an H100), then build/tools/gpu-check
+#                  budget (330 s in all, twice or more what each takes on an H200), then build/tools/gpu-check
 #                  judges the figures against the device's own limits (README, GPU check)
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
@@ -29,7 +29,8 @@
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
 # the host tools (xgraph, energy-levels, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
-# CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check.
+# CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check;
+# CROSSROOF_GPU_CHECK_BUDGET_PERCENT, every budget of --gpu-check scaled (200: twice as long, 2: a fiftieth).
 # In a GPU bundle (make gpu-bundle; gpu-bundle.txt beside run_all.sh) the
 # executables come built, under build/: nothing is installed or built either.
 set -uo pipefail
@@ -115,6 +116,9 @@ if [ "$gpu_check" = 1 ]; then
 fi
 if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_S =~ ^[1-9][0-9]{0,5}$ ]]; then
     die "CROSSROOF_GPU_CHECK_BUDGET_S: '$CROSSROOF_GPU_CHECK_BUDGET_S' is not a whole number of seconds (1 to 999999)"
+fi
+if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_PERCENT:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_PERCENT =~ ^[1-9][0-9]{0,5}$ ]]; then
+    die "CROSSROOF_GPU_CHECK_BUDGET_PERCENT: '$CROSSROOF_GPU_CHECK_BUDGET_PERCENT' is not a whole number of percent (1 to 999999)"
 fi
 for d in "${compare[@]}"; do
     [ -d "$d" ] || die "--compare: $d is not a directory"
@@ -611,22 +615,79 @@ declare -A full_default=([stream]=221 [bandwidth]=237 [regspill]=13 [atomics]=11
 # The GPU check's configuration: each CUDA benchmark's options, chosen so
 # that every figure tools/gpu_check/rules.c judges is measured (stream's
 # working-set sweep ends at 4x L2 or more; bandwidth's largest transfer is
-# 1 GiB, beyond any L2; latency's quick sweep has an L2 point and a memory
-# point of 4x L2; cache's quick sweeps reach 2x L2 and probe every level
-# found below it), and its time budget in seconds: a benchmark still running
-# at the end of it is stopped and fails, keeping the rows it completed
-# (every row is written as it completes). The budgets add up to under 10
-# minutes; on an H100 each benchmark needs a fraction of its own.
+# 1 GiB, beyond any L2, on the paths the rules judge, pinned copies each
+# way and kernel reads of device and managed memory, and the headline
+# ones; latency's quick sweep has an L2 point and a memory point of 4x L2;
+# cache's quick sweeps reach 2x L2 and probe every level found below it),
+# and its time budget in seconds: a benchmark still running at the end of
+# it is stopped and fails, keeping the rows it completed (every row is
+# written as it completes, fma's as each type does). The CUDA budgets add
+# up to 320 s; with OpenCL's on the same GPU (50 s) and the peers' (50 s)
+# the check's budgets are 420 s, the rest of eight minutes being for the
+# start, the energy levels, the report and the verdict. Each CUDA budget
+# is twice or more what the benchmark takes on an H200, scaled from
+# results/reference/NVIDIA_H200 (its README and CSVs: one H200 with a
+# limit per benchmark; its stream and fma spent 2 s a point on NVML
+# energy, which --energy auto now leaves out):
+#   stream     ~13 s: 150 points (16K..256M x2, 5 kernels, 2 types) of 22
+#              runs under 0.2 ms, ~30 ms a point with its check; the host's
+#              filling and checking of the arrays ~3 s a type; the
+#              reference's points took under 0.25 s each beside energy -> 40
+#   bandwidth  ~15 s: at 1 GiB a PCIe copy is 19.4 ms (55.3 GB/s) x 22 runs,
+#              the 8 paths ~6 s with their checks, managed memory migrating
+#              on demand ~3.5 s, the host's 4 references ~2 s; 1 and 32 MiB
+#              ~2 s (12 paths at 1..256 MiB, 200 runs a point: under 30 s) -> 45
+#   atomics    ~30 s: 174 points of ~15 runs of 4 ms and their pilots, ~0.1 s
+#              each, and one trial, over budget, of each compare-and-swap
+#              point on one word (uint32: 5.1 s; the reference spent 10.2 s
+#              trying it twice, and seconds checking min by trying every
+#              operation) -> 60
+#   regspill   ~20 s: 11 live counts and 46 register caps (24..69 on sm_90),
+#              each a JIT build (~0.1 s) and 8 runs of ~10 ms, longer where
+#              the cap spills; the reference's ~7 s a point was the host
+#              checking a million outputs, now a sample -> 50
+#   sfu        ~28 s: the reference wrote 344 rows in its 20 s and stopped in
+#              log2; tan, the four double functions and their partitions
+#              are ~150 rows more -> 60
+#   fma        ~6 s: 2 x 28 points interleaved, 22 runs of 1 ms each, a check
+#              of 4096 chains a point; the reference had 56 s of energy
+#              windows before its first row -> 20
+#   latency    ~2 s: the reference's whole run -> 15
+#   cache      ~15 s: not in the reference; ~300 points of 3..10 chases of
+#              0.3 ms and a 10 ms warm-up, chains up to 2x L2 built on the
+#              host (260 points in 10 s on a 2-core VM's PoCL device) -> 40
+# Through OpenCL on the same GPU (no rule judges these; the report sets them
+# beside CUDA's), each a short form of its CUDA configuration, its program
+# built at the start (about a second): stream's working-set sweep -> 20;
+# bandwidth at the same sizes on the copies each way, both at once, device
+# to device, the kernel reads and writes and local memory -> 20; latency
+# --quick -> 10. The peers: peers.sh's two CUDA modes take 45 s -> 50.
 short_reps="--reps 5:20 --min-time 0.01 --max-time 0.5"
-declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps" [bandwidth]="--sizes 1M:1G:x32 $short_reps"
+gpu_check_paths=h2d-memcpy-pinned,d2h-memcpy-pinned,kernel-read-device,kernel-read-managed
+gpu_check_paths+=,duplex-copy-pinned,d2d-memcpy,kernel-write-device,kernel-local-memory
+declare -A gpu_check_options=([stream]="--sweeps footprint $short_reps"
+                              [bandwidth]="--sizes 1M:1G:x32 --paths $gpu_check_paths $short_reps"
                               [latency]=--quick [cache]=--quick [fma]=--quick [atomics]=--quick [regspill]=--quick
                               [sfu]=--quick)
-declare -A gpu_check_budget_s=([stream]=100 [bandwidth]=120 [atomics]=80 [regspill]=40 [sfu]=80 [fma]=50
-                               [latency]=60 [cache]=60)
-# A benchmark's budget: CROSSROOF_GPU_CHECK_BUDGET_S, one budget for every
-# benchmark (a slower GPU), whole seconds; else the table's, else 60 s.
-gpu_check_budget() { # benchmark
-    printf '%s' "${CROSSROOF_GPU_CHECK_BUDGET_S:-${gpu_check_budget_s[$1]:-60}}"
+gpu_check_opencl_paths=h2d-write-pinned,d2h-read-pinned,duplex-copy-pinned,d2d-copy,kernel-read-device
+gpu_check_opencl_paths+=,kernel-write-device,kernel-local-memory
+gpu_check_options+=([stream-opencl]="--sweeps footprint $short_reps"
+                    [bandwidth-opencl]="--sizes 1M:1G:x32 --paths $gpu_check_opencl_paths $short_reps"
+                    [latency-opencl]=--quick)
+declare -A gpu_check_budget_s=([stream]=35 [bandwidth]=45 [atomics]=60 [regspill]=45 [sfu]=60 [fma]=20
+                               [latency]=15 [cache]=40 [stream-opencl]=20 [bandwidth-opencl]=20
+                               [latency-opencl]=10 [peers]=50)
+# A task's budget in milliseconds: CROSSROOF_GPU_CHECK_BUDGET_S, one
+# budget for every benchmark (a slower GPU), whole seconds; else the
+# table's for the executable (stream-opencl) or the benchmark (stream, its
+# CUDA executable), else 60 s; scaled by CROSSROOF_GPU_CHECK_BUDGET_PERCENT.
+gpu_check_budget_ms() { # executable or benchmark
+    local s=${CROSSROOF_GPU_CHECK_BUDGET_S:-${gpu_check_budget_s[$1]:-${gpu_check_budget_s[${1%-cuda}]:-60}}}
+    printf '%s' $((s * ${CROSSROOF_GPU_CHECK_BUDGET_PERCENT:-100} * 10))
+}
+# Milliseconds as seconds, as few digits as they need: 2, 1.2, 0.35.
+seconds_of() {
+    printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)) | sed 's/\.\{0,1\}0*$//'
 }
 declare -A history=()
 history_from=""
@@ -662,7 +723,7 @@ estimate() { # task index -> seconds
         if [ -z "${t_index[$i]}" ]; then
             s=${quick_default[$name]:-1}      # no device: it only says why
         elif [ "$mode" = gpu-check ]; then
-            s=$(gpu_check_budget "$base")
+            s=$((($(gpu_check_budget_ms "$name") + 999) / 1000))
         elif [ "$mode" = quick ]; then
             s=${quick_default[$base]:-10}
         else
@@ -767,9 +828,9 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     err=$(mkdir -p -- "$dir" 2>&1) || fail "cannot create $dir: $(reason "$err")"
     local args=("${quick[@]}" --out "$dir" "${extra[@]}") budget=0
     if [ "$gpu_check" = 1 ]; then
-        read -ra args <<<"${gpu_check_options[${name%-*}]:---quick}"
+        read -ra args <<<"${gpu_check_options[$name]:-${gpu_check_options[${name%-cuda}]:---quick}}"
         args+=(--out "$dir")
-        budget=$(gpu_check_budget "${name%-*}")
+        budget=$(gpu_check_budget_ms "$name")
     fi
     [ -n "${t_index[$i]}" ] && args+=(--device "${t_index[$i]}")
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
@@ -779,7 +840,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     t0=$(now_ms)
     { start_child "${t_bin[$i]}" "${args[@]}" >"$dir/$name.log" 2>&1 </dev/null; } 2>/dev/null ||
         fail "cannot write $dir/$name.log"
-    [ "$budget" -gt 0 ] && deadline_ms=$((t0 + budget * 1000))
+    [ "$budget" -gt 0 ] && deadline_ms=$((t0 + budget))
     if [ $tty = 1 ]; then wait_child live "$p" "$i" "$t0"; else wait_child; fi
     deadline_ms=0
     ms=$(( $(now_ms) - t0 ))
@@ -795,7 +856,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
         *) status=failed; reason="exit $rc: $(last_words "$dir/$name.log" "$name")" ;;
     esac
     if [ "$timed_out" = 1 ]; then # 124, as timeout(1) says it
-        status=failed rc=124 reason="timed out: stopped at its budget of $budget s; the rows it completed are kept"
+        status=failed rc=124 reason="timed out: stopped at its budget of $(seconds_of "$budget") s; the rows it completed are kept"
     fi
     record "$name" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" "$status" "$rc" "$secs" "$reason"
     ran_in[${t_dir[$i]}]=1
@@ -854,13 +915,13 @@ fi
 
 # ---- the GPU check's peers: crossroof beside BabelStream and nvbandwidth ----
 # tools/peers.sh with the peers' executables (cuda-stream, nvbandwidth) from
-# CROSSROOF_PEERS, else build/peers/ of the tree, else peers/ beside
-# run_all.sh (a bundle), on the first CUDA device the check ran on; into
-# <run>/peers/, held to its budget (the default 60 s holds the 45 s of
-# peers.sh's CUDA modes) like a benchmark, and recorded as task peers.
+# CROSSROOF_PEERS, else build/peers/ beside run_all.sh (the tree's, or a
+# bundle's), on the first CUDA device the check ran on; into <run>/peers/,
+# held to its budget (50 s: peers.sh's two CUDA modes take 45 s) like a
+# benchmark, and recorded as task peers.
 run_peers() {
     local dir=${CROSSROOF_PEERS:-} args=() i index="" label="" t0 ms secs status reason="" budget err said
-    [ -n "$dir" ] || { dir=build/peers; [ -d "$dir" ] || dir=peers; }
+    [ -n "$dir" ] || dir=build/peers
     [ -x "$dir/cuda-stream" ] && args+=(--babelstream-cuda "$dir/cuda-stream")
     [ -x "$dir/nvbandwidth" ] && args+=(--nvbandwidth "$dir/nvbandwidth")
     for i in "${!t_name[@]}"; do
@@ -873,11 +934,11 @@ run_peers() {
         return 0
     fi
     err=$(mkdir -p -- "$out/peers" 2>&1) || fail "cannot create $out/peers: $(reason "$err")"
-    budget=$(gpu_check_budget peers)
+    budget=$(gpu_check_budget_ms peers)
     t0=$(now_ms)
     { start_child tools/peers.sh "${args[@]}" --bin "$bin_dir" --device "$index" --out "$out/peers" \
         >"$out/peers/peers.log" 2>&1 </dev/null; } 2>/dev/null || fail "cannot write $out/peers/peers.log"
-    deadline_ms=$((t0 + budget * 1000))
+    deadline_ms=$((t0 + budget))
     wait_child
     deadline_ms=0
     ms=$(($(now_ms) - t0))
@@ -891,7 +952,7 @@ run_peers() {
         0) status=passed ;;
         *) status=failed reason="exit $rc: $said" ;;
     esac
-    [ "$timed_out" = 1 ] && status=failed rc=124 reason="timed out: stopped at its budget of $budget s"
+    [ "$timed_out" = 1 ] && status=failed rc=124 reason="timed out: stopped at its budget of $(seconds_of "$budget") s"
     record peers host "$index" "$label" peers "$status" "$rc" "$secs" "$reason"
     echo "peers on $label: $status in ${secs} s${reason:+ ($reason)}"
     return 0

@@ -19,14 +19,14 @@ uint32_t at_iters_for(uint64_t pilot_iters, double pilot_s, double target_s, uin
     return want >= (double)cap ? cap : (uint32_t)want;
 }
 
-cr_status at_calibrate(at_pilot_fn pilot, void *ctx, double target_s, uint32_t cap, at_calibration *out, char *err,
-                       size_t errlen)
+cr_status at_calibrate(at_pilot_fn pilot, void *ctx, double target_s, double budget_s, uint32_t cap,
+                       at_calibration *out, char *err, size_t errlen)
 {
     *out = (at_calibration){.iters = 1, .pilot_iters = 1};
     double t;
     cr_status st = pilot(ctx, 1, &t, err, errlen);
     out->pilots = 1;
-    if (st == CR_OK && t >= target_s / 2) {
+    if (st == CR_OK && t >= target_s / 2 && !(t > budget_s)) {
         double again;
         st = pilot(ctx, 1, &again, err, errlen);
         out->pilots++;

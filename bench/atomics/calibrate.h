@@ -41,12 +41,15 @@ typedef struct {
 } at_calibration;
 
 /* Calibrates a point: a pilot of one operation per work-item (run again
- * when it is already slow, as a first launch may carry one-off costs),
- * then pilots each sized from the last to take about target_s, until one
- * takes half of it or more, reaches cap, or AT_MAX_PILOTS are spent;
- * iters is the last pilot scaled to target_s. A pilot's error is
+ * when it is already slow, as a first launch may carry one-off costs, but
+ * not when it took longer than budget_s, the point's time budget: a second
+ * trial of a point that is over its budget already, every work-item of a
+ * GPU in a compare-and-swap loop on one word, costs seconds and changes
+ * nothing), then pilots each sized from the last to take about target_s,
+ * until one takes half of it or more, reaches cap, or AT_MAX_PILOTS are
+ * spent; iters is the last pilot scaled to target_s. A pilot's error is
  * returned as it is. */
-cr_status at_calibrate(at_pilot_fn pilot, void *ctx, double target_s, uint32_t cap, at_calibration *out, char *err,
-                       size_t errlen);
+cr_status at_calibrate(at_pilot_fn pilot, void *ctx, double target_s, double budget_s, uint32_t cap,
+                       at_calibration *out, char *err, size_t errlen);
 
 #endif

@@ -286,13 +286,13 @@ static cr_status calibrate_point(at_state *s, const cr_result *row, const char *
 {
     at_calibration cal;
     *over_budget = false;
-    cr_status st = at_calibrate(pilot, ctx, target_s, cap, &cal, err, errlen);
+    double budget = s->ses.rule.max_time_s;
+    cr_status st = at_calibrate(pilot, ctx, target_s, budget, cap, &cal, err, errlen);
     if (st == CR_ERR)
         fprintf(stderr, "%s: error: %s %s %s: calibration: %s\n", s->ses.opt.program, row->backend, row->variant,
                 row->dtype, err);
     if (st != CR_OK)
         return st;
-    double budget = s->ses.rule.max_time_s;
     if (cal.iters == 1 && cal.one_op_s > budget) {
         snprintf(err, errlen,
                  "not measured: one %s per work-item takes %.3g s, above the %.3g s time budget of a point", what,

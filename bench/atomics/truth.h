@@ -49,8 +49,9 @@ uint64_t at_init_value(at_op op, at_type type);
 uint32_t at_float_exact_iters(uint64_t degree, uint32_t want);
 
 /* Checks counters (at_counter_elements of them, of the run's type) and,
- * for reads, the per-work-item sums against the model. Returns the number
- * of wrong values (0 = verified); note says which and where. */
+ * for reads, the per-work-item sums against the model: every counter, min
+ * and max too, in about work-items x log2(iters) steps for those. Returns
+ * the number of wrong values (0 = verified); note says which and where. */
 uint64_t at_truth_check(const at_run *r, const void *counters, const uint64_t *read_sums, char *note, size_t notelen);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #define TARGET 0.01
+#define BUDGET 1.0 /* a point's time budget (--max-time) */
 #define CAP AT_MAX_ITERS
 
 static void test_fast_pilot_scales_up_to_the_target(void **state)
@@ -92,7 +93,7 @@ static void test_uncontended_point_reaches_the_target(void **state)
     (void)state;
     point_model m = {.launch_s = 5e-6, .per_op_s = 1e-7};
     at_calibration c;
-    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, CAP, &c, NULL, 0), CR_OK);
+    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, BUDGET, CAP, &c, NULL, 0), CR_OK);
     assert_true(c.iters > 50000 && c.iters < 110000);
     assert_true(model_time(&m, c.iters) > 0.9 * TARGET && model_time(&m, c.iters) <= 1.01 * TARGET);
     assert_true(m.longest_s <= 1.01 * TARGET);
@@ -100,18 +101,34 @@ static void test_uncontended_point_reaches_the_target(void **state)
     assert_true(m.runs <= 1 + AT_MAX_PILOTS);
 }
 
+/* A point whose one operation per work-item takes per_op_s: one
+ * operation, not zero, and not the uncontended count, after `runs` pilots. */
+static void expect_one_operation(double per_op_s, unsigned runs)
+{
+    point_model m = {.launch_s = 5e-6, .per_op_s = per_op_s};
+    at_calibration c;
+    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, BUDGET, CAP, &c, NULL, 0), CR_OK);
+    assert_int_equal(c.iters, 1);
+    assert_int_equal(m.runs, runs);
+    assert_int_equal(c.pilots, runs);
+    assert_true(fabs(c.one_op_s - model_time(&m, 1)) < 1e-12);
+}
+
 /* One operation per work-item takes 50 ms (every work-item in a
- * compare-and-swap loop on one word): one operation, not zero, and not
- * the uncontended count; the slow pilot was confirmed once. */
+ * compare-and-swap loop on one word): the slow pilot is confirmed once. */
 static void test_contended_point_runs_one_operation(void **state)
 {
     (void)state;
-    point_model m = {.launch_s = 5e-6, .per_op_s = 0.05};
-    at_calibration c;
-    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, CAP, &c, NULL, 0), CR_OK);
-    assert_int_equal(c.iters, 1);
-    assert_int_equal(m.runs, 2);
-    assert_true(fabs(c.one_op_s - model_time(&m, 1)) < 1e-12);
+    expect_one_operation(0.05, 2);
+}
+
+/* One operation per work-item takes 5.1 s, past the point's 1 s budget
+ * (every work-item of an H200 in a compare-and-swap loop on one word): the
+ * point is over its budget from the first trial, which is not run again. */
+static void test_point_over_its_budget_is_tried_once(void **state)
+{
+    (void)state;
+    expect_one_operation(5.1, 1);
 }
 
 /* A first run that pays a one-off cost (a module loaded on first launch)
@@ -121,7 +138,7 @@ static void test_one_off_first_cost_is_not_the_point_speed(void **state)
     (void)state;
     point_model m = {.launch_s = 5e-6, .per_op_s = 1e-7, .first_extra_s = 0.2};
     at_calibration c;
-    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, CAP, &c, NULL, 0), CR_OK);
+    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, BUDGET, CAP, &c, NULL, 0), CR_OK);
     assert_true(model_time(&m, c.iters) > 0.9 * TARGET && model_time(&m, c.iters) <= 1.01 * TARGET);
 }
 
@@ -134,7 +151,7 @@ static void test_count_follows_contention(void **state)
     for (int degree = 1; degree <= 1 << 16; degree *= 4) {
         point_model m = {.launch_s = 5e-6, .per_op_s = 1e-8 * degree};
         at_calibration c;
-        assert_int_equal(at_calibrate(model_pilot, &m, TARGET, CAP, &c, NULL, 0), CR_OK);
+        assert_int_equal(at_calibrate(model_pilot, &m, TARGET, BUDGET, CAP, &c, NULL, 0), CR_OK);
         assert_true(c.iters >= 1 && c.iters <= CAP);
         assert_true(c.iters <= last);
         if (c.iters > 1 && c.iters < CAP)
@@ -151,11 +168,12 @@ static void test_a_failing_pilot_is_reported(void **state)
     point_model m = {.launch_s = 5e-6, .per_op_s = 1e-7, .fail_at = 2};
     at_calibration c;
     char err[64] = "";
-    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, CAP, &c, err, sizeof err), CR_ERR);
+    assert_int_equal(at_calibrate(model_pilot, &m, TARGET, BUDGET, CAP, &c, err, sizeof err), CR_ERR);
     assert_string_equal(err, "launch failed");
 }
 
 TEST_MAIN(NULL, NULL, test_fast_pilot_scales_up_to_the_target, test_slow_pilot_scales_down_never_to_zero,
           test_the_cap_holds, test_no_overflow, test_pilots_without_a_time, test_uncontended_point_reaches_the_target,
-          test_contended_point_runs_one_operation, test_one_off_first_cost_is_not_the_point_speed,
+          test_contended_point_runs_one_operation, test_point_over_its_budget_is_tried_once,
+          test_one_off_first_cost_is_not_the_point_speed,
           test_count_follows_contention, test_a_failing_pilot_is_reported)

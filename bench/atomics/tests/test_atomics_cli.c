@@ -154,6 +154,15 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table t = run_planted("verify", "atomics-opencl", args, "fault");
     expect_cell_has(&t, only_invalid_row(&t), "note", "counter 0 holds");
     table_free(&t);
+    /* min, whose check walks the sorted operands instead of trying each */
+    t = run_planted("verify", "atomics-opencl",
+                    "--reps 3:5 --max-time 0.2 --warmup 1 --iters 3000 --ops min --types uint32 --degrees 1:8:x8 "
+                    "--sweeps degree --spaces global",
+                    "fault-min");
+    int row = only_invalid_row(&t);
+    assert_string_equal(cell(&t, row, "variant"), "min");
+    expect_cell_has(&t, row, "note", "counter 0 holds");
+    table_free(&t);
 }
 
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,

@@ -1,6 +1,7 @@
 /* The atomics benchmark's model: addresses from stride and degree against
  * a plain model, the counter sizes, the float limit, and the verification
- * catching every kind of wrong result. */
+ * catching every kind of wrong result, min and max against trying every
+ * operation. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 
 #define AT_U32 uint32_t
 #include "atomics/pattern.h"
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
 
 static at_run make(at_op op, at_type t, at_space sp, uint64_t stride, uint64_t degree, uint64_t wi, uint64_t wg)
 {
@@ -173,6 +176,98 @@ static void test_local_counters(void **state)
     assert_int_equal(at_truth_check(&a, s, NULL, note, sizeof note), 0);
 }
 
+/* The value a min or max counter must hold, by trying every operation of
+ * every member, as the check once did. */
+static uint64_t every_operation(const at_run *r, uint64_t first, uint64_t last)
+{
+    uint64_t v = (r->space == AT_LOCAL ? r->init : at_init_value(r->op, r->type)) &
+                 (r->type == AT_TYPE_U64 ? UINT64_MAX : UINT32_MAX);
+    for (uint64_t g = first; g < last; ++g)
+        for (uint32_t j = 0; j < r->iters; ++j)
+            if (r->op == AT_MIN ? AT_MINMAX_VALUE(g, j) < v : AT_MINMAX_VALUE(g, j) > v)
+                v = AT_MINMAX_VALUE(g, j);
+    return v;
+}
+
+static void store(const at_run *r, void *counters, uint64_t e, uint64_t v)
+{
+    if (r->type == AT_TYPE_U64)
+        ((uint64_t *)counters)[e] = v;
+    else
+        ((uint32_t *)counters)[e] = (uint32_t)v;
+}
+
+/* Fills the counters of a min or max run as a correct device leaves them;
+ * returns how many there are. */
+static uint64_t fill_min_max(const at_run *r, void *counters)
+{
+    uint64_t n = at_counter_elements(r);
+    for (uint64_t e = 0; e < n; ++e)
+        store(r, counters, e, at_init_value(r->op, r->type)); /* the elements between slots */
+    if (r->space == AT_LOCAL) {
+        uint64_t per = at_slots(r->work_group, r->degree);
+        for (uint64_t grp = 0; grp < r->work_items / r->work_group; ++grp)
+            for (uint64_t s = 0; s < per; ++s) {
+                uint64_t first = grp * r->work_group + s * r->degree, end = (grp + 1) * r->work_group;
+                store(r, counters, grp * per + s, every_operation(r, first, first + r->degree < end ? first + r->degree : end));
+            }
+    } else {
+        for (uint64_t s = 0; s < at_slots(r->work_items, r->degree); ++s) {
+            uint64_t first = s * r->degree, end = r->work_items;
+            store(r, counters, AT_INDEX(s, r->stride),
+                  every_operation(r, first, first + r->degree < end ? first + r->degree : end));
+        }
+    }
+    return n;
+}
+
+/* min and max, whose check no longer tries every operation of every
+ * member: every counter as trying them all says, for one work-item per
+ * counter up to every work-item on one, in both memory spaces and widths,
+ * from one operation to thousands; and a wrong value in the first, a
+ * middle or the last counter is caught. */
+static void test_min_max_against_every_operation(void **state)
+{
+    (void)state;
+    char note[320];
+    const uint32_t iters[] = {1, 3, 1000};
+    const uint64_t degrees[] = {1, 7, 256, 1024};
+    for (int op = AT_MIN; op <= AT_MAX; ++op)
+        for (int t = AT_TYPE_U32; t <= AT_TYPE_U64; ++t)
+            for (int sp = 0; sp < AT_NSPACES; ++sp)
+                for (size_t i = 0; i < countof(iters); ++i)
+                    for (size_t d = 0; d < countof(degrees); ++d) {
+                        at_run r = make((at_op)op, (at_type)t, (at_space)sp, sp == AT_GLOBAL ? 2 : 1, degrees[d],
+                                        1024, 128);
+                        r.iters = iters[i];
+                        uint64_t *buf = calloc(at_counter_elements(&r), 8);
+                        uint64_t n = fill_min_max(&r, buf);
+                        if (at_truth_check(&r, buf, NULL, note, sizeof note) != 0)
+                            fail_msg("%s %s %s, %u operations, degree %llu: %s", at_op_names[op], at_type_names[t],
+                                     at_space_names[sp], r.iters, (unsigned long long)r.degree, note);
+                        const uint64_t planted[] = {0, n / 2 / r.stride * r.stride, n - 1};
+                        for (size_t k = 0; k < countof(planted); ++k) {
+                            uint64_t e = planted[k], was = t == AT_TYPE_U64 ? buf[e] : ((uint32_t *)buf)[e];
+                            store(&r, buf, e, was ^ 1);
+                            assert_int_equal(at_truth_check(&r, buf, NULL, note, sizeof note), 1);
+                            store(&r, buf, e, was);
+                        }
+                        free(buf);
+                    }
+    /* Many operations on few work-items, and the extremes the walk must
+     * reach: min and max of one work-item over 2^17 operations. */
+    for (int op = AT_MIN; op <= AT_MAX; ++op) {
+        at_run r = make((at_op)op, AT_TYPE_U32, AT_GLOBAL, 1, 1, 5, 5);
+        r.iters = 1u << 17;
+        uint32_t c[5];
+        fill_min_max(&r, c);
+        assert_int_equal(at_truth_check(&r, c, NULL, note, sizeof note), 0);
+        c[4] += op == AT_MIN ? 1 : -1; /* one step from the extreme */
+        assert_int_equal(at_truth_check(&r, c, NULL, note, sizeof note), 1);
+        assert_non_null(strstr(note, "counter 4 holds"));
+    }
+}
+
 /* Every backend starts from the same list of runs that exist. */
 static void test_which_runs_exist(void **state)
 {
@@ -192,4 +287,5 @@ static void test_which_runs_exist(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_addresses_against_a_plain_model, test_initial_values_and_float_limit,
-          test_verification_accepts_correct_and_catches_wrong_results, test_local_counters, test_which_runs_exist)
+          test_verification_accepts_correct_and_catches_wrong_results, test_min_max_against_every_operation,
+          test_local_counters, test_which_runs_exist)

@@ -1,7 +1,8 @@
 /* End-to-end tests of the fma executables: a small sweep on the OpenCL
  * device whose rows are all verified, counted and in ascending concurrency;
- * the quick run's curves, each of at least five points; the planted
- * verification failure; bad input; no device; CUDA without a GPU. */
+ * the quick run's curves, each of at least five points; a type's rows kept
+ * by a run stopped in the next; the planted verification failure; bad
+ * input; no device; CUDA without a GPU. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,6 +87,46 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table_free(&t);
 }
 
+/* Runs fma ($1) into the directory $2 and watches its CSV: once both float
+ * rows are there, and a tenth of a second later still no double row while
+ * fma runs, it says so and stops fma, as a budget running out would. */
+static const char stop_after_float[] =
+    "\"$1\" --ilp 1 --per-cu 1:4:x4 --types float,double --quick --reps 5:1000 --min-time 0.3 --out \"$2\" &\n"
+    "pid=$!; csv=$2/fma-opencl.csv\n"
+    "while kill -0 $pid 2>/dev/null; do\n"
+    "    if [ \"$(grep -c ,fma,float,concurrency, \"$csv\" 2>/dev/null)\" = 2 ]; then\n"
+    "        sleep 0.1\n"
+    "        [ \"$(grep -c ,fma,double, \"$csv\")\" = 0 ] && kill -0 $pid && echo float written while double ran\n"
+    "        kill -TERM $pid; break\n"
+    "    fi\n"
+    "    sleep 0.02\n"
+    "done\n"
+    "wait $pid\n";
+
+/* A type's points are measured together, then each is checked and its row
+ * written: the float rows are on disk while double is measured, and a run
+ * stopped there (its budget spent) keeps them, and nothing of double. */
+static void test_a_type_is_written_before_the_next_runs(void **state)
+{
+    (void)state;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "sh -c '%s' sh %s/fma-opencl %s/stopped", stop_after_float, bin_dir, tmp);
+    run_result r = run_shell(cmd);
+    expect_in(r.out, "float written while double ran");
+    run_free(&r);
+    char *csv = NULL;
+    assert_true(asprintf(&csv, "%s/stopped/fma-opencl.csv", tmp) > 0);
+    table t = read_table(csv);
+    free(csv);
+    for (int j = 0; j < t.nrows; ++j) {
+        assert_string_equal(cell(&t, j, "dtype"), "float");
+        assert_string_equal(cell(&t, j, "valid"), "1");
+        assert_true(atof(cell(&t, j, "figure")) > 0);
+    }
+    assert_int_equal(t.nrows, 2);
+    table_free(&t);
+}
+
 static void test_help_names_the_options(void **state)
 {
     (void)state;
@@ -95,4 +136,4 @@ static void test_help_names_the_options(void **state)
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_help_names_the_options, test_no_device_is_skipped, test_cuda_binary_without_gpu,
               test_planted_verification_failure_fails_the_run, test_small_sweep_is_verified_and_ordered,
-              test_quick_curves_have_five_points)
+              test_quick_curves_have_five_points, test_a_type_is_written_before_the_next_runs)

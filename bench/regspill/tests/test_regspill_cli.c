@@ -57,8 +57,9 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     snprintf(args, sizeof args, "%s --quick --live 4,8", fast);
     table t = run_planted("verify", "regspill-opencl", args, "fault");
     int j = only_invalid_row(&t);
-    expect_cell_has(&t, j, "note", "outputs wrong");
+    expect_cell_has(&t, j, "note", "checked outputs wrong");
     assert_int_equal(param_ll(&t, j, "live"), 4);
+    assert_true(param_ll(&t, j, "checked") >= 2);
     table_free(&t);
 }
 

@@ -1,9 +1,11 @@
 /* run_all.sh --gpu-check end to end: on a machine without a GPU it says so
  * in one line and exits 77; on stand-in CUDA benchmarks that list a device
  * it runs each with its short options and its budget, and the judge's
- * verdict decides the exit status; the peers (tools/peers.sh) run after
- * them where their executables are, held to their budget, and are in the
- * report. */
+ * verdict decides the exit status; stand-ins that take an H200's times
+ * (scaled down, with the budgets) pass within the check's limit, and one
+ * that overruns is stopped at its budget; the peers (tools/peers.sh) run
+ * after them where their executables are, held to their budget, and are in
+ * the report. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,22 +21,37 @@
 static const char *const cuda_benchmarks[] = {"stream", "bandwidth", "atomics", "regspill", "sfu", "fma", "latency",
                                               "cache"};
 
-/* A stand-in for every CUDA benchmark: it lists one H100, records its
- * arguments, writes plausible rows, and sleeps where FAKE_SLEEP names it. */
+/* The header of a results CSV, in H, and row() that writes one valid row
+ * of the benchmark on DEV through backend: variant, dtype, sweep,
+ * size_bytes, figure, unit and cycles. */
+#define STAND_IN_ROWS(backend)                                                                                         \
+    "H=benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,params,bytes_per_rep,"            \
+    "ops_per_rep,n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,figure,figure_best,unit,ref_ratio,valid,"    \
+    "flags,cycles,note\n"                                                                                              \
+    "row() { echo \"$bench," backend ",$DEV,$1,$2,$3,$4,,,,,,5,1,1,1,1,0,0,event,stable,$5,,$6,,1,,$7,\"; }\n"
+
+/* What every stand-in does first: it takes its name and --out, lists one
+ * device, dev, records its arguments, and has row() write a CSV row. */
+#define STAND_IN_HEAD(dev)                                                                                             \
+    "#!/bin/bash\nDEV='" dev "'\n"                                                                                     \
+    "name=${0##*/}; bench=${name%-cuda}; out=''; paths=''; args=\"$*\"\n"                                                        \
+    "while [ $# -gt 0 ]; do case $1 in --list-devices) echo \"0  $DEV\"; exit 0;;"                                     \
+    " --out) out=$2; shift;; --paths) paths=$2; shift;; --sizes) size=$2; shift;; --sweeps) sweeps=$2; shift;;"       \
+    " --dtype) dtype=$2; shift;; esac; shift; done\n"                                                                  \
+    "mkdir -p \"$out\"; echo \"$args\" > \"$out/$bench.args\"\n"                                                      \
+    STAND_IN_ROWS("cuda")
+/* What every stand-in does last: it sleeps where FAKE_SLEEP names it, a
+ * minute, far past any budget. */
+#define STAND_IN_TAIL "[ \"${FAKE_SLEEP:-}\" != \"$bench\" ] || sleep 60\n"
+
+/* A stand-in for every CUDA benchmark on an H100: plausible rows. */
 static const char fake_script[] =
-    "#!/bin/bash\n"
-    "name=${0##*/}; bench=${name%-cuda}; out=''; paths=''; args=\"$*\"\n"
-    "while [ $# -gt 0 ]; do case $1 in --list-devices) echo '0  NVIDIA H100 80GB HBM3'; exit 0;;"
-    " --out) out=$2; shift;; --paths) paths=$2; shift;; --sizes) size=$2; shift;; esac; shift; done\n"
-    "mkdir -p \"$out\"; echo \"$args\" > \"$out/$bench.args\"\n"
-    "H=benchmark,backend,device,variant,dtype,sweep,size_bytes,work_items,work_group,params,bytes_per_rep,"
-    "ops_per_rep,n,min_s,median_s,mean_s,max_s,stddev_s,ci_rel,timer,stop,figure,figure_best,unit,ref_ratio,valid,"
-    "flags,note\n"
-    "row() { echo \"$bench,cuda,NVIDIA H100 80GB HBM3,$1,$2,$3,$4,,,,,,5,1,1,1,1,0,0,event,stable,$5,,$6,,1,,\"; }\n"
+    STAND_IN_HEAD("NVIDIA H100 80GB HBM3")
     "{ echo $H; case $bench in\n"
     "stream) row triad double footprint 268435456 3010 GB/s; row triad float footprint 268435456 2950 GB/s;;\n"
-    "bandwidth) if [ -n \"$paths\" ]; then for p in h2d-memcpy-pinned:52 d2h-memcpy-pinned:53 duplex-copy-pinned:100"
-    " d2d-memcpy:1800; do row ${p%:*} '' size $size ${p#*:} GB/s; done\n"
+    /* peers.sh asks for nvbandwidth's one size; the check for a sweep */
+    "bandwidth) if [[ $size != *:* ]]; then for p in h2d-memcpy-pinned:52 d2h-memcpy-pinned:53"
+    " duplex-copy-pinned:100 d2d-memcpy:1800; do row ${p%:*} '' size $size ${p#*:} GB/s; done\n"
     "  else row kernel-read-device '' size 1073741824 3100 GB/s; row h2d-memcpy-pinned '' size 1073741824 52 GB/s\n"
     "  row d2h-memcpy-pinned '' size 1073741824 53 GB/s; row kernel-read-managed '' size 1073741824 12 GB/s\n"
     "  row kernel-local-memory '' local-width 268435456 29100 GB/s; fi;;\n"
@@ -43,30 +60,86 @@ static const char fake_script[] =
     "*) row x '' fixed 1 1 GB/s;; esac; } > \"$out/$name.csv\"\n"
     "printf 'key,value\\ndevice.cache_bytes,52428800\\npeak.memory_GBps,3352.32\\npeak.float_GFLOPs,66908.2\\n"
     "peak.double_GFLOPs,33454.1\\npeak.local_GBps,33454.1\\ndevice.pcie_link_GBps,63.0154\\n'"
-    " > \"$out/$name.meta.csv\"\n"
-    "[ \"${FAKE_SLEEP:-}\" != \"$bench\" ] || sleep 60\n";
+    " > \"$out/$name.meta.csv\"\n" STAND_IN_TAIL;
 
-/* tmp/fake-bin holding the stand-ins; returns the environment to run
- * run_all.sh with them and the real host tools. */
-static const char *fake_bin_env(void)
+/* A stand-in for every CUDA benchmark on an H200: the figures and limits
+ * of results/reference/NVIDIA_H200 where it has them (kernel read, pinned
+ * copies, L2 and memory latency, the device's limits), plausible ones
+ * elsewhere. It sleeps the seconds FAKE_SECONDS gives it ("stream=0.39
+ * bandwidth=0.45 ..."). */
+static const char h200_script[] =
+    STAND_IN_HEAD("NVIDIA H200")
+    /* tools/peers.sh's calls: stream's fixed sweep, bandwidth at one size */
+    "peer=0; [ \"${sweeps:-}\" != fixed ] && [[ ${size:-:} == *:* ]] || peer=1\n"
+    "for kv in ${FAKE_SECONDS:-}; do [ $peer = 1 ] || [ \"${kv%%=*}\" != \"$bench\" ] || sleep \"${kv#*=}\"; done\n"
+    "{ echo $H; case $bench/$peer in\n"
+    "stream/1) for k in copy mul add triad dot; do row $k $dtype fixed 1 4000 GB/s; done;;\n"
+    "bandwidth/1) for p in h2d-memcpy-pinned d2h-memcpy-pinned duplex-copy-pinned d2d-memcpy; do"
+    " row $p '' size $size 55 GB/s; done;;\n"
+    "stream/0) row triad double footprint 268435456 4050 GB/s; row triad float footprint 268435456 4030 GB/s;;\n"
+    "bandwidth/0) row kernel-read-device '' size 1073741824 4093 GB/s\n"
+    "  row h2d-memcpy-pinned '' size 1073741824 55.3 GB/s\n"
+    "  row d2h-memcpy-pinned '' size 1073741824 55.3 GB/s; row kernel-read-managed '' size 1073741824 12 GB/s\n"
+    "  row kernel-local-memory '' local-width 268435456 30100 GB/s;;\n"
+    "fma/0) row fma float concurrency 65536 64100 Gflop/s; row fma double concurrency 65536 32050 Gflop/s;;\n"
+    "latency/0) row L2 uint64 level 16777216 141.7 ns 280; row memory uint64 level 268435456 318.7 ns 630;;\n"
+    "*) row x '' fixed 1 1 GB/s;; esac; } > \"$out/$name.csv\"\n"
+    "printf 'key,value\\ndevice.name,NVIDIA H200\\nbackend,cuda\\ndevice.cache_bytes,62914560\\n"
+    "peak.memory_GBps,4814.3\\npeak.float_GFLOPs,66908.2\\n"
+    "peak.double_GFLOPs,33454.1\\npeak.local_GBps,33454.1\\ndevice.pcie_link_GBps,63.0154\\n'"
+    " > \"$out/$name.meta.csv\"\n" STAND_IN_TAIL;
+
+/* stream, bandwidth and latency through OpenCL on a machine with PoCL and
+ * the H200's OpenCL driver: it lists the CPU first and the GPU second, and
+ * fails where it is run on anything but the GPU. It sleeps the seconds
+ * FAKE_SECONDS gives it by its name ("stream-opencl=0.24 ..."). */
+static const char opencl_script[] =
+    "#!/bin/bash\nname=${0##*/}; bench=${name%-opencl}; out=''; dev=''; args=\"$*\"\n"
+    "while [ $# -gt 0 ]; do case $1 in --list-devices)"
+    " echo '0  (0:0)  pthread-cpu  [Portable Computing Language; CPU; 2 CUs; 3.8 GiB]';"
+    " echo '1  (1:0)  NVIDIA H200  [NVIDIA CUDA; GPU/accelerator; 132 CUs; 139.8 GiB]'; exit 0;;"
+    " --out) out=$2; shift;; --device) dev=$2; shift;; esac; shift; done\n"
+    "[ \"$dev\" = 1 ] || { echo \"$name: run on device '$dev', not the GPU\" >&2; exit 1; }\n"
+    "for kv in ${FAKE_SECONDS:-}; do [ \"${kv%%=*}\" != \"$name\" ] || sleep \"${kv#*=}\"; done\n"
+    "mkdir -p \"$out\"; echo \"$args\" > \"$out/$name.args\"; DEV='NVIDIA H200'\n" STAND_IN_ROWS("opencl")
+    "{ echo $H; case $bench in stream) row triad double footprint 268435456 3900 GB/s;;\n"
+    "  bandwidth) row kernel-read-device '' size 1073741824 3950 GB/s;;\n"
+    "  latency) row memory uint64 level 268435456 330 ns;; esac; } > \"$out/$name.csv\"\n"
+    "printf 'key,value\\ndevice.name,NVIDIA H200\\nbackend,opencl\\n' > \"$out/$name.meta.csv\"\n";
+
+/* An executable file at the path (printf-style) holding script. */
+static void write_script(const char *script, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void write_script(const char *script, const char *fmt, ...)
+{
+    char file[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(file, sizeof file, fmt, ap);
+    va_end(ap);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs(script, f);
+    fclose(f);
+    assert_int_equal(chmod(file, 0755), 0);
+}
+
+/* tmp/DIR holding the stand-ins written from script; returns the
+ * environment to run run_all.sh with them and the real host tools. */
+static const char *stand_in_env(const char *dir, const char *script)
 {
     static char env[1024];
     char path[512];
-    snprintf(path, sizeof path, "%s/fake-bin", tmp);
+    snprintf(path, sizeof path, "%s/%s", tmp, dir);
     mkdir(path, 0777);
-    for (size_t i = 0; i < countof(cuda_benchmarks); ++i) {
-        char file[700];
-        snprintf(file, sizeof file, "%s/%s-cuda", path, cuda_benchmarks[i]);
-        FILE *f = fopen(file, "w");
-        assert_non_null(f);
-        fputs(fake_script, f);
-        fclose(f);
-        assert_int_equal(chmod(file, 0755), 0);
-    }
+    for (size_t i = 0; i < countof(cuda_benchmarks); ++i)
+        write_script(script, "%s/%s-cuda", path, cuda_benchmarks[i]);
     snprintf(env, sizeof env, "CROSSROOF_BIN=%s CROSSROOF_TOOLS=%s/../tools CROSSROOF_PEERS=%s/no-peers", path, bin_dir,
              tmp);
     return env;
 }
+
+/* The H100 stand-ins in tmp/fake-bin. */
+static const char *fake_bin_env(void) { return stand_in_env("fake-bin", fake_script); }
 
 static run_result run_all(const char *env, const char *args)
 {
@@ -110,6 +183,30 @@ static void test_no_gpu_is_one_line_and_exit_77(void **state)
     run_free(&r);
 }
 
+/* The options each stand-in was given in tmp/DIR (less --out and
+ * --device) are ones the real CUDA executable takes: listing devices after
+ * them is no usage error. */
+static void expect_real_executables_take(const char *dir)
+{
+    for (size_t i = 0; i < countof(cuda_benchmarks); ++i) {
+        char exe[64];
+        snprintf(exe, sizeof exe, "%s-cuda", cuda_benchmarks[i]);
+        if (!cuda_binary_built(exe))
+            continue;
+        char *args = slurp_tmp("%s/%s.args", dir, cuda_benchmarks[i]);
+        char *out = strstr(args, " --out ");
+        assert_non_null(out);
+        *out = '\0';
+        char with[1024];
+        snprintf(with, sizeof with, "%.900s --list-devices", args);
+        run_result r = run(NULL, exe, with);
+        if (r.status != 0 && r.status != 77)
+            fail_msg("%s %s: status %d, stderr:\n%s", exe, with, r.status, r.err);
+        run_free(&r);
+        free(args);
+    }
+}
+
 static void test_each_benchmark_runs_short_and_is_judged(void **state)
 {
     (void)state;
@@ -125,10 +222,16 @@ static void test_each_benchmark_runs_short_and_is_judged(void **state)
     expect_tmp_file_has("judged/cuda-0-NVIDIA_H100_80GB_HBM3/stream.args", "--sweeps footprint --reps 5:20",
                         "--device 0");
     expect_tmp_file_has("judged/cuda-0-NVIDIA_H100_80GB_HBM3/latency.args", "--quick --out ");
+    /* bandwidth: the paths the rules judge and the headline ones, not all */
+    expect_tmp_file_has("judged/cuda-0-NVIDIA_H100_80GB_HBM3/bandwidth.args",
+                        "--sizes 1M:1G:x32 --paths h2d-memcpy-pinned,d2h-memcpy-pinned,kernel-read-device,"
+                        "kernel-read-managed,duplex-copy-pinned,d2d-memcpy,kernel-write-device,kernel-local-memory "
+                        "--reps 5:20");
     expect_tmp_file_has("judged/run-options", "gpu_check=1\n");
     expect_tmp_file_has("judged/run-log.csv", "\npeers,host,,,peers,skipped,77,0,gpu-check,", "no peer executables in ");
     expect_in(r.out, "peers: skipped (no peer executables in ");
     run_free(&r);
+    expect_real_executables_take("judged/cuda-0-NVIDIA_H100_80GB_HBM3");
 }
 
 /* tmp/peer-bin with nvbandwidth's stand-in; returns the environment of
@@ -136,16 +239,11 @@ static void test_each_benchmark_runs_short_and_is_judged(void **state)
 static const char *peers_env(const char *more)
 {
     static char env[2048];
-    char dir[300], file[400], script[sizeof nvbandwidth_fmt + 32];
+    char dir[300], script[sizeof nvbandwidth_fmt + 32];
     snprintf(dir, sizeof dir, "%s/peer-bin", tmp);
     sh("rm -rf %s %s/peer-state && mkdir -p %s %s/peer-state", dir, tmp, dir, tmp);
-    snprintf(file, sizeof file, "%s/nvbandwidth", dir);
     snprintf(script, sizeof script, nvbandwidth_fmt, (int)getpid());
-    FILE *f = fopen(file, "w");
-    assert_non_null(f);
-    fputs(script, f);
-    fclose(f);
-    assert_int_equal(chmod(file, 0755), 0);
+    write_script(script, "%s/nvbandwidth", dir);
     snprintf(env, sizeof env, "%s %s FAKE_STATE=%s/peer-state CROSSROOF_PEERS=%s", fake_bin_env(), more, tmp, dir);
     return env;
 }
@@ -234,6 +332,142 @@ static void test_a_benchmark_past_its_budget_fails_and_keeps_its_rows(void **sta
     run_free(&r);
 }
 
+/* ---- the check's time on an H200, with stand-ins ---- */
+
+/* Seconds each CUDA benchmark takes on an H200 (run_all.sh's comment on
+ * the budgets, scaled from results/reference/NVIDIA_H200), the order being
+ * cuda_benchmarks'. */
+static const double h200_seconds[] = {13, 15, 30, 20, 28, 6, 2, 15};
+/* Through OpenCL on the same GPU: run_all.sh's comment on their budgets. */
+static const char *const opencl_benchmarks[] = {"stream", "bandwidth", "latency"};
+static const double h200_opencl_seconds[] = {9, 9, 3};
+/* The stand-ins sleep this percentage of those seconds, and run_all.sh's
+ * budgets are scaled alike (CROSSROOF_GPU_CHECK_BUDGET_PERCENT): a run of
+ * a few seconds that stands for the real one. */
+#define STAND_IN_PERCENT 3
+/* On an H100 or H200 the whole check ends within 8 minutes, the CUDA
+ * benchmarks within their 320 s of budgets. */
+#define CHECK_LIMIT_S 480.0
+#define CUDA_LIMIT_S 320.0
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* run_all.sh --gpu-check --out tmp/RUN with the H200 stand-ins at their
+ * scaled times, more given in extra (an environment assignment or ""),
+ * failing unless it exits with status; *seconds gets how long it took. */
+static run_result run_h200_check(const char *run, const char *extra, int status, double *seconds)
+{
+    char env[3072], args[300], times[512] = "";
+    for (size_t i = 0; i < countof(cuda_benchmarks); ++i)
+        snprintf(times + strlen(times), sizeof times - strlen(times), "%s%s=%.3f", i ? " " : "", cuda_benchmarks[i],
+                 h200_seconds[i] * STAND_IN_PERCENT / 100);
+    for (size_t i = 0; i < countof(opencl_benchmarks); ++i)
+        snprintf(times + strlen(times), sizeof times - strlen(times), " %s-opencl=%.3f", opencl_benchmarks[i],
+                 h200_opencl_seconds[i] * STAND_IN_PERCENT / 100);
+    const char *bin_env = stand_in_env("h200-bin", h200_script);
+    for (size_t i = 0; i < countof(opencl_benchmarks); ++i)
+        write_script(opencl_script, "%s/h200-bin/%s-opencl", tmp, opencl_benchmarks[i]);
+    sh("rm -rf %s/h200-peers %s/h200-peer-state && mkdir -p %s/h200-peers %s/h200-peer-state", tmp, tmp, tmp, tmp);
+    char nvbandwidth[sizeof nvbandwidth_fmt + 32];
+    snprintf(nvbandwidth, sizeof nvbandwidth, nvbandwidth_fmt, (int)getpid());
+    write_script(nvbandwidth, "%s/h200-peers/nvbandwidth", tmp);
+    write_script(cuda_stream, "%s/h200-peers/cuda-stream", tmp);
+    snprintf(env, sizeof env,
+             "FAKE_SECONDS='%s' CROSSROOF_GPU_CHECK_BUDGET_PERCENT=%d %s %s CROSSROOF_PEERS=%s/h200-peers "
+             "FAKE_STATE=%s/h200-peer-state",
+             times, STAND_IN_PERCENT, bin_env, extra, tmp, tmp);
+    snprintf(args, sizeof args, "--gpu-check --out %s/%s", tmp, run);
+    double start = now_s();
+    run_result r = run_all_with_status(status, env, args);
+    *seconds = now_s() - start;
+    return r;
+}
+
+/* The seconds run-log.csv of tmp/RUN gives the CUDA benchmarks, summed;
+ * *timed_out gets that of the one stopped at its budget (or stays). */
+static double cuda_seconds(const char *run, double *timed_out)
+{
+    char *text = slurp_tmp("%s/run-log.csv", run);
+    double sum = 0;
+    for (size_t i = 0; i < countof(cuda_benchmarks); ++i) {
+        char start[64];
+        snprintf(start, sizeof start, "\n%s-cuda,cuda,", cuda_benchmarks[i]);
+        const char *p = strstr(text, start);
+        assert_non_null(p);
+        ++p;
+        csv_record rec; /* task, backend, index, device, dir, status, exit_code, seconds, ... */
+        assert_int_equal(csv_next(&p, rec), 11);
+        sum += atof(rec[7]);
+        if (strcmp(rec[6], "124") == 0)
+            *timed_out = atof(rec[7]);
+    }
+    free(text);
+    return sum;
+}
+
+/* Every CUDA benchmark taking what it takes on an H200 passes within its
+ * budget, and so do stream, bandwidth and latency through OpenCL on the
+ * GPU and the peers (BabelStream's and nvbandwidth's stand-ins, which take
+ * no time of their own here); the CUDA benchmarks take less than their
+ * 320 s and the whole check less than its 8 minutes (scaled), and the
+ * verdict's table is printed. */
+static void test_h200_check_ends_within_its_limit(void **state)
+{
+    (void)state;
+    double wall, timed_out = -1;
+    run_result r = run_h200_check("h200", "", 0, &wall);
+    expect_all_in(r.out, "gpu-check: passed: ", "triad double", "4050 GB/s", "H2D pinned", "55.3 GB/s", "FMA double",
+                  "L2 latency", "280 cycles", "memory latency", "local memory", "peers on NVIDIA H200: passed");
+    for (size_t i = 0; i < countof(cuda_benchmarks); ++i) {
+        char line[128];
+        snprintf(line, sizeof line, "%s-cuda on NVIDIA H200: passed", cuda_benchmarks[i]);
+        expect_in(r.out, line);
+    }
+    /* OpenCL on the GPU, not on the CPU device listed first */
+    for (size_t i = 0; i < countof(opencl_benchmarks); ++i) {
+        char line[128];
+        snprintf(line, sizeof line, "%s-opencl on NVIDIA H200: passed", opencl_benchmarks[i]);
+        expect_in(r.out, line);
+    }
+    assert_null(strstr(r.out, "pthread-cpu"));
+    expect_tmp_file_has("h200/opencl-1-NVIDIA_H200/stream-opencl.args", "--sweeps footprint --reps 5:20",
+                        "--device 1");
+    expect_tmp_file_has("h200/opencl-1-NVIDIA_H200/bandwidth-opencl.args", "--paths h2d-write-pinned,");
+    /* the two APIs side by side, and the peers, in the report */
+    expect_tmp_file_has("h200/report.md", "## One device, two APIs", "**NVIDIA H200: cuda and opencl**", "## Peers");
+    expect_tmp_file_has("h200/peers/peers.csv", "\nbabelstream-cuda,", "\nnvbandwidth,");
+    double cuda = cuda_seconds("h200", &timed_out);
+    if (cuda > CUDA_LIMIT_S * STAND_IN_PERCENT / 100 || wall > CHECK_LIMIT_S * STAND_IN_PERCENT / 100)
+        fail_msg("the CUDA benchmarks took %.2f s (limit %.2f), the check %.2f s (limit %.2f)", cuda,
+                 CUDA_LIMIT_S * STAND_IN_PERCENT / 100, wall, CHECK_LIMIT_S * STAND_IN_PERCENT / 100);
+    assert_true(timed_out < 0);
+    run_free(&r);
+}
+
+/* One stand-in runs on past its budget (cache's 40 s, scaled: 1.2 s): it is
+ * stopped there, recorded as timed out with exit 124, the check fails and
+ * still ends within its limit. */
+static void test_h200_overrun_is_stopped_at_its_budget(void **state)
+{
+    (void)state;
+    double wall, stopped = -1;
+    run_result r = run_h200_check("h200-overrun", "FAKE_SLEEP=cache", 1, &wall);
+    expect_all_in(r.out, "cache-cuda on NVIDIA H200: failed", "gpu-check: FAILED: ", "triad double");
+    expect_tmp_file_has("h200-overrun/run-log.csv", "cache-cuda,cuda,0,NVIDIA H200,cuda-0-NVIDIA_H200,failed,124,",
+                        "timed out: stopped at its budget of 1.2 s; the rows it completed are kept");
+    expect_tmp_file_has("h200-overrun/gpu-check.txt", "FAILED: failed (exit 124): timed out");
+    double cuda = cuda_seconds("h200-overrun", &stopped);
+    if (stopped < 1.2 || stopped > 1.2 + 2 || wall > CHECK_LIMIT_S * STAND_IN_PERCENT / 100)
+        fail_msg("cache-cuda stopped after %.2f s (budget 1.2 s); the CUDA benchmarks took %.2f s, the check %.2f s",
+                 stopped, cuda, wall);
+    run_free(&r);
+}
+
 static void test_bad_usage_is_one_line_and_exit_2(void **state)
 {
     (void)state;
@@ -249,15 +483,24 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
                      cases[i][1]);
         run_free(&r);
     }
-    char env[1200];
-    snprintf(env, sizeof env, "CROSSROOF_GPU_CHECK_BUDGET_S=soon %s", fake_bin_env());
-    run_result r = run_all(env, "--gpu-check");
-    if (r.status != 2 || count_lines(r.err) != 1 ||
-        strstr(r.err, "CROSSROOF_GPU_CHECK_BUDGET_S: 'soon' is not a whole number of seconds") == NULL)
-        fail_msg("status %d (want 2), stderr: %s", r.status, r.err);
-    run_free(&r);
+    static const char *const knobs[][2] = {
+        {"CROSSROOF_GPU_CHECK_BUDGET_S=soon", "CROSSROOF_GPU_CHECK_BUDGET_S: 'soon' is not a whole number of seconds"},
+        {"CROSSROOF_GPU_CHECK_BUDGET_PERCENT=0",
+         "CROSSROOF_GPU_CHECK_BUDGET_PERCENT: '0' is not a whole number of percent (1 to 999999)"},
+        {"CROSSROOF_GPU_CHECK_BUDGET_PERCENT='a[$(id>&2)]'",
+         "CROSSROOF_GPU_CHECK_BUDGET_PERCENT: 'a[$(id>&2)]' is not a whole number of percent"},
+    };
+    for (size_t i = 0; i < countof(knobs); ++i) {
+        char env[1200];
+        snprintf(env, sizeof env, "%s %s", knobs[i][0], fake_bin_env());
+        run_result r = run_all(env, "--gpu-check");
+        if (r.status != 2 || count_lines(r.err) != 1 || strstr(r.err, knobs[i][1]) == NULL)
+            fail_msg("%s: status %d (want 2), stderr: %s", knobs[i][0], r.status, r.err);
+        run_free(&r);
+    }
 }
 
 CLI_TEST_MAIN(test_no_gpu_is_one_line_and_exit_77, test_each_benchmark_runs_short_and_is_judged,
               test_peers_run_after_the_benchmarks, test_a_failed_or_stopped_peer_fails_the_task,
-              test_a_benchmark_past_its_budget_fails_and_keeps_its_rows, test_bad_usage_is_one_line_and_exit_2)
+              test_a_benchmark_past_its_budget_fails_and_keeps_its_rows, test_h200_check_ends_within_its_limit,
+              test_h200_overrun_is_stopped_at_its_budget, test_bad_usage_is_one_line_and_exit_2)
