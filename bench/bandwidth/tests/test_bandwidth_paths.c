@@ -480,6 +480,17 @@ static const bw_backend fake_local = {
     .result = local_result, .release = fake_release, .prepare_local = local_prepare,
 };
 
+/* The fake device with a local memory of 1 byte per clock on its one
+ * compute unit at 1 MHz: a local-memory peak of 0.001 GB/s. */
+static cr_status slow_local_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
+{
+    cr_status st = fake_open(spec, info, err, errlen);
+    info->clock_mhz = 1;
+    info->local_bytes_per_clock = 1;
+    snprintf(info->local_basis, sizeof info->local_basis, "planted");
+    return st;
+}
+
 /* Runs the design on the local fake with fault; checks its exit status and
  * returns the CSV. */
 static table run_local(int fault, int status)
@@ -541,6 +552,31 @@ static void test_local_memory_rows(void **state)
     free(t.rows);
 }
 
+/* Every measured width is judged against the local-memory peak, which the
+ * metadata gives with its source. */
+static void test_local_memory_rows_above_the_local_peak_are_flagged(void **state)
+{
+    (void)state;
+    bw_backend slow = fake_local;
+    slow.base.open = slow_local_open;
+    assert_int_equal(run_backend(&slow, NULL, NULL), 0);
+    table t = read_csv();
+    for (unsigned v = 1; v <= 8; v *= 2) {
+        int r = local_row(&t, v);
+        expect_has(&t, r, "flags", "above-peak");
+        expect_has(&t, r, "note", "the local-memory peak of 0.001 GB/s (1 CUs x 1 MHz");
+    }
+    assert_null(strstr(cell(&t, local_row(&t, 16), "flags"), "above-peak")); /* not measured */
+    free(t.rows);
+    char path[128];
+    snprintf(path, sizeof path, "%s/bandwidth-fake.meta.csv", dir);
+    char *meta = csv_slurp(path);
+    assert_non_null(strstr(meta, "\npeak.local_GBps,0.001\n"));
+    assert_non_null(strstr(meta, "\npeak.local_source,1 CUs x 1 MHz (the clock the device reports) x 1 bytes per "
+                                 "clock per CU; planted\n"));
+    free(meta);
+}
+
 /* The destination is checked word for word against the host's replay of
  * the rounds: a spoiled word is named, and a plain copy that never ran
  * them fails at the first word; the matrix has no local cell then. */
@@ -564,4 +600,5 @@ static void test_local_memory_verification(void **state)
 TEST_MAIN(scratch_setup, scratch_teardown, test_transfers_count_in_rows_and_not_in_the_fit,
           test_a_spoiled_transfer_is_named, test_matrix_keeps_the_best_path_of_each_cell,
           test_matrix_of_selected_paths, test_topology_without_a_query, test_topology_of_one_device,
-          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_verification)
+          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_rows_above_the_local_peak_are_flagged,
+          test_local_memory_verification)
