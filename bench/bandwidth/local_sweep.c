@@ -18,9 +18,10 @@ static const unsigned widths[] = {1, 2, 4, 8, 16};
 
 /* A GPU hides a work-group's start and end behind the others resident on
  * its compute unit, and its last wave of groups is a small part of the
- * run only when each unit gets many (64: under 2% of a wave of 13 on an
- * H200 left idle); a CPU core runs its groups one after another with the
- * tile in its own cache, and a few keep every core busy. */
+ * run only when each unit gets many (64: an H200 SM holds 13 groups of
+ * 16 KiB of shared memory at once, so five waves, the last 92% full); a
+ * CPU core runs its groups one after another with the tile in its own
+ * cache, and a few keep every core busy. */
 #define TILES_PER_GPU_UNIT 64
 #define TILES_PER_CPU_UNIT 8
 
