@@ -30,6 +30,8 @@ typedef struct {
     unsigned fma_pipes;          /* FMA pipes per compute unit */
     char fma_basis[96];          /* where lanes and pipes come from */
     double memory_peak_gbs;      /* memory clock x bus width, where the API reports both */
+    unsigned local_bytes_per_clock; /* local (shared) memory bytes a compute unit serves per clock; 0 unknown */
+    char local_basis[128];       /* where that number comes from, or why it is unknown */
     char pci_bus_id[32];         /* "0000:17:00.0", empty if unknown */
 } cr_device_info;
 

@@ -1,6 +1,7 @@
 #include "nv_arch.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 int cr_nv_fma_lanes(int major, int minor, unsigned lanes[2])
 {
@@ -18,4 +19,16 @@ int cr_nv_fma_lanes(int major, int minor, unsigned lanes[2])
             return 0;
         }
     return -1;
+}
+
+unsigned cr_nv_shared_bytes_per_clock(int major, int minor, char *basis, size_t len)
+{
+    if (major >= 7) {
+        snprintf(basis, len, "32 shared-memory banks of 4 bytes per SM, compute capability %d.%d (7.0 and later)",
+                 major, minor);
+        return 128;
+    }
+    snprintf(basis, len, "shared-memory bytes per clock of compute capability %d.%d (before 7.0) are not tabulated",
+             major, minor);
+    return 0;
 }

@@ -25,6 +25,23 @@ static void compute_peaks(const cr_device_info *d, cr_peaks *p)
              d->compute_units, d->clock_mhz, d->fma_lanes[0], d->fma_lanes[1], d->fma_pipes, d->fma_basis);
 }
 
+/* Every compute unit's local memory serving its bytes per clock at the
+ * clock the device reports; unknown where either is. */
+static void local_peak(const cr_device_info *d, cr_peaks *p)
+{
+    if (!d->local_bytes_per_clock || !d->compute_units || !d->clock_mhz) {
+        snprintf(p->local_source, sizeof p->local_source, "unknown: %s",
+                 d->local_bytes_per_clock && !d->clock_mhz ? "the device reports no clock"
+                 : d->local_basis[0]                        ? d->local_basis
+                                                            : "the API reports no local-memory bytes per clock");
+        return;
+    }
+    p->local_gbs = (double)d->compute_units * d->clock_mhz * 1e-3 * d->local_bytes_per_clock;
+    snprintf(p->local_source, sizeof p->local_source,
+             "%u CUs x %u MHz (the clock the device reports) x %u bytes per clock per CU; %s", d->compute_units,
+             d->clock_mhz, d->local_bytes_per_clock, d->local_basis);
+}
+
 void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, double target_ci, cr_peaks *p)
 {
     cr_peaks_unknown(p);
@@ -33,6 +50,7 @@ void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, doubl
     if ((d->is_cpu || d->unified_memory) && host_llc_bytes > p->llc_bytes)
         p->llc_bytes = host_llc_bytes;
     compute_peaks(d, p);
+    local_peak(d, p);
     if (d->memory_peak_gbs > 0) {
         p->memory_gbs = d->memory_peak_gbs;
         snprintf(p->memory_source, sizeof p->memory_source, "memory clock x bus width x 2 (double data rate)");
@@ -97,5 +115,7 @@ void cr_peaks_to_meta(const cr_peaks *p, cr_meta *m)
     set_number(m, "peak.float_GFLOPs", p->compute_gflops[0]);
     set_number(m, "peak.double_GFLOPs", p->compute_gflops[1]);
     cr_meta_set(m, "peak.compute_source", "%s", p->compute_source);
+    set_number(m, "peak.local_GBps", p->local_gbs);
+    cr_meta_set(m, "peak.local_source", "%s", p->local_source);
     cr_meta_set(m, "peak.llc_bytes", "%llu", (unsigned long long)p->llc_bytes);
 }

@@ -11,8 +11,10 @@
 
 /* Compute peaks from the device (compute units x clock x FMA lanes x FMA
  * pipes x 2 flops, naming the clock), the memory peak where the API gives
- * memory clock and bus width, and the last-level cache: the larger of the
- * device's and, for a device sharing the host's memory, the host's. */
+ * memory clock and bus width, the local-memory peak (compute units x clock
+ * x local bytes per clock) where the device knows its bytes per clock, and
+ * the last-level cache: the larger of the device's and, for a device
+ * sharing the host's memory, the host's. */
 void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, double target_ci, cr_peaks *p);
 
 /* A device that shares the host's memory has no memory clock to read: its

@@ -10,9 +10,10 @@
 void cr_peaks_unknown(cr_peaks *p)
 {
     memset(p, 0, sizeof *p);
-    p->memory_gbs = p->compute_gflops[0] = p->compute_gflops[1] = NAN;
+    p->memory_gbs = p->compute_gflops[0] = p->compute_gflops[1] = p->local_gbs = NAN;
     snprintf(p->memory_source, sizeof p->memory_source, "unknown");
     snprintf(p->compute_source, sizeof p->compute_source, "unknown");
+    snprintf(p->local_source, sizeof p->local_source, "unknown");
 }
 
 void cr_flag_add(char *flags, size_t flags_len, char *note, size_t note_len, const char *token, const char *fmt, ...)
@@ -87,6 +88,14 @@ static int peak(const cr_peaks *p, cr_result *r)
             ++n;
         }
         return n;
+    }
+    if (r->peak_kind == CR_PEAK_LOCAL) {
+        if (isfinite(p->local_gbs) && top > CR_PEAK_MARGIN * p->local_gbs) {
+            CR_FLAG(r, "above-peak", "%.4g GB/s is %.3gx the local-memory peak of %.4g GB/s (%s)", top,
+                    top / p->local_gbs, p->local_gbs, p->local_source);
+            return 1;
+        }
+        return 0;
     }
     if (r->peak_kind == CR_PEAK_COMPUTE) {
         double pk = p->compute_gflops[strcmp(r->dtype, "double") == 0];

@@ -6,7 +6,8 @@
  *   bimodal           the best repetition took under CR_BIMODAL_RATIO of the median's time:
  *                     the repetitions fall into two groups, the median is one of them
  *   above-peak        the figure is above the device's theoretical peak by more than
- *                     CR_PEAK_MARGIN (memory rows only when they are not cache-resident)
+ *                     CR_PEAK_MARGIN (memory rows only when they are not cache-resident;
+ *                     local-memory rows against the local-memory peak)
  *   cache             a memory figure whose working set is below CR_RESIDENT_FACTOR x the
  *                     last-level cache: it is the cache's bandwidth, not memory's
  *   above-host-limit  a figure compared with the host's own limit for the same work
@@ -30,6 +31,8 @@ typedef struct {
     char memory_source[384];    /* how memory_gbs was obtained, or why it is unknown */
     double compute_gflops[2];   /* float, double; NaN: unknown */
     char compute_source[384];
+    double local_gbs;           /* a work-group's local (CUDA: shared) memory, all compute units; NaN: unknown */
+    char local_source[384];
     uint64_t llc_bytes;         /* the last-level cache the residency verdict uses; 0: unknown */
     double target_ci;           /* the stopping rule's target, quoted by the unstable verdict */
 } cr_peaks;

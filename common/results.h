@@ -15,6 +15,7 @@ typedef enum {
     CR_PEAK_NONE = 0, /* no peak applies: latencies, ratios, counts */
     CR_PEAK_MEMORY,   /* bytes moved through memory: GB/s */
     CR_PEAK_COMPUTE,  /* floating-point operations of the row's dtype: Gop/s */
+    CR_PEAK_LOCAL,    /* bytes moved through a work-group's local (CUDA: shared) memory: GB/s */
 } cr_peak_kind;
 
 typedef struct {

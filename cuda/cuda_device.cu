@@ -42,8 +42,9 @@ static int attribute(cudaDeviceAttr a, int dev)
     return v;
 }
 
-/* FMA units per SM from the compute capability; memory peak from the
- * memory clock (kHz, double data rate) and the bus width (bits). */
+/* FMA units and shared-memory bytes per clock per SM from the compute
+ * capability; memory peak from the memory clock (kHz, double data rate)
+ * and the bus width (bits). */
 static void fill_peaks(int dev, int major, int minor, cr_device_info *info)
 {
     if (cr_nv_fma_lanes(major, minor, info->fma_lanes) == 0) {
@@ -51,6 +52,7 @@ static void fill_peaks(int dev, int major, int minor, cr_device_info *info)
         snprintf(info->fma_basis, sizeof info->fma_basis, "FMA units per SM of compute capability %d.%d", major,
                  minor);
     }
+    info->local_bytes_per_clock = cr_nv_shared_bytes_per_clock(major, minor, info->local_basis, sizeof info->local_basis);
     double khz = attribute(cudaDevAttrMemoryClockRate, dev), bits = attribute(cudaDevAttrGlobalMemoryBusWidth, dev);
     info->memory_peak_gbs = khz * 1e3 * 2.0 * bits / 8.0 * 1e-9;
 }

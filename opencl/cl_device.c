@@ -130,7 +130,8 @@ static void fill_pci(cl_device_id d, const char *extensions, cr_device_info *inf
  * compute unit is a hardware thread whose widest vector is the native
  * vector width; x86 cores have one or two FMA pipes, and the peak counts
  * two, so that it is a ceiling. GPUs: from the vendor's extension, where
- * there is one. */
+ * there is one; NVIDIA's also gives the local-memory peak's bytes per
+ * clock. */
 static void fill_fma(cl_device_id d, const char *extensions, cr_device_info *info)
 {
     if (info->is_cpu) {
@@ -147,6 +148,8 @@ static void fill_fma(cl_device_id d, const char *extensions, cr_device_info *inf
             info->fma_pipes = 1;
             snprintf(info->fma_basis, sizeof info->fma_basis, "FMA units per SM of compute capability %u.%u", major,
                      minor);
+            info->local_bytes_per_clock =
+                cr_nv_shared_bytes_per_clock((int)major, (int)minor, info->local_basis, sizeof info->local_basis);
         }
     } else if (strstr(extensions, "cl_amd_device_attribute_query")) {
         cl_uint simds = 0, width = 0;

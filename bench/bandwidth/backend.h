@@ -35,8 +35,9 @@ typedef enum {
     BW_KERNEL_READ,  /* a kernel reads the buffer; result: sum of its 32-bit words */
     BW_KERNEL_WRITE, /* a kernel writes bw_pattern_word(i) into every 32-bit word i */
     BW_TECHNIQUE,    /* a memory-movement technique runs a workload end to end */
-    BW_KERNEL_LOCAL, /* a kernel rotates the source through local memory (elements.h): its destination is the
-                        source permuted as bw_local_expected says; the bytes are the local traffic */
+    BW_KERNEL_LOCAL, /* work-groups stream tiles of the source through local memory (elements.h): the
+                        destination is the source moved as the host's replay says (local_replay.h); one
+                        row per vector width, its bytes the local traffic */
 } bw_kind;
 
 /* The workloads of Lee's techniques (2012, §3.2.3), on floats:
@@ -133,6 +134,15 @@ typedef struct {
      * there are; returns the number of links filled. NULL where the API
      * has no peer query (the design records why). */
     size_t (*peer_links)(bw_peer_link *out, size_t max, unsigned *devices);
+    /* BW_KERNEL_LOCAL only, in place of prepare(): allocates the path's
+     * buffers for bytes (whole tiles of BW_LOCAL_TILE_BYTES), fills the
+     * source with src and zeroes the destination, for the kernel whose
+     * elements are vectors of vector_words 32-bit words (elements.h); one
+     * work-group per tile. CR_UNSUPPORTED with why in err where the API or
+     * the device has no kernel of that width. run(), result() and release()
+     * then work as for any path. */
+    cr_status (*prepare_local)(const bw_path *p, unsigned vector_words, uint64_t bytes, const void *src, char *err,
+                               size_t errlen);
 } bw_backend;
 
 int bandwidth_main(int argc, char **argv, const bw_backend *backend);

@@ -8,7 +8,7 @@
 #include "bandwidth/backend.h"
 
 #include "bandwidth/host_ref.h"
-#include "bandwidth/local_rotation.h"
+#include "bandwidth/local_sweep.h"
 #include "bandwidth/matrix.h"
 #include "bandwidth/transfer_model.h"
 #include "bench_main.h"
@@ -62,11 +62,12 @@ typedef struct {
     char (*why)[CR_ERRLEN];
     unsigned *transfers;
     unsigned max_transfers; /* over the runnable paths: the check buffer holds that many of the largest size */
-    cr_result *largest;     /* each path's latest verified row; the matrix takes it where the sweep ended */
+    cr_result *largest;     /* each path's latest verified row; the matrix takes it at the largest size */
     bool *has_largest;
-    uint64_t *sweep_end;    /* where each path's sweep ended: max_bytes, or the size its plateau was found at */
+    unsigned local_width;   /* the vector width of the local-memory path's best verified row, 0 none */
     cr_measure_ctx dev_meas, host_meas;
     uint64_t max_bytes;
+    uint64_t local_bytes; /* the local-memory path's buffer (bw_local_buffer_bytes) */
     void *src, *check; /* the pattern of the current size, and a buffer to verify into */
     float *floats;     /* the techniques' inputs at the current size: floats in [1, 2) */
     double *samples[4]; /* per-repetition times of the series of one point */
@@ -164,7 +165,8 @@ static void set_stats(cr_result *r, const cr_measurement *m)
 /* Which bandwidths memory bounds: on a device that shares the host's
  * memory every path and reference; on a discrete device only what stays in
  * device memory (kernels and device-to-device copies), not the bus. Local
- * memory is on the chip: the suite knows no peak of it. */
+ * memory is on the chip: its rows are judged against its own peak
+ * (local_sweep.c). */
 static bool memory_bound(const bw_run *run, const cr_result *r)
 {
     if (strcmp(r->unit, "GB/s") != 0 || strcmp(r->variant, BW_LOCAL_PATH_KEY) == 0)
@@ -328,7 +330,7 @@ static unsigned transfers_of(const bw_run *run, const bw_path *p)
  * streams on-chip memory the host has no counterpart of. */
 static bool is_transfer(const bw_path *p) { return p->kind != BW_TECHNIQUE && p->kind != BW_KERNEL_LOCAL; }
 
-/* Records a path's row at one size; its verified row where its sweep ends
+/* Records a path's row at one size; its verified row at the largest size
  * stands for the path in the matrix (record_matrix checks the size). */
 static int record_measured(bw_run *run, const bw_path *p, const cr_result *r, bool ok)
 {
@@ -339,24 +341,6 @@ static int record_measured(bw_run *run, const bw_path *p, const cr_result *r, bo
         run->has_largest[p - run->paths] = true;
     }
     return 0;
-}
-
-/* The local-memory row: its bytes are the local traffic, its global load
- * and store beside them in the params; no host reference, no fit. */
-static void describe_local(const bw_run *run, cr_result *r, const cr_measurement *m, bool ok, const char *note)
-{
-    uint64_t words = r->size_bytes / 4;
-    r->bytes_per_rep = (double)bw_local_traffic_bytes(words);
-    set_stats(r, m);
-    snprintf(r->params, sizeof r->params, "local_bytes=%" PRIu64 ";global_bytes=%" PRIu64 ";rounds=%u;tile_words=%u",
-             bw_local_traffic_bytes(words), 2 * r->size_bytes, BW_LOCAL_ROUNDS, BW_LOCAL_TILE);
-    r->valid = ok;
-    if (!ok)
-        snprintf(r->note, sizeof r->note, "%s", note);
-    else if (m->below_resolution)
-        snprintf(r->note, sizeof r->note, "median below 20 timer ticks");
-    else if (run->ses.info.is_cpu)
-        snprintf(r->note, sizeof r->note, "local memory is the CPU's cache-resident stack/heap");
 }
 
 static int reference_of(const bw_path *p)
@@ -441,9 +425,6 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     case BW_KERNEL_WRITE:
         bad = first_pattern_mismatch(run->check, bytes, (uint32_t)bytes);
         break;
-    case BW_KERNEL_LOCAL:
-        bad = bw_local_first_mismatch(run->check, run->src, bytes / 4);
-        break;
     default:
         for (unsigned k = 0; k < transfers; ++k) {
             bad = first_byte_mismatch((const unsigned char *)run->check + (uint64_t)k * bytes, run->src, bytes);
@@ -457,7 +438,7 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     }
     if (bad != UINT64_MAX) {
         snprintf(note, len, "destination differs from the source, first at %s %" PRIu64,
-                 p->kind == BW_KERNEL_WRITE || p->kind == BW_KERNEL_LOCAL ? "word" : "byte", bad);
+                 p->kind == BW_KERNEL_WRITE ? "word" : "byte", bad);
         return false;
     }
     return true;
@@ -481,7 +462,7 @@ static int record_unsupported_row(bw_run *run, cr_result *r, const char *why)
 static int record_unsupported(bw_run *run, const bw_path *p, const char *why)
 {
     cr_result r;
-    init_unmeasured_row(run, &r, p->key, "size");
+    init_unmeasured_row(run, &r, p->key, p->kind == BW_KERNEL_LOCAL ? "local-width" : "size");
     return record_unsupported_row(run, &r, why);
 }
 
@@ -547,12 +528,6 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
         *seconds = ok ? m->stats.median : NAN;
         *valid = ok;
         return record(run, &r);
-    }
-    if (p->kind == BW_KERNEL_LOCAL) {
-        describe_local(run, &r, m, ok, note);
-        *seconds = m->stats.median;
-        *valid = ok;
-        return record_measured(run, p, &r, ok);
     }
     double ref = run->ref_figure[reference_of(p)];
     /* The host moves one transfer's bytes in its time: times its ratio by
@@ -908,10 +883,10 @@ static int record_topology(bw_run *run)
     return 0;
 }
 
-/* After the sweep, at the largest size (or where a path's sweep ended at
- * its plateau): one row per cell of the matrix
+/* After the sweep, at the largest size: one row per cell of the matrix
  * (bw_matrix_cells), the cell's fastest verified path with its size row's
- * statistics, or why none of its paths runs here. */
+ * statistics (the local-memory path's best vector width), or why none of
+ * its paths runs here. */
 static int record_matrix(bw_run *run)
 {
     bw_matrix_entry *e = calloc(run->npaths, sizeof *e);
@@ -920,7 +895,8 @@ static int record_matrix(bw_run *run)
     int rc = e && cells ? 0 : -1;
     for (size_t i = 0; i < run->npaths && rc == 0; ++i)
         if (path_selected(run, &run->paths[i])) {
-            bool at_end = run->has_largest[i] && run->largest[i].size_bytes == run->sweep_end[i];
+            bool local = run->paths[i].kind == BW_KERNEL_LOCAL;
+            bool at_end = run->has_largest[i] && (local || run->largest[i].size_bytes == run->max_bytes);
             e[n++] = (bw_matrix_entry){&run->paths[i], run->runnable[i], run->transfers[i], at_end,
                                        at_end ? run->largest[i].figure : NAN};
         }
@@ -939,8 +915,8 @@ static int record_matrix(bw_run *run)
                  bw_engine_name(p->engine));
         if (cells[c].measured && run->transfers[i] > 1)
             cr_result_add_param(&r, "transfers=%u", run->transfers[i]);
-        if (cells[c].measured && run->sweep_end[i] < run->max_bytes)
-            cr_result_add_param(&r, "sweep_end=plateau");
+        if (cells[c].measured && p->kind == BW_KERNEL_LOCAL)
+            cr_result_add_param(&r, "vector=%u", run->local_width);
         rc = cells[c].measured ? record(run, &r) : record_unsupported_row(run, &r, run->why[i]);
     }
     free(e);
@@ -961,8 +937,7 @@ static int classify_paths(bw_run *run)
     run->transfers = calloc(n, sizeof *run->transfers);
     run->largest = calloc(n, sizeof *run->largest);
     run->has_largest = calloc(n, sizeof *run->has_largest);
-    run->sweep_end = calloc(n, sizeof *run->sweep_end);
-    if (!run->runnable || !run->why || !run->transfers || !run->largest || !run->has_largest || !run->sweep_end) {
+    if (!run->runnable || !run->why || !run->transfers || !run->largest || !run->has_largest) {
         fprintf(stderr, "%s: error: out of memory\n", run->ses.opt.program);
         return CR_EXIT_FAILED;
     }
@@ -1046,41 +1021,19 @@ static int check_sizes(bw_run *run)
     return 0;
 }
 
-/* The local-memory path's figure depends on the global size only until
- * every compute unit has work-groups enough to hide their start and end;
- * beyond that, larger sizes only cost time (its 64 rounds make it the
- * sweep's slowest path on a CPU). Its sweep stops at the first size from
- * which on PLATEAU_POINTS consecutive verified points agree within
- * PLATEAU_SPREAD, once every compute unit has PLATEAU_TILES_PER_UNIT tiles. */
-#define PLATEAU_POINTS 3
-#define PLATEAU_SPREAD 0.05
-#define PLATEAU_TILES_PER_UNIT 64
+static bool spoil_local(void *run) { return plant_fault(run); }
 
-static bool local_plateau(const bw_run *run, const uint64_t *sizes, const double *seconds, const bool *valid, size_t s)
+/* The local-memory path sweeps vector widths over a buffer of its own
+ * (local_sweep.h); its best verified row stands for it in the matrix.
+ * Its rows are headline figures: the report's table shows each width. */
+static int run_local_widths(bw_run *run, const bw_path *p)
 {
-    unsigned units = run->ses.info.compute_units ? run->ses.info.compute_units : 1;
-    if (s + 1 < PLATEAU_POINTS || bw_local_tiles(sizes[s] / 4) < (uint64_t)units * PLATEAU_TILES_PER_UNIT)
-        return false;
-    double lo = INFINITY, hi = 0;
-    for (size_t k = s + 1 - PLATEAU_POINTS; k <= s; ++k) {
-        if (!valid[k] || !(seconds[k] > 0))
-            return false;
-        double gbps = (double)bw_local_traffic_bytes(sizes[k] / 4) / seconds[k];
-        lo = fmin(lo, gbps);
-        hi = fmax(hi, gbps);
-    }
-    return hi <= lo * (1 + PLATEAU_SPREAD);
-}
-
-/* Ends a path's sweep at bytes: its row there stands for it in the
- * matrix, and the metadata says why the sweep went no further. */
-static void end_sweep_at(bw_run *run, size_t p, uint64_t bytes)
-{
-    run->sweep_end[p] = bytes;
-    char b[32];
-    cr_format_bytes(bytes, b, sizeof b);
-    cr_session_note(&run->ses, "%s: sweep ended at %s, %d sizes within %.0f%%", run->paths[p].key, b, PLATEAU_POINTS,
-                    PLATEAU_SPREAD * 100);
+    bw_local_env env = {&run->ses, run->be, &run->dev_meas, run->local_bytes, run->cfg.seed, spoil_local, run};
+    size_t i = (size_t)(p - run->paths);
+    run->dev_meas.rule.headline = true;
+    int rc = bw_local_sweep(&env, p, &run->largest[i], &run->local_width);
+    run->has_largest[i] = run->local_width != 0;
+    return rc;
 }
 
 static int run_sweep(bw_run *run)
@@ -1097,11 +1050,9 @@ static int run_sweep(bw_run *run)
     bool (*valid)[MAX_SIZES] = calloc(npaths, sizeof *valid); /* each point's row passed verification */
     const bool *runnable = run->runnable;
     int rc = seconds && valid ? 0 : -1;
-    for (size_t p = 0; p < npaths && rc == 0; ++p) {
-        run->sweep_end[p] = run->max_bytes;
+    for (size_t p = 0; p < npaths && rc == 0; ++p)
         for (size_t i = 0; i < MAX_SIZES; ++i)
             seconds[p][i] = NAN;
-    }
     if (rc == 0)
         rc = record_topology(run);
     for (size_t p = 0; p < npaths && rc == 0; ++p)
@@ -1120,14 +1071,13 @@ static int run_sweep(bw_run *run)
         uint64_t expected_sum = word_sum(run->src, sizes[s]);
         rc = measure_references(run, sizes[s], expected_sum);
         for (size_t p = 0; p < npaths && rc == 0; ++p) {
-            if (!runnable[p] || sizes[s] > run->sweep_end[p])
-                continue;
-            rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s], &valid[p][s]);
-            if (rc == 0 && paths[p].kind == BW_KERNEL_LOCAL && sizes[s] < run->sweep_end[p] &&
-                local_plateau(run, sizes, seconds[p], valid[p], s))
-                end_sweep_at(run, p, sizes[s]);
+            if (runnable[p] && paths[p].kind != BW_KERNEL_LOCAL)
+                rc = measure_path(run, &paths[p], sizes[s], expected_sum, &seconds[p][s], &valid[p][s]);
         }
     }
+    for (size_t p = 0; p < npaths && rc == 0; ++p)
+        if (runnable[p] && paths[p].kind == BW_KERNEL_LOCAL)
+            rc = run_local_widths(run, &paths[p]);
     if (nsizes < 2)
         fprintf(stderr, "note: a single size: no transfer-model fit\n");
     bw_fit *fits = calloc(npaths, sizeof *fits);
@@ -1172,6 +1122,14 @@ static int plan(void *state, cr_meta *meta)
         rc = check_sizes(run);
     if (rc != 0)
         return rc;
+    bool capped;
+    run->local_bytes = bw_local_buffer_bytes(&run->ses.info, &capped);
+    if (capped) {
+        char b[32];
+        cr_format_bytes(run->local_bytes, b, sizeof b);
+        cr_session_note(&run->ses, "%s: its buffer capped at %s by the device's allocation limit", BW_LOCAL_PATH_KEY,
+                        b);
+    }
     run->binding = bw_host_bind_threads(run->ses.topo);
     cr_meta_set(meta, "host_reference_binding", "%s", run->binding);
     cr_meta_set(meta, "host_reference_threads", "%d", bw_host_threads());
@@ -1211,7 +1169,6 @@ static void release(void *state)
     free(run->transfers);
     free(run->largest);
     free(run->has_largest);
-    free(run->sweep_end);
 }
 
 static bw_run the_run;

@@ -17,23 +17,34 @@
  * loads stay live and the host can check the sum. */
 #define BW_WORD_SUM4(v) ((BW_U64)(v).x + (v).y + (v).z + (v).w)
 
-/* The local-memory stream: a work-group of BW_LOCAL_TILE work-items loads
- * one word each into a local tile (zero past the end of the buffer), then
- * in each of BW_LOCAL_ROUNDS rounds every work-item l reads the word of
- * work-item BW_LOCAL_SOURCE(l) and, after a barrier, writes it as its own:
- * a rotation by BW_LOCAL_SHIFT per round, each a real local load and store
- * that no compiler can fold across the barriers. 64 rounds move 512 bytes
- * of local memory per word against 8 of global (its load and store): on
- * an H200 the global traffic is then about 7% of the kernel's time (16
- * rounds left it near 25%), and the default sweep still costs what a
- * kernel read's does, its time per point being the repetitions' floor.
- * After all rounds word l holds the tile's word l + ROUNDS * SHIFT (mod
- * the tile), 64 words away: an unrotated copy fails verification. */
-#define BW_LOCAL_TILE 256u
-#define BW_LOCAL_ROUNDS 64u
-#define BW_LOCAL_SHIFT 1u
-#define BW_LOCAL_SOURCE(l) (((l) + BW_LOCAL_SHIFT) % BW_LOCAL_TILE)
-/* The local memory of a work-group: two tiles of 32-bit words. */
-#define BW_LOCAL_TILES_BYTES (2 * BW_LOCAL_TILE * 4)
+/* The local-memory stream (the kernel-local-memory path). A work-group of
+ * BW_LOCAL_GROUP work-items holds a tile of BW_LOCAL_TILE_BYTES of the
+ * buffer in each of two halves of its local memory, as elements of a
+ * vector of v 32-bit words: BW_LOCAL_LOADS(v) rows of BW_LOCAL_GROUP
+ * elements. It loads its tile into one half, then runs BW_LOCAL_ROUNDS
+ * rounds, each a barrier apart: in a round work-item l loads the element
+ * of column l of every row of one half and stores it into the other half
+ * at BW_LOCAL_TO, the next row and the mirrored column, so that every
+ * value crosses to another work-item each round and no compiler can keep
+ * it in registers across the barrier. It stores the last half it wrote.
+ * Per barrier a work-item so makes BW_LOCAL_LOADS(v) loads and as many
+ * stores of v words, BW_LOCAL_ITEM_BYTES each way whatever the width:
+ * enough to keep the local memory busy while the barrier drains. Within
+ * one access, neighbouring work-items touch neighbouring elements, the
+ * mirrored columns too: a contiguous run of words, which no bank serves
+ * twice for accesses up to 16 bytes (4 words), the widest a GPU's local
+ * memory serves at once. After n rounds an element has moved n rows on
+ * and, n odd, to the mirrored column: the 255 rounds leave none where it
+ * started (the group's columns are even in number, none is its own
+ * mirror), and they make the tile's global load and store 1/255 of its
+ * local traffic. */
+#define BW_LOCAL_GROUP 64u
+#define BW_LOCAL_ITEM_BYTES 128u
+#define BW_LOCAL_TILE_BYTES (BW_LOCAL_GROUP * BW_LOCAL_ITEM_BYTES)
+#define BW_LOCAL_ROUNDS 255u
+#define BW_LOCAL_LOADS(v) (BW_LOCAL_ITEM_BYTES / 4u / (v))
+/* Where a round stores the element it loaded from row k, column l, of a
+ * half of loads rows: an element index within the other half. */
+#define BW_LOCAL_TO(k, l, loads) ((((k) + 1u) % (loads)) * BW_LOCAL_GROUP + (BW_LOCAL_GROUP - 1u - (l)))
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "device.h"
 #include "host_limit.h"
+#include "nv_arch.h"
 #include "peaks.h"
 #include "plausibility.h"
 #include "results.h"
@@ -102,6 +103,34 @@ static void test_a_row_above_the_compute_peak_of_its_type_is_flagged(void **stat
     snprintf(f.dtype, sizeof f.dtype, "float");
     f.flags[0] = f.note[0] = '\0';
     assert_int_equal(cr_plausibility_check(&p, &f), 0);
+}
+
+/* A local-memory row is judged against the local-memory peak alone: a
+ * figure far above the memory peak is no verdict, one above the local
+ * peak is; where the local peak is unknown, none. */
+static void test_a_row_above_the_local_memory_peak_is_flagged(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    p.local_gbs = 33454.08;
+    snprintf(p.local_source, sizeof p.local_source, "planted local");
+    cr_result r = clean_memory_row();
+    r.peak_kind = CR_PEAK_LOCAL;
+    r.working_set_bytes = 0;
+    r.figure = r.figure_best = 19000; /* 630x the memory peak: no memory row */
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+    r.figure_best = 35000; /* 1.046x: within the margin */
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+    r.figure_best = 36000;
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_true(has_flag(&r, "above-peak"));
+    assert_non_null(strstr(r.note, "above-peak: 3.6e+04 GB/s is 1.08x the local-memory peak of 3.345e+04 GB/s (planted local)"));
+
+    cr_result u = clean_memory_row();
+    u.peak_kind = CR_PEAK_LOCAL;
+    u.figure = u.figure_best = 1e9;
+    cr_peaks unknown = planted_peaks(); /* no local peak */
+    assert_int_equal(cr_plausibility_check(&unknown, &u), 0);
 }
 
 static void test_bimodal_repetitions_are_flagged(void **state)
@@ -215,12 +244,43 @@ static void test_peaks_from_a_cpu_device_name_their_clock(void **state)
     assert_int_equal(p.llc_bytes, 32 * MiB); /* the host's, larger than the device's */
     assert_true(isnan(p.memory_gbs));        /* until measured */
 
+    assert_true(isnan(p.local_gbs)); /* no local bytes per clock known */
+    assert_string_equal(p.local_source, "unknown: the API reports no local-memory bytes per clock");
+
     cr_device_info g = {.compute_units = 132, .clock_mhz = 1980, .cache_bytes = 50 * MiB, .memory_peak_gbs = 3352};
     cr_peaks_for_device(&g, 32 * MiB, 0.01, &p);
     assert_true(isnan(p.compute_gflops[0])); /* no FMA lanes known */
     assert_non_null(strstr(p.compute_source, "unknown"));
     assert_true(p.memory_gbs == 3352);
     assert_int_equal(p.llc_bytes, 50 * MiB); /* a discrete device: its own cache only */
+}
+
+/* An H200 (compute capability 9.0): 132 SMs x 1.98 GHz x 128 bytes per
+ * clock; a Pascal SM (6.1), whose bytes per clock are not tabulated, or a
+ * device without a clock, has no local peak and says why. */
+static void test_the_local_memory_peak_names_its_basis(void **state)
+{
+    (void)state;
+    cr_device_info g = {.compute_units = 132, .clock_mhz = 1980};
+    g.local_bytes_per_clock = cr_nv_shared_bytes_per_clock(9, 0, g.local_basis, sizeof g.local_basis);
+    assert_int_equal(g.local_bytes_per_clock, 128);
+    cr_peaks p;
+    cr_peaks_for_device(&g, 0, 0.01, &p);
+    assert_true(fabs(p.local_gbs - 33454.08) < 1e-6);
+    assert_string_equal(p.local_source, "132 CUs x 1980 MHz (the clock the device reports) x 128 bytes per clock per "
+                                        "CU; 32 shared-memory banks of 4 bytes per SM, compute capability 9.0 (7.0 "
+                                        "and later)");
+    g.clock_mhz = 0;
+    cr_peaks_for_device(&g, 0, 0.01, &p);
+    assert_true(isnan(p.local_gbs));
+    assert_string_equal(p.local_source, "unknown: the device reports no clock");
+    cr_device_info old = {.compute_units = 28, .clock_mhz = 1500};
+    old.local_bytes_per_clock = cr_nv_shared_bytes_per_clock(6, 1, old.local_basis, sizeof old.local_basis);
+    assert_int_equal(old.local_bytes_per_clock, 0);
+    cr_peaks_for_device(&old, 0, 0.01, &p);
+    assert_true(isnan(p.local_gbs));
+    assert_string_equal(p.local_source, "unknown: shared-memory bytes per clock of compute capability 6.1 (before "
+                                        "7.0) are not tabulated");
 }
 
 /* The host's limit: verified, best at least the median, and refused
@@ -241,9 +301,11 @@ static void test_the_host_limit_is_measured_and_verified(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_a_clean_row_passes, test_a_row_above_the_memory_peak_is_flagged,
-          test_a_row_above_the_compute_peak_of_its_type_is_flagged, test_bimodal_repetitions_are_flagged,
+          test_a_row_above_the_compute_peak_of_its_type_is_flagged,
+          test_a_row_above_the_local_memory_peak_is_flagged, test_bimodal_repetitions_are_flagged,
           test_a_row_that_missed_the_stopping_rule_is_unstable,
           test_a_cache_resident_memory_row_is_labelled_cache_not_above_peak,
           test_above_the_host_limit_is_flagged_only_against_a_limit,
           test_unknown_peaks_and_unmeasured_rows_get_no_verdict, test_several_verdicts_are_all_listed,
-          test_peaks_from_a_cpu_device_name_their_clock, test_the_host_limit_is_measured_and_verified)
+          test_peaks_from_a_cpu_device_name_their_clock, test_the_local_memory_peak_names_its_basis,
+          test_the_host_limit_is_measured_and_verified)

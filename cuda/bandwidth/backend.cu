@@ -4,7 +4,7 @@
  * Lee's four memory-movement techniques running vector add and reduce end
  * to end, and nvbandwidth's paths that run several transfers at once or
  * span devices (transfers.cu), and blocks streaming their shared memory
- * (local_kernel.cu). Allocates, moves and times; the design
+ * in vectors of 1, 2 and 4 words (local_kernel.cu). Allocates, moves and times; the design
  * verifies. Kernels use grid-stride loops over uint4 (float4 for the
  * workloads); the element operations are those of the OpenCL twin
  * (bench/bandwidth/elements.h). */
@@ -107,6 +107,7 @@ static struct {
     /* the prepared path */
     uint64_t bytes;
     unsigned blocks;
+    unsigned local_width;    /* the local-memory path's vector, in words */
     void *host;              /* pageable, posix_memalign */
     void *pinned;            /* cudaHostAlloc: default, write-combined or mapped */
     void *dev_src, *dev_dst; /* cudaMalloc */
@@ -513,6 +514,21 @@ static cr_status cuda_prepare(const bw_path *p, uint64_t bytes, const void *src,
     return CR_OK;
 }
 
+/* The local-memory path allocates as a device copy does; its kernel is
+ * the width's. */
+static cr_status cuda_prepare_local(const bw_path *p, unsigned v, uint64_t bytes, const void *src, char *err,
+                                    size_t errlen)
+{
+    cuda_release(p);
+    if (!bw_local_has_width(v)) {
+        snprintf(err, errlen, "CUDA's widest shared-memory access is 4 words (16 bytes, ld.shared.v4): a vector of %u "
+                              "words would be the 4-word row's accesses again", v);
+        return CR_UNSUPPORTED;
+    }
+    st.local_width = v;
+    return cuda_prepare(p, bytes, src, err, errlen);
+}
+
 /* ---- repetitions ---- */
 
 static bool managed_kernel(int id)
@@ -575,7 +591,8 @@ static cr_status launch(const bw_path *p, char *err, size_t errlen)
         return CR_OK;
     }
     if (p->kind == BW_KERNEL_LOCAL) {
-        CR_CUDA_CHECK(bw_launch_local(st.from, st.to, st.bytes, st.blocks, st.stream), "cudaLaunchKernel", err, errlen);
+        CR_CUDA_CHECK(bw_launch_local(st.from, st.to, st.bytes, st.local_width, st.stream), "cudaLaunchKernel", err,
+                      errlen);
         return CR_OK;
     }
     if (p->kind == BW_KERNEL_READ)
@@ -752,6 +769,6 @@ extern "C" {
 extern const bw_backend bandwidth_cuda_backend;
 const bw_backend bandwidth_cuda_backend = {
     {"cuda", cr_cuda_list, cuda_open, cuda_close}, cuda_paths, cuda_supported, cuda_prepare, cuda_place, cuda_run,
-    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links,
+    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links, cuda_prepare_local,
 };
 }

@@ -53,7 +53,7 @@ bw_path bw_cuda_paths[] = {
     TRANSFERS("duplex-kernel-copy-pinned", "two copy kernels at once on two streams, half the SMs' threads each: mapped pinned host -> device and device -> mapped pinned host (both counted)", BW_SHAPE_DUPLEX, HOST_PINNED, DEVICE, KERNEL),
     KREAD("kernel-read-device", "kernel reads a device buffer (cudaMalloc)", P_KR_DEVICE, DEVICE),
     KWRITE("kernel-write-device", "kernel writes a device buffer (cudaMalloc)", P_KW_DEVICE, DEVICE),
-    PATH(BW_LOCAL_PATH_KEY, "blocks rotate a device buffer through shared memory (__shared__ tiles, 64 rounds)", BW_KERNEL_LOCAL, 1, P_LOCAL, LOCAL, LOCAL, KERNEL),
+    PATH(BW_LOCAL_PATH_KEY, "blocks stream tiles through shared memory (__shared__, 255 rounds, vectors of 1, 2 and 4 words)", BW_KERNEL_LOCAL, 1, P_LOCAL, LOCAL, LOCAL, KERNEL),
     KREAD("kernel-read-mapped", "kernel reads pinned host memory in place (cudaHostAllocMapped, zero-copy)", P_KR_MAPPED, HOST_PINNED),
     KWRITE("kernel-write-mapped", "kernel writes pinned host memory in place (cudaHostAllocMapped, zero-copy)", P_KW_MAPPED, HOST_PINNED),
     KREAD("kernel-read-managed", "kernel reads managed memory filled by the CPU, no prefetch (pages migrate on demand)", P_KR_MANAGED, SHARED),

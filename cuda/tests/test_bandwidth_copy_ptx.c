@@ -7,9 +7,11 @@
  * what it moves per instruction is what those paths measure: its loop
  * must load and store 16 bytes per thread (uint4) over a 64-bit index,
  * and nothing may go through local memory. The local-memory path's
- * figure is the shared-memory traffic of its rounds: they must stay a loop
- * that loads and stores shared memory once each per round, with the
- * barrier that orders them, and nothing may spill to local memory. */
+ * figure is the shared-memory traffic of its rounds: in each width's
+ * kernel they must stay a loop of two rounds, each its K loads and K
+ * stores of shared memory in accesses of the vector's width (K = 32 / v,
+ * bench/bandwidth/elements.h) ended by a barrier, all loads before the
+ * first store, no global memory, and nothing may spill to local memory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -91,27 +93,68 @@ static void test_no_local_memory(void **state)
 {
     (void)state;
     check_no_local_memory(generated, "bandwidth_copy", 1, "bw_copy");
-    check_no_local_memory(generated, "bandwidth_local", 1, "bw_local");
+    check_no_local_memory(generated, "bandwidth_local", 3, "bw_local_v4");
 }
 
-/* The local kernel's first loop is the tile loop; the rounds' loop is the
- * next one, inside it, and touches no global memory. */
-static void test_each_round_loads_and_stores_shared_memory(void **state)
+/* From *at on, the text up to the next bar.sync of loop (the barrier
+ * included), *at moved past it; false where none is left. */
+static bool next_round(ptx_span loop, const char **at, ptx_span *round)
+{
+    const char *bar = ptx_find_in((ptx_span){*at, loop.end}, "bar.sync");
+    if (bar == NULL)
+        return false;
+    *round = (ptx_span){*at, bar + strlen("bar.sync")};
+    *at = round->end;
+    return true;
+}
+
+/* A round of vectors of v words: K = 32 / v loads of that width, then K
+ * stores, nothing else of memory. */
+static void check_round(const char *entry, ptx_span round, unsigned v)
+{
+    static const char *const width[] = {[1] = ".shared.u32", [2] = ".shared.v2.u32", [4] = ".shared.v4.u32"};
+    char load[32], store[32];
+    snprintf(load, sizeof load, "ld%s", width[v]);
+    snprintf(store, sizeof store, "st%s", width[v]);
+    const unsigned k = 32 / v;
+    if (ptx_count_in(round, load) != k || ptx_count_in(round, store) != k)
+        fail_msg("%s: a round holds %u %s and %u %s, want %u of each", entry, ptx_count_in(round, load), load,
+                 ptx_count_in(round, store), store, k);
+    assert_int_equal(ptx_count_in(round, "ld.shared"), k);
+    assert_int_equal(ptx_count_in(round, "st.shared"), k);
+    assert_int_equal(ptx_count_in(round, "ld.global") + ptx_count_in(round, "st.global"), 0);
+    const char *last_load = round.begin, *first_store = ptx_find_in(round, "st.shared");
+    for (const char *p; (p = ptx_find_in((ptx_span){last_load + 1, round.end}, "ld.shared")) != NULL;)
+        last_load = p;
+    if (first_store < last_load)
+        fail_msg("%s: a round stores before its last load", entry);
+}
+
+/* Each width's kernel: its one loop is the rounds', two of them an
+ * iteration, each ended by its barrier. */
+static void test_each_round_moves_its_width_between_barriers(void **state)
 {
     (void)state;
-    ptx_module m;
-    ptx_span tiles, rounds;
-    const char *after;
-    char *ptx = first_loop("bandwidth_local.ptx", "bw_local", &m, &tiles, &after);
-    if (!ptx_next_loop(tiles, &after, &rounds) || rounds.end > tiles.end)
-        fail_msg("bw_local's rounds are not a loop inside the tile loop");
-    assert_int_equal(ptx_count_in(rounds, "ld.shared.u32"), 1);
-    assert_int_equal(ptx_count_in(rounds, "st.shared.u32"), 1);
-    assert_int_equal(ptx_count_in(rounds, "bar.sync"), 1);
-    assert_int_equal(ptx_count_in(rounds, "ld.global") + ptx_count_in(rounds, "st.global"), 0);
-    free(m.entries);
-    free(ptx);
+    static const struct {
+        const char *entry;
+        unsigned v;
+    } kernels[] = {{"bw_local_v1", 1}, {"bw_local_v2", 2}, {"bw_local_v4", 4}};
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i) {
+        ptx_module m;
+        ptx_span loop, round = {NULL, NULL};
+        const char *after;
+        char *ptx = first_loop("bandwidth_local.ptx", kernels[i].entry, &m, &loop, &after);
+        assert_int_equal(ptx_count_in(loop, "bar.sync"), 2);
+        const char *at = loop.begin;
+        for (int r = 0; r < 2; ++r) {
+            if (!next_round(loop, &at, &round))
+                fail_msg("%s: round %d has no barrier", kernels[i].entry, r);
+            check_round(kernels[i].entry, round, kernels[i].v);
+        }
+        free(m.entries);
+        free(ptx);
+    }
 }
 
 TEST_MAIN(NULL, NULL, test_loop_moves_sixteen_bytes_per_thread, test_loop_index_is_64_bit, test_no_local_memory,
-          test_each_round_loads_and_stores_shared_memory)
+          test_each_round_moves_its_width_between_barriers)

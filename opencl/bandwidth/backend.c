@@ -2,14 +2,14 @@
  * offers, including Lee's Table 3.2 rows and the buffer-flag variants of his
  * Table 3.3, the API's copy against a copy kernel in each direction, both
  * directions at once on two queues, and kernels on malloc'd memory where
- * the device has system SVM, and work-groups streaming their local memory.
+ * the device has system SVM, and work-groups streaming their local memory
+ * in vectors of 1 to 16 words.
  * The multi-device paths are listed and refused
  * with the reason (OpenCL has no peer-to-peer API). Allocates, moves and
  * times; the design verifies. */
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth/backend.h"
 #include "bandwidth/host_side.h"
-#include "bandwidth/local_rotation.h"
 #include "bandwidth/technique_paths.h"
 #include "cl_device.h"
 
@@ -78,7 +78,7 @@ static const bw_path paths[] = {
     ACCESS("cpu-read-device", "CPU memcpy out of a mapped device buffer", P_CPU_READ_DEVICE, CELL(DEVICE, HOST_PAGEABLE, CPU)),
     KREAD("kernel-read-device", "kernel reads a device buffer", P_KR_DEVICE, DEVICE),
     KWRITE("kernel-write-device", "kernel writes a device buffer", P_KW_DEVICE, DEVICE),
-    PATH(BW_LOCAL_PATH_KEY, "work-groups rotate a device buffer through local memory (__local tiles, 64 rounds)", BW_KERNEL_LOCAL, 1, P_LOCAL, CELL(LOCAL, LOCAL, KERNEL)),
+    PATH(BW_LOCAL_PATH_KEY, "work-groups stream tiles through local memory (__local, 255 rounds, vectors of 1 to 16 words)", BW_KERNEL_LOCAL, 1, P_LOCAL, CELL(LOCAL, LOCAL, KERNEL)),
     KREAD("kernel-read-host-ro", "kernel reads ALLOC_HOST_PTR|READ_ONLY (Lee: Garlic)", P_KR_HOST_RO, HOST_PINNED),
     KREAD("kernel-read-host-rw", "kernel reads ALLOC_HOST_PTR|READ_WRITE (Lee: Onion)", P_KR_HOST_RW, HOST_PINNED),
     KWRITE("kernel-write-host-wo", "kernel writes ALLOC_HOST_PTR|WRITE_ONLY (Lee: Garlic)", P_KW_HOST_WO, HOST_PINNED),
@@ -121,9 +121,12 @@ static const bw_path paths[] = {
 };
 #define N_PATHS (sizeof paths / sizeof paths[0])
 
-enum kernel_id { K_READ, K_WRITE, K_COPY, K_VECTOR_ADD, K_REDUCE, K_LOCAL, N_KERNELS };
-static const char *const kernel_names[N_KERNELS] = {"bw_read",       "bw_write",  "bw_copy",
-                                                    "bw_vector_add", "bw_reduce", "bw_local"};
+/* The local-memory kernels, one per vector width, in the order of their widths. */
+enum kernel_id { K_READ, K_WRITE, K_COPY, K_VECTOR_ADD, K_REDUCE, K_LOCAL_V1, K_LOCAL_V2, K_LOCAL_V4, K_LOCAL_V8,
+                 K_LOCAL_V16, N_KERNELS };
+static const char *const kernel_names[N_KERNELS] = {
+    "bw_read", "bw_write", "bw_copy", "bw_vector_add", "bw_reduce",
+    "bw_local_v1", "bw_local_v2", "bw_local_v4", "bw_local_v8", "bw_local_v16"};
 
 static struct {
     cr_cl cl;
@@ -153,6 +156,7 @@ static struct {
     uint64_t tin_bytes, tout_bytes;
     uint64_t groups;
     uint64_t work_items, work_group;
+    enum kernel_id local_kernel; /* the prepared local-memory path's */
 } S;
 
 static void bw_release(const bw_path *p)
@@ -238,16 +242,20 @@ static size_t bw_paths(const bw_path **out)
     return N_PATHS;
 }
 
-/* The local kernel needs work-groups of a whole tile and the tile's local memory. */
-static cr_status local_supported(char *why, size_t len)
+/* A local kernel needs work-groups of BW_LOCAL_GROUP work-items and its
+ * two halves of local memory. */
+static cr_status local_kernel_fits(enum kernel_id k, char *why, size_t len)
 {
     size_t group = 0;
-    cl_ulong local_bytes = 0;
-    clGetKernelWorkGroupInfo(S.kernel[K_LOCAL], S.cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group, &group, NULL);
+    cl_ulong used = 0, local_bytes = 0;
+    clGetKernelWorkGroupInfo(S.kernel[k], S.cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group, &group, NULL);
+    clGetKernelWorkGroupInfo(S.kernel[k], S.cl.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, NULL);
     clGetDeviceInfo(S.cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL);
-    if (group < BW_LOCAL_TILE || local_bytes < BW_LOCAL_TILES_BYTES) {
-        snprintf(why, len, "the local kernel needs work-groups of %u work-items and %zu bytes of local memory "
-                           "(the device allows %zu and %llu)", BW_LOCAL_TILE, (size_t)BW_LOCAL_TILES_BYTES, group,
+    if (used < 2 * BW_LOCAL_TILE_BYTES)
+        used = 2 * BW_LOCAL_TILE_BYTES; /* its two halves, where the runtime counts less */
+    if (group < BW_LOCAL_GROUP || used > local_bytes) {
+        snprintf(why, len, "%s needs work-groups of %u work-items and %llu bytes of local memory (the device allows "
+                           "%zu and %llu)", kernel_names[k], BW_LOCAL_GROUP, (unsigned long long)used, group,
                  (unsigned long long)local_bytes);
         return CR_UNSUPPORTED;
     }
@@ -278,7 +286,7 @@ static cr_status bw_supported(const bw_path *p, char *why, size_t len)
         return CR_UNSUPPORTED;
     }
     if (p->id == P_LOCAL)
-        return local_supported(why, len);
+        return local_kernel_fits(K_LOCAL_V1, why, len);
     if ((p->id == P_KR_MALLOC || p->id == P_KW_MALLOC) && !(S.svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM)) {
         snprintf(why, len, "the device reports no fine-grained system SVM (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): its "
                            "kernels cannot address malloc'd memory");
@@ -551,7 +559,10 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
         return prepare_duplex(p, src, err, errlen);
     case P_PEER:
     case P_HOST_FAN:
-        snprintf(err, errlen, "a multi-device path cannot run on OpenCL");
+    case P_LOCAL:
+        snprintf(err, errlen, "%s", p->id == P_LOCAL ? "the local-memory path is prepared per vector width "
+                                                       "(prepare_local)"
+                                                     : "a multi-device path cannot run on OpenCL");
         return CR_ERR;
     case P_CPU_WRITE_HOST:
     case P_CPU_READ_HOST:
@@ -573,15 +584,6 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
         if (make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK)
             return CR_ERR;
         break;
-    case P_LOCAL:
-        /* One work-group per tile of the buffer's words. */
-        S.work_group = BW_LOCAL_TILE;
-        S.work_items = bw_local_tiles(bytes / 4) * BW_LOCAL_TILE;
-        S.groups = S.work_items / S.work_group;
-        if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK ||
-            zero(S.dst, err, errlen) != CR_OK)
-            return CR_ERR;
-        return fill(S.src, src, err, errlen);
     case P_KR_HOST_RO:
     case P_KR_HOST_RW:
     case P_KW_HOST_WO:
@@ -637,6 +639,32 @@ static cr_status bw_prepare(const bw_path *p, uint64_t bytes, const void *src, c
     return CR_OK;
 }
 
+/* One work-group per tile, the kernel of vectors of v words. */
+static cr_status bw_prepare_local(const bw_path *p, unsigned v, uint64_t bytes, const void *src, char *err,
+                                  size_t errlen)
+{
+    bw_release(p);
+    S.bytes = bytes;
+    enum kernel_id k = K_LOCAL_V1;
+    while (k < K_LOCAL_V16 && (1u << (k - K_LOCAL_V1)) < v)
+        ++k;
+    if ((1u << (k - K_LOCAL_V1)) != v) {
+        snprintf(err, errlen, "OpenCL C has no vector of %u words", v);
+        return CR_UNSUPPORTED;
+    }
+    if (local_kernel_fits(k, err, errlen) != CR_OK)
+        return CR_UNSUPPORTED;
+    S.local_kernel = k;
+    S.work_group = BW_LOCAL_GROUP;
+    S.groups = bytes / BW_LOCAL_TILE_BYTES;
+    S.work_items = S.groups * BW_LOCAL_GROUP;
+    const cl_mem_flags rw = CL_MEM_READ_WRITE;
+    if (make_buffer(&S.src, rw, NULL, err, errlen) != CR_OK || make_buffer(&S.dst, rw, NULL, err, errlen) != CR_OK ||
+        zero(S.dst, err, errlen) != CR_OK)
+        return CR_ERR;
+    return fill(S.src, src, err, errlen);
+}
+
 /* ---- repetitions ---- */
 
 static cr_status finish_timed(cl_event ev, uint64_t t0, cr_timing *t, const char *what, char *err, size_t errlen)
@@ -673,10 +701,8 @@ static cr_status run_kernel(const bw_path *p, cr_timing *t, char *err, size_t er
                                    CR_CL_LOCAL((size_t)S.work_group * sizeof(cl_ulong)), CR_CL_ARG(n4)};
     const cr_cl_arg write_args[] = {CR_CL_ARG(S.dst), CR_CL_ARG(n4), CR_CL_ARG(seed)};
     if (p->kind == BW_KERNEL_LOCAL) {
-        cl_ulong words = S.bytes / 4;
-        const cr_cl_arg local_args[] = {CR_CL_ARG(S.src), CR_CL_ARG(S.dst),
-                                        CR_CL_LOCAL(BW_LOCAL_TILES_BYTES), CR_CL_ARG(words)};
-        return launch(K_LOCAL, local_args, 4, t, err, errlen);
+        const cr_cl_arg local_args[] = {CR_CL_ARG(S.src), CR_CL_ARG(S.dst)};
+        return launch(S.local_kernel, local_args, 2, t, err, errlen);
     }
     return read ? launch(K_READ, read_args, 4, t, err, errlen) : launch(K_WRITE, write_args, 3, t, err, errlen);
 }
@@ -893,4 +919,5 @@ const bw_backend bandwidth_opencl_backend = {
     .release = bw_release,
     .transfers = bw_transfers,
     .peer_links = NULL, /* OpenCL has no peer query */
+    .prepare_local = bw_prepare_local,
 };

@@ -50,25 +50,45 @@ kernel void bw_reduce(global const float *restrict in, global double *restrict p
     GROUP_SUM_TO(scratch, sum, partial[get_group_id(0)]);
 }
 
-/* Streams local memory (elements.h): one work-group of BW_LOCAL_TILE
- * work-items per tile of the source, one word each; words past n load as
- * zero and are not stored. Two tiles take turns: a round reads one and
- * writes the other, so one barrier per round keeps every read of a round
- * before the next round's writes. */
-kernel void bw_local(global const uint *restrict in, global uint *restrict out, local uint *tiles, ulong n)
-{
-    const uint l = (uint)get_local_id(0);
-    const ulong i = get_group_id(0) * (ulong)BW_LOCAL_TILE + l;
-    local uint *from = tiles, *to = tiles + BW_LOCAL_TILE;
-    from[l] = i < n ? in[i] : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint r = 0; r < BW_LOCAL_ROUNDS; ++r) {
-        to[l] = from[BW_LOCAL_SOURCE(l)];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        local uint *swap = from;
-        from = to;
-        to = swap;
+/* Streams local memory (elements.h): one work-group of BW_LOCAL_GROUP
+ * work-items per tile of the buffer, as vectors T of v words. The two
+ * halves take turns, two rounds an iteration so that each is named as it
+ * is: a round loads every row of one at the work-item's column, all loads
+ * before the first store (a compiler that cannot tell the halves apart
+ * would otherwise wait for each load before the next), stores them into
+ * the other, and the barrier after it keeps the round's loads before the
+ * next round's stores. One kernel per width, bw_local_v<v>. */
+#define BW_LOCAL_ROUND(T, from, to, loads, l)                                                   \
+    do {                                                                                        \
+        T v_[loads];                                                                            \
+        _Pragma("unroll") for (uint k_ = 0; k_ < (loads); ++k_)                                 \
+            v_[k_] = (from)[k_ * BW_LOCAL_GROUP + (l)];                                         \
+        _Pragma("unroll") for (uint k_ = 0; k_ < (loads); ++k_)                                 \
+            (to)[BW_LOCAL_TO(k_, (l), (loads))] = v_[k_];                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+    } while (0)
+
+#define BW_LOCAL_KERNEL(T, v)                                                                   \
+    kernel __attribute__((reqd_work_group_size(BW_LOCAL_GROUP, 1, 1))) void bw_local_v##v(      \
+        global const T *restrict in, global T *restrict out)                                    \
+    {                                                                                           \
+        local T a[BW_LOCAL_LOADS(v) * BW_LOCAL_GROUP], b[BW_LOCAL_LOADS(v) * BW_LOCAL_GROUP];   \
+        const uint l = (uint)get_local_id(0);                                                   \
+        const size_t tile = get_group_id(0) * (size_t)(BW_LOCAL_LOADS(v) * BW_LOCAL_GROUP);     \
+        for (uint k = 0; k < BW_LOCAL_LOADS(v); ++k)                                            \
+            a[k * BW_LOCAL_GROUP + l] = in[tile + k * BW_LOCAL_GROUP + l];                      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+        BW_LOCAL_ROUND(T, a, b, BW_LOCAL_LOADS(v), l);                                             \
+        for (uint r = 1; r < BW_LOCAL_ROUNDS; r += 2) {                                         \
+            BW_LOCAL_ROUND(T, b, a, BW_LOCAL_LOADS(v), l);                                         \
+            BW_LOCAL_ROUND(T, a, b, BW_LOCAL_LOADS(v), l);                                         \
+        }                                                                                       \
+        for (uint k = 0; k < BW_LOCAL_LOADS(v); ++k)                                            \
+            out[tile + k * BW_LOCAL_GROUP + l] = b[k * BW_LOCAL_GROUP + l];                     \
     }
-    if (i < n)
-        out[i] = from[l];
-}
+
+BW_LOCAL_KERNEL(uint, 1)
+BW_LOCAL_KERNEL(uint2, 2)
+BW_LOCAL_KERNEL(uint4, 4)
+BW_LOCAL_KERNEL(uint8, 8)
+BW_LOCAL_KERNEL(uint16, 16)

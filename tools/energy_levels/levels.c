@@ -13,10 +13,13 @@
  *   llc        stream footprint rows between 1/8 and 1/2 of the last-level
  *              cache: resident in it, above the caches below it; per kernel
  *              and type the largest such point
- *   shared     the bandwidth path kernel-local-memory (work-groups rotating
- *              tiles through local, CUDA's shared, memory: e_sr) at the
- *              largest transfer size; its bytes are the local traffic, 128
- *              per byte of the buffer against 2 of global, whose energy the
+ *   shared     the bandwidth path kernel-local-memory (work-groups streaming
+ *              tiles through local, CUDA's shared, memory: e_sr): of its
+ *              local-width rows, one per vector width over one buffer, the
+ *              fastest (the narrower widths pay for more accesses per
+ *              byte); of an older file's size rows, the largest transfer.
+ *              Its bytes are the local traffic, 510 (older files: 128) per
+ *              byte of the buffer against 2 of global, whose energy the
  *              figure therefore includes but hardly depends on
  *   pcie       bandwidth copies between pinned host memory and the device
  *              (h2d-*pinned*, d2h-*pinned*) at the largest transfer size, on
@@ -149,7 +152,8 @@ static bool wants_shared(const el_device *d, const el_results *f, size_t i, doub
 {
     (void)d;
     *key = number(el_field(f, i, "size_bytes"));
-    return is(f, i, "sweep", "size") && is(f, i, "variant", "kernel-local-memory") && *key > 0;
+    return (is(f, i, "sweep", "local-width") || is(f, i, "sweep", "size")) &&
+           is(f, i, "variant", "kernel-local-memory") && *key > 0;
 }
 
 static bool wants_atomic(const el_device *d, const el_results *f, size_t i, double *key)
@@ -211,7 +215,8 @@ typedef enum {
     PICK_ALL,
     PICK_LARGEST,         /* the rows at the largest key */
     PICK_SMALLEST,        /* the rows at the smallest key */
-    PICK_LARGEST_PER_KIND /* per variant and type, the row at its largest key */
+    PICK_LARGEST_PER_KIND, /* per variant and type, the row at its largest key */
+    PICK_LARGEST_FASTEST   /* of the rows at the largest key, the one of the highest figure */
 } pick_rule;
 
 typedef enum { KEY_WORKING_SET, KEY_TRANSFER, KEY_DEGREE, KEY_GOPS } key_kind;
@@ -238,7 +243,8 @@ static const rule rules[] = {
     {"llc", EL_PER_BYTE, "stream", wants_llc, PICK_LARGEST_PER_KIND, KEY_WORKING_SET,
      "no stream footprint row has a working set between 1/8 and 1/2 of the %s last-level cache", false,
      cannot_without_llc},
-    {"shared", EL_PER_BYTE, "bandwidth", wants_shared, PICK_LARGEST, KEY_TRANSFER, no_local_rows, false, NULL},
+    {"shared", EL_PER_BYTE, "bandwidth", wants_shared, PICK_LARGEST_FASTEST, KEY_TRANSFER, no_local_rows, false,
+     NULL},
     {"pcie", EL_PER_BYTE, "bandwidth", wants_pcie, PICK_LARGEST, KEY_TRANSFER,
      "no copy between pinned host memory and the device (h2d-*pinned*, d2h-*pinned*) verified", false,
      cannot_without_link},
@@ -298,6 +304,8 @@ static bool same_kind(const pick *a, const pick *b)
            strcmp(el_field(a->f, a->row, "dtype"), el_field(b->f, b->row, "dtype")) == 0;
 }
 
+static double figure(const pick *p) { return number(el_field(p->f, p->row, "figure")); }
+
 /* Keeps the candidates the rule picks, in their order. */
 static void narrow(picks *p, pick_rule how)
 {
@@ -308,9 +316,15 @@ static void narrow(picks *p, pick_rule how)
         lo = fmin(lo, p->v[i].key);
         hi = fmax(hi, p->v[i].key);
     }
-    size_t kept = 0;
+    size_t kept = 0, fastest = SIZE_MAX;
+    for (size_t i = 0; i < p->n; ++i)
+        if (p->v[i].key == hi && (fastest == SIZE_MAX || figure(&p->v[i]) > figure(&p->v[fastest])))
+            fastest = i;
     for (size_t i = 0; i < p->n; ++i) {
-        bool keep = how == PICK_LARGEST ? p->v[i].key == hi : how == PICK_SMALLEST ? p->v[i].key == lo : true;
+        bool keep = how == PICK_LARGEST           ? p->v[i].key == hi
+                    : how == PICK_SMALLEST        ? p->v[i].key == lo
+                    : how == PICK_LARGEST_FASTEST ? i == fastest
+                                                  : true;
         if (how == PICK_LARGEST_PER_KIND)
             for (size_t j = 0; j < p->n && keep; ++j)
                 keep = !(same_kind(&p->v[i], &p->v[j]) &&

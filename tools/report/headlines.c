@@ -51,6 +51,21 @@ static bool device_row(const cr_csv_table *t, size_t i)
 
 /* ---- bandwidth: every path ---- */
 
+/* A local-width row of the local-memory path: its vector width's line. */
+static void local_width_row(rp_section *sec, rp_table *local, const cr_csv_table *t, size_t i)
+{
+    char buf[32];
+    rp_row *r = rp_row_for(local, "%s", param_text(t, i, "vector", buf, sizeof buf));
+    rp_set_num(r, 0, param(t, i, "loads_per_barrier"), 3);
+    if (is(t, i, "stop", "unsupported")) {
+        rp_set_text(r, 1, "not supported");
+        return;
+    }
+    rp_set_num(r, 1, num(t, i, "figure"), 4);
+    rp_set_num(r, 2, num(t, i, "figure_best"), 4);
+    rp_mark_flags(sec, local, r, 1, t, i);
+}
+
 static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
 {
     (void)file;
@@ -61,6 +76,10 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
                                    "fit c (us)", "fit max err (%)", NULL);
     rp_table *maps = rp_add_table(sec, "bandwidth-maps", "Map and unmap latencies at the largest transfer size",
                                   "operation", "size", "us", "data moved", NULL);
+    rp_table *local = rp_add_table(sec, "bandwidth-local",
+                                   "Local (CUDA: shared) memory per vector width: every load and store of the "
+                                   "kernel-local-memory path's rounds",
+                                   "vector (words)", "loads per barrier", "GB/s", "best GB/s", NULL);
     rp_table *rank = rp_add_table(sec, "bandwidth-ranking",
                                   "Memory-movement techniques at the largest size, fastest first (Lee 2012, Sec. 3.4)",
                                   "workload", "measured", "predicted by the model", "model agrees", NULL);
@@ -92,6 +111,8 @@ static void bandwidth(rp_section *sec, const char *file, const cr_csv_table *t)
                 rp_set_text(r, 2, "%s", param_text(t, i, "data_moved", buf, sizeof buf));
             }
             rp_mark_flags(sec, into, r, 1, t, i);
+        } else if (strcmp(sweep, "local-width") == 0) {
+            local_width_row(sec, local, t, i);
         } else if (strcmp(sweep, "fit") == 0) {
             rp_row *r = rp_row_for(paths, "%s", variant);
             rp_set_num(r, 4, param(t, i, "b_GBps"), 4);

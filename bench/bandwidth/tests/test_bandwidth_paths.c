@@ -393,14 +393,15 @@ static void test_topology_of_two_devices(void **state)
 
 /* ---- the local-memory path ---- */
 
-/* A fake whose one path is the local-memory stream: its result is what
- * the kernels compute, tile by tile and round by round, unless a fault
- * is asked for. */
+/* A fake whose one path is the local-memory stream: widths up to 8 words,
+ * its result what the kernels compute, tile by tile and round by round,
+ * unless a fault is asked for, and a repetition of vectors of v words
+ * taking 1 us + the local traffic / (16 v) bytes per ns. */
 static const bw_path local_path = {.key = BW_LOCAL_PATH_KEY, .desc = "local", .kind = BW_KERNEL_LOCAL, .phases = 1,
                                    .from = BW_MEM_LOCAL, .to = BW_MEM_LOCAL, .engine = BW_ENGINE_KERNEL};
 enum { LOCAL_RIGHT, LOCAL_SPOILED_WORD, LOCAL_UNROTATED };
 static int local_fault;
-static bool local_keeps_rising; /* each doubling of the size gains 10%: no plateau */
+static unsigned prepared_width;
 
 static size_t local_list(const bw_path **out)
 {
@@ -414,14 +415,30 @@ static cr_status local_supported(const bw_path *p, char *why, size_t len)
     return CR_OK;
 }
 
-/* The kernel's rounds on one tile: two tiles taking turns. */
-static void rotate_tile(const uint32_t *in, uint32_t *out)
+static cr_status local_prepare(const bw_path *p, unsigned v, uint64_t bytes, const void *src, char *err,
+                               size_t errlen)
 {
-    uint32_t a[BW_LOCAL_TILE], b[BW_LOCAL_TILE], *from = a, *to = b;
+    if (v > 8) {
+        snprintf(err, errlen, "no vector of %u words here", v);
+        return CR_UNSUPPORTED;
+    }
+    prepared_width = v;
+    return fake_prepare(p, bytes, src, err, errlen);
+}
+
+/* The kernel's rounds on one tile of vectors of v words: the two halves
+ * taking turns, each round moving row k, column l to BW_LOCAL_TO. */
+static void stream_tile(const uint32_t *in, uint32_t *out, unsigned v)
+{
+    enum { WORDS = BW_LOCAL_TILE_BYTES / 4 };
+    static uint32_t a[WORDS], b[WORDS];
+    uint32_t *from = a, *to = b;
+    const unsigned loads = BW_LOCAL_LOADS(v);
     memcpy(a, in, sizeof a);
     for (unsigned r = 0; r < BW_LOCAL_ROUNDS; ++r) {
-        for (uint32_t l = 0; l < BW_LOCAL_TILE; ++l)
-            to[l] = from[BW_LOCAL_SOURCE(l)];
+        for (unsigned k = 0; k < loads; ++k)
+            for (unsigned l = 0; l < BW_LOCAL_GROUP; ++l)
+                memcpy(to + BW_LOCAL_TO(k, l, loads) * v, from + (k * BW_LOCAL_GROUP + l) * v, v * 4);
         uint32_t *swap = from;
         from = to;
         to = swap;
@@ -434,31 +451,45 @@ static cr_status local_result(const bw_path *p, void *dst, uint64_t *sum, char *
     (void)p, (void)sum, (void)err, (void)errlen;
     const uint32_t *in = prepared_src;
     uint32_t *out = dst;
-    for (uint64_t t = 0; t < prepared_bytes / 4 / BW_LOCAL_TILE; ++t)
+    const uint64_t words = BW_LOCAL_TILE_BYTES / 4;
+    for (uint64_t t = 0; t < prepared_bytes / BW_LOCAL_TILE_BYTES; ++t)
         if (local_fault == LOCAL_UNROTATED)
-            memcpy(out + t * BW_LOCAL_TILE, in + t * BW_LOCAL_TILE, BW_LOCAL_TILE * 4);
+            memcpy(out + t * words, in + t * words, BW_LOCAL_TILE_BYTES);
         else
-            rotate_tile(in + t * BW_LOCAL_TILE, out + t * BW_LOCAL_TILE);
+            stream_tile(in + t * words, out + t * words, prepared_width);
     if (local_fault == LOCAL_SPOILED_WORD)
         out[1500] ^= 1u << 20;
     return CR_OK;
 }
 
+/* The local traffic of the fake's buffer, one compute unit of 64 tiles. */
+#define LOCAL_BYTES (64.0 * BW_LOCAL_TILE_BYTES)
+#define LOCAL_TRAFFIC (LOCAL_BYTES * 2 * BW_LOCAL_ROUNDS)
+static double local_ns(unsigned v) { return 1000 + LOCAL_TRAFFIC / (16.0 * v); }
+
 static cr_status local_run(const bw_path *p, unsigned phase, cr_timing *t, char *err, size_t errlen)
 {
     (void)p, (void)phase, (void)err, (void)errlen;
-    double ns = 1000 + (double)prepared_bytes;
-    if (local_keeps_rising)
-        ns = (double)prepared_bytes * pow(1.1, -log2((double)prepared_bytes));
-    *t = (cr_timing){.has_event = false, .host_ns = ns};
+    *t = (cr_timing){.has_event = false, .host_ns = (uint64_t)local_ns(prepared_width)};
     return CR_OK;
 }
 
 static const bw_backend fake_local = {
     .base = FAKE_DEVICE_BASE,
     .paths = local_list, .supported = local_supported, .prepare = fake_prepare, .run = local_run,
-    .result = local_result, .release = fake_release,
+    .result = local_result, .release = fake_release, .prepare_local = local_prepare,
 };
+
+/* The fake device with a local memory of 1 byte per clock on its one
+ * compute unit at 1 MHz: a local-memory peak of 0.001 GB/s. */
+static cr_status slow_local_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
+{
+    cr_status st = fake_open(spec, info, err, errlen);
+    info->clock_mhz = 1;
+    info->local_bytes_per_clock = 1;
+    snprintf(info->local_basis, sizeof info->local_basis, "planted");
+    return st;
+}
 
 /* Runs the design on the local fake with fault; checks its exit status and
  * returns the CSV. */
@@ -470,86 +501,104 @@ static table run_local(int fault, int status)
     return read_csv();
 }
 
-/* A verified row counts the local traffic of every round, says the global
- * bytes beside it, has no host reference and no fit, and
- * fills the local cell of the matrix. */
+/* The row of the local path's width v, -1 if none. */
+static int local_row(const table *t, unsigned v)
+{
+    char want[16];
+    snprintf(want, sizeof want, "vector=%u;", v);
+    for (int i = 1; i < t->n; ++i)
+        if (strcmp(cell(t, i, "variant"), BW_LOCAL_PATH_KEY) == 0 && strcmp(cell(t, i, "sweep"), "local-width") == 0 &&
+            strncmp(cell(t, i, "params"), want, strlen(want)) == 0)
+            return i;
+    return -1;
+}
+
+/* One row per width over the design's buffer, whatever --sizes says: the
+ * local traffic of every round, the loads per barrier and the global
+ * bytes beside it, no host reference and no fit; a width the backend has
+ * not is a row saying why; the matrix takes the best width. */
 static void test_local_memory_rows(void **state)
 {
     (void)state;
     table t = run_local(LOCAL_RIGHT, 0);
-    int r = row_of(&t, BW_LOCAL_PATH_KEY, "size", "8192");
-    assert_string_equal(cell(&t, r, "valid"), "1");
-    expect_near(num(&t, r, "bytes_per_rep"), 8192.0 * 2 * BW_LOCAL_ROUNDS, "local bytes");
-    assert_string_equal(cell(&t, r, "params"), "local_bytes=1048576;global_bytes=16384;rounds=64;tile_words=256");
-    expect_near(num(&t, r, "figure"), 8192.0 * 2 * BW_LOCAL_ROUNDS / (1000 + 8192), "local GB/s");
-    assert_string_equal(cell(&t, r, "ref_ratio"), "");
-    assert_string_equal(cell(&t, r, "unit"), "GB/s");
+    static const unsigned widths[] = {1, 2, 4, 8};
+    for (size_t i = 0; i < sizeof widths / sizeof *widths; ++i) {
+        int r = local_row(&t, widths[i]);
+        assert_true(r > 0);
+        assert_string_equal(cell(&t, r, "valid"), "1");
+        assert_string_equal(cell(&t, r, "size_bytes"), "524288");
+        expect_near(num(&t, r, "bytes_per_rep"), LOCAL_TRAFFIC, "local bytes");
+        expect_near(num(&t, r, "figure"), LOCAL_TRAFFIC / local_ns(widths[i]), "local GB/s");
+        char params[192];
+        snprintf(params, sizeof params,
+                 "vector=%u;loads_per_barrier=%u;group=64;rounds=255;local_bytes=267386880;global_bytes=1048576",
+                 widths[i], 32 / widths[i]);
+        assert_string_equal(cell(&t, r, "params"), params);
+        assert_string_equal(cell(&t, r, "work_group"), "64");
+        assert_string_equal(cell(&t, r, "work_items"), "4096");
+        assert_string_equal(cell(&t, r, "ref_ratio"), "");
+        assert_string_equal(cell(&t, r, "unit"), "GB/s");
+    }
+    int u = local_row(&t, 16);
+    assert_string_equal(cell(&t, u, "stop"), "unsupported");
+    expect_has(&t, u, "note", "not supported: no vector of 16 words here");
     assert_int_equal(count_sweep(&t, "fit"), 0);
+    assert_int_equal(count_sweep(&t, "local-width"), 5);
+    for (int i = 1; i < t.n; ++i) /* no transfer-size rows */
+        assert_false(strcmp(cell(&t, i, "variant"), BW_LOCAL_PATH_KEY) == 0 && strcmp(cell(&t, i, "sweep"), "size") == 0);
     int m = row_of(&t, BW_LOCAL_PATH_KEY, "matrix", NULL);
-    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel");
+    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel;vector=8");
+    expect_near(num(&t, m, "figure"), LOCAL_TRAFFIC / local_ns(8), "the best width's GB/s");
     free(t.rows);
 }
 
+/* Every measured width is judged against the local-memory peak, which the
+ * metadata gives with its source. */
+static void test_local_memory_rows_above_the_local_peak_are_flagged(void **state)
+{
+    (void)state;
+    bw_backend slow = fake_local;
+    slow.base.open = slow_local_open;
+    assert_int_equal(run_backend(&slow, NULL, NULL), 0);
+    table t = read_csv();
+    for (unsigned v = 1; v <= 8; v *= 2) {
+        int r = local_row(&t, v);
+        expect_has(&t, r, "flags", "above-peak");
+        expect_has(&t, r, "note", "the local-memory peak of 0.001 GB/s (1 CUs x 1 MHz");
+    }
+    assert_null(strstr(cell(&t, local_row(&t, 16), "flags"), "above-peak")); /* not measured */
+    free(t.rows);
+    char path[128];
+    snprintf(path, sizeof path, "%s/bandwidth-fake.meta.csv", dir);
+    char *meta = csv_slurp(path);
+    assert_non_null(strstr(meta, "\npeak.local_GBps,0.001\n"));
+    assert_non_null(strstr(meta, "\npeak.local_source,1 CUs x 1 MHz (the clock the device reports) x 1 bytes per "
+                                 "clock per CU; planted\n"));
+    free(meta);
+}
+
 /* The destination is checked word for word against the host's replay of
- * the rotation: a spoiled word is named, and a plain copy that never
- * rotated fails at the first word. */
+ * the rounds: a spoiled word is named, and a plain copy that never ran
+ * them fails at the first word; the matrix has no local cell then. */
 static void test_local_memory_verification(void **state)
 {
     (void)state;
     table spoiled = run_local(LOCAL_SPOILED_WORD, 1), unrotated = run_local(LOCAL_UNROTATED, 1);
-    int r = row_of(&spoiled, BW_LOCAL_PATH_KEY, "size", "8192");
-    assert_string_equal(cell(&spoiled, r, "valid"), "0");
-    expect_has(&spoiled, r, "note", "destination differs from the source, first at word 1500");
-    r = row_of(&unrotated, BW_LOCAL_PATH_KEY, "size", "4096");
-    expect_has(&unrotated, r, "note", "destination differs from the source, first at word 0");
+    for (unsigned v = 1; v <= 8; v *= 2) {
+        int r = local_row(&spoiled, v);
+        assert_string_equal(cell(&spoiled, r, "valid"), "0");
+        expect_has(&spoiled, r, "note", "destination differs from the host's replay of the rounds, first at word 1500");
+        r = local_row(&unrotated, v);
+        assert_string_equal(cell(&unrotated, r, "valid"), "0");
+        expect_has(&unrotated, r, "note", "first at word 0");
+    }
+    assert_int_equal(count_sweep(&spoiled, "matrix"), 0);
     free(spoiled.rows);
     free(unrotated.rows);
-}
-
-/* Sizes of the local path's rows, in order; returns how many. */
-static int local_sizes(const table *t, long *out)
-{
-    int n = 0;
-    for (int i = 1; i < t->n; ++i)
-        if (strcmp(cell(t, i, "variant"), BW_LOCAL_PATH_KEY) == 0 && strcmp(cell(t, i, "sweep"), "size") == 0)
-            out[n++] = atol(cell(t, i, "size_bytes"));
-    return n;
-}
-
-/* Its sweep stops at the first size where three points agree within 5%
- * once the one compute unit has 64 tiles (64 KiB): here 1000 ns + 1 ns/B
- * gives 124.4, 126.1 and 127.0 GB/s at 16, 32 and 64 KiB, and the matrix
- * takes the 64 KiB row; a figure that keeps rising runs to the end. */
-static void test_local_memory_sweep_ends_at_its_plateau(void **state)
-{
-    (void)state;
-    long sizes[32];
-    assert_int_equal(run_backend(&fake_local, "--sizes", "4K:1M:x2"), 0);
-    table t = read_csv();
-    int n = local_sizes(&t, sizes);
-    assert_int_equal(n, 5);
-    assert_int_equal(sizes[0], 4096);
-    assert_int_equal(sizes[n - 1], 65536);
-    int m = row_of(&t, BW_LOCAL_PATH_KEY, "matrix", NULL);
-    assert_string_equal(cell(&t, m, "size_bytes"), "65536");
-    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel;sweep_end=plateau");
-    free(t.rows);
-
-    local_keeps_rising = true;
-    assert_int_equal(run_backend(&fake_local, "--sizes", "4K:1M:x2"), 0);
-    local_keeps_rising = false;
-    t = read_csv();
-    n = local_sizes(&t, sizes);
-    assert_int_equal(n, 9);
-    assert_int_equal(sizes[n - 1], 1 << 20);
-    m = row_of(&t, BW_LOCAL_PATH_KEY, "matrix", NULL);
-    assert_string_equal(cell(&t, m, "size_bytes"), "1048576");
-    assert_string_equal(cell(&t, m, "params"), "from=local;to=local;engine=kernel");
-    free(t.rows);
 }
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_transfers_count_in_rows_and_not_in_the_fit,
           test_a_spoiled_transfer_is_named, test_matrix_keeps_the_best_path_of_each_cell,
           test_matrix_of_selected_paths, test_topology_without_a_query, test_topology_of_one_device,
-          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_verification,
-          test_local_memory_sweep_ends_at_its_plateau)
+          test_topology_of_two_devices, test_local_memory_rows, test_local_memory_rows_above_the_local_peak_are_flagged,
+          test_local_memory_verification)

@@ -427,6 +427,30 @@ static void test_shared_needs_the_local_memory_path(void **state)
     cr_csv_free(&t);
 }
 
+/* The local-memory path's rows per vector width, all over one buffer: the
+ * level is the fastest verified width's, not an invalid, flagged or
+ * unsupported one's, nor the median of the widths (2). */
+static void test_shared_takes_the_fastest_local_width(void **state)
+{
+    (void)state;
+#define LOCAL_ROW "variant=kernel-local-memory|sweep=local-width|size_bytes=69206016|"
+    static const char *const rows[] = {
+        LOCAL_ROW "params=vector=1;loads_per_barrier=32|figure=9000|pj_per_byte=3",
+        LOCAL_ROW "params=vector=2;loads_per_barrier=16|figure=18000|pj_per_byte=2",
+        LOCAL_ROW "params=vector=4;loads_per_barrier=8|figure=30000|pj_per_byte=1.25",
+        LOCAL_ROW "params=vector=4;loads_per_barrier=8|figure=40000|pj_per_byte=9|valid=0|note=destination differs",
+        LOCAL_ROW "params=vector=4;loads_per_barrier=8|figure=50000|pj_per_byte=9|flags=above-peak",
+        LOCAL_ROW "params=vector=8;loads_per_barrier=4|stop=unsupported|note=not supported: 4 words at most",
+        NULL};
+#undef LOCAL_ROW
+    cr_csv_table t = levels_of_rows("local-width", "bandwidth", rows);
+    assert_level(&t, "shared", "measured", NULL);
+    assert_pj(&t, "shared", "pj", 1.25);
+    assert_string_equal(level_field(&t, "shared", "rows"), "1");
+    assert_non_null(strstr(level_field(&t, "shared", "source"), "bandwidth-cuda.csv: kernel-local-memory"));
+    cr_csv_free(&t);
+}
+
 static size_t count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -557,7 +581,7 @@ static void test_the_reference_table_is_checked(void **state)
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_measured_levels_take_their_rows,
           test_without_a_sensor_each_level_says_why, test_a_device_sharing_host_memory_has_no_pcie,
-          test_shared_needs_the_local_memory_path,
+          test_shared_needs_the_local_memory_path, test_shared_takes_the_fastest_local_width,
           test_an_empty_directory_has_no_rows_anywhere, test_a_quick_sweep_reaches_no_memory_level,
           test_the_table_is_replaced_whole, test_bad_input_is_one_line_and_writes_nothing,
           test_the_reference_table_is_checked)

@@ -323,6 +323,11 @@ static const shown_num headline_nums[] = {
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit c (us)", 2},
     {"bw", RP_BANDWIDTH, "bandwidth-paths", "h2d-write-pinned", "fit max err (%)", 5},
     {"bw", RP_BANDWIDTH, "bandwidth-maps", "cpu-read-host:map", "us", 0.5},
+    /* The local-memory path, one line per vector width. */
+    {"bw", RP_BANDWIDTH, "bandwidth-local", "4", "loads per barrier", 8},
+    {"bw", RP_BANDWIDTH, "bandwidth-local", "4", "GB/s", 30000},
+    {"bw", RP_BANDWIDTH, "bandwidth-local", "4", "best GB/s", 31000},
+    {"bw", RP_BANDWIDTH, "bandwidth-local", "1", "GB/s", 12000},
     {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 global", "ratio", 150},
     {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 global", "work-items per counter", 128},
     {"ar", RP_ATOMICS, "atomics-ratio", "add uint32 global", "one address (Mop/s)", 4},
@@ -362,6 +367,7 @@ static const shown_text headline_texts[] = {
     {"bw", RP_BANDWIDTH, "bandwidth-maps", "cpu-read-host:map", "data moved", "no (zero-copy)"},
     {"bw", RP_BANDWIDTH, "bandwidth-ranking", "vectoradd", "measured", "mixed<default"},
     {"bw", RP_BANDWIDTH, "bandwidth-ranking", "vectoradd", "model agrees", "yes"},
+    {"bw", RP_BANDWIDTH, "bandwidth-local", "16", "GB/s", "not supported"},
     {"ar", RP_REGSPILL, "regspill-tuner", "live=64 rule=per-warp", "critical points", "32/40/64"},
     {"sx", RP_SFU, "sfu-table", "exp float native", "verified", "NO"},
     {"sx", RP_OTHER, "other-files", "newbench-opencl.csv", "units", "x/s"},
@@ -413,18 +419,26 @@ static void stream_also(const rp_device *d)
 static const dev_file bandwidth_files[] = {
     {"bandwidth-opencl.meta.csv", meta},
     {"bandwidth-opencl.csv",
-     "benchmark,backend,variant,sweep,size_bytes,params,stop,figure,unit,ref_ratio,valid,note\n"
-     "bandwidth,host,host-memcpy-1thread,size,16777216,,stable,10,GB/s,,1,\n"
-     "bandwidth,host,host-memcpy-openmp,size,16777216,threads=2;binding=hwloc-cores,stable,20,GB/s,,1,\n"
-     "bandwidth,opencl,h2d-write-pinned,size,16777216,ref=host-memcpy-1thread;mt_ref_ratio=0.45,stable,9,GB/s,0.9,1,\n"
-     "bandwidth,opencl,h2d-write-pinned,size,1048576,,stable,5,GB/s,0.5,1,\n"
-     "bandwidth,opencl,h2d-write-pinned,size,33554432,,stable,1,GB/s,0.1,0,bad bytes\n"
-     "bandwidth,opencl,kernel-read-svm-fine,size,16777216,,unsupported,,GB/s,,1,no fine-grained SVM\n"
-     "bandwidth,opencl,cpu-read-host:map,size,16777216,data_moved=no (zero-copy),stable,0.5,us,,1,\n"
+     "benchmark,backend,variant,sweep,size_bytes,params,stop,figure,unit,ref_ratio,valid,note,figure_best\n"
+     "bandwidth,host,host-memcpy-1thread,size,16777216,,stable,10,GB/s,,1,,\n"
+     "bandwidth,host,host-memcpy-openmp,size,16777216,threads=2;binding=hwloc-cores,stable,20,GB/s,,1,,\n"
+     "bandwidth,opencl,h2d-write-pinned,size,16777216,ref=host-memcpy-1thread;mt_ref_ratio=0.45,stable,9,GB/s,0.9,1,,\n"
+     "bandwidth,opencl,h2d-write-pinned,size,1048576,,stable,5,GB/s,0.5,1,,\n"
+     "bandwidth,opencl,h2d-write-pinned,size,33554432,,stable,1,GB/s,0.1,0,bad bytes,\n"
+     "bandwidth,opencl,kernel-read-svm-fine,size,16777216,,unsupported,,GB/s,,1,no fine-grained SVM,\n"
+     "bandwidth,opencl,cpu-read-host:map,size,16777216,data_moved=no (zero-copy),stable,0.5,us,,1,,\n"
      "bandwidth,opencl,h2d-write-pinned,fit,,c_us=2;b_GBps=10;max_rel_err=0.05;rms_rel_err=0.02,,10,GB/s,"
-     ",1,\n"
+     ",1,,\n"
      "bandwidth,opencl,vectoradd,ranking,16777216,measured=mixed<default;predicted=mixed<default;match=1,,,,"
-     ",1,\n"},
+     ",1,,\n"
+     "bandwidth,opencl,kernel-local-memory,local-width,1048576,vector=1;loads_per_barrier=32,stable,12000,GB/s,,1,,"
+     "12500\n"
+     "bandwidth,opencl,kernel-local-memory,local-width,1048576,vector=4;loads_per_barrier=8,stable,30000,GB/s,,1,,"
+     "31000\n"
+     "bandwidth,opencl,kernel-local-memory,local-width,1048576,vector=2;loads_per_barrier=16,stable,99999,GB/s,,0,"
+     "destination differs,99999\n"
+     "bandwidth,opencl,kernel-local-memory,local-width,1048576,vector=16;loads_per_barrier=2,unsupported,,GB/s,,1,"
+     "4 words at most,\n"},
 };
 
 static const dev_file atomics_regspill_files[] = {
