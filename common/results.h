@@ -55,6 +55,7 @@ typedef struct {
     cr_peak_kind peak_kind;
     uint64_t working_set_bytes; /* bytes a repetition touches; 0 = unknown (no residency verdict) */
     bool ref_is_limit;          /* ref_ratio compares with the host's own limit for the same work */
+    double energy_busy;         /* the device's busy share of the energy window (energy_j set only) */
 } cr_result;
 
 /* Starts a row: what it names (dtype and unit may be NULL for none), valid
