@@ -19,3 +19,7 @@ $(BUILD)/tests/test_stream_cuda_static $(BUILD)/tests-san/test_stream_cuda_stati
 ifneq ($(NVCC),)
 $(BUILD)/tests/test_stream_cuda_static $(BUILD)/tests-san/test_stream_cuda_static: $(STREAM_PTX) $(STREAM_PTXAS_LOGS)
 endif
+# The OpenCL backend's source, for the check that every kernel's interval
+# holds the kernel alone (tests/test_stream_opencl_source.c).
+$(BUILD)/tests/test_stream_opencl_source $(BUILD)/tests-san/test_stream_opencl_source: \
+    CFLAGS += -DSTREAM_OPENCL_SRC='"$(abspath opencl/stream/backend.c)"'
