@@ -35,7 +35,7 @@ static void fill_pci(int dev, cr_device_info *info)
 static int attribute(cudaDeviceAttr a, int dev)
 {
     int v = 0;
-    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) {
+    if (cr_cuda_calls()->device_get_attribute(&v, a, dev) != cudaSuccess) {
         v = 0;
         cudaGetLastError();
     }
@@ -55,11 +55,25 @@ static void fill_peaks(int dev, int major, int minor, cr_device_info *info)
     info->memory_peak_gbs = khz * 1e3 * 2.0 * bits / 8.0 * 1e-9;
 }
 
+/* Shared memory, one definition for every CUDA executable: the most one
+ * block can have (what it may opt into, as a kernel that sizes its shared
+ * memory by it must), and what it gets without opting in. */
+static void fill_local_mem(int dev, cr_device_info *info)
+{
+    uint64_t optin = (uint64_t)attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    info->local_mem_default_bytes = (uint64_t)attribute(cudaDevAttrMaxSharedMemoryPerBlock, dev);
+    info->local_mem_bytes = optin > 0 ? optin : info->local_mem_default_bytes;
+    snprintf(info->local_mem_source, sizeof info->local_mem_source,
+             "%s: the most shared memory one block can opt into; device.local_mem_default_bytes: "
+             "cudaDevAttrMaxSharedMemoryPerBlock, a block's without opting in",
+             optin > 0 ? "cudaDevAttrMaxSharedMemoryPerBlockOptin" : "cudaDevAttrMaxSharedMemoryPerBlock (no opt-in)");
+}
+
 static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errlen)
 {
     cudaDeviceProp p;
     int drv = 0, rt = 0;
-    CR_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties", err, errlen);
+    CR_CUDA_CHECK(cr_cuda_calls()->get_device_properties(&p, dev), "cudaGetDeviceProperties", err, errlen);
     if (cr_cuda_versions(&drv, &rt, err, errlen) != CR_OK)
         return CR_ERR;
     int khz = attribute(cudaDevAttrClockRate, dev); /* not reported by every CUDA 13 driver: 0, unknown */
@@ -76,11 +90,11 @@ static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errl
     info->warp_size = (unsigned)p.warpSize;
     info->global_mem_bytes = p.totalGlobalMem;
     info->max_alloc_bytes = p.totalGlobalMem; /* CUDA has no per-allocation cap below the total */
-    info->local_mem_bytes = p.sharedMemPerBlock;
     info->cache_bytes = (uint64_t)p.l2CacheSize;
     info->max_work_group = (uint64_t)p.maxThreadsPerBlock;
     info->max_threads_per_cu = (uint64_t)p.maxThreadsPerMultiProcessor;
     info->timer_resolution_ns = 500; /* documented resolution of cudaEventElapsedTime */
+    fill_local_mem(dev, info);
     fill_pci(dev, info);
     fill_peaks(dev, p.major, p.minor, info);
     return CR_OK;
@@ -117,7 +131,7 @@ static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errle
     } else {
         for (int i = 0; i < n; ++i) {
             cudaDeviceProp p;
-            CR_CUDA_CHECK(cudaGetDeviceProperties(&p, i), "cudaGetDeviceProperties", err, errlen);
+            CR_CUDA_CHECK(cr_cuda_calls()->get_device_properties(&p, i), "cudaGetDeviceProperties", err, errlen);
             if (cr_spec_matches(p.name, spec)) {
                 *dev = i;
                 return CR_OK;
@@ -137,7 +151,7 @@ cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *e
     if (st != CR_OK)
         return st;
     /* Creates the primary context here, so that no timed run pays for it. */
-    CR_CUDA_CHECK(cudaSetDevice(*dev), "cudaSetDevice", err, errlen);
+    CR_CUDA_CHECK(cr_cuda_calls()->set_device(*dev), "cudaSetDevice", err, errlen);
     return fill_info(*dev, info, err, errlen);
 }
 

@@ -10,7 +10,9 @@
 #include <cmocka.h>
 
 #include "cuda_device.h"
+#include "metadata.h"
 
+#include <glob.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +50,8 @@ static void play(cudaError_t count_error, int devices, int driver, int runtime)
     played.devices = devices;
     played.driver = driver;
     played.runtime = runtime;
-    static const cr_cuda_probe probe = {played_count, played_driver, played_runtime};
+    static const cr_cuda_probe probe = {
+        .get_device_count = played_count, .driver_get_version = played_driver, .runtime_get_version = played_runtime};
     cr_cuda_set_probe(&probe);
 }
 
@@ -179,6 +182,97 @@ static void test_zero_devices_is_no_device(void **state)
     assert_string_equal(err, "no CUDA device: the driver reports none");
 }
 
+/* ---- what the device is ---- */
+
+/* An H200 as its runtime describes it: 48 KiB of shared memory a block
+ * gets, 227 KiB it may opt into, 228 KiB an SM has. */
+static cudaError_t played_set_device(int dev) { return dev == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+
+static cudaError_t played_properties(struct cudaDeviceProp *p, int dev)
+{
+    (void)dev;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "NVIDIA H200");
+    p->major = 9;
+    p->multiProcessorCount = 132;
+    p->warpSize = 32;
+    p->totalGlobalMem = (size_t)150754820096ull;
+    p->maxThreadsPerBlock = 1024;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->sharedMemPerBlock = 49152;
+    p->sharedMemPerBlockOptin = 232448;
+    p->sharedMemPerMultiprocessor = 233472;
+    return cudaSuccess;
+}
+
+static cudaError_t played_attribute(int *v, enum cudaDeviceAttr a, int dev)
+{
+    (void)dev;
+    *v = a == cudaDevAttrMaxSharedMemoryPerBlock             ? 49152
+         : a == cudaDevAttrMaxSharedMemoryPerBlockOptin      ? 232448
+         : a == cudaDevAttrMaxSharedMemoryPerMultiprocessor ? 233472
+                                                             : 0;
+    return cudaSuccess;
+}
+
+static void play_h200(void)
+{
+    play(cudaSuccess, 1, 13000, 13000);
+    static const cr_cuda_probe probe = {.get_device_count = played_count,
+                                        .driver_get_version = played_driver,
+                                        .runtime_get_version = played_runtime,
+                                        .set_device = played_set_device,
+                                        .get_device_properties = played_properties,
+                                        .device_get_attribute = played_attribute};
+    cr_cuda_set_probe(&probe);
+}
+
+/* device.local_mem_bytes is the most shared memory one block can have
+ * (what it may opt into), device.local_mem_default_bytes what it gets
+ * without opting in, each named in device.local_mem_source: one
+ * definition, so that every CUDA executable writes the same values. */
+static void test_local_memory_is_the_opt_in_maximum_beside_the_default(void **state)
+{
+    (void)state;
+    play_h200();
+    int dev = -1;
+    cr_device_info info;
+    char err[CR_ERRLEN] = "";
+    if (cr_cuda_open(NULL, &dev, &info, err, sizeof err) != CR_OK)
+        fail_msg("%s", err);
+    assert_string_equal(info.name, "NVIDIA H200");
+    assert_int_equal(info.local_mem_bytes, 232448);
+    assert_int_equal(info.local_mem_default_bytes, 49152);
+    cr_meta meta;
+    cr_meta_init(&meta);
+    cr_meta_add_device(&meta, &info);
+    assert_string_equal(cr_meta_get(&meta, "device.local_mem_bytes"), "232448");
+    assert_string_equal(cr_meta_get(&meta, "device.local_mem_default_bytes"), "49152");
+    expect_has_all(cr_meta_get(&meta, "device.local_mem_source"), "cudaDevAttrMaxSharedMemoryPerBlockOptin",
+                   "opt into", "device.local_mem_default_bytes: cudaDevAttrMaxSharedMemoryPerBlock,");
+    cr_meta_free(&meta);
+}
+
+/* No CUDA backend writes a definition of its own over the device layer's
+ * (tests run from the top of the tree). */
+static void test_no_backend_redefines_local_memory(void **state)
+{
+    (void)state;
+    glob_t g;
+    assert_int_equal(glob("cuda/*/*.cu", 0, NULL, &g), 0);
+    assert_true(g.gl_pathc > 0);
+    for (size_t i = 0; i < g.gl_pathc; ++i) {
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        assert_non_null(f);
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strstr(line, "local_mem_bytes =") || strstr(line, "local_mem_default_bytes ="))
+                fail_msg("%s sets the device's local memory: %s", g.gl_pathv[i], line);
+        fclose(f);
+    }
+    globfree(&g);
+}
+
 /* ---- the listing ---- */
 
 /* What fn writes on stderr while it runs, caught from the descriptor. */
@@ -236,6 +330,8 @@ int main(void)
         cmocka_unit_test_teardown(test_no_device_error_is_no_device, restore_runtime),
         cmocka_unit_test_teardown(test_zero_devices_is_no_device, restore_runtime),
         cmocka_unit_test_teardown(test_listing_says_why_in_one_line, restore_runtime),
+        cmocka_unit_test_teardown(test_local_memory_is_the_opt_in_maximum_beside_the_default, restore_runtime),
+        cmocka_unit_test(test_no_backend_redefines_local_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
