@@ -2,7 +2,7 @@
  * nvcc makes of cuda/stream/kernels.cu, what ptxas makes of it for the
  * architectures the build targets, and the timed interval of
  * cuda/stream/backend.cu. Without nvcc there is no PTX: the tests skip,
- * saying so.
+ * saying so. And the OpenCL backend's timed interval, read the same way.
  *
  * What they hold the code to:
  *   - every kernel's loop issues UNROLL loads from each array it reads
@@ -31,7 +31,7 @@
 #include <string.h>
 
 #ifndef STREAM_GEN_DIR
-#error "build with -DSTREAM_GEN_DIR and -DSTREAM_CUDA_SRC (bench/stream/build.mk)"
+#error "build with -DSTREAM_GEN_DIR, -DSTREAM_CUDA_SRC and -DSTREAM_OPENCL_SRC (bench/stream/build.mk)"
 #endif
 
 /* Reads a generated file, or skips the test where nvcc made none. */
@@ -175,6 +175,24 @@ static void test_timed_interval_holds_the_launch_alone(void **state)
     free(src);
 }
 
+/* The OpenCL backend times every kernel, dot included, by the shared timed
+ * launch (the host clock around enqueue and wait, and the kernel's own
+ * events), and reads dot's partial sums only after it: dot's figure is its
+ * kernel's, as the other kernels' are and as the CUDA backend's dot is. */
+static void test_opencl_times_each_kernel_alone(void **state)
+{
+    (void)state;
+    static const char *const timed_alone[] = {"cr_cl_launch_timed(", NULL},
+                             *const no_interval_of_its_own[] = {"clFinish", "cr_now_ns", "ev_read", NULL},
+                             *const read_after[] = {"clEnqueueReadBuffer(S.cl.queue, S.partial, CL_TRUE", NULL};
+    const cuda_source_part parts[] = {
+        {"static cr_status cl_run(", "\n}", timed_alone, no_interval_of_its_own},
+        {"cr_cl_launch_timed(", "sum_partials(groups)", read_after, NULL},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i)
+        cuda_source_expect_part(STREAM_OPENCL_SRC, &parts[i]);
+}
+
 TEST_MAIN(NULL, NULL, test_loads_go_sixteen_bytes_per_array_ahead_of_stores, test_no_local_memory,
           test_dot_stores_its_partials_through_the_given_pointer, test_dot_partials_are_copied_after_the_stop,
-          test_timed_interval_holds_the_launch_alone)
+          test_timed_interval_holds_the_launch_alone, test_opencl_times_each_kernel_alone)
