@@ -180,6 +180,17 @@ void cr_cuda_close_timed(cr_cuda *c)
     c->timer_made = false;
 }
 
+cr_status cr_cuda_prefer_l1(const void *kernel, const char *name, char *err, size_t errlen)
+{
+    cudaError_t e = cr_cuda_calls()->func_set_attribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                         (int)cudaSharedmemCarveoutMaxL1);
+    if (e == cudaSuccess)
+        return CR_OK;
+    char what[160];
+    snprintf(what, sizeof what, "cudaFuncSetAttribute(the L1 carve-out of %s)", name);
+    return cr_cuda_error(e, what, err, errlen);
+}
+
 void cr_cuda_free(void **p)
 {
     if (*p)

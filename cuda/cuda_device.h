@@ -58,6 +58,15 @@ cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint6
 cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have, size_t esize, const char *what,
                            char *err, size_t errlen);
 
+/* Gives the unified L1/shared array of the SMs that run kernel the largest
+ * L1 share there is (cudaFuncAttributePreferredSharedMemoryCarveout =
+ * cudaSharedmemCarveoutMaxL1): for the kernels that measure the caches and
+ * use no shared memory, every one of them alike, so that each sees the
+ * largest L1 the part has and none has the SM change its split (and lose
+ * what L1 held) between another's launches. name names the kernel in the
+ * one-line error. */
+cr_status cr_cuda_prefer_l1(const void *kernel, const char *name, char *err, size_t errlen);
+
 /* Frees a device (cudaFree) or pinned host (cudaFreeHost) allocation if
  * there is one and clears the pointer. */
 void cr_cuda_free(void **p);
@@ -65,6 +74,11 @@ void cr_cuda_free_host(void **p);
 
 #ifdef __cplusplus
 }
+
+/* cr_cuda_prefer_l1 on a kernel as the source names it (a template's
+ * instance too), which is the name its error gives. */
+#define CR_CUDA_PREFER_L1(kernel, err, errlen) \
+    cr_cuda_prefer_l1(reinterpret_cast<const void *>(kernel), #kernel, err, errlen)
 
 /* Defines a backend's table for the benchmark's C code to find:
  *     CR_CUDA_BACKEND(cc_backend, cache_cuda_backend) = {...};

@@ -273,6 +273,43 @@ static void test_no_backend_redefines_local_memory(void **state)
     globfree(&g);
 }
 
+/* ---- the L1 carve-out ---- */
+
+static struct {
+    const void *kernel;
+    enum cudaFuncAttribute attribute;
+    int value;
+    cudaError_t answer;
+} carve_out;
+
+static cudaError_t played_func_attribute(const void *kernel, enum cudaFuncAttribute a, int value)
+{
+    carve_out.kernel = kernel;
+    carve_out.attribute = a;
+    carve_out.value = value;
+    return carve_out.answer;
+}
+
+/* The function every chase kernel goes through gives the kernel the largest
+ * L1 share; a refusal is one line naming the kernel. */
+static void test_the_l1_carve_out_asks_for_the_most_l1(void **state)
+{
+    (void)state;
+    static const cr_cuda_probe probe = {.func_set_attribute = played_func_attribute};
+    cr_cuda_set_probe(&probe);
+    static const int kernel = 0;
+    char err[CR_ERRLEN] = "";
+    carve_out.answer = cudaSuccess;
+    assert_int_equal(cr_cuda_prefer_l1(&kernel, "chase", err, sizeof err), CR_OK);
+    assert_ptr_equal(carve_out.kernel, &kernel);
+    assert_int_equal(carve_out.attribute, cudaFuncAttributePreferredSharedMemoryCarveout);
+    assert_int_equal(carve_out.value, cudaSharedmemCarveoutMaxL1);
+    carve_out.answer = cudaErrorInvalidValue;
+    assert_int_equal(cr_cuda_prefer_l1(&kernel, "chase_kind<CC_LOAD_CA>", err, sizeof err), CR_ERR);
+    expect_has(err, "cudaFuncSetAttribute(the L1 carve-out of chase_kind<CC_LOAD_CA>): ");
+    assert_null(strchr(err, '\n'));
+}
+
 /* ---- the listing ---- */
 
 /* What fn writes on stderr while it runs, caught from the descriptor. */
@@ -332,6 +369,7 @@ int main(void)
         cmocka_unit_test_teardown(test_listing_says_why_in_one_line, restore_runtime),
         cmocka_unit_test_teardown(test_local_memory_is_the_opt_in_maximum_beside_the_default, restore_runtime),
         cmocka_unit_test(test_no_backend_redefines_local_memory),
+        cmocka_unit_test_teardown(test_the_l1_carve_out_asks_for_the_most_l1, restore_runtime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
