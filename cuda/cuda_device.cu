@@ -4,6 +4,7 @@ extern "C" {
 #include "bench_main.h"
 #include "device_spec.h"
 #include "nv_arch.h"
+#include "options.h"
 }
 
 #include <climits>
@@ -178,6 +179,28 @@ void cr_cuda_close_timed(cr_cuda *c)
     if (c->timer_made)
         cr_cuda_timer_destroy(&c->timer);
     c->timer_made = false;
+}
+
+cr_status cr_cuda_malloc_managed(void **p, uint64_t bytes, uint64_t held, bool oversubscribe, char *err,
+                                 size_t errlen)
+{
+    *p = NULL;
+    size_t free_bytes = 0, total = 0;
+    CR_CUDA_CHECK(cr_cuda_calls()->mem_get_info(&free_bytes, &total), "cudaMemGetInfo", err, errlen);
+    if (!oversubscribe && (held > free_bytes || bytes > free_bytes - held)) {
+        char want[32], have[32], had[32];
+        cr_format_bytes(bytes, want, sizeof want);
+        cr_format_bytes(free_bytes, have, sizeof have);
+        cr_format_bytes(held, had, sizeof had);
+        snprintf(err, errlen,
+                 "cudaMallocManaged of %s%s%s%s refused: above the %s of device memory free now (cudaMemGetInfo); "
+                 "more managed memory than is free can hang the GPU (--oversubscribe allows it)",
+                 want, held ? " (beside " : "", held ? had : "", held ? " already allocated)" : "", have);
+        return CR_ERR;
+    }
+    CR_CUDA_CHECK(cr_cuda_calls()->malloc_managed(p, (size_t)bytes, cudaMemAttachGlobal), "cudaMallocManaged", err,
+                  errlen);
+    return CR_OK;
 }
 
 cr_status cr_cuda_prefer_l1(const void *kernel, const char *name, char *err, size_t errlen)

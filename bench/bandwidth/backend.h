@@ -133,6 +133,11 @@ typedef struct {
      * there are; returns the number of links filled. NULL where the API
      * has no peer query (the design records why). */
     size_t (*peer_links)(bw_peer_link *out, size_t max, unsigned *devices);
+    /* After open: lets the paths' managed allocations exceed the device
+     * memory free at the time (--oversubscribe), which can hang a GPU; by
+     * default such an allocation is refused. NULL where the backend has no
+     * such allocation, and the option is refused. */
+    void (*oversubscribe)(void);
 } bw_backend;
 
 int bandwidth_main(int argc, char **argv, const bw_backend *backend);

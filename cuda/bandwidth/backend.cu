@@ -111,6 +111,8 @@ static struct {
     void *pinned;            /* cudaHostAlloc: default, write-combined or mapped */
     void *dev_src, *dev_dst; /* cudaMalloc */
     void *managed;           /* cudaMallocManaged */
+    uint64_t managed_held;   /* managed bytes the path holds (alloc_managed) */
+    bool oversubscribe;      /* managed memory may exceed the device memory free */
     uint64_t *partial;       /* kernel reads: one sum per block */
     /* the roles those buffers play for the path */
     void *from, *to;    /* source and destination; kernels: to is the buffer */
@@ -167,7 +169,7 @@ static void cuda_release(const bw_path *p)
     st.from = st.to = st.kernel_ptr = NULL;
     st.kin[0] = st.kin[1] = st.kout = NULL;
     st.tpinned = false;
-    st.bytes = st.tin_bytes = st.tout_bytes = 0;
+    st.bytes = st.tin_bytes = st.tout_bytes = st.managed_held = 0;
 }
 
 static void cuda_close(void)
@@ -234,6 +236,8 @@ static cr_status cuda_open(const char *spec, cr_device_info *info, char *err, si
         name_pageable_access();
     return s;
 }
+
+static void cuda_oversubscribe(void) { st.oversubscribe = true; }
 
 static size_t cuda_paths(const bw_path **out)
 {
@@ -307,9 +311,13 @@ static cr_status alloc_device(void **p, char *err, size_t errlen)
     return CR_OK;
 }
 
-static cr_status alloc_managed(void **p, char *err, size_t errlen)
+/* Never more than the device has free, beside what the path already
+ * holds, unless --oversubscribe asked for it (cr_cuda_malloc_managed). */
+static cr_status alloc_managed(void **p, uint64_t bytes, char *err, size_t errlen)
 {
-    CR_CUDA_CHECK(cudaMallocManaged(p, (size_t)st.bytes, cudaMemAttachGlobal), "cudaMallocManaged", err, errlen);
+    if (cr_cuda_malloc_managed(p, bytes, st.managed_held, st.oversubscribe, err, errlen) != CR_OK)
+        return CR_ERR;
+    st.managed_held += bytes;
     return CR_OK;
 }
 
@@ -334,7 +342,8 @@ static cr_status alloc_cpu_access(int id, char *err, size_t errlen)
     if (alloc_host(&st.host, err, errlen) != CR_OK)
         return CR_ERR;
     const cr_status s =
-        managed ? alloc_managed(&st.managed, err, errlen) : alloc_pinned(&st.pinned, cudaHostAllocMapped, err, errlen);
+        managed ? alloc_managed(&st.managed, st.bytes, err, errlen)
+                : alloc_pinned(&st.pinned, cudaHostAllocMapped, err, errlen);
     if (s != CR_OK)
         return CR_ERR;
     void *other = managed ? st.managed : st.pinned;
@@ -348,7 +357,7 @@ static cr_status alloc_cpu_access(int id, char *err, size_t errlen)
 static cr_status alloc_in_place(bool managed, char *err, size_t errlen)
 {
     void **buffer = managed ? &st.managed : &st.host;
-    if ((managed ? alloc_managed(buffer, err, errlen) : alloc_host(buffer, err, errlen)) != CR_OK)
+    if ((managed ? alloc_managed(buffer, st.bytes, err, errlen) : alloc_host(buffer, err, errlen)) != CR_OK)
         return CR_ERR;
     st.to = st.kernel_ptr = *buffer;
     return CR_OK;
@@ -423,7 +432,8 @@ static cr_status alloc_technique(void **p, void **kp, mem_kind mem, size_t size,
         memset(*p, 0, size);
         break;
     case MEM_MANAGED: /* zeroed by the CPU, so its pages start on the host */
-        CR_CUDA_CHECK(cudaMallocManaged(p, size, cudaMemAttachGlobal), "cudaMallocManaged", err, errlen);
+        if (alloc_managed(p, size, err, errlen) != CR_OK)
+            return CR_ERR;
         memset(*p, 0, size);
         break;
     }
@@ -752,6 +762,6 @@ extern "C" {
 extern const bw_backend bandwidth_cuda_backend;
 const bw_backend bandwidth_cuda_backend = {
     {"cuda", cr_cuda_list, cuda_open, cuda_close}, cuda_paths, cuda_supported, cuda_prepare, cuda_place, cuda_run,
-    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links,
+    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links, cuda_oversubscribe,
 };
 }

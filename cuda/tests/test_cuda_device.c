@@ -253,11 +253,11 @@ static void test_local_memory_is_the_opt_in_maximum_beside_the_default(void **st
     cr_meta_free(&meta);
 }
 
-/* No CUDA backend writes a definition of its own over the device layer's
- * (tests run from the top of the tree). */
-static void test_no_backend_redefines_local_memory(void **state)
+/* Fails where a CUDA backend's source (the .cu files of cuda/<benchmark>,
+ * read from the top of the tree, where tests run) says one of words: what
+ * the device layer does once for all of them. */
+static void expect_no_backend_says(const char *const *words, size_t n)
 {
-    (void)state;
     glob_t g;
     assert_int_equal(glob("cuda/*/*.cu", 0, NULL, &g), 0);
     assert_true(g.gl_pathc > 0);
@@ -266,11 +266,20 @@ static void test_no_backend_redefines_local_memory(void **state)
         assert_non_null(f);
         char line[512];
         while (fgets(line, sizeof line, f))
-            if (strstr(line, "local_mem_bytes =") || strstr(line, "local_mem_default_bytes ="))
-                fail_msg("%s sets the device's local memory: %s", g.gl_pathv[i], line);
+            for (size_t w = 0; w < n; ++w)
+                if (strstr(line, words[w]))
+                    fail_msg("%s does what the device layer does: %s", g.gl_pathv[i], line);
         fclose(f);
     }
     globfree(&g);
+}
+
+/* No backend writes a definition of local memory over the device layer's. */
+static void test_no_backend_redefines_local_memory(void **state)
+{
+    (void)state;
+    static const char *const words[] = {"local_mem_bytes =", "local_mem_default_bytes ="};
+    expect_no_backend_says(words, countof(words));
 }
 
 /* ---- the L1 carve-out ---- */
@@ -308,6 +317,79 @@ static void test_the_l1_carve_out_asks_for_the_most_l1(void **state)
     assert_int_equal(cr_cuda_prefer_l1(&kernel, "chase_kind<CC_LOAD_CA>", err, sizeof err), CR_ERR);
     expect_has(err, "cudaFuncSetAttribute(the L1 carve-out of chase_kind<CC_LOAD_CA>): ");
     assert_null(strchr(err, '\n'));
+}
+
+/* ---- managed memory ---- */
+
+static struct {
+    size_t free_bytes;
+    size_t asked;
+    unsigned flags;
+    int calls;
+} managed;
+
+static cudaError_t played_mem_info(size_t *free_bytes, size_t *total)
+{
+    *free_bytes = managed.free_bytes;
+    *total = 2 * managed.free_bytes;
+    return cudaSuccess;
+}
+
+static cudaError_t played_malloc_managed(void **p, size_t bytes, unsigned flags)
+{
+    static char somewhere;
+    ++managed.calls;
+    managed.asked = bytes;
+    managed.flags = flags;
+    *p = &somewhere;
+    return cudaSuccess;
+}
+
+/* cr_cuda_malloc_managed with managed.free_bytes free: its status, and
+ * whether the allocation was made (and then of what was asked). */
+static cr_status managed_alloc(uint64_t bytes, uint64_t held, bool oversubscribe, char err[static CR_ERRLEN])
+{
+    static const cr_cuda_probe probe = {.mem_get_info = played_mem_info, .malloc_managed = played_malloc_managed};
+    cr_cuda_set_probe(&probe);
+    managed.calls = 0;
+    void *p = (void *)&p;
+    err[0] = '\0';
+    cr_status st = cr_cuda_malloc_managed(&p, bytes, held, oversubscribe, err, CR_ERRLEN);
+    assert_int_equal(managed.calls, st == CR_OK);
+    if (st == CR_OK)
+        assert_true(p != NULL && managed.asked == bytes && managed.flags == cudaMemAttachGlobal);
+    else
+        assert_null(p);
+    return st;
+}
+
+#define GIB (UINT64_C(1) << 30)
+
+/* More managed memory than the device has free is refused in one line
+ * that says how much of each, and made only when asked for. */
+static void test_managed_memory_beyond_the_free_is_refused(void **state)
+{
+    (void)state;
+    char err[CR_ERRLEN];
+    managed.free_bytes = (size_t)GIB;
+    assert_int_equal(managed_alloc(2 * GIB, 0, false, err), CR_ERR);
+    expect_has_all(err, "cudaMallocManaged of 2 GiB refused", "1 GiB of device memory free", "cudaMemGetInfo",
+                   "can hang the GPU", "--oversubscribe");
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(managed_alloc(2 * GIB, 0, true, err), CR_OK);
+    /* What fits goes ahead; what the caller already holds counts. */
+    assert_int_equal(managed_alloc(GIB / 2, GIB / 4, false, err), CR_OK);
+    assert_int_equal(managed_alloc(GIB / 2, 3 * GIB / 4, false, err), CR_ERR);
+    expect_has(err, "beside 768 MiB already allocated");
+    assert_int_equal(managed_alloc(GIB / 2, 2 * GIB, false, err), CR_ERR);
+}
+
+/* No backend allocates managed memory but through the check. */
+static void test_every_managed_allocation_is_checked(void **state)
+{
+    (void)state;
+    static const char *const words[] = {"cudaMallocManaged("};
+    expect_no_backend_says(words, countof(words));
 }
 
 /* ---- the listing ---- */
@@ -370,6 +452,8 @@ int main(void)
         cmocka_unit_test_teardown(test_local_memory_is_the_opt_in_maximum_beside_the_default, restore_runtime),
         cmocka_unit_test(test_no_backend_redefines_local_memory),
         cmocka_unit_test_teardown(test_the_l1_carve_out_asks_for_the_most_l1, restore_runtime),
+        cmocka_unit_test_teardown(test_managed_memory_beyond_the_free_is_refused, restore_runtime),
+        cmocka_unit_test(test_every_managed_allocation_is_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
