@@ -181,23 +181,30 @@ void cr_cuda_close_timed(cr_cuda *c)
     c->timer_made = false;
 }
 
+cr_status cr_cuda_check_free(uint64_t bytes, uint64_t held, bool oversubscribe, const char *what, char *err,
+                             size_t errlen)
+{
+    size_t free_bytes = 0, total = 0;
+    CR_CUDA_CHECK(cr_cuda_calls()->mem_get_info(&free_bytes, &total), "cudaMemGetInfo", err, errlen);
+    if (oversubscribe || (held <= free_bytes && bytes <= free_bytes - held))
+        return CR_OK;
+    char want[32], have[32], had[32];
+    cr_format_bytes(bytes, want, sizeof want);
+    cr_format_bytes(free_bytes, have, sizeof have);
+    cr_format_bytes(held, had, sizeof had);
+    snprintf(err, errlen,
+             "%s of %s%s%s%s refused: above the %s of device memory free now (cudaMemGetInfo); more than is free can "
+             "hang the GPU (--oversubscribe allows it)",
+             what, want, held ? " (beside " : "", held ? had : "", held ? " already allocated)" : "", have);
+    return CR_ERR;
+}
+
 cr_status cr_cuda_malloc_managed(void **p, uint64_t bytes, uint64_t held, bool oversubscribe, char *err,
                                  size_t errlen)
 {
     *p = NULL;
-    size_t free_bytes = 0, total = 0;
-    CR_CUDA_CHECK(cr_cuda_calls()->mem_get_info(&free_bytes, &total), "cudaMemGetInfo", err, errlen);
-    if (!oversubscribe && (held > free_bytes || bytes > free_bytes - held)) {
-        char want[32], have[32], had[32];
-        cr_format_bytes(bytes, want, sizeof want);
-        cr_format_bytes(free_bytes, have, sizeof have);
-        cr_format_bytes(held, had, sizeof had);
-        snprintf(err, errlen,
-                 "cudaMallocManaged of %s%s%s%s refused: above the %s of device memory free now (cudaMemGetInfo); "
-                 "more managed memory than is free can hang the GPU (--oversubscribe allows it)",
-                 want, held ? " (beside " : "", held ? had : "", held ? " already allocated)" : "", have);
+    if (cr_cuda_check_free(bytes, held, oversubscribe, "cudaMallocManaged", err, errlen) != CR_OK)
         return CR_ERR;
-    }
     CR_CUDA_CHECK(cr_cuda_calls()->malloc_managed(p, (size_t)bytes, cudaMemAttachGlobal), "cudaMallocManaged", err,
                   errlen);
     return CR_OK;

@@ -58,13 +58,19 @@ cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint6
 cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have, size_t esize, const char *what,
                            char *err, size_t errlen);
 
-/* Managed memory (cudaMallocManaged, attached globally), only where it
- * fits in the device memory free at that moment (cudaMemGetInfo) beside
- * the `held` bytes of managed memory the caller already has (pages are
- * placed on first touch, so those do not show as used yet): more managed
- * memory than is free can hang the GPU when its pages come over, not only
- * the program. More is refused, one line in err saying how much of each,
- * unless oversubscribe asks for it (--oversubscribe). */
+/* Whether `bytes` of memory whose pages the device may bring into its own
+ * (managed memory; malloc'd memory it reaches through HMM or ATS) fit in
+ * the device memory free at that moment (cudaMemGetInfo), beside the `held`
+ * bytes of such memory the caller already has (pages are placed on first
+ * touch, so those do not show as used yet): more than is free can hang the
+ * GPU when the pages come over, not only the program. CR_ERR with one line
+ * in err, "<what> of N refused: ...", unless oversubscribe asks for it
+ * (--oversubscribe). */
+cr_status cr_cuda_check_free(uint64_t bytes, uint64_t held, bool oversubscribe, const char *what, char *err,
+                             size_t errlen);
+
+/* Managed memory (cudaMallocManaged, attached globally), where
+ * cr_cuda_check_free lets it be. */
 cr_status cr_cuda_malloc_managed(void **p, uint64_t bytes, uint64_t held, bool oversubscribe, char *err,
                                  size_t errlen);
 

@@ -111,8 +111,8 @@ static struct {
     void *pinned;            /* cudaHostAlloc: default, write-combined or mapped */
     void *dev_src, *dev_dst; /* cudaMalloc */
     void *managed;           /* cudaMallocManaged */
-    uint64_t managed_held;   /* managed bytes the path holds (alloc_managed) */
-    bool oversubscribe;      /* managed memory may exceed the device memory free */
+    uint64_t placeable_held; /* bytes the path holds that the device may bring into its memory */
+    bool oversubscribe;      /* those may exceed the device memory free */
     uint64_t *partial;       /* kernel reads: one sum per block */
     /* the roles those buffers play for the path */
     void *from, *to;    /* source and destination; kernels: to is the buffer */
@@ -169,7 +169,7 @@ static void cuda_release(const bw_path *p)
     st.from = st.to = st.kernel_ptr = NULL;
     st.kin[0] = st.kin[1] = st.kout = NULL;
     st.tpinned = false;
-    st.bytes = st.tin_bytes = st.tout_bytes = st.managed_held = 0;
+    st.bytes = st.tin_bytes = st.tout_bytes = st.placeable_held = 0;
 }
 
 static void cuda_close(void)
@@ -312,12 +312,12 @@ static cr_status alloc_device(void **p, char *err, size_t errlen)
 }
 
 /* Never more than the device has free, beside what the path already
- * holds, unless --oversubscribe asked for it (cr_cuda_malloc_managed). */
+ * holds, unless --oversubscribe asked for it (cr_cuda_check_free). */
 static cr_status alloc_managed(void **p, uint64_t bytes, char *err, size_t errlen)
 {
-    if (cr_cuda_malloc_managed(p, bytes, st.managed_held, st.oversubscribe, err, errlen) != CR_OK)
+    if (cr_cuda_malloc_managed(p, bytes, st.placeable_held, st.oversubscribe, err, errlen) != CR_OK)
         return CR_ERR;
-    st.managed_held += bytes;
+    st.placeable_held += bytes;
     return CR_OK;
 }
 
@@ -353,12 +353,18 @@ static cr_status alloc_cpu_access(int id, char *err, size_t errlen)
 }
 
 /* A kernel's buffer that it reaches in place, by the host's own pointer:
- * managed memory, or malloc'd memory (through HMM or ATS). */
+ * managed memory, or malloc'd memory (through HMM or ATS, which may
+ * migrate its pages to the device as well). */
 static cr_status alloc_in_place(bool managed, char *err, size_t errlen)
 {
     void **buffer = managed ? &st.managed : &st.host;
+    if (!managed && cr_cuda_check_free(st.bytes, st.placeable_held, st.oversubscribe,
+                                       "malloc'd memory the device reaches in place", err, errlen) != CR_OK)
+        return CR_ERR;
     if ((managed ? alloc_managed(buffer, st.bytes, err, errlen) : alloc_host(buffer, err, errlen)) != CR_OK)
         return CR_ERR;
+    if (!managed)
+        st.placeable_held += st.bytes;
     st.to = st.kernel_ptr = *buffer;
     return CR_OK;
 }
