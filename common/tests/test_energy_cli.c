@@ -134,7 +134,10 @@ static double number(const table *t, int row, const char *col)
 }
 
 /* stream-opencl on the tree, its counters moving every update_ns while
- * it runs, with the options given after --out DIR/name. */
+ * it runs, with the options given after --out DIR/name. Arrays of 16 Mi
+ * floats: repetitions of tens of milliseconds keep the CPU device busy
+ * for most of the energy window (of 4 Mi, under 90% of it, and the point
+ * would have no energy of its own). */
 static void run_on_tree(const char *name, const char *options)
 {
     snprintf(tree, sizeof tree, "%s/powercap-%s", tmp, name);
@@ -147,7 +150,7 @@ static void run_on_tree(const char *name, const char *options)
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "CROSSROOF_POWERCAP_ROOT='%s' sh -c 'echo $$ > \"%s\"; exec \"%s/stream-opencl\" --quick --sweeps fixed "
-             "--dtype float --size 4M --host-ref off --out \"%s/%s\" %s'",
+             "--dtype float --size 16M --host-ref off --out \"%s/%s\" %s'",
              tree, pid_file, bin_dir, tmp, name, options);
     run_result r = run_shell(cmd);
     powered = 0;
