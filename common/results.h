@@ -38,7 +38,7 @@ typedef struct {
     char unit[16];       /* "GB/s" (1e9 bytes), "Gop/s", "us" */
     double ref_ratio;    /* figure / host reference figure; NaN if none */
     bool valid;          /* verification passed */
-    char flags[64];      /* the plausibility gate's verdicts, ';'-separated: "unstable;bimodal" */
+    char flags[96];      /* the plausibility gate's verdicts, ';'-separated: "unstable;bimodal" */
     char note[480];
     /* The latency benchmark's cycles per load, counted by the core that
      * walked (CUDA's clock64). Empty where 0 (a row that never set it) or
