@@ -20,7 +20,12 @@ typedef struct {
     unsigned warp_size;    /* SIMD width the scheduler uses; 1 when unknown */
     uint64_t global_mem_bytes;
     uint64_t max_alloc_bytes;
+    /* Local (CUDA: shared) memory: the most one work-group can have, and
+     * what it gets without opting in where the API has an opt-in (CUDA;
+     * else 0); local_mem_source names the attributes they are. */
     uint64_t local_mem_bytes;
+    uint64_t local_mem_default_bytes;
+    char local_mem_source[224];
     uint64_t cache_bytes;  /* last-level cache the device reports, 0 if none */
     uint64_t max_work_group;
     uint64_t max_threads_per_cu; /* resident work-items per compute unit, 0 if unknown */

@@ -82,11 +82,24 @@ static size_t in_round(size_t j, size_t round, size_t count, size_t points)
     return j < first ? j : first + (j - first + round) % points;
 }
 
+/* Seconds the device spent on one repetition: its events where the
+ * context's timer trusts them, else the host's interval around it (which
+ * holds the launch as well, so that a host-timed point reads as busier
+ * than it was). */
+static double device_s(const cr_measure_ctx *ctx, const cr_timing *t)
+{
+    if (t->has_event && !ctx->timer.fell_back && cr_check_event(t, ctx->timer.slack_ns) == CR_EVENT_OK)
+        return (double)(t->ev_end_ns - t->ev_start_ns) * 1e-9;
+    return (double)t->host_ns * 1e-9;
+}
+
 /* Repeats rounds of the n series idx[] (in order) until the window has
  * passed, reading the sensor before and after, and gives each of them the
- * energy of one round. A sensor that cannot be read leaves the point
- * without energy, saying why; a repetition that fails is the point's
- * failure, as it would be in the timed loop. */
+ * energy of one round and the share of the window the device was busy (the
+ * repetitions' device time over the window's length). A sensor that
+ * cannot be read leaves the point without energy, saying why; a
+ * repetition that fails is the point's failure, as it would be in the
+ * timed loop. */
 static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, char *err, size_t errlen)
 {
     const cr_energy_ctx *e = series[idx[0]].ctx->energy;
@@ -95,7 +108,7 @@ static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, c
     char why[CR_ERRLEN];
     double before, after;
     uint64_t t0 = cr_now_ns(), reps = 0;
-    double elapsed = 0;
+    double elapsed = 0, busy_s = 0;
     bool read = cr_energy_read(e->meter, &before, why, sizeof why) == CR_OK;
     while (read && (elapsed < e->window_s || reps < 2)) {
         for (size_t k = 0; k < n; ++k) {
@@ -103,6 +116,7 @@ static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, c
             cr_status rc = series[idx[k]].fn(series[idx[k]].arg, &t, err, errlen);
             if (rc != CR_OK)
                 return rc;
+            busy_s += device_s(series[idx[k]].ctx, &t);
         }
         ++reps;
         elapsed = (double)(cr_now_ns() - t0) * 1e-9;
@@ -113,6 +127,7 @@ static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, c
         p.measured = true;
         p.window_s = elapsed;
         p.reps = reps;
+        p.busy = busy_s / elapsed;
         p.energy_j = dynamic / (double)reps;
         p.power_w = dynamic / elapsed;
     } else {
@@ -259,7 +274,9 @@ void cr_measurement_to_row(const cr_measurement *m, cr_result *r)
     }
     r->energy_j = e->energy_j;
     r->power_w = e->power_w;
-    cr_result_add_param(r, "energy_reps=%" PRIu64 ";energy_window_s=%.3g", e->reps, e->window_s);
+    r->energy_busy = e->busy;
+    cr_result_add_param(r, "energy_reps=%" PRIu64 ";energy_window_s=%.3g;energy_busy=%.3g", e->reps, e->window_s,
+                        e->busy);
 }
 
 cr_status cr_measure(cr_measure_ctx *m, cr_rep_fn fn, void *arg, cr_measurement *out, char *err, size_t errlen)

@@ -25,7 +25,10 @@ typedef struct {
 } cr_energy_ctx;
 
 /* A point's energy: its repetitions run back to back, after the warm-up and
- * before the timed ones, until the sensor has counted over the window. */
+ * before the timed ones, until the sensor has counted over the window.
+ * Whether the window says anything about the point is the row's gate's
+ * call (cr_result_energy_per_unit): it takes the energy only where the
+ * device was busy for most of the window. */
 typedef struct {
     bool measured;
     double energy_j;   /* per repetition, static power subtracted */
@@ -33,6 +36,7 @@ typedef struct {
     double static_w;
     double window_s;   /* how long the energy was counted */
     uint64_t reps;     /* repetitions in the window */
+    double busy;       /* the repetitions' device time (events, else host intervals) over window_s */
     double interval_s; /* the sensor's update interval */
     char sensor[48];
     char why[160];     /* a sensor was there but the point has no energy: why */

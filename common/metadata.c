@@ -151,6 +151,11 @@ void cr_meta_add_device(cr_meta *m, const cr_device_info *d)
     cr_meta_set(m, "device.global_mem_bytes", "%" PRIu64, d->global_mem_bytes);
     cr_meta_set(m, "device.max_alloc_bytes", "%" PRIu64, d->max_alloc_bytes);
     cr_meta_set(m, "device.local_mem_bytes", "%" PRIu64, d->local_mem_bytes);
+    if (d->local_mem_default_bytes)
+        cr_meta_set(m, "device.local_mem_default_bytes", "%" PRIu64, d->local_mem_default_bytes);
+    else
+        cr_meta_set(m, "device.local_mem_default_bytes", "%s", "");
+    cr_meta_set(m, "device.local_mem_source", "%s", d->local_mem_source);
     cr_meta_set(m, "device.cache_bytes", "%" PRIu64, d->cache_bytes);
     cr_meta_set(m, "device.max_work_group", "%" PRIu64, d->max_work_group);
     cr_meta_set(m, "device.fp64", "%d", d->has_fp64);

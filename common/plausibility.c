@@ -129,10 +129,21 @@ void cr_result_energy_per_unit(cr_result *r)
 {
     if (r->energy_j == 0 || !isfinite(r->energy_j))
         return;
+    bool idle = !(r->energy_busy >= CR_ENERGY_MIN_BUSY), below = r->energy_j < 0;
+    if (idle)
+        CR_FLAG(r, "energy-idle",
+                "the repetitions kept the device busy %.3g%% of the energy window (at least %.0f%% needed): the "
+                "window's energy is the idle device's more than the point's, and is left out",
+                100 * r->energy_busy, 100 * CR_ENERGY_MIN_BUSY);
+    if (below)
+        CR_FLAG(r, "energy-below-static", "the point drew %.3g W less than the static power; its energy is left out",
+                -r->power_w);
+    if (idle || below) {
+        r->energy_j = r->power_w = 0;
+        return;
+    }
     if (r->bytes_per_rep > 0 && isfinite(r->bytes_per_rep))
         r->pj_per_byte = r->energy_j / r->bytes_per_rep * 1e12;
     if (r->ops_per_rep > 0 && isfinite(r->ops_per_rep))
         r->pj_per_op = r->energy_j / r->ops_per_rep * 1e12;
-    if (r->energy_j < 0)
-        CR_FLAG(r, "energy-below-static", "the point drew %.3g W less than the static power", -r->power_w);
 }

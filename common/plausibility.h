@@ -11,7 +11,9 @@
  *   cache             a memory figure whose working set is below CR_RESIDENT_FACTOR x the
  *                     last-level cache: it is the cache's bandwidth, not memory's
  *   above-host-limit  a figure compared with the host's own limit for the same work
- *                     (ref_is_limit) exceeds it by more than CR_PEAK_MARGIN */
+ *                     (ref_is_limit) exceeds it by more than CR_PEAK_MARGIN
+ * and, on the energy cells alone, energy-idle and energy-below-static
+ * (cr_result_energy_per_unit). */
 #ifndef CR_PLAUSIBILITY_H
 #define CR_PLAUSIBILITY_H
 
@@ -49,10 +51,22 @@ void cr_flag_add(char *flags, size_t flags_len, char *note, size_t note_len, con
 #define CR_FLAG(x, token, ...) \
     cr_flag_add((x)->flags, sizeof (x)->flags, (x)->note, sizeof (x)->note, token, __VA_ARGS__)
 
+/* A point's energy is its own only where its repetitions keep the device
+ * busy for this share of the energy window: microsecond kernels launched
+ * one at a time leave it idle between them, and the window's energy is
+ * then mostly the idle device's, less the static power measured apart. */
+#define CR_ENERGY_MIN_BUSY 0.9
+
 /* Energy per byte and per operation from the row's joules (where it has
- * bytes or operations), and the flag energy-below-static where the point
- * drew less than the static power: a sensor too coarse for the window, or
- * a static power measured in another power state. */
+ * bytes or operations), where the energy stands for the point. Otherwise
+ * the row's energy, power and per-unit cells stay empty (the sensor, its
+ * interval and the static power stay) and it is flagged with why:
+ *   energy-idle          the device was busy under CR_ENERGY_MIN_BUSY of the
+ *                        window (energy_busy)
+ *   energy-below-static  the point drew less than the static power: a
+ *                        sensor too coarse for the window, or a static
+ *                        power measured in another power state
+ * Energy is never written negative. */
 void cr_result_energy_per_unit(cr_result *r);
 
 /* Judges r (a row with a measurement: timer other than "none"); returns how

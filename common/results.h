@@ -39,7 +39,7 @@ typedef struct {
     char unit[16];       /* "GB/s" (1e9 bytes), "Gop/s", "us" */
     double ref_ratio;    /* figure / host reference figure; NaN if none */
     bool valid;          /* verification passed */
-    char flags[64];      /* the plausibility gate's verdicts, ';'-separated: "unstable;bimodal" */
+    char flags[96];      /* the plausibility gate's verdicts, ';'-separated: "unstable;bimodal" */
     char note[480];
     /* The latency benchmark's cycles per load, counted by the core that
      * walked (CUDA's clock64). Empty where 0 (a row that never set it) or
@@ -56,6 +56,7 @@ typedef struct {
     cr_peak_kind peak_kind;
     uint64_t working_set_bytes; /* bytes a repetition touches; 0 = unknown (no residency verdict) */
     bool ref_is_limit;          /* ref_ratio compares with the host's own limit for the same work */
+    double energy_busy;         /* the device's busy share of the energy window (energy_j set only) */
 } cr_result;
 
 /* Starts a row: what it names (dtype and unit may be NULL for none), valid

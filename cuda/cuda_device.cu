@@ -4,6 +4,7 @@ extern "C" {
 #include "bench_main.h"
 #include "device_spec.h"
 #include "nv_arch.h"
+#include "options.h"
 }
 
 #include <climits>
@@ -35,7 +36,7 @@ static void fill_pci(int dev, cr_device_info *info)
 static int attribute(cudaDeviceAttr a, int dev)
 {
     int v = 0;
-    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) {
+    if (cr_cuda_calls()->device_get_attribute(&v, a, dev) != cudaSuccess) {
         v = 0;
         cudaGetLastError();
     }
@@ -57,11 +58,25 @@ static void fill_peaks(int dev, int major, int minor, cr_device_info *info)
     info->memory_peak_gbs = khz * 1e3 * 2.0 * bits / 8.0 * 1e-9;
 }
 
+/* Shared memory, one definition for every CUDA executable: the most one
+ * block can have (what it may opt into, as a kernel that sizes its shared
+ * memory by it must), and what it gets without opting in. */
+static void fill_local_mem(int dev, cr_device_info *info)
+{
+    uint64_t optin = (uint64_t)attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    info->local_mem_default_bytes = (uint64_t)attribute(cudaDevAttrMaxSharedMemoryPerBlock, dev);
+    info->local_mem_bytes = optin > 0 ? optin : info->local_mem_default_bytes;
+    snprintf(info->local_mem_source, sizeof info->local_mem_source,
+             "%s: the most shared memory one block can opt into; device.local_mem_default_bytes: "
+             "cudaDevAttrMaxSharedMemoryPerBlock, a block's without opting in",
+             optin > 0 ? "cudaDevAttrMaxSharedMemoryPerBlockOptin" : "cudaDevAttrMaxSharedMemoryPerBlock (no opt-in)");
+}
+
 static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errlen)
 {
     cudaDeviceProp p;
     int drv = 0, rt = 0;
-    CR_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties", err, errlen);
+    CR_CUDA_CHECK(cr_cuda_calls()->get_device_properties(&p, dev), "cudaGetDeviceProperties", err, errlen);
     if (cr_cuda_versions(&drv, &rt, err, errlen) != CR_OK)
         return CR_ERR;
     int khz = attribute(cudaDevAttrClockRate, dev); /* not reported by every CUDA 13 driver: 0, unknown */
@@ -78,11 +93,11 @@ static cr_status fill_info(int dev, cr_device_info *info, char *err, size_t errl
     info->warp_size = (unsigned)p.warpSize;
     info->global_mem_bytes = p.totalGlobalMem;
     info->max_alloc_bytes = p.totalGlobalMem; /* CUDA has no per-allocation cap below the total */
-    info->local_mem_bytes = p.sharedMemPerBlock;
     info->cache_bytes = (uint64_t)p.l2CacheSize;
     info->max_work_group = (uint64_t)p.maxThreadsPerBlock;
     info->max_threads_per_cu = (uint64_t)p.maxThreadsPerMultiProcessor;
     info->timer_resolution_ns = 500; /* documented resolution of cudaEventElapsedTime */
+    fill_local_mem(dev, info);
     fill_pci(dev, info);
     fill_peaks(dev, p.major, p.minor, info);
     return CR_OK;
@@ -119,7 +134,7 @@ static cr_status pick(int n, const char *spec, int *dev, char *err, size_t errle
     } else {
         for (int i = 0; i < n; ++i) {
             cudaDeviceProp p;
-            CR_CUDA_CHECK(cudaGetDeviceProperties(&p, i), "cudaGetDeviceProperties", err, errlen);
+            CR_CUDA_CHECK(cr_cuda_calls()->get_device_properties(&p, i), "cudaGetDeviceProperties", err, errlen);
             if (cr_spec_matches(p.name, spec)) {
                 *dev = i;
                 return CR_OK;
@@ -139,7 +154,7 @@ cr_status cr_cuda_open(const char *spec, int *dev, cr_device_info *info, char *e
     if (st != CR_OK)
         return st;
     /* Creates the primary context here, so that no timed run pays for it. */
-    CR_CUDA_CHECK(cudaSetDevice(*dev), "cudaSetDevice", err, errlen);
+    CR_CUDA_CHECK(cr_cuda_calls()->set_device(*dev), "cudaSetDevice", err, errlen);
     return fill_info(*dev, info, err, errlen);
 }
 
@@ -166,6 +181,46 @@ void cr_cuda_close_timed(cr_cuda *c)
     if (c->timer_made)
         cr_cuda_timer_destroy(&c->timer);
     c->timer_made = false;
+}
+
+cr_status cr_cuda_check_free(uint64_t bytes, uint64_t held, bool oversubscribe, const char *what, char *err,
+                             size_t errlen)
+{
+    size_t free_bytes = 0, total = 0;
+    CR_CUDA_CHECK(cr_cuda_calls()->mem_get_info(&free_bytes, &total), "cudaMemGetInfo", err, errlen);
+    if (oversubscribe || (held <= free_bytes && bytes <= free_bytes - held))
+        return CR_OK;
+    char want[32], have[32], had[32];
+    cr_format_bytes(bytes, want, sizeof want);
+    cr_format_bytes(free_bytes, have, sizeof have);
+    cr_format_bytes(held, had, sizeof had);
+    snprintf(err, errlen,
+             "%s of %s%s%s%s refused: above the %s of device memory free now (cudaMemGetInfo); more than is free can "
+             "hang the GPU (--oversubscribe allows it)",
+             what, want, held ? " (beside " : "", held ? had : "", held ? " already allocated)" : "", have);
+    return CR_ERR;
+}
+
+cr_status cr_cuda_malloc_managed(void **p, uint64_t bytes, uint64_t held, bool oversubscribe, char *err,
+                                 size_t errlen)
+{
+    *p = NULL;
+    if (cr_cuda_check_free(bytes, held, oversubscribe, "cudaMallocManaged", err, errlen) != CR_OK)
+        return CR_ERR;
+    CR_CUDA_CHECK(cr_cuda_calls()->malloc_managed(p, (size_t)bytes, cudaMemAttachGlobal), "cudaMallocManaged", err,
+                  errlen);
+    return CR_OK;
+}
+
+cr_status cr_cuda_prefer_l1(const void *kernel, const char *name, char *err, size_t errlen)
+{
+    cudaError_t e = cr_cuda_calls()->func_set_attribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                         (int)cudaSharedmemCarveoutMaxL1);
+    if (e == cudaSuccess)
+        return CR_OK;
+    char what[160];
+    snprintf(what, sizeof what, "cudaFuncSetAttribute(the L1 carve-out of %s)", name);
+    return cr_cuda_error(e, what, err, errlen);
 }
 
 void cr_cuda_free(void **p)

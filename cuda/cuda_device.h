@@ -58,6 +58,31 @@ cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint6
 cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have, size_t esize, const char *what,
                            char *err, size_t errlen);
 
+/* Whether `bytes` of memory whose pages the device may bring into its own
+ * (managed memory; malloc'd memory it reaches through HMM or ATS) fit in
+ * the device memory free at that moment (cudaMemGetInfo), beside the `held`
+ * bytes of such memory the caller already has (pages are placed on first
+ * touch, so those do not show as used yet): more than is free can hang the
+ * GPU when the pages come over, not only the program. CR_ERR with one line
+ * in err, "<what> of N refused: ...", unless oversubscribe asks for it
+ * (--oversubscribe). */
+cr_status cr_cuda_check_free(uint64_t bytes, uint64_t held, bool oversubscribe, const char *what, char *err,
+                             size_t errlen);
+
+/* Managed memory (cudaMallocManaged, attached globally), where
+ * cr_cuda_check_free lets it be. */
+cr_status cr_cuda_malloc_managed(void **p, uint64_t bytes, uint64_t held, bool oversubscribe, char *err,
+                                 size_t errlen);
+
+/* Gives the unified L1/shared array of the SMs that run kernel the largest
+ * L1 share there is (cudaFuncAttributePreferredSharedMemoryCarveout =
+ * cudaSharedmemCarveoutMaxL1): for the kernels that measure the caches and
+ * use no shared memory, every one of them alike, so that each sees the
+ * largest L1 the part has and none has the SM change its split (and lose
+ * what L1 held) between another's launches. name names the kernel in the
+ * one-line error. */
+cr_status cr_cuda_prefer_l1(const void *kernel, const char *name, char *err, size_t errlen);
+
 /* Frees a device (cudaFree) or pinned host (cudaFreeHost) allocation if
  * there is one and clears the pointer. */
 void cr_cuda_free(void **p);
@@ -65,6 +90,11 @@ void cr_cuda_free_host(void **p);
 
 #ifdef __cplusplus
 }
+
+/* cr_cuda_prefer_l1 on a kernel as the source names it (a template's
+ * instance too), which is the name its error gives. */
+#define CR_CUDA_PREFER_L1(kernel, err, errlen) \
+    cr_cuda_prefer_l1(reinterpret_cast<const void *>(kernel), #kernel, err, errlen)
 
 /* Defines a backend's table for the benchmark's C code to find:
  *     CR_CUDA_BACKEND(cc_backend, cache_cuda_backend) = {...};

@@ -2,10 +2,29 @@
 
 #include <cstdlib>
 
-static const cr_cuda_probe runtime_probe = {cudaGetDeviceCount, cudaDriverGetVersion, cudaRuntimeGetVersion};
+static const cr_cuda_probe runtime_probe = {
+    cudaGetDeviceCount, cudaDriverGetVersion, cudaRuntimeGetVersion, cudaSetDevice, cudaGetDeviceProperties,
+    cudaDeviceGetAttribute, cudaMemGetInfo, cudaMallocManaged, cudaFuncSetAttribute,
+};
 static cr_cuda_probe probe = runtime_probe;
 
-void cr_cuda_set_probe(const cr_cuda_probe *p) { probe = p ? *p : runtime_probe; }
+/* Each member the test's probe leaves NULL stays the runtime's. */
+#define KEEP(member) probe.member = p && p->member ? p->member : runtime_probe.member
+void cr_cuda_set_probe(const cr_cuda_probe *p)
+{
+    KEEP(get_device_count);
+    KEEP(driver_get_version);
+    KEEP(runtime_get_version);
+    KEEP(set_device);
+    KEEP(get_device_properties);
+    KEEP(device_get_attribute);
+    KEEP(mem_get_info);
+    KEEP(malloc_managed);
+    KEEP(func_set_attribute);
+}
+#undef KEEP
+
+const cr_cuda_probe *cr_cuda_calls(void) { return &probe; }
 
 /* The driver branch that first served each CUDA major version: with minor
  * version compatibility, any driver of that branch or newer runs code built

@@ -14,16 +14,25 @@ extern "C" {
 
 #include <stdio.h>
 
-/* The runtime calls that decide whether there is a device to run on, and
- * on which driver. Each is the runtime's own unless a test has put in its
- * own to play a driver this machine does not have; NULL puts back the
- * runtime's. */
+/* The runtime calls through which the device layer finds the driver and
+ * the device, reads what the device is, and allocates what could
+ * oversubscribe it. Each is the runtime's own unless a test has put in its
+ * own to play a driver or a device this machine does not have; a NULL
+ * member keeps the runtime's, and a NULL probe puts back all of them. */
 typedef struct {
     cudaError_t (*get_device_count)(int *n);
     cudaError_t (*driver_get_version)(int *version);
     cudaError_t (*runtime_get_version)(int *version);
+    cudaError_t (*set_device)(int dev);
+    cudaError_t (*get_device_properties)(struct cudaDeviceProp *p, int dev);
+    cudaError_t (*device_get_attribute)(int *value, enum cudaDeviceAttr a, int dev);
+    cudaError_t (*mem_get_info)(size_t *free_bytes, size_t *total_bytes);
+    cudaError_t (*malloc_managed)(void **p, size_t bytes, unsigned flags);
+    cudaError_t (*func_set_attribute)(const void *kernel, enum cudaFuncAttribute a, int value);
 } cr_cuda_probe;
 void cr_cuda_set_probe(const cr_cuda_probe *p);
+/* The calls in use: the runtime's, or those a test put in. */
+const cr_cuda_probe *cr_cuda_calls(void);
 
 /* Counts the devices. CR_NO_DEVICE when there is nothing to run on (no
  * driver, or a driver that sees no device), CR_ERR when a driver is there

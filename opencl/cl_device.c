@@ -181,6 +181,8 @@ static void fill_info(const dev_ref *r, cr_device_info *info)
     info->global_mem_bytes = u64_info(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(cl_ulong));
     info->max_alloc_bytes = u64_info(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cl_ulong));
     info->local_mem_bytes = u64_info(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong));
+    snprintf(info->local_mem_source, sizeof info->local_mem_source,
+             "CL_DEVICE_LOCAL_MEM_SIZE: the local memory one work-group can have (OpenCL has no opt-in)");
     info->cache_bytes = u64_info(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cl_ulong));
     info->max_work_group = u64_info(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t));
     info->timer_resolution_ns = (double)u64_info(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof(size_t));

@@ -143,6 +143,11 @@ typedef struct {
      * then work as for any path. */
     cr_status (*prepare_local)(const bw_path *p, unsigned vector_words, uint64_t bytes, const void *src, char *err,
                                size_t errlen);
+    /* After open: lets the paths' managed allocations exceed the device
+     * memory free at the time (--oversubscribe), which can hang a GPU; by
+     * default such an allocation is refused. NULL where the backend has no
+     * such allocation, and the option is refused. */
+    void (*oversubscribe)(void);
 } bw_backend;
 
 int bandwidth_main(int argc, char **argv, const bw_backend *backend);

@@ -48,6 +48,7 @@ typedef struct {
     const char *paths; /* comma list of keys, NULL = all */
     bool list_paths;
     uint64_t seed;
+    bool oversubscribe;
 } bw_config;
 
 typedef struct {
@@ -94,6 +95,9 @@ static const cr_extra_option bw_options[] = {
     CR_OPTION_CALL("paths", "LIST", "comma list of path keys to run (default all; see --list-paths)", opt_paths),
     CR_OPTION(CR_OPT_FLAG, "list-paths", NULL, "list this backend's paths and exit", bw_config, list_paths),
     CR_OPTION(CR_OPT_COUNT, "seed", "N", "seed of the random buffer contents (default 1)", bw_config, seed),
+    CR_OPTION(CR_OPT_FLAG, "oversubscribe", NULL,
+              "let managed memory exceed the device memory free (refused by default: it can hang the GPU)", bw_config,
+              oversubscribe),
 };
 #define N_BW_OPTIONS (sizeof bw_options / sizeof bw_options[0])
 
@@ -1110,6 +1114,9 @@ static int parsed(void *state)
             printf("%-30s %s\n", run->paths[i].key, run->paths[i].desc);
         return CR_EXIT_OK;
     }
+    if (run->cfg.oversubscribe && run->be->oversubscribe == NULL)
+        return cr_fail_usage(&run->ses, "--oversubscribe: the %s backend has no allocation that could exceed the "
+                                        "device's memory", run->be->base.name);
     return check_paths(run) == 0 ? -1 : CR_EXIT_USAGE;
 }
 
@@ -1130,6 +1137,9 @@ static int plan(void *state, cr_meta *meta)
         cr_session_note(&run->ses, "%s: its buffer capped at %s by the device's allocation limit", BW_LOCAL_PATH_KEY,
                         b);
     }
+    if (run->cfg.oversubscribe)
+        run->be->oversubscribe();
+    cr_meta_set(meta, "oversubscribe", "%d", run->cfg.oversubscribe);
     run->binding = bw_host_bind_threads(run->ses.topo);
     cr_meta_set(meta, "host_reference_binding", "%s", run->binding);
     cr_meta_set(meta, "host_reference_threads", "%d", bw_host_threads());

@@ -20,7 +20,7 @@ typedef struct {
     int registers;       /* -1: the API does not say */
     double gops, per_cu_gops, speedup; /* plateau throughput; speedup over the precise version */
     bool valid;          /* every row of it verified */
-    char flags[64];      /* the throughput row's plausibility flags, and their reasons */
+    char flags[96];      /* the throughput row's plausibility flags, and their reasons */
     char note[480];
 } sfu_summary_entry;
 

@@ -6,7 +6,8 @@ $(call object_flags,bench/stream/host_ref,$(HOST_OPT))
 # The CUDA kernels as PTX for the architectures the build targets, and what
 # ptxas makes of them (-v: registers and spills per kernel), for the static
 # check (tests/test_stream_cuda_static.c), which needs no GPU and skips,
-# saying so, where there is no nvcc.
+# saying so, where there is no nvcc; beside them the OpenCL backend's
+# source, whose timed interval the same test reads.
 STREAM_PTX := $(BUILD)/gen/stream_kernels.ptx
 STREAM_PTXAS_LOGS := $(BUILD)/gen/stream_kernels.sm_80.log $(BUILD)/gen/stream_kernels.sm_90.log
 $(STREAM_PTX): cuda/stream/kernels.cu cuda/stream/kernels.h bench/stream/backend.h bench/stream/elements.h
@@ -15,7 +16,8 @@ $(STREAM_PTX): cuda/stream/kernels.cu cuda/stream/kernels.h bench/stream/backend
 $(STREAM_PTXAS_LOGS): $(BUILD)/gen/stream_kernels.%.log: $(STREAM_PTX)
 	$(dir $(NVCC))ptxas -arch=$* -v $< -o /dev/null 2> $@.new && mv $@.new $@
 $(BUILD)/tests/test_stream_cuda_static $(BUILD)/tests-san/test_stream_cuda_static: \
-    CFLAGS += -DSTREAM_GEN_DIR='"$(abspath $(BUILD)/gen)"' -DSTREAM_CUDA_SRC='"$(abspath cuda/stream/backend.cu)"'
+    CFLAGS += -DSTREAM_GEN_DIR='"$(abspath $(BUILD)/gen)"' -DSTREAM_CUDA_SRC='"$(abspath cuda/stream/backend.cu)"' \
+              -DSTREAM_OPENCL_SRC='"$(abspath opencl/stream/backend.c)"'
 ifneq ($(NVCC),)
 $(BUILD)/tests/test_stream_cuda_static $(BUILD)/tests-san/test_stream_cuda_static: $(STREAM_PTX) $(STREAM_PTXAS_LOGS)
 endif

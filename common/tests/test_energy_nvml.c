@@ -10,7 +10,9 @@
 #include <cmocka.h>
 
 #include "energy.h"
+#include "measure.h"
 #include "tests/energy_fakes.h"
+#include "tests/energy_row.h"
 #include "tests/test_main.h"
 
 #include <string.h>
@@ -198,6 +200,63 @@ static void test_a_failed_sample_is_reported(void **state)
     cr_energy_close(m);
 }
 
+/* ---- a point's energy through the counter ---- */
+
+/* A repetition as a small stream kernel on an H200 makes it: 3.2 us on the
+ * device's events, about a millisecond on the host's clock, the GPU drawing
+ * 150 W meanwhile (the fake clock, which drives the counter, moves with it). */
+static cr_status launched_alone(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)arg, (void)err, (void)errlen;
+    uint64_t start = cr_now_ns();
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+    fake_clock_advance_s(1e-3);
+    *t = (cr_timing){.has_event = true, .ev_start_ns = 1000, .ev_end_ns = 4200, .host_ns = cr_now_ns() - start};
+    return CR_OK;
+}
+
+/* A repetition that keeps the device busy (a millisecond on its events)
+ * while the counter stands still: no update falls in the window. */
+static cr_status busy_unseen(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    (void)arg, (void)err, (void)errlen;
+    *t = (cr_timing){.has_event = true, .ev_start_ns = 0, .ev_end_ns = 1000000, .host_ns = 1000000};
+    return CR_OK;
+}
+
+/* One point measured on the counter of a working NVML, with the static
+ * power and window given. */
+static cr_measurement measure_on_counter(double static_w, double window_s, cr_rep_fn fn)
+{
+    reset();
+    cr_energy_meter *m = open_ok();
+    cr_energy_ctx e = {m, static_w, window_s};
+    cr_stop_rule rule = {.min_reps = 3, .max_reps = 3, .min_time_s = 0, .max_time_s = 10, .target_ci = 0.5};
+    cr_measure_ctx ctx;
+    cr_measure_init(&ctx, &rule, 0, 0);
+    ctx.energy = &e;
+    cr_measurement out;
+    char err[CR_ERRLEN];
+    if (cr_measure(&ctx, fn, NULL, &out, err, sizeof err) != CR_OK)
+        fail_msg("%s", err);
+    cr_energy_close(m);
+    return out;
+}
+
+static void test_a_point_the_gpu_idles_through_has_no_energy(void **state)
+{
+    (void)state;
+    cr_measurement out = measure_on_counter(0, 0.1, launched_alone);
+    expect_idle_point(&out);
+    assert_string_equal(out.energy.sensor, "nvml:total-energy");
+}
+
+static void test_a_point_below_the_static_power_is_not_negative(void **state)
+{
+    (void)state;
+    expect_below_static_point((cr_measurement[]){measure_on_counter(150, 0.01, busy_unseen)});
+}
+
 /* Each way NVML cannot be read: the reason, and NVML started (inits) and
  * shut down again as often. */
 static void test_devices_nvml_cannot_read(void **state)
@@ -247,5 +306,6 @@ static void test_the_library_is_found_at_run_time_or_named(void **state)
 
 TEST_MAIN(NULL, NULL, test_the_total_energy_counter_is_read, test_static_power_of_the_counter,
           test_a_counter_going_back_is_an_error, test_the_power_is_sampled_without_a_counter,
-          test_a_failed_sample_is_reported, test_devices_nvml_cannot_read,
+          test_a_failed_sample_is_reported, test_a_point_the_gpu_idles_through_has_no_energy,
+          test_a_point_below_the_static_power_is_not_negative, test_devices_nvml_cannot_read,
           test_the_library_is_found_at_run_time_or_named)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "tests/energy_fakes.h"
+#include "tests/energy_row.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
@@ -60,6 +61,27 @@ static cr_status costly_rep_no_package(void *arg, cr_timing *t, char *err, size_
     ++((rep_cost *)arg)->calls;
     *t = (cr_timing){.host_ns = 1000000};
     return CR_OK;
+}
+
+/* A microsecond kernel launched on its own, as a small stream point is:
+ * 10 us on the device's events within a millisecond of the host's, so that
+ * the device idles through most of the window. */
+static cr_status idle_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    uint64_t start = cr_now_ns();
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+    cr_status st = costly_rep(arg, t, err, errlen);
+    *t = (cr_timing){.has_event = true, .ev_start_ns = 5000, .ev_end_ns = 15000, .host_ns = cr_now_ns() - start};
+    return st;
+}
+
+/* A repetition the device is busy with for longer than any window here
+ * lasts: whatever the machine's load, the window counts as busy. */
+static cr_status busy_rep(void *arg, cr_timing *t, char *err, size_t errlen)
+{
+    cr_status st = costly_rep(arg, t, err, errlen);
+    t->host_ns = 1000000000;
+    return st;
 }
 
 static cr_energy_meter *meter;
@@ -205,7 +227,7 @@ static void test_row_energy_per_byte_and_op(void **state)
     (void)state;
     cr_measurement out = {.timer = "host", .stop = CR_STOP_STABLE};
     out.energy = (cr_energy_point){.measured = true, .energy_j = 2e-3, .power_w = 4, .static_w = 30,
-                                   .window_s = 0.5, .reps = 1000, .interval_s = 0.001};
+                                   .window_s = 0.5, .reps = 1000, .interval_s = 0.001, .busy = 0.95};
     snprintf(out.energy.sensor, sizeof out.energy.sensor, "powercap:package-0");
     cr_result r = {.bytes_per_rep = 1e6, .ops_per_rep = 4e6};
     cr_measurement_to_row(&out, &r);
@@ -215,6 +237,7 @@ static void test_row_energy_per_byte_and_op(void **state)
     assert_close(r.static_w, 30, 0);
     assert_close(r.energy_interval_s, 0.001, 0);
     assert_non_null(strstr(r.params, "energy_reps=1000"));
+    assert_non_null(strstr(r.params, "energy_busy=0.95"));
     assert_string_equal(r.flags, "");
 
     out.energy.energy_j = -1e-4;
@@ -224,8 +247,31 @@ static void test_row_energy_per_byte_and_op(void **state)
     cr_result_energy_per_unit(&neg);
     assert_string_equal(neg.flags, "energy-below-static");
     assert_non_null(strstr(neg.note, "0.2 W less"));
+    expect_energy_left_out(&neg, "energy-below-static");
+}
+
+/* Repetitions that leave the device idle for most of the window: the
+ * energy counted is the idle device's, so the row has none of its own. */
+static void test_an_idle_window_gives_no_energy(void **state)
+{
+    (void)state;
+    rep_cost cost = {1000, 0, 0};
+    /* 10 us of each millisecond or more. */
+    cr_measurement out = measure_point(meter, 0, 0.02, idle_rep, &cost);
+    expect_idle_point(&out);
+}
+
+/* A busy window that still drew less than the static power: flagged, and
+ * its energy left out rather than written negative. */
+static void test_energy_below_static_is_never_negative(void **state)
+{
+    (void)state;
+    rep_cost cost = {1000, 0, 0};
+    cr_measurement out = measure_point(meter, 1e4, 0.02, busy_rep, &cost);
+    expect_below_static_point(&out);
 }
 
 TEST_MAIN(open_meter, close_meter, test_one_point_gets_its_repetitions_energy, test_static_power_is_taken_off,
           test_points_apart_phases_together, test_no_sensor_no_energy_runs,
-          test_unreadable_sensor_leaves_the_point_without_energy, test_row_energy_per_byte_and_op)
+          test_unreadable_sensor_leaves_the_point_without_energy, test_row_energy_per_byte_and_op,
+          test_an_idle_window_gives_no_energy, test_energy_below_static_is_never_negative)

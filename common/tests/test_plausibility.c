@@ -228,6 +228,20 @@ static void test_several_verdicts_are_all_listed(void **state)
     r.figure_best = r.bytes_per_rep / r.stats.min * 1e-9; /* 100 GB/s from 512 MiB: above the peak */
     assert_int_equal(cr_plausibility_check(&p, &r), 3);
     assert_string_equal(r.flags, "unstable;bimodal;above-peak");
+
+    /* The longest list a row can have: both energy verdicts and every
+     * figure verdict that can stand with them, none of it cut. */
+    cr_result all = clean_memory_row();
+    cr_summarize(secs, 5, &all.stats);
+    snprintf(all.stop, sizeof all.stop, "max-reps");
+    all.ref_ratio = 2;
+    all.ref_is_limit = true;
+    all.energy_j = -1e-6;
+    all.power_w = -0.2;
+    all.energy_busy = 0.1;
+    cr_result_energy_per_unit(&all);
+    assert_int_equal(cr_plausibility_check(&p, &all), 3);
+    assert_string_equal(all.flags, "energy-idle;energy-below-static;unstable;bimodal;above-host-limit");
 }
 
 static void test_peaks_from_a_cpu_device_name_their_clock(void **state)

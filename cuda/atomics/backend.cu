@@ -20,8 +20,6 @@ extern "C" {
 #include <cstring>
 
 #define WORK_GROUP 256u
-/* What a block gets without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize). */
-#define DEFAULT_SMEM_LIMIT (48u * 1024u)
 
 /* The sum of the read's returns wraps in T, as the host's does; the other
  * operations discard their results, so ptxas may use the reduction (RED)
@@ -142,7 +140,8 @@ __global__ void at_ticket_lock(at_lock_words *w, unsigned iters)
 
 static struct {
     cr_cuda cu;
-    uint64_t smem_optin; /* the most dynamic shared memory a block may opt into */
+    uint64_t smem_optin;   /* the most dynamic shared memory a block may opt into */
+    uint64_t smem_default; /* what it gets without (cudaFuncAttributeMaxDynamicSharedMemorySize) */
     at_type type;
     void *counters;
     uint64_t n_counters;
@@ -166,25 +165,17 @@ static void at_close(void)
     cr_cuda_close_timed(&st.cu);
 }
 
-static cr_status query_smem_optin(uint64_t fallback, char *err, size_t errlen)
-{
-    int optin = 0;
-    CR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, st.cu.dev),
-                  "cudaDeviceGetAttribute", err, errlen);
-    st.smem_optin = optin > 0 ? (uint64_t)optin : fallback;
-    return CR_OK;
-}
-
-/* The local memory a group may have is what a block can opt into: the
- * design sizes its strides by it, as shared_bytes() does. */
+/* The local memory a group may have is what a block can opt into (the
+ * device layer's local_mem_bytes): the design sizes its strides by it, as
+ * shared_bytes() does. */
 static cr_status at_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
     memset(&st, 0, sizeof st);
     cr_status s = cr_cuda_open_timed(spec, &st.cu, info, err, errlen);
-    if (s == CR_OK && (s = query_smem_optin(info->local_mem_bytes, err, errlen)) != CR_OK)
-        at_close();
-    if (s == CR_OK)
-        info->local_mem_bytes = st.smem_optin;
+    if (s == CR_OK) {
+        st.smem_optin = info->local_mem_bytes;
+        st.smem_default = info->local_mem_default_bytes;
+    }
     return s;
 }
 
@@ -364,7 +355,7 @@ static cr_status shared_bytes(const at_run *r, const void *fn, size_t *bytes, ch
     if (fits != CR_OK)
         return fits;
     *bytes = (size_t)at_local_bytes(r);
-    if (*bytes > DEFAULT_SMEM_LIMIT)
+    if (*bytes > st.smem_default)
         CR_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes),
                       "cudaFuncSetAttribute", err, errlen);
     return CR_OK;

@@ -112,6 +112,8 @@ static struct {
     void *pinned;            /* cudaHostAlloc: default, write-combined or mapped */
     void *dev_src, *dev_dst; /* cudaMalloc */
     void *managed;           /* cudaMallocManaged */
+    uint64_t placeable_held; /* bytes the path holds that the device may bring into its memory */
+    bool oversubscribe;      /* those may exceed the device memory free */
     uint64_t *partial;       /* kernel reads: one sum per block */
     /* the roles those buffers play for the path */
     void *from, *to;    /* source and destination; kernels: to is the buffer */
@@ -168,7 +170,7 @@ static void cuda_release(const bw_path *p)
     st.from = st.to = st.kernel_ptr = NULL;
     st.kin[0] = st.kin[1] = st.kout = NULL;
     st.tpinned = false;
-    st.bytes = st.tin_bytes = st.tout_bytes = 0;
+    st.bytes = st.tin_bytes = st.tout_bytes = st.placeable_held = 0;
 }
 
 static void cuda_close(void)
@@ -235,6 +237,8 @@ static cr_status cuda_open(const char *spec, cr_device_info *info, char *err, si
         name_pageable_access();
     return s;
 }
+
+static void cuda_oversubscribe(void) { st.oversubscribe = true; }
 
 static size_t cuda_paths(const bw_path **out)
 {
@@ -308,9 +312,13 @@ static cr_status alloc_device(void **p, char *err, size_t errlen)
     return CR_OK;
 }
 
-static cr_status alloc_managed(void **p, char *err, size_t errlen)
+/* Never more than the device has free, beside what the path already
+ * holds, unless --oversubscribe asked for it (cr_cuda_check_free). */
+static cr_status alloc_managed(void **p, uint64_t bytes, char *err, size_t errlen)
 {
-    CR_CUDA_CHECK(cudaMallocManaged(p, (size_t)st.bytes, cudaMemAttachGlobal), "cudaMallocManaged", err, errlen);
+    if (cr_cuda_malloc_managed(p, bytes, st.placeable_held, st.oversubscribe, err, errlen) != CR_OK)
+        return CR_ERR;
+    st.placeable_held += bytes;
     return CR_OK;
 }
 
@@ -335,7 +343,8 @@ static cr_status alloc_cpu_access(int id, char *err, size_t errlen)
     if (alloc_host(&st.host, err, errlen) != CR_OK)
         return CR_ERR;
     const cr_status s =
-        managed ? alloc_managed(&st.managed, err, errlen) : alloc_pinned(&st.pinned, cudaHostAllocMapped, err, errlen);
+        managed ? alloc_managed(&st.managed, st.bytes, err, errlen)
+                : alloc_pinned(&st.pinned, cudaHostAllocMapped, err, errlen);
     if (s != CR_OK)
         return CR_ERR;
     void *other = managed ? st.managed : st.pinned;
@@ -345,12 +354,18 @@ static cr_status alloc_cpu_access(int id, char *err, size_t errlen)
 }
 
 /* A kernel's buffer that it reaches in place, by the host's own pointer:
- * managed memory, or malloc'd memory (through HMM or ATS). */
+ * managed memory, or malloc'd memory (through HMM or ATS, which may
+ * migrate its pages to the device as well). */
 static cr_status alloc_in_place(bool managed, char *err, size_t errlen)
 {
     void **buffer = managed ? &st.managed : &st.host;
-    if ((managed ? alloc_managed(buffer, err, errlen) : alloc_host(buffer, err, errlen)) != CR_OK)
+    if (!managed && cr_cuda_check_free(st.bytes, st.placeable_held, st.oversubscribe,
+                                       "malloc'd memory the device reaches in place", err, errlen) != CR_OK)
         return CR_ERR;
+    if ((managed ? alloc_managed(buffer, st.bytes, err, errlen) : alloc_host(buffer, err, errlen)) != CR_OK)
+        return CR_ERR;
+    if (!managed)
+        st.placeable_held += st.bytes;
     st.to = st.kernel_ptr = *buffer;
     return CR_OK;
 }
@@ -424,7 +439,8 @@ static cr_status alloc_technique(void **p, void **kp, mem_kind mem, size_t size,
         memset(*p, 0, size);
         break;
     case MEM_MANAGED: /* zeroed by the CPU, so its pages start on the host */
-        CR_CUDA_CHECK(cudaMallocManaged(p, size, cudaMemAttachGlobal), "cudaMallocManaged", err, errlen);
+        if (alloc_managed(p, size, err, errlen) != CR_OK)
+            return CR_ERR;
         memset(*p, 0, size);
         break;
     }
@@ -769,6 +785,6 @@ extern "C" {
 extern const bw_backend bandwidth_cuda_backend;
 const bw_backend bandwidth_cuda_backend = {
     {"cuda", cr_cuda_list, cuda_open, cuda_close}, cuda_paths, cuda_supported, cuda_prepare, cuda_place, cuda_run,
-    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links, cuda_prepare_local,
+    cuda_result, cuda_release, cuda_transfers, bw_cuda_peer_links, cuda_prepare_local, cuda_oversubscribe,
 };
 }

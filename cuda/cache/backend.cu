@@ -32,19 +32,18 @@ static void cc_cu_close(void)
     latency_cuda_backend.base.close();
 }
 
-static cr_status alloc_result(char *err, size_t errlen)
+/* What the benchmark's own kernels need beside the latency backend's
+ * device: the chases' result, and their cache configuration. */
+static cr_status prepare_kernels(char *err, size_t errlen)
 {
-    cudaError_t rc = cudaMalloc(&st.result, sizeof(cc_chase_out));
-    if (rc != cudaSuccess) {
-        snprintf(err, errlen, "cudaMalloc(result): %s", cudaGetErrorString(rc));
-        return CR_ERR;
-    }
-    return CR_OK;
+    CR_CUDA_CHECK(cudaMalloc(&st.result, sizeof(cc_chase_out)), "cudaMalloc(result)", err, errlen);
+    return cc_prefer_l1(err, errlen);
 }
 
 static cr_status cc_cu_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    return cc_open_on_chase(&latency_cuda_backend, &st, sizeof st, alloc_result, cc_cu_close, spec, info, err, errlen);
+    return cc_open_on_chase(&latency_cuda_backend, &st, sizeof st, prepare_kernels, cc_cu_close, spec, info, err,
+                            errlen);
 }
 
 /* The words are copied (a GPU's caches are the point, not host memory's):

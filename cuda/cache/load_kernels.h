@@ -4,6 +4,8 @@
 #ifndef CR_CUDA_CACHE_LOAD_KERNELS_H
 #define CR_CUDA_CACHE_LOAD_KERNELS_H
 
+#include "cuda_device.h"
+
 #include <cuda_runtime_api.h>
 
 #include <stdint.h>
@@ -18,6 +20,10 @@ struct cc_chase_out {
 
 /* Launches one thread walking steps loads of kind from address start. */
 cudaError_t cc_launch_chase(int kind, unsigned long long start, unsigned long long steps, cc_chase_out *out);
+/* Gives every kernel here the L1 carve-out the latency chase has
+ * (cr_cuda_prefer_l1), so that all chases of the benchmark, and the stores
+ * between them, see one cache configuration. */
+cr_status cc_prefer_l1(char *err, size_t errlen);
 /* Launches one thread storing value as cache/store.h says. */
 cudaError_t cc_launch_store(unsigned long long *buf, uint64_t first, uint64_t count, uint64_t stride, uint64_t passes,
                             uint64_t value);

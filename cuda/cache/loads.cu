@@ -59,6 +59,15 @@ cudaError_t cc_launch_chase(int kind, unsigned long long start, unsigned long lo
     return cudaGetLastError();
 }
 
+cr_status cc_prefer_l1(char *err, size_t errlen)
+{
+    if (CR_CUDA_PREFER_L1(chase_kind<CC_LOAD_CA>, err, errlen) != CR_OK ||
+        CR_CUDA_PREFER_L1(chase_kind<CC_LOAD_CG>, err, errlen) != CR_OK ||
+        CR_CUDA_PREFER_L1(chase_kind<CC_LOAD_NC>, err, errlen) != CR_OK)
+        return CR_ERR;
+    return CR_CUDA_PREFER_L1(store_pass, err, errlen);
+}
+
 cudaError_t cc_launch_store(unsigned long long *buf, uint64_t first, uint64_t count, uint64_t stride, uint64_t passes,
                             uint64_t value)
 {

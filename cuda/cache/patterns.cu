@@ -54,8 +54,12 @@ static cr_status cu_patterns_prepare(const cc_pattern_shape *shape, const void *
     if (cc_shape_check_init(shape, init_bytes, err, errlen) != CR_OK)
         return CR_ERR;
     uint64_t bytes = shape->words * sizeof(unsigned long long);
-    if (P.out == nullptr)
+    if (P.out == nullptr) {
+        /* The cache configuration of the chases it is compared with. */
+        if (CR_CUDA_PREFER_L1(cc_pattern, err, errlen) != CR_OK)
+            return CR_ERR;
         CR_CUDA_CHECK(cudaMalloc(&P.out, sizeof(unsigned long long)), "cudaMalloc(out)", err, errlen);
+    }
     for (unsigned b = 0; b < shape->buffers; ++b) {
         CR_CUDA_CHECK(cudaMalloc(&P.buffer[b], bytes), "cudaMalloc(pattern)", err, errlen);
         CR_CUDA_CHECK(cudaMemcpy(P.buffer[b], static_cast<const char *>(init) + b * bytes, bytes,

@@ -99,16 +99,12 @@ static void cu_close(void)
     memset(&st, 0, sizeof st);
 }
 
-/* Where the walk's results go, and the cache the kernel runs with. */
+/* Where the walk's results go, and the cache the kernel runs with: it uses
+ * no shared memory, so the footprint sweep sees the largest L1 the part has. */
 static cr_status prepare_chase(char *err, size_t errlen)
 {
     CR_CUDA_CHECK(cudaMalloc(&st.result, sizeof(chase_result)), "cudaMalloc(result)", err, errlen);
-    /* The kernel uses no shared memory: give the unified L1/shared array
-     * to L1, so the footprint sweep sees the largest L1 the part has. */
-    CR_CUDA_CHECK(cudaFuncSetAttribute(chase, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                       (int)cudaSharedmemCarveoutMaxL1),
-                  "cudaFuncSetAttribute(carve-out)", err, errlen);
-    return CR_OK;
+    return CR_CUDA_PREFER_L1(chase, err, errlen);
 }
 
 static cr_status cu_open(const char *spec, cr_device_info *info, char *err, size_t errlen)

@@ -10,10 +10,9 @@ extern "C" {
 
 /* Enqueues kernel k on the default stream over the n elements of the
  * arrays a, b, c (already offset to the window) of type t, in blocks of
- * group threads. dot writes one double per block to partial: a pointer the
- * device can store to, such as mapped pinned host memory, so that reading
- * the result takes no command of its own. Launch errors are left for
- * cudaGetLastError. */
+ * group threads. dot writes one double per block to partial, in device
+ * memory; the host copies them after the timed interval. Launch errors are
+ * left for cudaGetLastError. */
 void stream_cuda_launch(stream_kernel k, cr_dtype t, unsigned blocks, unsigned group, void *a, void *b, void *c,
                         double scalar, uint64_t n, double *partial);
 

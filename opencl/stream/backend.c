@@ -151,6 +151,8 @@ static double sum_partials(uint64_t groups)
     return sum;
 }
 
+/* Every kernel is timed alone; dot's partial sums are read after the
+ * interval, so that its figure, like the others', is the kernel's. */
 static cr_status cl_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
                         char *err, size_t errlen)
 {
@@ -159,36 +161,15 @@ static cr_status cl_run(stream_kernel k, const stream_geometry *g, double scalar
     cl_kernel kern = S.kernel[S.dtype][k];
     if (set_args(k, kern, g, scalar, err, errlen) != CR_OK)
         return CR_ERR;
-    size_t global = (size_t)g->work_items, local = (size_t)g->work_group;
+    if (cr_cl_launch_timed(&S.cl, kern, (size_t)g->work_items, (size_t)g->work_group, t, err, errlen) != CR_OK)
+        return CR_ERR;
+    if (k != STREAM_DOT)
+        return CR_OK;
     uint64_t groups = g->work_items / g->work_group;
-    cl_event ev_kernel = NULL, ev_read = NULL;
-    uint64_t t0 = cr_now_ns();
-    CR_CL_CHECK(clEnqueueNDRangeKernel(S.cl.queue, kern, 1, NULL, &global, &local, 0, NULL, &ev_kernel),
-                "clEnqueueNDRangeKernel", err, errlen);
-    cl_int rc = CL_SUCCESS;
-    if (k == STREAM_DOT)
-        rc = clEnqueueReadBuffer(S.cl.queue, S.partial, CL_FALSE, 0, (size_t)groups * cr_dtype_size(S.dtype),
-                                 S.partial_host, 0, NULL, &ev_read);
-    if (rc == CL_SUCCESS)
-        rc = clFinish(S.cl.queue);
-    t->host_ns = cr_now_ns() - t0;
-    if (rc == CL_SUCCESS) {
-        /* The dot interval runs from the kernel's start to the end of the
-         * partial-sum read-back: the reduction's whole device cost. */
-        cr_cl_event_times(ev_kernel, t);
-        if (ev_read) {
-            cr_timing tr;
-            cr_cl_event_times(ev_read, &tr);
-            t->has_event = t->has_event && tr.has_event;
-            t->ev_end_ns = tr.ev_end_ns;
-        }
-    }
-    clReleaseEvent(ev_kernel);
-    if (ev_read)
-        clReleaseEvent(ev_read);
-    CR_CL_CHECK(rc, k == STREAM_DOT ? "clEnqueueReadBuffer/clFinish" : "clFinish", err, errlen);
-    if (k == STREAM_DOT)
-        *dot = sum_partials(groups);
+    CR_CL_CHECK(clEnqueueReadBuffer(S.cl.queue, S.partial, CL_TRUE, 0, (size_t)groups * cr_dtype_size(S.dtype),
+                                    S.partial_host, 0, NULL, NULL),
+                "clEnqueueReadBuffer(partial sums)", err, errlen);
+    *dot = sum_partials(groups);
     return CR_OK;
 }
 

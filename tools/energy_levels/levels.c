@@ -2,7 +2,7 @@
  * rows (not the host references measured beside them) that verified (valid
  * = 1), that measured something (not "unsupported") and that the
  * plausibility gate did not call an artifact (flags above-peak,
- * above-host-limit; energy-below-static leaves the row's energy out); it picks from them the rows of one
+ * above-host-limit; energy-idle and energy-below-static leave the row's energy out); it picks from them the rows of one
  * benchmark that stress the level alone, and the level's value is the
  * median of their picojoules per byte (pj_per_byte) or per operation
  * (pj_per_op), the dynamic energy with the static power subtracted:
@@ -408,6 +408,16 @@ static bool any_file(const el_device *d, const char *benchmark)
     return false;
 }
 
+/* Energy the device idled through, or below the static power, is the
+ * sensor's window, not a cost: a row with a sensor flagged so has its
+ * energy left out (empty; negative in files written before that). */
+static bool energy_left_out(const el_results *f, size_t row)
+{
+    const char *flags = el_field(f, row, "flags"), *sensor = el_field(f, row, "energy_sensor");
+    return *sensor && strcmp(sensor, "none") != 0 &&
+           (has_flag(flags, "energy-idle") || has_flag(flags, "energy-below-static"));
+}
+
 static void measure(const rule *r, const picks *p, el_level *out)
 {
     const char *col = r->basis == EL_PER_BYTE ? "pj_per_byte" : "pj_per_op";
@@ -416,16 +426,15 @@ static void measure(const rule *r, const picks *p, el_level *out)
         fputs("energy-levels: error: out of memory\n", stderr);
         exit(1);
     }
-    size_t n = 0, below_static = 0;
+    size_t n = 0, left_out = 0;
     for (size_t i = 0; i < p->n; ++i) {
+        if (energy_left_out(p->v[i].f, p->v[i].row)) {
+            left_out++;
+            continue;
+        }
         double pj = number(el_field(p->v[i].f, p->v[i].row, col));
         if (!isfinite(pj))
             continue;
-        /* Energy below the static power is the sensor failing to resolve the window, not a cost. */
-        if (has_flag(el_field(p->v[i].f, p->v[i].row, "flags"), "energy-below-static")) {
-            below_static++;
-            continue;
-        }
         v[n++] = pj;
         const char *sensor = el_field(p->v[i].f, p->v[i].row, "energy_sensor");
         if (*sensor && strstr(out->sensor, sensor) == NULL)
@@ -442,17 +451,18 @@ static void measure(const rule *r, const picks *p, el_level *out)
             snprintf(out->reason, sizeof out->reason,
                      "the dynamic energy is not above zero: the static power subtracted is as large as what the "
                      "rows drew");
-        else if (below_static)
+        else if (left_out)
             snprintf(out->reason, sizeof out->reason,
-                     "%zu of the %zu rows left out: their energy was below the static power (energy-below-static)",
-                     below_static, p->n);
+                     "%zu of the %zu rows left out: their energy was the idle device's (energy-idle) or below the "
+                     "static power (energy-below-static)",
+                     left_out, p->n);
         else if (n < p->n)
             snprintf(out->reason, sizeof out->reason, "%zu of the %zu rows carry no energy", p->n - n, p->n);
-    } else if (below_static) {
+    } else if (left_out) {
         out->status = EL_NO_SENSOR;
         snprintf(out->reason, sizeof out->reason,
-                 "the energy of every row was below the static power (energy-below-static): the sensor did not "
-                 "resolve the points");
+                 "the energy of every row was the idle device's (energy-idle) or below the static power "
+                 "(energy-below-static): the sensor did not resolve the points");
     } else {
         out->status = EL_NO_SENSOR;
         const char *why = NULL;

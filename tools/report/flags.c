@@ -1,12 +1,29 @@
 #include "report/flags.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The gate's reasons in a row's note: from its first verdict on. */
-static const char *flag_reasons(const cr_csv_table *t, size_t i)
+/* The row's verdicts on its figure: flags on its energy cells alone
+ * (energy-idle, energy-below-static) leave the figure as it is, and are
+ * energy-levels' to read. */
+static void figure_flags(const char *flags, char *out, size_t len)
 {
-    const char *note = rp_get(t, i, "note"), *flags = rp_get(t, i, "flags");
+    out[0] = '\0';
+    for (const char *tok = flags; *tok;) {
+        size_t n = strcspn(tok, ";"), used = strlen(out);
+        bool energy = (n == strlen("energy-idle") && strncmp(tok, "energy-idle", n) == 0) ||
+                      (n == strlen("energy-below-static") && strncmp(tok, "energy-below-static", n) == 0);
+        if (!energy)
+            snprintf(out + used, len - used, "%s%.*s", used ? ";" : "", (int)n, tok);
+        tok += n + (tok[n] == ';');
+    }
+}
+
+/* The gate's reasons in a row's note: from its first verdict on the figure on. */
+static const char *flag_reasons(const cr_csv_table *t, size_t i, const char *flags)
+{
+    const char *note = rp_get(t, i, "note");
     char first[40];
     size_t len = strcspn(flags, ";");
     snprintf(first, sizeof first, "%.*s:", (int)(len < sizeof first - 2 ? len : sizeof first - 2), flags);
@@ -16,7 +33,8 @@ static const char *flag_reasons(const cr_csv_table *t, size_t i)
 
 void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
 {
-    const char *flags = rp_get(t, i, "flags");
+    char flags[256];
+    figure_flags(rp_get(t, i, "flags"), flags, sizeof flags);
     rp_table *f = (rp_table *)rp_find_table(sec, "flagged");
     char key[sizeof r->key];
     snprintf(key, sizeof key, "%.31s: %.90s", shown->id, r->key);
@@ -33,5 +51,5 @@ void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, c
                          "table: figure", "flags", "why", NULL);
     rp_row *fr = rp_row_for(f, "%s", key);
     rp_set_text(fr, 0, "%s", flags);
-    rp_set_text(fr, 1, "%s", flag_reasons(t, i));
+    rp_set_text(fr, 1, "%s", flag_reasons(t, i, flags));
 }

@@ -9,7 +9,8 @@
 /* Shows cell col of row r (of table shown) with the flags of CSV row i it
  * came from, and says why in the section's table of flagged figures, so
  * that no flagged number reads as a fact. A cell that a later row replaced
- * unflagged leaves that table again. */
+ * unflagged leaves that table again. The flags on a row's energy alone
+ * (energy-idle, energy-below-static) do not mark its figure. */
 void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i);
 
 #endif

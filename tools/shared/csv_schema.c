@@ -35,6 +35,7 @@ static const cr_column_spec meta_keys[] = {
     {"device.compute_units", CR_COUNT, CR_MAY_BE_EMPTY},     {"device.clock_mhz", CR_COUNT, CR_MAY_BE_EMPTY},
     {"device.global_mem_bytes", CR_COUNT, CR_MAY_BE_EMPTY},  {"device.max_alloc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
     {"device.local_mem_bytes", CR_COUNT, CR_MAY_BE_EMPTY},   {"device.cache_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
+    {"device.local_mem_default_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
     {"device.max_work_group", CR_COUNT, CR_MAY_BE_EMPTY},    {"device.warp_size", CR_COUNT, CR_MAY_BE_EMPTY},
     {"device.unified_memory", CR_FLAG, CR_MAY_BE_EMPTY},     {"device.fp64", CR_FLAG, CR_MAY_BE_EMPTY},
     {"device.timer_resolution_ns", CR_NONNEG, CR_MAY_BE_EMPTY}, {"llc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},

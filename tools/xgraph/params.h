@@ -64,7 +64,7 @@ typedef struct {
     char unit[40];
     double quality;   /* relative RMS deviation of the fit; NaN where no fit */
     char source[160];
-    char flags[64];   /* the plausibility gate's verdicts, as in the benchmarks' CSVs */
+    char flags[96];   /* the plausibility gate's verdicts, as in the benchmarks' CSVs */
     char note[640];
 } xg_param;
 

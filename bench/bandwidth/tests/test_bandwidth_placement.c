@@ -13,6 +13,7 @@
 #include "bandwidth/backend.h"
 #include "bandwidth/tests/fake_device.h"
 
+#include "tests/csv_reader.h"
 #include "tests/in_process.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
@@ -107,17 +108,20 @@ static bw_backend fake = {
 static char dir[64];
 CR_SCRATCH_FIXTURES(dir, "placement")
 
-/* Runs the design on fake over two sizes; its exit status. */
-static int run_design(void)
+/* Runs the design on fake over two sizes, with option (NULL: none) and
+ * its stderr in errors (NULL: left as it is); its exit status. */
+static int run_design_with(char *option, const char *errors)
 {
     char *argv[] = {"bandwidth-fake", "--sizes", "4K:8K:x2", "--reps", "3:4", "--warmup", "2", "--max-time", "0.2",
-                    "--no-bind", "--out", dir, NULL};
+                    "--no-bind", "--out", dir, option, NULL};
     memset(seen, 0, sizeof seen);
-    in_process io = in_process_begin(NULL);
-    int rc = bandwidth_main((int)(sizeof argv / sizeof argv[0]) - 1, argv, &fake);
+    in_process io = in_process_begin(errors);
+    int rc = bandwidth_main((int)(sizeof argv / sizeof argv[0]) - 1 - (option == NULL), argv, &fake);
     in_process_end(io);
     return rc;
 }
+
+static int run_design(void) { return run_design_with(NULL, NULL); }
 
 static void every_repetition_starts_placed(void **state)
 {
@@ -149,5 +153,39 @@ static void without_the_hook_repetitions_run_unplaced(void **state)
     fake.place = fake_place;
 }
 
+static unsigned oversubscriptions;
+static void fake_oversubscribe(void) { ++oversubscriptions; }
+
+/* --oversubscribe reaches a backend that has allocations it lets grow
+ * beyond the device's free memory, after open and before any path is
+ * prepared, and is recorded; a backend without any refuses it, in one
+ * line, before anything runs. */
+static void oversubscription_is_the_backends_or_refused(void **state)
+{
+    (void)state;
+    fake.oversubscribe = fake_oversubscribe;
+    oversubscriptions = 0;
+    assert_int_equal(run_design_with("--oversubscribe", NULL), 0);
+    assert_int_equal(oversubscriptions, 1);
+    char path[128];
+    snprintf(path, sizeof path, "%s/bandwidth-fake.meta.csv", dir);
+    char *meta = csv_slurp(path);
+    assert_non_null(meta);
+    assert_non_null(strstr(meta, "\noversubscribe,1\n"));
+    free(meta);
+    assert_int_equal(run_design(), 0);
+    assert_int_equal(oversubscriptions, 1);
+
+    fake.oversubscribe = NULL;
+    snprintf(path, sizeof path, "%s/stderr", dir);
+    assert_int_equal(run_design_with("--oversubscribe", path), CR_EXIT_USAGE);
+    char *said = csv_slurp(path);
+    assert_non_null(said);
+    assert_string_equal(said, "bandwidth-fake: error: --oversubscribe: the fake backend has no allocation that could "
+                              "exceed the device's memory\n");
+    free(said);
+    assert_int_equal(seen[FAKE_COPY].reps, 0);
+}
+
 TEST_MAIN(scratch_setup, scratch_teardown, every_repetition_starts_placed,
-          without_the_hook_repetitions_run_unplaced)
+          without_the_hook_repetitions_run_unplaced, oversubscription_is_the_backends_or_refused)

@@ -5,7 +5,10 @@
  * nothing spills to local memory (a local load on the chain would be
  * measured as latency). The store pass stores volatile words. The checker
  * is also run on edited text, which it must refuse. Without nvcc there is
- * no PTX and the check of the built kernels skips, saying so. */
+ * no PTX and the check of the built kernels skips, saying so. And the
+ * sources (read from the top of the tree, where tests run): every kernel
+ * the cache and latency backends launch to measure gets the L1 carve-out
+ * of the latency chase, through the device layer's one function. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +19,7 @@
 #include "tests/ptx_text.h"
 #include "tests/test_main.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,4 +117,48 @@ static void test_checker_refuses_other_loads(void **state)
     assert_non_null(strstr(why, "local memory"));
 }
 
-TEST_MAIN(NULL, NULL, test_built_variants_load_their_own_kind, test_checker_refuses_other_loads)
+/* The sources whose kernels measure the caches, and the one kernel among
+ * them launched only to prepare a chain, untimed. */
+static const char *const measuring_sources[] = {"cuda/cache/loads.cu", "cuda/cache/patterns.cu",
+                                                "cuda/latency/backend.cu"};
+#define PREPARING "to_addresses"
+
+/* The kernel a launch at `at` (its "<<<") names, template arguments and all. */
+static void launched_name(const char *text, const char *at, char *name, size_t len)
+{
+    const char *begin = at;
+    while (begin > text && (isalnum((unsigned char)begin[-1]) || strchr("_<>:", begin[-1])))
+        --begin;
+    snprintf(name, len, "%.*s", (int)(at - begin), begin);
+}
+
+static void test_every_chase_has_the_l1_carve_out(void **state)
+{
+    (void)state;
+    char seen[1024] = ";"; /* the kernels met, ";a;b;" (an error message may name one again) */
+    int launched = 0;
+    for (size_t i = 0; i < sizeof measuring_sources / sizeof measuring_sources[0]; ++i) {
+        char *src = cuda_source_must_read(measuring_sources[i]);
+        for (const char *at = strstr(src, "<<<"); at; at = strstr(at + 3, "<<<")) {
+            char name[96], needle[128];
+            launched_name(src, at, name, sizeof name);
+            snprintf(needle, sizeof needle, ";%s;", name);
+            if (strcmp(name, PREPARING) == 0 || strstr(seen, needle))
+                continue;
+            ++launched;
+            snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s;", name);
+            snprintf(needle, sizeof needle, "CR_CUDA_PREFER_L1(%s,", name);
+            if (strstr(src, needle) == NULL)
+                fail_msg("%s launches %s without giving it the L1 carve-out (%s...)", measuring_sources[i], name,
+                         needle);
+        }
+        /* One function of the device layer sets it, for all alike. */
+        assert_null(strstr(src, "cudaFuncAttributePreferredSharedMemoryCarveout"));
+        free(src);
+    }
+    /* The latency chase, three load kinds, the store pass, the pattern. */
+    assert_int_equal(launched, 6);
+}
+
+TEST_MAIN(NULL, NULL, test_built_variants_load_their_own_kind, test_checker_refuses_other_loads,
+          test_every_chase_has_the_l1_carve_out)

@@ -135,9 +135,12 @@ static const fixture_row gpu_rows[] = {
     {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f|backend=host-openmp", "pj_per_byte", 9000.0,
      MIB(2048)},
     {"stream", "variant=copy|dtype=float|sweep=concurrency|bytes_per_rep=%.0f", "pj_per_byte", 9000.0, MIB(4096)},
-    /* A kernel whose energy the sensor did not resolve: the row stands for dram, its energy does not count. */
+    /* Kernels whose energy the sensor did not resolve: the rows stand for dram, their energy does not count,
+     * whether written negative (older files) or left empty, as the idle device's. */
     {"stream", "variant=add|dtype=float|sweep=footprint|bytes_per_rep=%.0f|flags=energy-below-static", "pj_per_byte",
      -50.0, MIB(512)},
+    {"stream", "variant=mul|dtype=float|sweep=footprint|bytes_per_rep=%.0f|flags=energy-idle", "pj_per_byte", NAN,
+     MIB(512)},
     /* llc: per kernel the largest in [4 MiB, 16 MiB]: copy 16 MiB (10), triad 12 MiB (20). */
     {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 90.0, MIB(8)},
     {"stream", "variant=copy|dtype=float|sweep=footprint|bytes_per_rep=%.0f", "pj_per_byte", 10.0, MIB(16)},
@@ -201,9 +204,16 @@ static void write_gpu_dir(const char *dir, bool sensor, const char *meta)
             char line[512];
             int at = snprintf(line, sizeof line, g->fmt, g->x);
             assert_true(at > 0 && (size_t)at < sizeof line);
+            /* NaN: the sensor was there, the row's energy left out (empty). */
+            char pj[32] = "", joules[4] = "";
+            if (!isnan(g->pj)) {
+                snprintf(pj, sizeof pj, "%g", g->pj);
+                snprintf(joules, sizeof joules, "1");
+            }
             if (sensor && g->col)
                 snprintf(line + at, sizeof line - (size_t)at,
-                         "|%s=%g|energy_sensor=nvml:total-energy|energy_j=1|energy_interval_s=0.02", g->col, g->pj);
+                         "|%s=%s|energy_sensor=nvml:total-energy|energy_j=%s|energy_interval_s=0.02", g->col, pj,
+                         joules);
             row(&r, line);
         }
         if (!sensor)
@@ -317,7 +327,8 @@ static void test_measured_levels_take_their_rows(void **state)
         assert_string_equal(level_field(&t, want[i].level, "sensor"), "nvml:total-energy");
     }
     assert_string_equal(level_field(&t, "dram", "basis"), "per-byte");
-    assert_non_null(strstr(level_field(&t, "dram", "reason"), "1 of the 3 rows left out"));
+    assert_non_null(strstr(level_field(&t, "dram", "reason"), "2 of the 4 rows left out"));
+    assert_non_null(strstr(level_field(&t, "dram", "reason"), "energy-idle"));
     assert_string_equal(level_field(&t, "atomic", "basis"), "per-op");
     /* The rows used are named: file, kernels, sizes. */
     assert_non_null(strstr(level_field(&t, "dram", "source"), "stream-cuda.csv: copy/float, triad/float"));

@@ -500,7 +500,8 @@ static void sfu_xmodel_other_also(const rp_device *d)
 /* A figure the plausibility gate flagged carries its flags in its cell and
  * its reasons in the section's table of flagged figures; a cell whose
  * headline a later, unflagged row took (the peak of f(k)) leaves that table;
- * the X-model's parameters are marked the same way. */
+ * the X-model's parameters are marked the same way. Flags on a row's energy
+ * alone leave its figure unmarked. */
 static const dev_file flagged_files[] = {
     {"stream-opencl.meta.csv", meta},
     {"stream-opencl.csv",
@@ -508,10 +509,12 @@ static const dev_file flagged_files[] = {
      "note\n"
      "1,stream,opencl,triad,float,fixed,33554432,16,host_limit_GBps=20,40,46,2,cache;above-host-limit,"
      "cache: the 96 MiB working set is below 4x the 32 MiB last-level cache; above-host-limit: 2x the host's\n"
-     "1,stream,opencl,copy,float,fixed,268435456,16,host_limit_GBps=20,19,20,0.95,,\n"
+     "1,stream,opencl,copy,float,fixed,268435456,16,host_limit_GBps=20,19,20,0.95,energy-idle,"
+     "energy-idle: the repetitions kept the device busy 14% of the energy window\n"
      "1,stream,opencl,triad,float,concurrency,268435456,4,,25,30,,bimodal,bimodal: the best took 0.5\n"
      "1,stream,opencl,triad,float,concurrency,268435456,16,,28,29,,,\n"
-     "1,stream,opencl,add,float,concurrency,268435456,4,,26,40,,unstable,median below 20 ticks; unstable: CI\n"},
+     "1,stream,opencl,add,float,concurrency,268435456,4,,26,40,,energy-below-static;unstable,"
+     "median below 20 ticks; energy-below-static: 0.2 W less; unstable: CI\n"},
     {"xgraph-params.csv", "parameter,dtype,ilp,value,unit,fit_quality,source,flags,note\n"
                           "M,float,,474,Gflop/s,,fma,above-peak,above-peak: 474 Gflop/s is 1.43x the float peak\n"
                           "R,float,,30,GB/s,,stream,,\n"},
