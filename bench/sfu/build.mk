@@ -25,11 +25,16 @@ $(BUILD)/tests/test_sfu_ptx $(BUILD)/tests-san/test_sfu_ptx: CFLAGS += -DSFU_PTX
 ifneq ($(NVCC),)
 $(BUILD)/tests/test_sfu_ptx $(BUILD)/tests-san/test_sfu_ptx: $(SFU_PTX)
 endif
-# Their machine code, read with cuobjdump where there is one
-# (tests/test_sfu_sass.c): the objects the executable links.
+# Their machine code, as cuobjdump lists it where there is one
+# (tests/test_sfu_sass.c): the objects the executable links, listed once
+# (cuobjdump takes seconds over them) for the test and its sanitizer twin.
+SFU_SASS := $(BUILD)/gen/sfu_kernels.sass $(BUILD)/gen/sfu_kernels_intrinsic.sass
+# (Empty where there is no cuobjdump: the test then skips, saying so.)
+$(SFU_SASS): $(BUILD)/gen/sfu_%.sass: $(BUILD)/obj/cuda/sfu/%.o
+	@mkdir -p $(@D)
+	@if [ -n '$(CUOBJDUMP)' ]; then '$(CUOBJDUMP)' -sass $< > $@.tmp && mv $@.tmp $@; else : > $@; fi
 $(BUILD)/tests/test_sfu_sass $(BUILD)/tests-san/test_sfu_sass: \
-    CFLAGS += -DCUOBJDUMP='"$(CUOBJDUMP)"' -DSFU_OBJ_DIR='"$(abspath $(BUILD)/obj/cuda/sfu)"'
+    CFLAGS += -DCUOBJDUMP='"$(CUOBJDUMP)"' -DSFU_SASS_DIR='"$(abspath $(BUILD)/gen)"'
 ifneq ($(NVCC),)
-$(BUILD)/tests/test_sfu_sass $(BUILD)/tests-san/test_sfu_sass: $(BUILD)/obj/cuda/sfu/kernels.o \
-    $(BUILD)/obj/cuda/sfu/kernels_intrinsic.o
+$(BUILD)/tests/test_sfu_sass $(BUILD)/tests-san/test_sfu_sass: $(SFU_SASS)
 endif

@@ -1,6 +1,6 @@
 /* The SFU benchmark's fast CUDA kernels as the GPU runs them: the machine
- * code of every architecture built (sm_80 and sm_90 by default), read with
- * cuobjdump from the objects the executable links. Every intrinsic and
+ * code of every architecture built (sm_80 and sm_90 by default), as
+ * cuobjdump lists the objects the executable links (bench/sfu/build.mk). Every intrinsic and
  * ptx-approx chain kernel must call the SFU inside its iteration loop:
  * every loop it has (a backward branch and the instructions from its
  * target on) holds the MUFU instruction of each approximate PTX
@@ -11,7 +11,7 @@
  * division rows timed the FMA pipe. A partition kernel must have such
  * loops too: its fast path's. Needs no GPU; skips, saying so, where there
  * is no cuobjdump (common/deps.sh installs it from PyPI). */
-#define _POSIX_C_SOURCE 200809L /* popen, fmemopen */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#if !defined(CUOBJDUMP) || !defined(SFU_OBJ_DIR)
-#error "build with -DCUOBJDUMP='\"<cuobjdump or empty>\"' -DSFU_OBJ_DIR='\"<dir of kernels.o>\"' (bench/sfu/build.mk)"
+#if !defined(CUOBJDUMP) || !defined(SFU_SASS_DIR)
+#error "build with -DCUOBJDUMP='\"<cuobjdump or empty>\"' -DSFU_SASS_DIR='\"<dir of the listings>\"' (bench/sfu/build.mk)"
 #endif
 
 #define MAX_ARCHS 8
@@ -70,7 +70,7 @@ static void units_of(const sfu_expect *x, const char *units[MAX_UNITS + 1])
 
 /* ---- the machine code ---- */
 
-static const char *const objects[] = {"kernels.o", "kernels_intrinsic.o"};
+static const char *const listings[] = {"sfu_kernels.sass", "sfu_kernels_intrinsic.sass"};
 static sass_listing listing;
 static char archs[MAX_ARCHS][sizeof ((sass_function *)0)->arch];
 static size_t narchs;
@@ -80,13 +80,15 @@ static int read_objects(void **state)
     (void)state;
     if (CUOBJDUMP[0] == '\0')
         return 0;
-    for (size_t i = 0; i < sizeof objects / sizeof objects[0]; ++i) {
-        char cmd[1024];
-        snprintf(cmd, sizeof cmd, "'%s' -sass '%s/%s' 2>&1", CUOBJDUMP, SFU_OBJ_DIR, objects[i]);
-        FILE *p = popen(cmd, "r");
-        bool read = p != NULL && sass_read(p, &listing, NULL);
-        if ((p == NULL || pclose(p) != 0) || !read) {
-            fprintf(stderr, "%s: %s\n", cmd, read ? "failed" : "cannot read its output");
+    for (size_t i = 0; i < sizeof listings / sizeof listings[0]; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", SFU_SASS_DIR, listings[i]);
+        FILE *f = fopen(path, "r");
+        bool read = f != NULL && sass_read(f, &listing, NULL);
+        if (f != NULL)
+            fclose(f);
+        if (!read) {
+            fprintf(stderr, "%s: %s\n", path, f == NULL ? "cannot open it" : "cannot read it");
             return -1;
         }
     }
