@@ -1,6 +1,7 @@
 #include "report/backends.h"
 
 #include "report/common_numbers.h"
+#include "report/registry.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -39,7 +40,7 @@ static void pair_table(rp_section *out, const rp_device *a, const rp_device *b)
     snprintf(ratio, sizeof ratio, "%s / %s", b->backend, a->backend);
     rp_table *t = rp_add_table(out, "backends", "", "figure", a->backend, b->backend, ratio, NULL);
     snprintf(t->title, sizeof t->title, "%.120s: %s and %s", a->device_name, a->backend, b->backend);
-    for (int s = 0; s < RP_NSECTIONS; ++s)
+    for (int s = 0; s < rp_nsections(); ++s)
         for (size_t k = 0; k < a->sections[s].ntables; ++k) {
             const rp_table *tb = rp_find_table(&b->sections[s], a->sections[s].tables[k].id);
             if (tb)

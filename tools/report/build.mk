@@ -8,3 +8,15 @@ $(BUILD)/tools/report $(BUILD)/san/tools/report \
 $(call embed,report_lee2012_table41_csv,results/reference/lee2012-table4.1.csv)
 $(BUILD)/lib/tool_report.a: $(BUILD)/obj/gen/report_lee2012_table41_csv.o
 $(BUILD)/san/lib/tool_report.a: $(BUILD)/san/obj/gen/report_lee2012_table41_csv.o
+# The parts of the report each benchmark and tool contributes from its own
+# folder (report_section.c and the report_*.c beside it), gathered into one
+# table by tools/report/parts.sh; all go into the report's archive, where
+# the tool and its tests find them. The table is rewritten only when it
+# changes, so that a part added or removed is seen.
+REPORT_PART_SRC := $(wildcard bench/*/report_*.c tools/*/report_section.c)
+$(BUILD)/gen/report_parts.c: tools/report/parts.sh FORCE
+	@mkdir -p $(@D)
+	@tools/report/parts.sh > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+$(BUILD)/lib/tool_report.a: $(REPORT_PART_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/report_parts.o
+$(BUILD)/san/lib/tool_report.a: $(REPORT_PART_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/report_parts.o

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "report/common_numbers.h"
 #include "report/extract.h"
+#include "report/registry.h"
 
 #include <limits.h>
 #include <math.h>
@@ -220,7 +221,7 @@ void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
         fprintf(f, "## %s / %s\n\nA: `%s`, B: `%s` (paired as %s).\n\n", da->label, db->label,
                 da->dir[0] ? da->dir : a->name, db->dir[0] ? db->dir : b->name, pairs[p].how);
         size_t only_a = 0, only_b = 0, shown = 0;
-        for (int s = 0; s < RP_NSECTIONS; ++s) {
+        for (int s = 0; s < rp_nsections(); ++s) {
             const rp_section *sa = &da->sections[s], *sb = &db->sections[s];
             size_t common = 0, ignore = 0;
             for (size_t k = 0; k < sa->ntables; ++k) {
@@ -229,7 +230,7 @@ void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
                     common += compare_table(NULL, &sa->tables[k], tb, &ignore, &ignore);
             }
             if (common)
-                fprintf(f, "### %s\n\n", rp_section_title((rp_section_id)s));
+                fprintf(f, "### %s\n\n", rp_section_title(s));
             for (size_t k = 0; k < sa->ntables; ++k) {
                 const rp_table *tb = rp_find_table(sb, sa->tables[k].id);
                 if (tb)

@@ -8,8 +8,8 @@
 #include "db/run_dirs.h"
 #include "db/tables.h"
 #include "error.h"
-#include "report/headlines.h"
 #include "report/peers.h"
+#include "report/registry.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -197,6 +197,10 @@ static const struct {
     {"device.fp64", "fp64", PLAIN},
     {"device.timer_resolution_ns", "timer resolution (ns)", COUNT},
     {"device.pci_bus_id", "PCI bus", PLAIN},
+    {"device.pcie_link_GBps", "PCIe link (GB/s)", COUNT},
+    {"peak.memory_GBps", "memory peak (GB/s)", COUNT},
+    {"peak.float_GFLOPs", "float peak (GFLOP/s)", COUNT},
+    {"peak.double_GFLOPs", "double peak (GFLOP/s)", COUNT},
     {"mode", "mode", PLAIN},
     {"host", "host", PLAIN},
     {"cpu", "CPU", PLAIN},
@@ -220,7 +224,7 @@ static const char *meta_value(const cr_csv_table *t, const char *key)
 /* The device table from one metadata file t, and the device's label. */
 static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
 {
-    rp_section *sec = &d->sections[RP_DEVICE];
+    rp_section *sec = &d->sections[RP_DEVICE_SECTION];
     rp_table *tab = rp_add_table(sec, "device", "", "", "value", NULL);
     snprintf(tab->title, sizeof tab->title, "From %s", file);
     for (size_t k = 0; k < sizeof meta_keys / sizeof *meta_keys; ++k) {
@@ -246,20 +250,31 @@ static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
     snprintf(d->backend, sizeof d->backend, "%s", backend);
 }
 
+/* The metadata file the device table comes from: that of a part whose
+ * metadata describes the device first (report/part.h), else the first. */
+static const char *device_meta(const rp_strings *files)
+{
+    const char *first = NULL;
+    for (size_t i = 0; i < files->n; ++i) {
+        if (!ends_with(files->v[i], ".meta.csv"))
+            continue;
+        const rp_part *p = rp_part_of_file(files->v[i]);
+        if (p && p->describes_device)
+            return files->v[i];
+        if (first == NULL)
+            first = files->v[i];
+    }
+    return first;
+}
+
 /* Every metadata file is read (each is linked from the report); the
  * benchmarks' files agree on the device, and the device table comes from
- * the first in benchmark order (the stream benchmark's, when it ran). */
+ * device_meta()'s. */
 static int load_meta(const source *src, const rp_run *run, rp_device *d, const rp_strings *files, char *err,
                      size_t errlen)
 {
-    rp_section *sec = &d->sections[RP_DEVICE];
-    const char *chosen = NULL;
-    for (size_t i = 0; i < files->n && !chosen; ++i)
-        if (strncmp(files->v[i], "stream-", 7) == 0 && ends_with(files->v[i], ".meta.csv"))
-            chosen = files->v[i];
-    for (size_t i = 0; i < files->n && !chosen; ++i)
-        if (ends_with(files->v[i], ".meta.csv"))
-            chosen = files->v[i];
+    rp_section *sec = &d->sections[RP_DEVICE_SECTION];
+    const char *chosen = device_meta(files);
     snprintf(d->label, sizeof d->label, "%s", d->dir[0] ? d->dir : "device");
     for (size_t i = 0; i < files->n; ++i) {
         const char *f = files->v[i];
@@ -280,11 +295,13 @@ static int load_meta(const source *src, const rp_run *run, rp_device *d, const r
 
 /* ---- what ran, and every row's verification ---- */
 
-/* The name run_all.sh records a CSV's producer under. */
+/* The name run_all.sh records a CSV's producer under: its part's, else the
+ * file's name up to its first '.'. */
 static void task_of(const char *csv, char *task, size_t len)
 {
-    if (strncmp(csv, "xgraph", 6) == 0) {
-        snprintf(task, len, "xgraph");
+    const rp_part *p = rp_part_of_file(csv);
+    if (p && p->task) {
+        snprintf(task, len, "%s", p->task);
         return;
     }
     snprintf(task, len, "%s", csv);
@@ -317,54 +334,60 @@ static void count_rows(rp_device *d, rp_table *bench, const char *file, const cr
     }
 }
 
-/* Reads one device directory into d (path and dir set by the caller);
- * -1 with err at the first CSV that does not read. */
-static int load_device(const source *src, rp_device *d, const rp_run *run, char *err, size_t errlen)
+/* The run log's rows for this device: its benchmarks' status, time and
+ * reason in the benchmarks table; a benchmark that ended without results
+ * says why in its section. Whether the API found a device here: not where
+ * every benchmark the log has for it was skipped (the reason kept). */
+static void take_log(rp_device *d, rp_table *bench, const rp_run *run)
 {
-    rp_strings files = {0};
-    if (list_files(src, d, &files, err, errlen) != 0 || load_meta(src, run, d, &files, err, errlen) != 0) {
-        rp_strings_free(&files);
-        return -1;
+    size_t dl = strlen(d->dir), rows = 0, ran = 0;
+    for (size_t i = 0; run->has_log && i < run->log.nrows; ++i) {
+        const rp_row *l = &run->log.rows[i];
+        if (strncmp(l->key, d->dir, dl) != 0 || l->key[dl] != '/')
+            continue;
+        const char *task = l->key + dl + 1, *status = l->cells[1].text, *reason = l->cells[5].text;
+        rp_row *r = rp_row_for(bench, "%s", task);
+        rp_set_text(r, 0, "%s", status);
+        rp_set_num(r, 1, l->cells[3].num, 3);
+        rp_set_text(r, 4, "%s", reason);
+        ++rows;
+        ran += strcmp(status, "skipped") != 0;
+        if (strcmp(status, "passed") != 0)
+            rp_strings_push(&d->sections[rp_section_of_file(task)].notes, "%s %s%s%s", task, status,
+                            reason[0] ? ": " : "", reason);
+        if (strcmp(status, "skipped") == 0 && d->why[0] == '\0')
+            snprintf(d->why, sizeof d->why, "%s", reason);
     }
+    /* Without a log: no device where no metadata names one. */
+    d->no_device = rows ? ran == 0 : d->device_name[0] == '\0';
+}
 
-    rp_table *bench = rp_add_table(&d->sections[RP_DEVICE], "benchmarks", "What ran on this device", "benchmark",
-                                   "status", "time (s)", "rows", "invalid rows", "note", NULL);
-    if (run->has_log) {
-        size_t dl = strlen(d->dir);
-        for (size_t i = 0; i < run->log.nrows; ++i) {
-            const rp_row *l = &run->log.rows[i];
-            if (strncmp(l->key, d->dir, dl) != 0 || l->key[dl] != '/')
-                continue;
-            const char *task = l->key + dl + 1;
-            rp_row *r = rp_row_for(bench, "%s", task);
-            rp_set_text(r, 0, "%s", l->cells[1].text);
-            rp_set_num(r, 1, l->cells[3].num, 3);
-            rp_set_text(r, 4, "%s", l->cells[5].text);
-            /* A benchmark that ended without results says why in its section. */
-            if (strcmp(l->cells[1].text, "passed") != 0) {
-                rp_section_id s = rp_section_of_file(task);
-                rp_strings_push(&d->sections[s].notes, "%s %s%s%s", task, l->cells[1].text,
-                                l->cells[5].text[0] ? ": " : "", l->cells[5].text);
-            }
-        }
-    }
-    for (size_t i = 0; i < files.n; ++i) {
-        const char *f = files.v[i];
+/* Every CSV into its section (and its rows counted), every figure listed;
+ * -1 with err at the first CSV that does not read. */
+static int take_files(const source *src, rp_device *d, rp_table *bench, const rp_run *run, const rp_strings *files,
+                      char *err, size_t errlen)
+{
+    for (size_t i = 0; i < files->n; ++i) {
+        const char *f = files->v[i];
         if (ends_with(f, ".csv") && !ends_with(f, ".meta.csv") && strcmp(f, "run-log.csv") != 0) {
             cr_csv_table t;
-            if (read_csv(src, run, d, f, &t, err, errlen) != 0) {
-                rp_strings_free(&files);
+            if (read_csv(src, run, d, f, &t, err, errlen) != 0)
                 return -1;
-            }
             count_rows(d, bench, f, &t);
-            rp_headline(d, f, &t);
+            rp_take_file(d, f, &t);
             cr_csv_free(&t);
         } else if (ends_with(f, ".png")) {
             rp_strings_push(&d->sections[rp_section_of_file(f)].figures, "%s", f);
         }
     }
-    /* Tables the results had no rows for would be empty frames. */
-    for (int s = 0; s < RP_NSECTIONS; ++s) {
+    return 0;
+}
+
+/* Tables the results had no rows for would be empty frames; a section
+ * with figures has run. */
+static void drop_empty_tables(rp_device *d)
+{
+    for (int s = 0; s < rp_nsections(); ++s) {
         rp_section *sec = &d->sections[s];
         size_t keep = 0;
         for (size_t i = 0; i < sec->ntables; ++i) {
@@ -377,7 +400,28 @@ static int load_device(const source *src, rp_device *d, const rp_run *run, char 
         if (sec->figures.n)
             sec->ran = true;
     }
+}
+
+/* Reads one device directory into d (path and dir set by the caller);
+ * -1 with err at the first CSV that does not read. */
+static int load_device(const source *src, rp_device *d, const rp_run *run, char *err, size_t errlen)
+{
+    rp_strings files = {0};
+    int rc = list_files(src, d, &files, err, errlen);
+    if (rc == 0)
+        rc = load_meta(src, run, d, &files, err, errlen);
+    if (rc == 0) {
+        rp_table *bench = rp_add_table(&d->sections[RP_DEVICE_SECTION], "benchmarks", "What ran on this device",
+                                       "benchmark", "status", "time (s)", "rows", "invalid rows", "note", NULL);
+        take_log(d, bench, run);
+        rc = take_files(src, d, bench, run, &files, err, errlen);
+    }
     rp_strings_free(&files);
+    if (rc != 0)
+        return -1;
+    drop_empty_tables(d);
+    if (!d->no_device)
+        rp_summarize(d);
     return 0;
 }
 
@@ -401,12 +445,6 @@ static bool holds_meta(const char *path)
         any = ends_with(files.v[i], ".meta.csv");
     rp_strings_free(&files);
     return any;
-}
-
-static bool is_real(const rp_device *d)
-{
-    const rp_table *t = rp_find_table(&d->sections[RP_DEVICE], "device");
-    return t && rp_find_row(t, "compute units") != NULL;
 }
 
 static rp_device *new_device(rp_run *run)
@@ -477,10 +515,10 @@ static int load_run(const source *src, const char *path, rp_run *run, char *err,
         rp_run_free(run);
         return RP_BAD_DATA;
     }
-    /* Real devices first (a CUDA directory without a GPU holds only skips
-     * and an offline table); otherwise in directory order. */
+    /* Devices first (a CUDA directory without a GPU holds only skips and an
+     * offline table); otherwise in directory order. */
     for (size_t i = 1; i < run->ndevices; ++i) {
-        for (size_t j = i; j > 0 && is_real(&run->devices[j]) && !is_real(&run->devices[j - 1]); --j) {
+        for (size_t j = i; j > 0 && !run->devices[j].no_device && run->devices[j - 1].no_device; --j) {
             rp_device t = run->devices[j];
             run->devices[j] = run->devices[j - 1];
             run->devices[j - 1] = t;

@@ -6,6 +6,7 @@
 #include "report/compare.h"
 #include "report/extract.h"
 #include "report/model.h"
+#include "report/registry.h"
 #include "report/render.h"
 
 #include <stdio.h>
@@ -52,7 +53,7 @@ static int write_report(const char *dir)
         die(1, "%s: %s", dir, err);
     size_t figures = 0;
     for (size_t i = 0; i < run.ndevices; ++i)
-        for (int s = 0; s < RP_NSECTIONS; ++s)
+        for (int s = 0; s < rp_nsections(); ++s)
             figures += run.devices[i].sections[s].figures.n;
     printf("report: %s/report.md and report.html: %zu device(s), %zu figure(s)\n", run.path, run.ndevices, figures);
     rp_run_free(&run);

@@ -192,7 +192,7 @@ void rp_table_free(rp_table *t)
 
 void rp_device_free(rp_device *d)
 {
-    for (int s = 0; s < RP_NSECTIONS; ++s) {
+    for (int s = 0; s < RP_MAX_SECTIONS; ++s) {
         rp_section *sec = &d->sections[s];
         for (size_t i = 0; i < sec->ntables; ++i)
             rp_table_free(&sec->tables[i]);
@@ -200,6 +200,8 @@ void rp_device_free(rp_device *d)
         rp_strings_free(&sec->sources);
         rp_strings_free(&sec->figures);
     }
+    free(d->headlines);
+    rp_strings_free(&d->lead);
     memset(d, 0, sizeof *d);
 }
 

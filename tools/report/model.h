@@ -8,7 +8,6 @@
 #ifndef CR_REPORT_MODEL_H
 #define CR_REPORT_MODEL_H
 
-#include "report/text.h"
 #include "shared/result_reader.h"
 
 #include <stdbool.h>
@@ -18,6 +17,11 @@
 #define RP_CELL_LEN 192
 #define RP_MAX_TABLES 6
 #define RP_PATH_LEN 4096
+/* Sections a device can have: the device's own, one per part that defines
+ * one (tools/report/registry.h), and the other results. */
+#define RP_MAX_SECTIONS 24
+/* The device's own section, first: its metadata and what ran on it. */
+#define RP_DEVICE_SECTION 0
 
 typedef struct {
     char text[RP_CELL_LEN]; /* as shown */
@@ -53,13 +57,29 @@ typedef struct {
     rp_strings figures; /* PNG files, relative to the device directory */
 } rp_section;
 
+/* One figure on a device's first screen: what it is, its value, the peak or
+ * limit it stands against where there is one, the flags the plausibility
+ * gate gave it, and the section that has it in full. */
+typedef struct {
+    char what[128];
+    char value[128];
+    char limit[192];
+    char flags[128];
+    int section;
+} rp_headline;
+
 typedef struct {
     char dir[256];            /* the device directory's name within the run; "" for a device directory alone */
     char path[RP_PATH_LEN];
     char label[256];          /* device name and backend, for headings */
     char device_name[256];    /* the metadata's device.name; "" where none was read */
     char backend[32];         /* the metadata's backend: cuda, opencl */
-    rp_section sections[RP_NSECTIONS];
+    bool no_device;           /* every benchmark here was skipped: the API found no device */
+    char why[256];            /* then, the reason run_all.sh recorded */
+    rp_section sections[RP_MAX_SECTIONS];
+    rp_headline *headlines;   /* the first screen, in section order */
+    size_t nheadlines;
+    rp_strings lead;          /* the figures on the first screen, relative to the device directory */
 } rp_device;
 
 typedef struct {

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "report/backends.h"
 #include "report/base64.h"
+#include "report/registry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,7 +38,7 @@ static double total_seconds(const rp_run *run)
 static const char *device_fact(const rp_run *run, const char *label)
 {
     for (size_t i = 0; i < run->ndevices; ++i) {
-        const rp_table *t = rp_find_table(&run->devices[i].sections[RP_DEVICE], "device");
+        const rp_table *t = rp_find_table(&run->devices[i].sections[RP_DEVICE_SECTION], "device");
         const rp_row *r = t ? rp_find_row(t, label) : NULL;
         if (r && r->cells[0].text[0])
             return r->cells[0].text;
@@ -55,7 +56,7 @@ static bool worth_a_section(const rp_device *d, int s)
 {
     const rp_section *sec = &d->sections[s];
     /* Sections of tools that may not have run on an older run: only with their results. */
-    return (s != RP_OTHER && s != RP_ENERGY) || sec->ran || sec->notes.n;
+    return !rp_section_only_with_results(s) || sec->ran || sec->notes.n;
 }
 
 /* "Host H (CPU; OS), topology. Measured DATE, a MODE run.": the facts
@@ -289,7 +290,7 @@ typedef struct {
 
 static const char *why_empty(int s)
 {
-    return s == RP_DEVICE ? "No benchmark left metadata here." : "Did not run on this device.";
+    return s == RP_DEVICE_SECTION ? "No benchmark left metadata here." : "Did not run on this device.";
 }
 
 static void wrapped(FILE *f, void (*text)(FILE *, const char *), const char *open, const char *s, const char *close)
@@ -317,10 +318,10 @@ static void link(FILE *f, const markup *m, const char *pre, const char *name)
 static int render_section(FILE *f, const markup *m, size_t i, const rp_device *d, const char *pre, int s)
 {
     const rp_section *sec = &d->sections[s];
-    fprintf(f, m->section_open, i + 1, rp_section_slug((rp_section_id)s));
-    wrapped(f, m->own, "", rp_section_title((rp_section_id)s), m->section_close);
+    fprintf(f, m->section_open, i + 1, rp_section_slug(s));
+    wrapped(f, m->own, "", rp_section_title(s), m->section_close);
     if (sec->ran)
-        wrapped(f, m->own, m->how_open, rp_how_to_read((rp_section_id)s), m->how_close);
+        wrapped(f, m->own, m->how_open, rp_how_to_read(s), m->how_close);
     else
         wrapped(f, m->own, m->none_open, why_empty(s), m->none_close);
     for (size_t k = 0; k < sec->ntables; ++k)
@@ -352,7 +353,7 @@ static int render_devices(FILE *f, const rp_run *run, const markup *m, char *err
         wrapped(f, m->text, "", d->label, m->device_close);
         if (d->dir[0])
             wrapped(f, m->text, m->results_open, d->dir, m->results_close);
-        for (int s = 0; s < RP_NSECTIONS; ++s) {
+        for (int s = 0; s < rp_nsections(); ++s) {
             if (!worth_a_section(d, s))
                 continue;
             render_section(f, m, i, d, pre, s);

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "report/cache_detect.h"
+#include "cache/report_detect.h"
 #include "report/tests/cache_section.h"
 #include "tests/test_main.h"
 

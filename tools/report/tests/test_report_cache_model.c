@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "report/cache_model.h"
+#include "cache/report_model.h"
 #include "report/tests/cache_section.h"
 #include "tests/test_main.h"
 

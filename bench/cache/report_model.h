@@ -1,8 +1,8 @@
 /* The cache benchmark's model rows in the report: predicted against
  * measured time per access, per pattern and footprint, with Crawford's
  * eq. 7.1 error and the hit rate of each level. */
-#ifndef CR_REPORT_CACHE_MODEL_H
-#define CR_REPORT_CACHE_MODEL_H
+#ifndef CR_CACHE_REPORT_MODEL_H
+#define CR_CACHE_REPORT_MODEL_H
 
 #include "report/model.h"
 

@@ -1,8 +1,8 @@
 /* The cache benchmark's detection rows in the report: per level and
  * parameter, the value found (or "undetermined"), the host's reference and
  * whether they match, the confidence and the evidence. */
-#ifndef CR_REPORT_CACHE_DETECT_H
-#define CR_REPORT_CACHE_DETECT_H
+#ifndef CR_CACHE_REPORT_DETECT_H
+#define CR_CACHE_REPORT_DETECT_H
 
 #include "report/model.h"
 

@@ -1,4 +1,4 @@
-#include "report/cache_detect.h"
+#include "cache/report_detect.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "report/cache_model.h"
+#include "cache/report_model.h"
 
 #include "report/flags.h"
 

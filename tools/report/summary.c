@@ -1,0 +1,80 @@
+#define _GNU_SOURCE
+#include "report/summary.h"
+
+#include "error.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rp_headline *rp_headline_add(rp_device *d, int s, const char *fmt, ...)
+{
+    rp_headline *v = realloc(d->headlines, (d->nheadlines + 1) * sizeof *v);
+    if (v == NULL)
+        cr_die("report", 1, "out of memory");
+    d->headlines = v;
+    rp_headline *h = &v[d->nheadlines++];
+    memset(h, 0, sizeof *h);
+    h->section = s;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->what, sizeof h->what, fmt, ap);
+    va_end(ap);
+    return h;
+}
+
+/* rp_mark_flags writes a flagged cell as "VALUE (flagged: FLAGS)". */
+static const char flagged[] = " (flagged: ";
+
+void rp_headline_value(rp_headline *h, const rp_cell *c, const char *unit)
+{
+    const char *mark = strstr(c->text, flagged);
+    int len = mark ? (int)(mark - c->text) : (int)strlen(c->text);
+    /* "1.09x", "7.04 GB/s": a ratio's x is written against its number. */
+    const char *gap = unit[0] && unit[0] != 'x' ? " " : "";
+    snprintf(h->value, sizeof h->value, "%.*s%s%s", len, c->text, gap, unit);
+    if (mark) {
+        const char *f = mark + strlen(flagged);
+        size_t n = strcspn(f, ")");
+        snprintf(h->flags, sizeof h->flags, "%.*s", (int)n, f);
+    }
+}
+
+void rp_headline_limit(rp_headline *h, const char *fmt, ...)
+{
+    size_t used = strlen(h->limit);
+    if (used)
+        used += (size_t)snprintf(h->limit + used, sizeof h->limit - used, "; ");
+    if (used >= sizeof h->limit)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(h->limit + used, sizeof h->limit - used, fmt, ap);
+    va_end(ap);
+}
+
+void rp_headline_against(rp_headline *h, const char *label, double value, double limit, const char *unit)
+{
+    if (!(limit > 0) || !isfinite(limit))
+        return;
+    if (isfinite(value))
+        rp_headline_limit(h, "%s %.4g %s (%.0f%%)", label, limit, unit, 100 * value / limit);
+    else
+        rp_headline_limit(h, "%s %.4g %s", label, limit, unit);
+}
+
+const rp_cell *rp_cell_of(const rp_section *sec, const char *table, const char *key, const char *col)
+{
+    const rp_table *t = rp_find_table(sec, table);
+    const rp_row *r = t ? rp_find_row(t, key) : NULL;
+    int c = t ? rp_col_index(t, col) : -1;
+    return r && c >= 0 && r->cells[c].text[0] ? &r->cells[c] : NULL;
+}
+
+double rp_device_number(const rp_device *d, const char *label)
+{
+    const rp_cell *c = rp_cell_of(&d->sections[RP_DEVICE_SECTION], "device", label, "value");
+    return c ? c->num : NAN;
+}
