@@ -51,11 +51,17 @@ static int write_report(const char *dir)
     char err[1024];
     if (rp_write_reports(&run, err, sizeof err) != 0)
         die(1, "%s: %s", dir, err);
-    size_t figures = 0;
-    for (size_t i = 0; i < run.ndevices; ++i)
+    size_t figures = 0, without = 0;
+    for (size_t i = 0; i < run.ndevices; ++i) {
+        without += run.devices[i].no_device;
         for (int s = 0; s < rp_nsections(); ++s)
             figures += run.devices[i].sections[s].figures.n;
-    printf("report: %s/report.md and report.html: %zu device(s), %zu figure(s)\n", run.path, run.ndevices, figures);
+    }
+    printf("report: %s/report.md and report.html: %zu device(s), %zu figure(s)", run.path, run.ndevices - without,
+           figures);
+    if (without)
+        printf("; %zu director%s where the API found no device", without, without == 1 ? "y" : "ies");
+    putchar('\n');
     rp_run_free(&run);
     return 0;
 }

@@ -1012,6 +1012,76 @@ static void test_energy_section_only_where_it_ran(void **state)
     rp_run_free(&run);
 }
 
+/* ---- the order of the report ---- */
+
+/* A run as run_all.sh leaves it without a GPU: a device with stream's
+ * results, and a CUDA directory whose benchmarks were all skipped but for
+ * regspill's offline table. */
+static void write_answer_run(const char *name)
+{
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/opencl-0-test", name);
+    char *dev = make_dir(sub);
+    write_file(dev, "stream-opencl.csv", stream_csv);
+    write_file(dev, "stream-opencl.meta.csv",
+               "key,value\ndevice.name,Test device\ndevice.compute_units,4\nbackend,opencl\nhost,testhost\n"
+               "peak.memory_GBps,50\n");
+    snprintf(sub, sizeof sub, "%s/cuda", name);
+    char *cuda = make_dir(sub);
+    write_file(cuda, "regspill-cuda.meta.csv", "key,value\ndevice.name,none (offline compiler only)\nbackend,cuda\n");
+    write_file(cuda, "regspill-cuda.csv",
+               "benchmark,backend,device,variant,dtype,sweep,params,figure,unit,valid\n"
+               "regspill,offline,sm_90,offline-bound,uint32,registers,arch=sm_90;live=64;cap=1;registers=24;"
+               "spill_store_bytes=852;spill_load_bytes=852,1704,B/thread,1\n");
+    write_file(make_dir(name), "run-log.csv",
+               "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n"
+               "stream-opencl,opencl,0,Test,opencl-0-test,passed,0,12.5,quick,2026-01-01T00:00:00Z,\n"
+               "regspill-cuda,cuda,,,cuda,skipped,77,1.5,quick,2026-01-01T00:00:04Z,no CUDA device: planted\n"
+               "stream-cuda,cuda,,,cuda,skipped,77,0,quick,2026-01-01T00:00:05Z,no CUDA device: planted\n");
+}
+
+/* The first thing after the title is the first device's headline
+ * figures, each with its peak or limit; the directory whose benchmarks
+ * were all skipped has no device section (a line says why, its offline
+ * table is in the appendix); the run log comes last. */
+static void test_report_opens_with_the_answer(void **state)
+{
+    (void)state;
+    write_answer_run("answer");
+    rp_run run;
+    load(under("answer"), &run);
+    assert_int_equal(run.ndevices, 2);
+    assert_false(run.devices[0].no_device);
+    assert_string_equal(run.devices[1].dir, "cuda");
+    assert_true(run.devices[1].no_device);
+    assert_string_equal(run.devices[1].why, "no CUDA device: planted");
+    char *md = markdown_of(&run);
+    static const char title[] = "# crossroof characterization: answer\n\n";
+    assert_memory_equal(md, title, sizeof title - 1);
+    /* Between the title and the device: the run's line and why cuda/ has no device, no table or heading. */
+    const char *device = strstr(md, "\n## "), *first_table = strstr(md, "\n| ");
+    assert_non_null(device);
+    assert_true(strncmp(device, "\n## Test device (opencl)\n", 25) == 0);
+    expect_in_text(md, "No device in cuda/ (cuda): no CUDA device: planted. Its 2 benchmark run(s) were skipped; "
+                       "what they wrote without one is under [Without a device](#offline).");
+    assert_true(first_table > device && first_table < strstr(md, "\n### "));
+    expect_in_text(first_table, "\n| headline | value | peak, limit or reference | flags |\n");
+    expect_in_text(md, "| [Stream triad, float](#device-1-stream) | 30 GB/s | host limit 40 GB/s (75%); "
+                       "memory peak 50 GB/s (60%) |  |\n");
+    /* cuda/ only in the appendix, one level down; the run log last. */
+    assert_null(strstr(md, "## none (offline compiler only)"));
+    const char *appendix = strstr(md, "\n## Without a device\n"), *log = strstr(md, "\n## The run\n");
+    assert_non_null(appendix);
+    assert_non_null(log);
+    assert_true(appendix > device && log > appendix);
+    expect_in_text(appendix, "\n### cuda/\n");
+    expect_in_text(appendix, "\n#### Register pressure and spilling");
+    expect_in_text(appendix, "| sm_90 live=64 | 24 |");
+    assert_null(strstr(log + 1, "\n## "));
+    free(md);
+    rp_run_free(&run);
+}
+
 int main(void)
 {
     enum { FIRST = 3, NCASES = sizeof headline_cases / sizeof *headline_cases };
@@ -1030,6 +1100,7 @@ int main(void)
         cmocka_unit_test(test_run_read_back_from_db_alone),
         cmocka_unit_test(test_bad_directories),
         cmocka_unit_test(test_energy_section_only_where_it_ran),
+        cmocka_unit_test(test_report_opens_with_the_answer),
     };
     for (size_t i = 0; i < NCASES; ++i)
         tests[FIRST + i] = (struct CMUnitTest){.name = headline_cases[i].test, .test_func = test_headlines,

@@ -109,20 +109,30 @@ static void test_report_and_check(void **state)
     make_run("a", 30);
     char args[300];
     snprintf(args, sizeof args, "%s/a", tmp);
-    expect_output(tool, args, 0, "2 device(s), 1 figure(s)");
+    expect_output(tool, args, 0, "1 device(s), 1 figure(s); 1 directory where the API found no device");
 
     char *md = slurp_tmp("a/report.md");
     expect_all_in(md, "| triad float | 30 | 32 | 40 | 0.75 |", /* the device's row only */
                   "![stream-opencl-footprint.png](opencl-0-fake/stream-opencl-footprint.png)",
                   "[stream-opencl.csv](opencl-0-fake/stream-opencl.csv)",
-                  "stream-cuda skipped: no CUDA device: planted", "Did not run on this device.", "How to read this.");
+                  "No device in cuda/: no CUDA device: planted. Its 1 benchmark run(s) were skipped.",
+                  "Did not run on this device.", "How to read this.",
+                  "| [Stream triad, float](#device-1-stream) | 30 GB/s | host limit 40 GB/s (75%) |");
     assert_null(strstr(md, "| 39 |"));
+    /* The device first, the run log last; the CUDA directory is no device. */
+    const char *device = strstr(md, "## Fake device (opencl)"), *log = strstr(md, "## The run");
+    assert_non_null(device);
+    assert_non_null(log);
+    assert_true(device < log);
+    assert_null(strstr(log + 1, "\n## "));
+    assert_null(strstr(md, "Results in cuda"));
     free(md);
     char *html = slurp_tmp("a/report.html");
     char want[256];
     snprintf(want, sizeof want, "src=\"data:image/png;base64,%s\"", tiny_png_base64);
     expect_all_in(html, want, "<style>", "href=\"opencl-0-fake/stream-opencl.csv\"",
-                  "href=\"opencl-0-fake/stream-opencl-footprint.svg\"");
+                  "href=\"opencl-0-fake/stream-opencl-footprint.svg\"",
+                  "<td><a href=\"#device-1-stream\">Stream triad, float</a></td><td>30 GB/s</td>");
     free(html);
 
     snprintf(args, sizeof args, "--check %s/a", tmp);

@@ -1,0 +1,63 @@
+#include "report/render_text.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* A character and what a format writes for it. */
+typedef struct {
+    char c;
+    const char *as;
+} escape;
+
+static void escaped(FILE *f, const char *s, const escape *e, size_t n)
+{
+    for (; *s; ++s) {
+        size_t k = 0;
+        while (k < n && e[k].c != *s)
+            ++k;
+        if (k < n)
+            fputs(e[k].as, f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void rp_plain_text(FILE *f, const char *s)
+{
+    fputs(s, f);
+}
+
+/* Brackets as entities ("x](y" would end a link's text), and no HTML
+ * (Markdown passes tags through to the page it becomes). */
+void rp_md_text(FILE *f, const char *s)
+{
+    static const escape md[] = {{'|', "\\|"},   {'<', "&lt;"},   {'>', "&gt;"}, {'&', "&amp;"},
+                                {'[', "&#91;"}, {']', "&#93;"}, {'\n', " "},  {'\r', " "}};
+    escaped(f, s, md, sizeof md / sizeof md[0]);
+}
+
+void rp_html_text(FILE *f, const char *s)
+{
+    static const escape html[] = {{'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}};
+    escaped(f, s, html, sizeof html / sizeof html[0]);
+}
+
+/* So that a name with quotes, brackets, blanks or a colon stays one
+ * relative link, in an HTML attribute as in Markdown. */
+static void url_path(FILE *f, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-._~/", c))
+            fputc(c, f);
+        else
+            fprintf(f, "%%%c%c", hex[c >> 4], hex[c & 15]);
+    }
+}
+
+void rp_link_target(FILE *f, const char *pre, const char *name)
+{
+    url_path(f, pre);
+    url_path(f, name);
+}
