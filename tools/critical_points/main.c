@@ -128,9 +128,45 @@ static void known_archs(char *buf, size_t len)
     }
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct {
+    const char *arch_name, *regs_arg;
+    bool have_threads, have_warps, csv, list, help;
+    unsigned threads, warps, smem;
+    bool rules[2]; /* by occ_rule */
+} cp_options;
+
+static void rule_option(cp_options *o, const char *arg)
 {
-    enum { OPT_ARCH = 1000, OPT_THREADS, OPT_WARPS, OPT_SMEM, OPT_REGS, OPT_RULE, OPT_CSV, OPT_LIST, OPT_HELP };
+    if (strcmp(arg, "per-block") == 0) {
+        o->rules[OCC_RULE_PER_BLOCK] = true;
+        o->rules[OCC_RULE_PER_WARP] = false;
+    } else if (strcmp(arg, "per-warp") == 0) {
+        o->rules[OCC_RULE_PER_BLOCK] = false;
+        o->rules[OCC_RULE_PER_WARP] = true;
+    } else if (strcmp(arg, "both") == 0) {
+        o->rules[OCC_RULE_PER_BLOCK] = o->rules[OCC_RULE_PER_WARP] = true;
+    } else {
+        bad_input("unknown rule '%s' (per-block, per-warp or both)", arg);
+    }
+}
+
+enum { OPT_ARCH = 1000, OPT_THREADS, OPT_WARPS, OPT_SMEM, OPT_REGS, OPT_RULE, OPT_CSV, OPT_LIST, OPT_HELP };
+
+/* A getopt_long result other than an option: one line, exit 2. */
+static void bad_option(int c, char **argv)
+{
+    if (c == ':')
+        bad_input("option %s needs a value", argv[optind - 1]);
+    if (optopt >= OPT_ARCH)
+        bad_input("option '%s' takes no value", argv[optind - 1]);
+    if (optopt > 0 && optopt < 128)
+        bad_input("unknown option '-%c' (see --help)", optopt);
+    bad_input("unknown option '%s' (see --help)", argv[optind - 1]);
+}
+
+static void parse_options(int argc, char **argv, cp_options *o)
+{
     static const struct option longopts[] = {
         {"arch", required_argument, NULL, OPT_ARCH},   {"threads", required_argument, NULL, OPT_THREADS},
         {"warps", required_argument, NULL, OPT_WARPS}, {"smem", required_argument, NULL, OPT_SMEM},
@@ -138,155 +174,141 @@ int main(int argc, char **argv)
         {"csv", no_argument, NULL, OPT_CSV},           {"list-archs", no_argument, NULL, OPT_LIST},
         {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
     };
-
-    const char *arch_name = NULL, *regs_arg = NULL;
-    bool have_threads = false, have_warps = false, csv = false, list = false, help = false;
-    unsigned threads = 0, warps = 0, smem = 0;
-    bool rules[2] = {true, true};
-
+    *o = (cp_options){.rules = {true, true}};
     opterr = 0; /* our own one-line messages */
-    for (;;) {
-        int c = getopt_long(argc, argv, ":", longopts, NULL);
-        if (c == -1)
-            break;
+    for (int c; (c = getopt_long(argc, argv, ":", longopts, NULL)) != -1;) {
         switch (c) {
-        case OPT_ARCH:
-            arch_name = optarg;
-            break;
+        case OPT_ARCH: o->arch_name = optarg; break;
         case OPT_THREADS:
-            threads = number_option("--threads", optarg);
-            have_threads = true;
+            o->threads = number_option("--threads", optarg);
+            o->have_threads = true;
             break;
         case OPT_WARPS:
-            warps = number_option("--warps", optarg);
-            have_warps = true;
+            o->warps = number_option("--warps", optarg);
+            o->have_warps = true;
             break;
-        case OPT_SMEM:
-            smem = number_option("--smem", optarg);
-            break;
-        case OPT_REGS:
-            regs_arg = optarg;
-            break;
-        case OPT_RULE:
-            if (strcmp(optarg, "per-block") == 0) {
-                rules[OCC_RULE_PER_BLOCK] = true;
-                rules[OCC_RULE_PER_WARP] = false;
-            } else if (strcmp(optarg, "per-warp") == 0) {
-                rules[OCC_RULE_PER_BLOCK] = false;
-                rules[OCC_RULE_PER_WARP] = true;
-            } else if (strcmp(optarg, "both") == 0) {
-                rules[OCC_RULE_PER_BLOCK] = rules[OCC_RULE_PER_WARP] = true;
-            } else {
-                bad_input("unknown rule '%s' (per-block, per-warp or both)", optarg);
-            }
-            break;
-        case OPT_CSV:
-            csv = true;
-            break;
-        case OPT_LIST:
-            list = true;
-            break;
-        case OPT_HELP:
-            help = true;
-            break;
-        case ':':
-            bad_input("option %s needs a value", argv[optind - 1]);
-            break;
-        default:
-            if (optopt >= OPT_ARCH)
-                bad_input("option '%s' takes no value", argv[optind - 1]);
-            if (optopt > 0 && optopt < 128)
-                bad_input("unknown option '-%c' (see --help)", optopt);
-            bad_input("unknown option '%s' (see --help)", argv[optind - 1]);
+        case OPT_SMEM: o->smem = number_option("--smem", optarg); break;
+        case OPT_REGS: o->regs_arg = optarg; break;
+        case OPT_RULE: rule_option(o, optarg); break;
+        case OPT_CSV: o->csv = true; break;
+        case OPT_LIST: o->list = true; break;
+        case OPT_HELP: o->help = true; break;
+        default: bad_option(c, argv);
         }
     }
     if (optind < argc)
         bad_input("unexpected argument '%s' (see --help)", argv[optind]);
+}
 
-    if (help) {
-        fputs(usage_text, stdout);
-        return fflush(stdout) == 0 ? 0 : 1;
-    }
-    if (list) {
-        list_archs();
-        return fflush(stdout) == 0 ? 0 : 1;
-    }
-
-    if (!arch_name)
+static const occ_arch *find_arch(const char *name)
+{
+    if (!name)
         bad_input("missing --arch (see --list-archs)");
-    const occ_arch *a = occ_arch_find(arch_name);
+    const occ_arch *a = occ_arch_find(name);
     if (!a) {
         char known[512];
         known_archs(known, sizeof known);
-        bad_input("unknown architecture '%s' (known: %s, or a family name)", arch_name, known);
+        bad_input("unknown architecture '%s' (known: %s, or a family name)", name, known);
     }
+    return a;
+}
 
-    if (have_threads && have_warps)
+/* The block's threads and shared memory, within what the architecture takes. */
+static void check_block(cp_options *o, const occ_arch *a)
+{
+    if (o->have_threads && o->have_warps)
         bad_input("give --threads or --warps, not both");
-    if (!have_threads && !have_warps)
+    if (!o->have_threads && !o->have_warps)
         bad_input("missing --threads or --warps");
-    if (have_warps) {
-        if (warps == 0 || warps > a->max_threads_per_block / 32)
-            bad_input("--warps %u outside 1..%u for %s", warps, a->max_threads_per_block / 32, a->name);
-        threads = warps * 32;
+    if (o->have_warps) {
+        if (o->warps == 0 || o->warps > a->max_threads_per_block / 32)
+            bad_input("--warps %u outside 1..%u for %s", o->warps, a->max_threads_per_block / 32, a->name);
+        o->threads = o->warps * 32;
     }
-    if (threads == 0 || threads > a->max_threads_per_block)
-        bad_input("--threads %u outside 1..%u for %s", threads, a->max_threads_per_block, a->name);
-    if (smem > a->smem_per_block)
-        bad_input("--smem %u above the %u B per-block maximum of %s", smem, a->smem_per_block, a->name);
+    if (o->threads == 0 || o->threads > a->max_threads_per_block)
+        bad_input("--threads %u outside 1..%u for %s", o->threads, a->max_threads_per_block, a->name);
+    if (o->smem > a->smem_per_block)
+        bad_input("--smem %u above the %u B per-block maximum of %s", o->smem, a->smem_per_block, a->name);
+}
 
-    unsigned r_min = 1, r_max = a->max_regs_per_thread;
-    if (regs_arg) {
-        const char *colon = strchr(regs_arg, ':');
-        bool ok;
-        if (colon) {
-            ok = parse_uint(regs_arg, (size_t)(colon - regs_arg), &r_min) &&
-                 parse_uint(colon + 1, strlen(colon + 1), &r_max);
-        } else {
-            ok = parse_uint(regs_arg, strlen(regs_arg), &r_min);
-            r_max = r_min;
-        }
-        if (!ok)
-            bad_input("--regs needs MIN:MAX (decimal numbers), not '%s'", regs_arg);
-        if (r_min == 0 || r_max == 0 || r_min > a->max_regs_per_thread || r_max > a->max_regs_per_thread)
-            bad_input("--regs %s outside 1..%u for %s", regs_arg, a->max_regs_per_thread, a->name);
-        if (r_min > r_max)
-            bad_input("--regs %s: MIN above MAX", regs_arg);
+/* --regs MIN:MAX or N, within the architecture's registers per thread;
+ * without it, all of them. */
+static void register_range(const char *arg, const occ_arch *a, unsigned *r_min, unsigned *r_max)
+{
+    *r_min = 1, *r_max = a->max_regs_per_thread;
+    if (!arg)
+        return;
+    const char *colon = strchr(arg, ':');
+    bool ok;
+    if (colon) {
+        ok = parse_uint(arg, (size_t)(colon - arg), r_min) && parse_uint(colon + 1, strlen(colon + 1), r_max);
+    } else {
+        ok = parse_uint(arg, strlen(arg), r_min);
+        *r_max = *r_min;
     }
+    if (!ok)
+        bad_input("--regs needs MIN:MAX (decimal numbers), not '%s'", arg);
+    if (*r_min == 0 || *r_max == 0 || *r_min > a->max_regs_per_thread || *r_max > a->max_regs_per_thread)
+        bad_input("--regs %s outside 1..%u for %s", arg, a->max_regs_per_thread, a->name);
+    if (*r_min > *r_max)
+        bad_input("--regs %s: MIN above MAX", arg);
+}
+
+static void print_text(const cp_options *o, const occ_arch *a, unsigned r_min, unsigned r_max,
+                       occ_level levels[2][256], const int nlev[2])
+{
+    printf("architecture: %s (%s, e.g. %s)\n", a->name, a->family, a->example);
+    printf("  per SM: %u registers in %u partitions (unit %u), %u warps, %u blocks, %u B shared memory\n",
+           a->regs_per_sm, a->partitions, a->reg_unit, a->max_warps_per_sm, a->max_blocks_per_sm, a->smem_per_sm);
+    printf("  per block: %u registers, %u threads, %u B shared memory (unit %u B, %u B reserved)\n",
+           a->regs_per_block, a->max_threads_per_block, a->smem_per_block, a->smem_unit, a->smem_reserved);
+    printf("kernel: %u threads (%u warps) per block, %u B shared memory per block, registers per thread %u..%u\n",
+           o->threads, (o->threads + 31) / 32, o->smem, r_min, r_max);
+    if (o->rules[OCC_RULE_PER_BLOCK])
+        printf("%s\n", note_per_block);
+    if (o->rules[OCC_RULE_PER_WARP])
+        printf("%s\n", note_per_warp);
+    for (int r = 0; r < 2; ++r)
+        if (o->rules[r])
+            print_rule_text((occ_rule)r, levels[r], nlev[r]);
+}
+
+int main(int argc, char **argv)
+{
+    cp_options o;
+    parse_options(argc, argv, &o);
+    if (o.help) {
+        fputs(usage_text, stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (o.list) {
+        list_archs();
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    const occ_arch *a = find_arch(o.arch_name);
+    check_block(&o, a);
+    unsigned r_min, r_max;
+    register_range(o.regs_arg, a, &r_min, &r_max);
 
     occ_level levels[2][256];
     int nlev[2] = {0, 0};
     for (int r = 0; r < 2; ++r) {
-        if (!rules[r])
+        if (!o.rules[r])
             continue;
         char err[256];
-        nlev[r] = occ_critical_points(a, threads, smem, r_min, r_max, (occ_rule)r, levels[r], 256, err, sizeof err);
+        nlev[r] = occ_critical_points(a, o.threads, o.smem, r_min, r_max, (occ_rule)r, levels[r], 256, err, sizeof err);
         if (nlev[r] < 0)
             bad_input("%s", err);
         if (nlev[r] > 256)
             nlev[r] = 256; /* cannot happen: at most 255 register counts */
     }
-
-    if (csv) {
+    if (o.csv) {
         printf("rule,r_lo,r_hi,critical_point,blocks_per_sm,warps_per_sm,occupancy,limiter\n");
         for (int r = 0; r < 2; ++r)
-            if (rules[r])
+            if (o.rules[r])
                 print_rule_csv((occ_rule)r, levels[r], nlev[r]);
     } else {
-        printf("architecture: %s (%s, e.g. %s)\n", a->name, a->family, a->example);
-        printf("  per SM: %u registers in %u partitions (unit %u), %u warps, %u blocks, %u B shared memory\n",
-               a->regs_per_sm, a->partitions, a->reg_unit, a->max_warps_per_sm, a->max_blocks_per_sm, a->smem_per_sm);
-        printf("  per block: %u registers, %u threads, %u B shared memory (unit %u B, %u B reserved)\n",
-               a->regs_per_block, a->max_threads_per_block, a->smem_per_block, a->smem_unit, a->smem_reserved);
-        printf("kernel: %u threads (%u warps) per block, %u B shared memory per block, registers per thread %u..%u\n",
-               threads, (threads + 31) / 32, smem, r_min, r_max);
-        if (rules[OCC_RULE_PER_BLOCK])
-            printf("%s\n", note_per_block);
-        if (rules[OCC_RULE_PER_WARP])
-            printf("%s\n", note_per_warp);
-        for (int r = 0; r < 2; ++r)
-            if (rules[r])
-                print_rule_text((occ_rule)r, levels[r], nlev[r]);
+        print_text(&o, a, r_min, r_max, levels, nlev);
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         die(1, "cannot write the output");

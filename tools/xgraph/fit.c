@@ -120,6 +120,71 @@ static void residuals(const xg_point *p, size_t n, xg_roof_fit *f)
     f->max_rel = mx;
 }
 
+/* The split of p (sorted by k) with the least cost: p[0..j) rising on a
+ * line through the origin of slope s, p[j..n) a plateau r (at least one
+ * point). */
+static size_t best_split(const xg_point *p, size_t n, double *scratch, weighted *ws, double *s_out, double *r_out)
+{
+    size_t best_j = 0;
+    double best_cost = INFINITY;
+    *s_out = INFINITY, *r_out = NAN;
+    for (size_t j = 0; j < n; ++j) {
+        double r = plateau_median(p, j, n, scratch);
+        double s = j ? origin_slope(p, j, ws) : INFINITY;
+        double c = abs_rel_cost(p, n, s, r);
+        if (j == 0 || c < best_cost - 1e-12 * (1 + best_cost)) {
+            best_cost = c, best_j = j, *s_out = s, *r_out = r;
+        }
+    }
+    return best_j;
+}
+
+/* The fit of p (sorted by k, two points or more) into f. */
+static void fit_sorted(const xg_point *p, size_t n, double *scratch, weighted *ws, xg_roof_fit *f)
+{
+    double best_s, best_r;
+    size_t best_j = best_split(p, n, scratch, ws, &best_s, &best_r);
+    f->tolerance = plateau_band(p, best_j, n, best_r, scratch);
+
+    /* Rising points that all lie within the plateau band are no rising part. */
+    bool rises = false;
+    for (size_t i = 0; i < best_j; ++i)
+        rises |= p[i].y < (1 - f->tolerance) * best_r;
+    if (!rises) {
+        f->status = XG_FIT_SATURATED;
+        f->plateau = plateau_median(p, 0, n, scratch);
+        f->tolerance = plateau_band(p, 0, n, f->plateau, scratch);
+        f->knee = f->k_min; /* an upper bound */
+        f->slope = f->plateau / f->k_min; /* a lower bound */
+        f->n_plateau = n;
+        f->reach95 = f->k_min;
+        return;
+    }
+
+    /* A plateau that never leaves the line is no plateau. */
+    bool bends = false;
+    for (size_t i = best_j; i < n; ++i)
+        bends |= p[i].y < (1 - f->tolerance) * best_s * p[i].k;
+    if (!bends) {
+        f->status = XG_FIT_UNSATURATED;
+        f->slope = origin_slope(p, n, ws);
+        f->plateau = f->y_max; /* a lower bound */
+        f->knee = f->k_max;    /* a lower bound */
+        f->n_rising = n;
+        return;
+    }
+
+    f->status = XG_FIT_OK;
+    f->slope = best_s;
+    f->plateau = best_r;
+    f->knee = best_r / best_s;
+    /* Splits with the same model tie; count by the knee itself. */
+    for (size_t i = 0; i < n; ++i)
+        f->n_plateau += p[i].k >= f->knee * (1 - 1e-12);
+    f->n_rising = n - f->n_plateau;
+    f->reach95 = first_reaching(p, n, 0.95 * f->plateau);
+}
+
 int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
 {
     memset(f, 0, sizeof *f);
@@ -155,60 +220,9 @@ int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
         f->slope = p[0].y / p[0].k;
         f->n_plateau = 1;
         f->rel_rms = f->max_rel = 0;
-        goto out;
+    } else {
+        fit_sorted(p, n, scratch, ws, f);
     }
-
-    /* Every split: p[0..j) rising, p[j..n) plateau (at least one point). */
-    size_t best_j = 0;
-    double best_cost = INFINITY, best_s = INFINITY, best_r = NAN;
-    for (size_t j = 0; j < n; ++j) {
-        double r = plateau_median(p, j, n, scratch);
-        double s = j ? origin_slope(p, j, ws) : INFINITY;
-        double c = abs_rel_cost(p, n, s, r);
-        if (j == 0 || c < best_cost - 1e-12 * (1 + best_cost)) {
-            best_cost = c, best_j = j, best_s = s, best_r = r;
-        }
-    }
-    f->tolerance = plateau_band(p, best_j, n, best_r, scratch);
-
-    /* Rising points that all lie within the plateau band are no rising part. */
-    bool rises = false;
-    for (size_t i = 0; i < best_j; ++i)
-        rises |= p[i].y < (1 - f->tolerance) * best_r;
-    if (!rises) {
-        f->status = XG_FIT_SATURATED;
-        f->plateau = plateau_median(p, 0, n, scratch);
-        f->tolerance = plateau_band(p, 0, n, f->plateau, scratch);
-        f->knee = f->k_min; /* an upper bound */
-        f->slope = f->plateau / f->k_min; /* a lower bound */
-        f->n_plateau = n;
-        f->reach95 = f->k_min;
-        goto out;
-    }
-
-    /* A plateau that never leaves the line is no plateau. */
-    bool bends = false;
-    for (size_t i = best_j; i < n; ++i)
-        bends |= p[i].y < (1 - f->tolerance) * best_s * p[i].k;
-    if (!bends) {
-        f->status = XG_FIT_UNSATURATED;
-        f->slope = origin_slope(p, n, ws);
-        f->plateau = f->y_max; /* a lower bound */
-        f->knee = f->k_max;    /* a lower bound */
-        f->n_rising = n;
-        goto out;
-    }
-
-    f->status = XG_FIT_OK;
-    f->slope = best_s;
-    f->plateau = best_r;
-    f->knee = best_r / best_s;
-    /* Splits with the same model tie; count by the knee itself. */
-    for (size_t i = 0; i < n; ++i)
-        f->n_plateau += p[i].k >= f->knee * (1 - 1e-12);
-    f->n_rising = n - f->n_plateau;
-    f->reach95 = first_reaching(p, n, 0.95 * f->plateau);
-out:
     f->settled = f->plateau;
     residuals(p, n, f);
     free(p), free(scratch), free(ws);

@@ -182,6 +182,59 @@ static void print_summary(const xg_data *d, const xg_fits *fits, const xg_param_
     }
 }
 
+/* The architectural X-graph of each type: its data, and its figures
+ * unless there is no gnuplot (no_gnuplot set, tried once). */
+static void draw_arch(const options *o, xg_data *d, xg_fits *fits, xg_reference *ref, bool *no_gnuplot)
+{
+    char err[1024];
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        int rc = xg_draw_arch(d, fits, k, ref, o->out, o->plot && !*no_gnuplot, err, sizeof err);
+        if (rc < 0)
+            die(CR_EXIT_FAILED, "%s", err);
+        *no_gnuplot |= rc == 1;
+        if (fits->dt[k].have_f)
+            printf("wrote %s/xgraph-%s.dat%s\n", o->out, d->dt[k].name,
+                   o->plot && !*no_gnuplot ? " and the X-graph as .png and .svg" : "");
+    }
+}
+
+/* --app: the application's operating point of each type, its X-graph and
+ * xgraph-app.csv; no type solved is an error. */
+static void run_app(const options *o, xg_app_spec *spec, xg_data *d, xg_fits *fits, bool *no_gnuplot)
+{
+    char err[1024], path[4300];
+    xg_app_result r[XG_NDTYPES];
+    bool any = false;
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        if (xg_app_solve(d, fits, k, spec, o->form, &r[k], err, sizeof err) != 0) {
+            /* An E that only the other type lacks is a note, not an error. */
+            snprintf(r[k].note, sizeof r[k].note, "%.300s", err);
+            r[k].done = false;
+        }
+        any |= r[k].done;
+    }
+    if (!any) {
+        if (!d->have_fma)
+            die(CR_EXIT_FAILED, "--app needs g(x): no %s", d->fma_csv);
+        die(CR_EXIT_USAGE, "%s", r[0].note[0] ? r[0].note : r[1].note);
+    }
+    printf("\napplication X-graph:\n");
+    for (int k = 0; k < XG_NDTYPES; ++k) {
+        xg_app_print(stdout, d, k, spec, &r[k]);
+        if (!r[k].done)
+            continue;
+        int rc = xg_draw_app(d, fits, k, &r[k].m, spec->ilp, r[k].f_form, r[k].c, r[k].nc, o->out,
+                             o->plot && !*no_gnuplot, err, sizeof err);
+        if (rc < 0)
+            die(CR_EXIT_FAILED, "%s", err);
+        *no_gnuplot |= rc == 1;
+    }
+    snprintf(path, sizeof path, "%s/xgraph-app.csv", o->out);
+    if (xg_app_write(path, d, spec, r, err, sizeof err) != 0)
+        die(CR_EXIT_FAILED, "%s", err);
+    printf("wrote %s\n", path);
+}
+
 int main(int argc, char **argv)
 {
     options o = parse(argc, argv);
@@ -217,48 +270,9 @@ int main(int argc, char **argv)
     printf("wrote %s\n", path);
 
     bool no_gnuplot = false;
-    for (int k = 0; k < XG_NDTYPES; ++k) {
-        int rc = xg_draw_arch(&d, &fits, k, &ref, o.out, o.plot && !no_gnuplot, err, sizeof err);
-        if (rc < 0)
-            die(CR_EXIT_FAILED, "%s", err);
-        no_gnuplot |= rc == 1;
-        if (fits.dt[k].have_f)
-            printf("wrote %s/xgraph-%s.dat%s\n", o.out, d.dt[k].name,
-                   o.plot && !no_gnuplot ? " and the X-graph as .png and .svg" : "");
-    }
-
-    if (o.app) {
-        xg_app_result r[XG_NDTYPES];
-        bool any = false;
-        for (int k = 0; k < XG_NDTYPES; ++k) {
-            if (xg_app_solve(&d, &fits, k, &spec, o.form, &r[k], err, sizeof err) != 0) {
-                /* An E that only the other type lacks is a note, not an error. */
-                snprintf(r[k].note, sizeof r[k].note, "%.300s", err);
-                r[k].done = false;
-            }
-            any |= r[k].done;
-        }
-        if (!any) {
-            if (!d.have_fma)
-                die(CR_EXIT_FAILED, "--app needs g(x): no %s", d.fma_csv);
-            die(CR_EXIT_USAGE, "%s", r[0].note[0] ? r[0].note : r[1].note);
-        }
-        printf("\napplication X-graph:\n");
-        for (int k = 0; k < XG_NDTYPES; ++k) {
-            xg_app_print(stdout, &d, k, &spec, &r[k]);
-            if (!r[k].done)
-                continue;
-            int rc = xg_draw_app(&d, &fits, k, &r[k].m, spec.ilp, r[k].f_form, r[k].c, r[k].nc, o.out,
-                                 o.plot && !no_gnuplot, err, sizeof err);
-            if (rc < 0)
-                die(CR_EXIT_FAILED, "%s", err);
-            no_gnuplot |= rc == 1;
-        }
-        snprintf(path, sizeof path, "%s/xgraph-app.csv", o.out);
-        if (xg_app_write(path, &d, &spec, r, err, sizeof err) != 0)
-            die(CR_EXIT_FAILED, "%s", err);
-        printf("wrote %s\n", path);
-    }
+    draw_arch(&o, &d, &fits, &ref, &no_gnuplot);
+    if (o.app)
+        run_app(&o, &spec, &d, &fits, &no_gnuplot);
     xg_params_free(&params);
     xg_reference_free(&ref);
     xg_data_free(&d);
