@@ -112,7 +112,7 @@ static void headline(rp_device *d, int s)
     if (ratio) {
         rp_headline *h = rp_headline_add(d, s, "Atomic add, contention on one counter");
         rp_headline_value(h, ratio, "x slower");
-        rp_headline_limit(h, "Lee 2012: 125x to 630x on GPUs of 2012");
+        rp_appendf(h->limit, sizeof h->limit, "; ", "Lee 2012: 125x to 630x on GPUs of 2012");
     }
     const rp_cell *trip = rp_cell_of(&d->sections[s], "atomics-launch", "round-trip", "median (us)");
     if (trip) {

@@ -122,8 +122,7 @@ static void path_headline(rp_device *d, int s, const rp_row *r, const char *what
         return;
     rp_headline *h = rp_headline_add(d, s, "%s", what);
     rp_headline_value(h, &r->cells[1], "GB/s");
-    size_t used = strlen(h->value);
-    snprintf(h->value + used, sizeof h->value - used, " (%.64s, %.24s)", r->key, r->cells[0].text);
+    rp_appendf(h->value, sizeof h->value, " ", "(%s, %s)", r->key, r->cells[0].text);
     rp_headline_against(h, limit_label, r->cells[1].num, limit, "GB/s");
 }
 

@@ -27,17 +27,14 @@ static void headline(rp_device *d, int s)
             continue;
         char size[48];
         rp_format_bytes(t->rows[i].cells[0].num, size, sizeof size);
-        size_t used = strlen(value);
-        snprintf(value + used, sizeof value - used, "%s%.*s %s", used ? ", " : "", (int)(space - key), key, size);
+        rp_appendf(value, sizeof value, ", ", "%.*s %s", (int)(space - key), key, size);
     }
-    if (value[0] == '\0')
-        return;
-    rp_headline *h = rp_headline_add(d, s, "Cache capacity per level");
-    snprintf(h->value, sizeof h->value, "%s", value);
+    rp_headline_text(d, s, "Cache capacity per level", value);
 }
 
 const rp_part rp_part_cache = {
     .name = "cache",
+    .rank = 70,
     .title = "Caches and the cache model (Crawford 2014)",
     .how = "The cache model's validation: the suite's access patterns (stream, a random chase, a stride, a 2-D "
            "stencil, a naive transpose, a tiled matrix multiply) run by one work-item, each access waiting for the "
@@ -50,7 +47,6 @@ const rp_part rp_part_cache = {
            "the measurement faster than the model says. What the model had to assume is in each model row's note. "
            "A prediction that has a level serve more than it was seen to serve whole (a level shared with others or "
            "filling unevenly, whose detected capacity the simulator takes as whole) is flagged model-premise.",
-    .rank = 70,
     .extract = extract,
     .headline = headline,
 };

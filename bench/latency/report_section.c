@@ -53,8 +53,7 @@ static void headline(rp_device *d, int s)
     for (size_t i = 0; i < levels->nrows; ++i) {
         rp_headline one = {0};
         rp_headline_value(&one, &levels->rows[i].cells[1], "ns");
-        size_t used = strlen(value);
-        snprintf(value + used, sizeof value - used, "%s%.24s %.40s", i ? ", " : "", levels->rows[i].key, one.value);
+        rp_appendf(value, sizeof value, ", ", "%s %s", levels->rows[i].key, one.value);
         merge_flags(flags, sizeof flags, one.flags);
     }
     snprintf(h->value, sizeof h->value, "%s", value);

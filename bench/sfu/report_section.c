@@ -70,15 +70,13 @@ static void headline(rp_device *d, int s)
         return;
     rp_headline *h = rp_headline_add(d, s, "Special functions, largest speed-up");
     rp_headline_value(h, &best->cells[2], "x");
-    size_t used = strlen(h->value);
-    snprintf(h->value + used, sizeof h->value - used, " (%.48s)", best->key);
+    rp_appendf(h->value, sizeof h->value, " ", "(%s)", best->key);
     /* The throughput's flags are what the speed-up rests on. */
     rp_headline tp = {0};
     rp_headline_value(&tp, &best->cells[1], "");
     snprintf(h->flags, sizeof h->flags, "%s", tp.flags);
-    used = strlen(h->value);
     if (best->cells[5].text[0])
-        snprintf(h->value + used, sizeof h->value - used, ", at most %.24s ulp off", best->cells[5].text);
+        rp_appendf(h->value, sizeof h->value, ", ", "at most %s ulp off", best->cells[5].text);
 }
 
 const rp_part rp_part_sfu = {

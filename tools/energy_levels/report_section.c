@@ -39,18 +39,11 @@ static void headline(rp_device *d, int s)
 {
     const rp_table *e = rp_find_table(&d->sections[s], "energy-levels");
     char value[128] = "";
-    for (size_t i = 0; e && i < e->nrows; ++i) {
-        const rp_row *r = &e->rows[i];
-        if (strcmp(r->cells[4].text, "measured") != 0)
-            continue;
-        size_t used = strlen(value);
-        snprintf(value + used, sizeof value - used, "%s%.24s %.24s pJ/%s", used ? ", " : "", r->key, r->cells[1].text,
-                 strcmp(r->cells[0].text, "per-byte") == 0 ? "B" : "op");
-    }
-    if (value[0] == '\0')
-        return;
-    rp_headline *h = rp_headline_add(d, s, "Energy per level (measured)");
-    snprintf(h->value, sizeof h->value, "%s", value);
+    for (const rp_row *r = e ? e->rows : NULL; e && r < e->rows + e->nrows; ++r)
+        if (strcmp(r->cells[4].text, "measured") == 0)
+            rp_appendf(value, sizeof value, ", ", "%s %s pJ/%s", r->key, r->cells[1].text,
+                       strcmp(r->cells[0].text, "per-byte") == 0 ? "B" : "op");
+    rp_headline_text(d, s, "Energy per level (measured)", value);
 }
 
 const rp_part rp_part_energy_levels = {

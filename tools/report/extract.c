@@ -449,13 +449,8 @@ static bool holds_meta(const char *path)
 
 static rp_device *new_device(rp_run *run)
 {
-    rp_device *v = realloc(run->devices, (run->ndevices + 1) * sizeof *v);
-    if (v == NULL)
-        cr_die("report", 1, "out of memory");
-    run->devices = v;
-    rp_device *d = &v[run->ndevices++];
-    memset(d, 0, sizeof *d);
-    return d;
+    run->devices = rp_grow(run->devices, &run->ndevices, sizeof *run->devices);
+    return &run->devices[run->ndevices - 1];
 }
 
 /* The device directories of the run ("" alone for a run that is one

@@ -184,6 +184,16 @@ double rp_number(const char *text)
     return text && cr_number_fault(text, &v) == NULL ? v : NAN;
 }
 
+void *rp_grow(void *v, size_t *n, size_t size)
+{
+    unsigned char *grown = realloc(v, (*n + 1) * size);
+    if (grown == NULL)
+        cr_die("report", 1, "out of memory");
+    memset(grown + *n * size, 0, size);
+    ++*n;
+    return grown;
+}
+
 void rp_table_free(rp_table *t)
 {
     free(t->rows);

@@ -93,6 +93,10 @@ typedef struct {
     bool has_peers;
 } rp_run;
 
+/* v (an array of *n elements of size bytes) one element longer, the new
+ * last one zeroed, *n counted up; out of memory is fatal. */
+void *rp_grow(void *v, size_t *n, size_t size);
+
 void rp_strings_push(rp_strings *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool rp_strings_has(const rp_strings *s, const char *text);
 void rp_strings_free(rp_strings *s);

@@ -118,6 +118,22 @@ static int first_screen(FILE *f, const rp_markup *m, size_t i, const rp_device *
     return 0;
 }
 
+/* Each section keep() holds of device number i, under open/close headings. */
+static int render_sections(FILE *f, const rp_markup *m, size_t i, const rp_device *d, bool (*keep)(const rp_device *, int),
+                           const char *open, const char *close, char *err, size_t errlen)
+{
+    char pre[300];
+    rp_prefix_of(d, pre, sizeof pre);
+    for (int s = 0; s < rp_nsections(); ++s) {
+        if (!keep(d, s))
+            continue;
+        render_section(f, m, i, d, pre, s, open, close);
+        if (render_figures(f, m, i, d, pre, s, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int rp_render_device(FILE *f, const rp_run *run, size_t i, const rp_markup *m, char *err, size_t errlen)
 {
     const rp_device *d = &run->devices[i];
@@ -127,14 +143,7 @@ int rp_render_device(FILE *f, const rp_run *run, size_t i, const rp_markup *m, c
     rp_wrapped(f, m->text, "", d->label, m->device_close);
     if (first_screen(f, m, i, d, pre, err, errlen) != 0)
         return -1;
-    for (int s = 0; s < rp_nsections(); ++s) {
-        if (!shown(d, s))
-            continue;
-        render_section(f, m, i, d, pre, s, m->section_open, m->section_close);
-        if (render_figures(f, m, i, d, pre, s, err, errlen) != 0)
-            return -1;
-    }
-    return 0;
+    return render_sections(f, m, i, d, shown, m->section_open, m->section_close, err, errlen);
 }
 
 /* A section of a directory without a device that holds something beyond
@@ -156,18 +165,9 @@ bool rp_offline_has_results(const rp_device *d)
 int rp_render_offline(FILE *f, const rp_run *run, size_t i, const rp_markup *m, char *err, size_t errlen)
 {
     const rp_device *d = &run->devices[i];
-    char pre[300];
-    rp_prefix_of(d, pre, sizeof pre);
     fprintf(f, m->section_open, i + 1, "dir");
     m->text(f, d->dir[0] ? d->dir : run->name);
     m->own(f, "/");
     fputs(m->section_close, f);
-    for (int s = 0; s < rp_nsections(); ++s) {
-        if (!offline_section(d, s))
-            continue;
-        render_section(f, m, i, d, pre, s, m->sub_open, m->sub_close);
-        if (render_figures(f, m, i, d, pre, s, err, errlen) != 0)
-            return -1;
-    }
-    return 0;
+    return render_sections(f, m, i, d, offline_section, m->sub_open, m->sub_close, err, errlen);
 }

@@ -128,8 +128,24 @@ static void part_head(FILE *f, const rp_markup *m, const char *id, const char *t
     rp_wrapped(f, m->own, m->how_open, how, m->how_close);
 }
 
-static void data_link(FILE *f, const rp_markup *m, const char *file)
+static const char peers_how[] =
+    "crossroof beside the suites it means to beat, run by tools/peers.sh on the same device in slices that "
+    "alternate which suite goes first: BabelStream's CUDA build beside stream-cuda's fixed sweep (best and mean "
+    "times, as GB/s of BabelStream's byte count), nvbandwidth beside bandwidth-cuda's copies at its buffer size "
+    "(medians, each copy's bytes counted once, crossroof's duplex figure halved to nvbandwidth's one measured "
+    "direction). Ratio = crossroof's GB/s / the peer's: above 1 where crossroof is faster. A ratio far from 1 says "
+    "the two suites measure the same work differently; flagged rows say why.";
+static const char log_how[] =
+    "Every benchmark run_all.sh ran, on which device, how it ended and how long it took. Skipped: the benchmark "
+    "found no device of its kind (the reason says why); failed: it exited with an error or a failed verification, "
+    "and its results must not be used.";
+
+/* A run-level section of one table and the file it comes from. */
+static void file_part(FILE *f, const rp_markup *m, const char *id, const char *title, const char *how,
+                      const rp_table *t, const char *file)
 {
+    part_head(f, m, id, title, how);
+    m->table(f, t);
     fputs(m->data_open, f);
     fputs(" ", f);
     rp_link(f, m, "", file);
@@ -155,22 +171,6 @@ static void render_backends(FILE *f, const rp_run *run, const rp_markup *m)
     }
 }
 
-static void render_peers(FILE *f, const rp_run *run, const rp_markup *m)
-{
-    if (!run->has_peers)
-        return;
-    part_head(f, m, "peers", "Peers",
-              "crossroof beside the suites it means to beat, run by tools/peers.sh on the same device in slices "
-              "that alternate which suite goes first: BabelStream's CUDA build beside stream-cuda's fixed sweep "
-              "(best and mean times, as GB/s of BabelStream's byte count), nvbandwidth beside bandwidth-cuda's "
-              "copies at its buffer size (medians, each copy's bytes counted once, crossroof's duplex figure halved "
-              "to nvbandwidth's one measured direction). Ratio = crossroof's GB/s / the peer's: above 1 where "
-              "crossroof is faster. A ratio far from 1 says the two suites measure the same work differently; "
-              "flagged rows say why.");
-    m->table(f, &run->peers);
-    data_link(f, m, "peers/peers.csv");
-}
-
 static int render_offline(FILE *f, const rp_run *run, const rp_markup *m, char *err, size_t errlen)
 {
     bool any = false;
@@ -190,18 +190,6 @@ static int render_offline(FILE *f, const rp_run *run, const rp_markup *m, char *
     return 0;
 }
 
-static void render_log(FILE *f, const rp_run *run, const rp_markup *m)
-{
-    if (!run->has_log)
-        return;
-    part_head(f, m, "run", "The run",
-              "Every benchmark run_all.sh ran, on which device, how it ended and how long it took. Skipped: the "
-              "benchmark found no device of its kind (the reason says why); failed: it exited with an error or a "
-              "failed verification, and its results must not be used.");
-    m->table(f, &run->log);
-    data_link(f, m, "run-log.csv");
-}
-
 int rp_render_document(FILE *f, const rp_run *run, const rp_markup *m, char *err, size_t errlen)
 {
     m->begin(f, run);
@@ -212,10 +200,12 @@ int rp_render_document(FILE *f, const rp_run *run, const rp_markup *m, char *err
         if (!run->devices[i].no_device && rp_render_device(f, run, i, m, err, errlen) != 0)
             return -1;
     render_backends(f, run, m);
-    render_peers(f, run, m);
+    if (run->has_peers)
+        file_part(f, m, "peers", "Peers", peers_how, &run->peers, "peers/peers.csv");
     if (render_offline(f, run, m, err, errlen) != 0)
         return -1;
-    render_log(f, run, m);
+    if (run->has_log)
+        file_part(f, m, "run", "The run", log_how, &run->log, "run-log.csv");
     fputs(m->end, f);
     return 0;
 }

@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "report/summary.h"
 
-#include "error.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -11,18 +10,20 @@
 
 rp_headline *rp_headline_add(rp_device *d, int s, const char *fmt, ...)
 {
-    rp_headline *v = realloc(d->headlines, (d->nheadlines + 1) * sizeof *v);
-    if (v == NULL)
-        cr_die("report", 1, "out of memory");
-    d->headlines = v;
-    rp_headline *h = &v[d->nheadlines++];
-    memset(h, 0, sizeof *h);
+    d->headlines = rp_grow(d->headlines, &d->nheadlines, sizeof *d->headlines);
+    rp_headline *h = &d->headlines[d->nheadlines - 1];
     h->section = s;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(h->what, sizeof h->what, fmt, ap);
     va_end(ap);
     return h;
+}
+
+void rp_headline_text(rp_device *d, int s, const char *what, const char *value)
+{
+    if (value[0])
+        snprintf(rp_headline_add(d, s, "%s", what)->value, sizeof d->headlines->value, "%s", value);
 }
 
 /* rp_mark_flags writes a flagged cell as "VALUE (flagged: FLAGS)". */
@@ -42,17 +43,16 @@ void rp_headline_value(rp_headline *h, const rp_cell *c, const char *unit)
     }
 }
 
-void rp_headline_limit(rp_headline *h, const char *fmt, ...)
+void rp_appendf(char *buf, size_t len, const char *sep, const char *fmt, ...)
 {
-    size_t used = strlen(h->limit);
-    if (used)
-        used += (size_t)snprintf(h->limit + used, sizeof h->limit - used, "; ");
-    if (used >= sizeof h->limit)
-        return;
+    char piece[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(h->limit + used, sizeof h->limit - used, fmt, ap);
+    vsnprintf(piece, sizeof piece, fmt, ap);
     va_end(ap);
+    size_t used = strlen(buf);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s%s", used ? sep : "", piece);
 }
 
 void rp_headline_against(rp_headline *h, const char *label, double value, double limit, const char *unit)
@@ -60,9 +60,9 @@ void rp_headline_against(rp_headline *h, const char *label, double value, double
     if (!(limit > 0) || !isfinite(limit))
         return;
     if (isfinite(value))
-        rp_headline_limit(h, "%s %.4g %s (%.0f%%)", label, limit, unit, 100 * value / limit);
+        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (%.0f%%)", label, limit, unit, 100 * value / limit);
     else
-        rp_headline_limit(h, "%s %.4g %s", label, limit, unit);
+        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s", label, limit, unit);
 }
 
 const rp_cell *rp_cell_of(const rp_section *sec, const char *table, const char *key, const char *col)
