@@ -110,8 +110,8 @@ static void headline(rp_device *d, int s)
 {
     const rp_cell *ratio = rp_cell_of(&d->sections[s], "atomics-ratio", "add uint32 global", "ratio");
     if (ratio) {
-        rp_headline *h = rp_headline_add(d, s, "Atomic add, contention on one counter");
-        rp_headline_value(h, ratio, "x slower");
+        rp_headline *h = rp_headline_add(d, s, "Atomic add, slowdown on one counter");
+        rp_headline_value(h, ratio, "x");
         rp_appendf(h->limit, sizeof h->limit, "; ", "Lee 2012: 125x to 630x on GPUs of 2012");
     }
     const rp_cell *trip = rp_cell_of(&d->sections[s], "atomics-launch", "round-trip", "median (us)");

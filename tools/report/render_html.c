@@ -30,7 +30,8 @@ static const char css[] =
     ".screen{display:flex;gap:1.2em;align-items:flex-start}.heads{flex:0 1 62%}"
     ".lead{flex:1 1 38%;min-width:360px}.lead figure{margin:0 0 .4em}"
     "table.headlines{font-size:.82em;margin:0;line-height:1.3}table.headlines td{padding:.1em .45em}"
-    "table.headlines td:first-child{white-space:nowrap}td.flag{color:#8a6d00}"
+    "table.headlines td:first-child{white-space:nowrap}table.headlines td:nth-child(2){min-width:14em}"
+    "td.flag{color:#8a6d00}"
     ".how{background:#f5f8fb;border-left:4px solid #4a7fb5;padding:.5em .9em;margin:.6em 0 1em}"
     ".none{color:#777;font-style:italic}.failed{color:#b00020;font-weight:600}.skipped{color:#8a6d00}"
     "figure{margin:1em 0 1.6em}figure img{max-width:100%;border:1px solid #ddd}"
@@ -97,7 +98,9 @@ static void html_headlines(FILE *f, const rp_device *d, size_t i)
         fputs("</a></td>", f);
         html_cell(f, "", h->value, dash);
         html_cell(f, "", h->limit, "");
-        html_cell(f, " class=\"flag\"", h->flags, "");
+        char flags[2 * sizeof h->flags];
+        rp_flags_text(h->flags, flags, sizeof flags);
+        html_cell(f, " class=\"flag\"", flags, "");
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);

@@ -43,6 +43,20 @@ void rp_anchor_link(FILE *f, const rp_markup *m, const char *id, const char *tex
     link_with(f, m, text, anchor_target, "#", id);
 }
 
+void rp_flags_text(const char *flags, char *out, size_t len)
+{
+    size_t o = 0;
+    for (; *flags && o + 3 < len; ++flags) {
+        if (*flags == ';') {
+            out[o++] = ',';
+            out[o++] = ' ';
+        } else {
+            out[o++] = *flags;
+        }
+    }
+    out[o] = '\0';
+}
+
 void rp_prefix_of(const rp_device *d, char *out, size_t len)
 {
     snprintf(out, len, "%s%s", d->dir, d->dir[0] ? "/" : "");

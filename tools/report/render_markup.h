@@ -50,6 +50,8 @@ void rp_link(FILE *f, const rp_markup *m, const char *pre, const char *name);
 /* A link to an id in the document (the report's own: not escaped), shown
  * as text (escaped). */
 void rp_anchor_link(FILE *f, const rp_markup *m, const char *id, const char *text);
+/* A ';'-list of flags as it reads: "unstable, cache". */
+void rp_flags_text(const char *flags, char *out, size_t len);
 /* "dir/" for a device of a run, "" for a device directory alone. */
 void rp_prefix_of(const rp_device *d, char *out, size_t len);
 

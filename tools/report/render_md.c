@@ -58,7 +58,9 @@ static void md_headlines(FILE *f, const rp_device *d, size_t i)
         fprintf(f, "](#device-%zu-%s)", i, rp_section_slug(h->section));
         md_cell(f, h->value, dash);
         md_cell(f, h->limit, "");
-        md_cell(f, h->flags, "");
+        char flags[2 * sizeof h->flags];
+        rp_flags_text(h->flags, flags, sizeof flags);
+        md_cell(f, flags, "");
         fputs(" |\n", f);
     }
     fputc('\n', f);
