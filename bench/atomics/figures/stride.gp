@@ -3,7 +3,7 @@
 # memory space: what spreading the counters over cache lines (global) or
 # banks (local) costs or gains (Lee 2012, Fig. 4.4). A space without rows
 # has no panel.
-#   gnuplot -c plot/atomics_stride.gp DIR/atomics-opencl.csv DIR/atomics-opencl-stride "device name"
+#   gnuplot -c bench/atomics/figures/stride.gp DIR/atomics-opencl.csv DIR/atomics-opencl-stride "device name"
 csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "atomics_stride"
 name = ARGC >= 3 ? ARG3 : ""

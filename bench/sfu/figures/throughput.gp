@@ -2,7 +2,7 @@
 # T/M column of Li's Tables 6.4 and 6.5, for the whole device): one bar
 # group per function and type, one bar per version, precise first; below,
 # each fast version's speed-up over the precise one (Li's SFU/SPU ratio).
-#   gnuplot -c plot/sfu_throughput.gp DIR/sfu-opencl.csv DIR/sfu-opencl-throughput "device name"
+#   gnuplot -c bench/sfu/figures/throughput.gp DIR/sfu-opencl.csv DIR/sfu-opencl-throughput "device name"
 csv = ARGC >= 1 ? ARG1 : "results/sfu-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "sfu_throughput"
 name = ARGC >= 3 ? ARG3 : ""

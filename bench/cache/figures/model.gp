@@ -3,7 +3,7 @@
 # predicts (hits per level x the level's latency) beside the time measured
 # on the device, log scale; below, the percentage error of Crawford's eq.
 # 7.1, 100 |(measured - predicted) / measured|. Reads the CSV directly:
-#   gnuplot -c plot/cache_model.gp DIR/cache-opencl.csv DIR/cache-opencl-model "device name"
+#   gnuplot -c bench/cache/figures/model.gp DIR/cache-opencl.csv DIR/cache-opencl-model "device name"
 csv = ARGC >= 1 ? ARG1 : "results/cache-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "cache_model"
 name = ARGC >= 3 ? ARG3 : ""

@@ -3,7 +3,7 @@
 # used, against the cap r, over the kernel's register effective region
 # [r_min, r_max] (Li Eq. 4.1; the static side of Li Figs. 4.7-4.9). One line per
 # architecture compiled offline; no GPU involved.
-#   gnuplot -c plot/regspill_spill.gp DIR/regspill-cuda.csv DIR/regspill-cuda-spill "device name"
+#   gnuplot -c bench/regspill/figures/spill.gp DIR/regspill-cuda.csv DIR/regspill-cuda-spill "device name"
 csv = ARGC >= 1 ? ARG1 : "results/regspill-cuda.csv"
 out = ARGC >= 2 ? ARG2 : "regspill_spill"
 name = ARGC >= 3 ? ARG3 : ""

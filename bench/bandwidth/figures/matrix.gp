@@ -5,7 +5,7 @@
 # several transfers at once (a duplex copy) has a row of its own, "(N at
 # once)". A cell whose paths cannot run here says why, short: "needs 2
 # devices" or "n/a".
-#   gnuplot -c plot/bandwidth_matrix.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-matrix "device name"
+#   gnuplot -c bench/bandwidth/figures/matrix.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-matrix "device name"
 csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "bandwidth_matrix"
 name = ARGC >= 3 ? ARG3 : ""

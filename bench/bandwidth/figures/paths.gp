@@ -1,7 +1,7 @@
 # Every path's bandwidth at the largest transfer size, as bars (Lee 2012,
 # Table 3.2 analogue), with the host's own references. Unsupported paths
 # and maps (latencies, not bandwidths) have no bar.
-#   gnuplot -c plot/bandwidth_paths.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-paths "device name"
+#   gnuplot -c bench/bandwidth/figures/paths.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-paths "device name"
 csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "bandwidth_paths"
 name = ARGC >= 3 ? ARG3 : ""

@@ -5,7 +5,7 @@
 # "<level>-capacity") are drawn as dashed horizontal lines, and the first
 # level's line size ("<level>-line") as a dotted vertical one. Reads the
 # CSV directly:
-#   gnuplot -c plot/cache_heatmap.gp DIR/cache-opencl.csv DIR/cache-opencl-heatmap "device name"
+#   gnuplot -c bench/cache/figures/heatmap.gp DIR/cache-opencl.csv DIR/cache-opencl-heatmap "device name"
 csv = ARGC >= 1 ? ARG1 : "results/cache-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "cache_heatmap"
 name = ARGC >= 3 ? ARG3 : ""

@@ -5,7 +5,7 @@
 # whole warps queue on one address. The long-dashed lines are the host's
 # C11 atomics with every thread on a counter of its own (the best stride),
 # the rate the device is compared with.
-#   gnuplot -c plot/atomics_degree.gp DIR/atomics-opencl.csv DIR/atomics-opencl-degree "device name"
+#   gnuplot -c bench/atomics/figures/degree.gp DIR/atomics-opencl.csv DIR/atomics-opencl-degree "device name"
 csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "atomics_degree"
 name = ARGC >= 3 ? ARG3 : ""

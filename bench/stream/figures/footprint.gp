@@ -1,7 +1,7 @@
 # Stream bandwidth against the per-array working set, log-log, one panel per
 # data type: the device solid, the host OpenMP reference dashed. Cache levels
 # show as steps. Reads the CSV directly:
-#   gnuplot -c plot/stream_footprint.gp DIR/stream-opencl.csv DIR/stream_footprint "device name"
+#   gnuplot -c bench/stream/figures/footprint.gp DIR/stream-opencl.csv DIR/stream_footprint "device name"
 csv = ARGC >= 1 ? ARG1 : "results/stream-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "stream_footprint"
 name = ARGC >= 3 ? ARG3 : ""

@@ -4,7 +4,7 @@
 # version fails, they stand far above the bar). One bar group per function
 # and type, one bar per version; the Rel-Err column of Li's Tables 6.4 and
 # 6.5 in ulps. A NaN or infinite result is drawn at the top, marked "inf".
-#   gnuplot -c plot/sfu_accuracy.gp DIR/sfu-opencl.csv DIR/sfu-opencl-accuracy "device name"
+#   gnuplot -c bench/sfu/figures/accuracy.gp DIR/sfu-opencl.csv DIR/sfu-opencl-accuracy "device name"
 csv = ARGC >= 1 ? ARG1 : "results/sfu-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "sfu_accuracy"
 name = ARGC >= 3 ? ARG3 : ""

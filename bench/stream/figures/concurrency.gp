@@ -2,7 +2,7 @@
 # running work-items on large arrays, one panel per data type (the f(k) side
 # of Li 2016, Fig. 3.10). The dashed line is the host's own triad limit,
 # measured interleaved with each point where a host reference ran.
-#   gnuplot -c plot/stream_concurrency.gp DIR/stream-opencl.csv DIR/stream_concurrency "device name"
+#   gnuplot -c bench/stream/figures/concurrency.gp DIR/stream-opencl.csv DIR/stream_concurrency "device name"
 csv = ARGC >= 1 ? ARG1 : "results/stream-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "stream_concurrency"
 name = ARGC >= 3 ? ARG3 : ""

@@ -4,7 +4,7 @@
 # compiler spills and the throughput falls off a cliff, marked by the
 # dashed line between the last point that fits and the first that spills
 # (the benchmark's own "cliff" row).
-#   gnuplot -c plot/regspill_live.gp DIR/regspill-opencl.csv DIR/regspill-opencl-live "device name"
+#   gnuplot -c bench/regspill/figures/live.gp DIR/regspill-opencl.csv DIR/regspill-opencl-live "device name"
 csv = ARGC >= 1 ? ARG1 : "results/regspill-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "regspill_live"
 name = ARGC >= 3 ? ARG3 : ""

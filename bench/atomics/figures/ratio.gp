@@ -5,14 +5,14 @@
 # Bars grow from 1 on a log axis, so one above the line is that many times
 # slower under contention and one below it is faster. The dashed lines are
 # the factors Lee's text gives for his four GPUs (results/reference/).
-#   gnuplot -c plot/atomics_ratio.gp DIR/atomics-opencl.csv DIR/atomics-opencl-ratio "device name" [REFERENCE.csv]
+#   gnuplot -c bench/atomics/figures/ratio.gp DIR/atomics-opencl.csv DIR/atomics-opencl-ratio "device name" [REFERENCE.csv]
 csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "atomics_ratio"
 name = ARGC >= 3 ? ARG3 : ""
 # The reference table: the fourth argument, empty where there is none
 # (plot.sh checks it is readable: gnuplot gets no shell to ask); by default
-# found from this script's own path (plot/ beside results/).
-ref = ARGC >= 4 ? ARG4 : ARG0[1:strlen(ARG0) - strlen("plot/atomics_ratio.gp")] . "results/reference/lee2012-fig4.3.csv"
+# found from this script's own path (bench/ beside results/).
+ref = ARGC >= 4 ? ARG4 : ARG0[1:strlen(ARG0) - strlen("bench/atomics/figures/ratio.gp")] . "results/reference/lee2012-fig4.3.csv"
 
 set datafile separator comma
 set datafile columnheaders

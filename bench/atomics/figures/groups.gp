@@ -6,7 +6,7 @@
 # the host's C11 threads, for which a "group" is a thread. The host's own
 # add is drawn dashed on the left the same way. A side without rows has no
 # panel.
-#   gnuplot -c plot/atomics_groups.gp DIR/atomics-opencl.csv DIR/atomics-opencl-groups "device name"
+#   gnuplot -c bench/atomics/figures/groups.gp DIR/atomics-opencl.csv DIR/atomics-opencl-groups "device name"
 csv = ARGC >= 1 ? ARG1 : "results/atomics-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "atomics_groups"
 name = ARGC >= 3 ? ARG3 : ""

@@ -4,7 +4,7 @@
 # relative error of the mixed kernel, one curve per function, each point
 # labelled with its lambda: the performance/accuracy curve. Below: both
 # against lambda, as Li draws them (throughput solid, error dashed).
-#   gnuplot -c plot/sfu_partition.gp DIR/sfu-opencl.csv DIR/sfu-opencl-partition "device name"
+#   gnuplot -c bench/sfu/figures/partition.gp DIR/sfu-opencl.csv DIR/sfu-opencl-partition "device name"
 csv = ARGC >= 1 ? ARG1 : "results/sfu-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "sfu_partition"
 name = ARGC >= 3 ? ARG3 : ""

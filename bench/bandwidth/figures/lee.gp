@@ -4,13 +4,13 @@
 # its largest transfer size, then Lee's Zacate, Llano and Radeon HD 5870. A
 # path the device lacks has no bar of its own. The reference tables live
 # in results/reference/ and name the bandwidth-opencl path of each row.
-#   gnuplot -c plot/bandwidth_lee.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-lee "device name"
+#   gnuplot -c bench/bandwidth/figures/lee.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-lee "device name"
 # (ref32 and ref33 name other reference tables).
 csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "bandwidth_lee"
 name = ARGC >= 3 ? ARG3 : ""
-# The reference tables, found from this script's own path (plot/ beside results/).
-root = ARG0[1:strlen(ARG0) - strlen("plot/bandwidth_lee.gp")]
+# The reference tables, found from this script's own path (bench/ beside results/).
+root = ARG0[1:strlen(ARG0) - strlen("bench/bandwidth/figures/lee.gp")]
 if (!exists("ref32")) ref32 = root . "results/reference/lee2012-table3.2.csv"
 if (!exists("ref33")) ref33 = root . "results/reference/lee2012-table3.3.csv"
 

@@ -3,7 +3,7 @@
 # show as plateaus; a dotted vertical line marks each level's size (from
 # the level rows), and the level rows' latencies, the L_$ and L of Li's
 # Eq. 3.1, are circled where they were taken. Reads the CSV directly:
-#   gnuplot -c plot/latency_footprint.gp DIR/latency-opencl.csv DIR/latency-opencl-footprint "device name"
+#   gnuplot -c bench/latency/figures/footprint.gp DIR/latency-opencl.csv DIR/latency-opencl-footprint "device name"
 csv = ARGC >= 1 ? ARG1 : "results/latency-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "latency_footprint"
 name = ARGC >= 3 ? ARG3 : ""

@@ -1,7 +1,7 @@
 # Bandwidth of every path against transfer size, log-log, with Lee's fitted
 # transfer model B(S) = S/(c + S/b) drawn over the measurements (Lee 2012,
 # Fig. 3.9 analogue). Panels: API copies, CPU access through a map, kernels.
-#   gnuplot -c plot/bandwidth_size.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-size "device name"
+#   gnuplot -c bench/bandwidth/figures/size.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-size "device name"
 csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "bandwidth_size"
 name = ARGC >= 3 ? ARG3 : ""

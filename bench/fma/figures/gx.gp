@@ -5,7 +5,7 @@
 # curves rise while more operations in flight hide the FMA latency and
 # flatten at the compute units' peak M; the larger E, the fewer units reach
 # it (the transition point pi moves left). Medians; the fit is xgraph's.
-#   gnuplot -c plot/fma_gx.gp DIR/fma-opencl.csv DIR/fma-opencl-gx "device name"
+#   gnuplot -c bench/fma/figures/gx.gp DIR/fma-opencl.csv DIR/fma-opencl-gx "device name"
 csv = ARGC >= 1 ? ARG1 : "results/fma-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "fma_gx"
 name = ARGC >= 3 ? ARG3 : ""

@@ -1,7 +1,7 @@
 # Lee's memory-movement techniques on each workload: measured time (points)
 # and the transfer model's prediction from the fitted paths (lines), against
 # input size (Lee 2012, Figs. 3.13-3.15 analogue).
-#   gnuplot -c plot/bandwidth_techniques.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-techniques "device name"
+#   gnuplot -c bench/bandwidth/figures/techniques.gp DIR/bandwidth-opencl.csv DIR/bandwidth-opencl-techniques "device name"
 csv = ARGC >= 1 ? ARG1 : "results/bandwidth-opencl.csv"
 out = ARGC >= 2 ? ARG2 : "bandwidth_techniques"
 name = ARGC >= 3 ? ARG3 : ""

@@ -3,7 +3,7 @@
 # calculator gives (NVIDIA's per-warp rule, checked against the runtime's
 # occupancy API), and the critical points, the last r of each concurrency
 # level, marked; below, the registers used and the spill traffic.
-#   gnuplot -c plot/regspill_caps.gp DIR/regspill-cuda.csv DIR/regspill-cuda-caps "device name"
+#   gnuplot -c bench/regspill/figures/caps.gp DIR/regspill-cuda.csv DIR/regspill-cuda-caps "device name"
 csv = ARGC >= 1 ? ARG1 : "results/regspill-cuda.csv"
 out = ARGC >= 2 ? ARG2 : "regspill_caps"
 name = ARGC >= 3 ? ARG3 : ""
