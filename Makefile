@@ -217,9 +217,14 @@ $(BUILD)/san/tools/$(call tool_exe,$(1)): $(BUILD)/san/obj/tools/$(1)/main.o $$(
 	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)
 $$(eval $$(call folder_tests,tools/$(1),tool_$(1).a $$($(1)_LIBS)))
 endef
+# The benchmarks' descriptors as a C table (tools/shared/descriptors.h),
+# rewritten only where what they say changed.
 TOOLS_SHARED_SRC := $(wildcard tools/shared/*.c)
-$(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o)
+$(BUILD)/gen/descriptor_table.c: FORCE
+	@mkdir -p $(@D)
+	@common/descriptor_gen.sh c . > $@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
+$(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/descriptor_table.o
+$(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/descriptor_table.o
 $(eval $(call folder_tests,tools/shared,tool_shared.a))
 # tools/peers.sh, a script: its end-to-end test, on stand-ins of both suites.
 $(eval $(call folder_tests,tools/peers,))
