@@ -32,10 +32,19 @@
 #   xmodel            its part in build/tools/xgraph's X-model: memory (f(k),
 #                     triad concurrency rows), compute (g(x), concurrency
 #                     rows with ilp=) or latency (a level row "memory")
+#   headline_sweep, headline_unit, headline_param, headline_pick,
+#   headline_better, headline_what
+#                     its headline figure in the results database (build/tools/
+#                     crossroof-db): the valid rows of that sweep (and unit,
+#                     and parameter KEY=VALUE, where given), per variant and
+#                     type the one that pick names (only: the first,
+#                     largest-size, max), better higher or lower, what says
+#                     it in words; sweep, pick, better and what together or none
 # bench/<name>/gpu_rules.c, where there is one, holds what the GPU check
 # judges of its CUDA results (tools/gpu_check/rules.h).
 
-DESC_KEYS=" name title backends order report_section report_title xmodel figure "
+DESC_KEYS=" name title backends order report_section report_title xmodel figure"
+DESC_KEYS+=" headline_sweep headline_unit headline_param headline_pick headline_better headline_what "
 DESC_PER_EXE=" quick_seconds full_seconds no_device_seconds gpu_check_options gpu_check_seconds "
 DESC_APIS=" opencl cuda "
 DESC_REQUIRED="name title backends quick_seconds full_seconds"
@@ -56,6 +65,11 @@ desc_check_value() { # key value
         report_section) [[ $v =~ ^[a-z][a-z0-9_-]{0,23}$ ]] || desc_error="report_section: '$v' is not [a-z][a-z0-9_-]*" ;;
         xmodel) [[ $v =~ ^(memory|compute|latency)$ ]] || desc_error="xmodel: '$v' is not memory, compute or latency" ;;
         figure) desc_check_figure "$v" ;;
+        headline_sweep | headline_unit) [[ $v =~ ^[A-Za-z0-9/%_.-]{1,24}$ ]] || desc_error="$k: '$v' is not a word" ;;
+        headline_param) [[ $v =~ ^[a-z0-9_-]+=[^=\;]+$ ]] || desc_error="headline_param: '$v' is not KEY=VALUE" ;;
+        headline_pick) [[ $v =~ ^(only|largest-size|max)$ ]] || desc_error="headline_pick: '$v' is not only, largest-size or max" ;;
+        headline_better) [[ $v =~ ^(higher|lower)$ ]] || desc_error="headline_better: '$v' is not higher or lower" ;;
+        headline_what) [ -n "$v" ] || desc_error="headline_what: empty" ;;
     esac
     [ -z "$desc_error" ]
 }
@@ -121,11 +135,18 @@ desc_read() { # file name-to-show
     done <"$file" || { desc_error="$shown: cannot read it"; return 1; }
     desc_complete "$bench" "$shown"
 }
-# Every required key given, and the backend prefixes among its backends.
+# Every required key given, a headline whole or not at all, and the
+# backend prefixes among its backends.
 desc_complete() { # benchmark name-to-show
     local k api
     for k in $DESC_REQUIRED; do
         [ -n "${DESC[$1:$k]+set}" ] || { desc_error="$2: no $k= line"; return 1; }
+    done
+    for k in headline_sweep headline_pick headline_better headline_what headline_unit headline_param; do
+        [ -n "${DESC[$1:headline_sweep]+set}" ] || [ -z "${DESC[$1:$k]+set}" ] ||
+            { desc_error="$2: $k without headline_sweep"; return 1; }
+        [ -z "${DESC[$1:headline_sweep]+set}" ] || [ -n "${DESC[$1:$k]+set}" ] || [[ $k == headline_[up]* ]] ||
+            { desc_error="$2: headline_sweep without $k"; return 1; }
     done
     for k in "${!DESC[@]}"; do
         [[ $k == "$1:"* ]] || continue

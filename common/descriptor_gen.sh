@@ -70,12 +70,26 @@ emit_c() {
         while read -r fig _; do figs+=${fig:+ $fig}; done <<<"${DESC[$b:figure]:-}"
         printf '    {.name = %s, .title = %s, .backends = %s, .order = %d,\n' "$(c_string "$b")" \
             "$(c_string "${DESC[$b:title]}")" "$(c_string "${DESC[$b:backends]}")" "$((10#${DESC[$b:order]:-1000}))"
-        printf '     .report_section = %s, .report_title = %s, .xmodel = %s, .figures = %s},\n' \
+        printf '     .report_section = %s, .report_title = %s, .xmodel = %s, .figures = %s,\n' \
             "$(c_string "${DESC[$b:report_section]:-$b}")" "$(c_or_null "${DESC[$b:report_title]:-}")" \
             "$(c_or_null "${DESC[$b:xmodel]:-}")" "$(c_string "${figs# }")"
+        emit_headline "$b"
     done
     echo "};"
     echo "const size_t cr_ndescriptors = sizeof cr_descriptors / sizeof cr_descriptors[0];"
+}
+
+emit_headline() { # benchmark
+    local param=${DESC[$1:headline_param]:-}
+    if [ -z "${DESC[$1:headline_sweep]:-}" ]; then
+        echo "     .headline = {NULL}},"
+        return
+    fi
+    printf '     .headline = {.sweep = %s, .unit = %s, .param_key = %s, .param_value = %s,\n' \
+        "$(c_string "${DESC[$1:headline_sweep]}")" "$(c_or_null "${DESC[$1:headline_unit]:-}")" \
+        "$(c_or_null "${param%%=*}")" "$(c_or_null "${param#*=}")"
+    printf '                  .pick = %s, .better = %s, .what = %s}},\n' "$(c_string "${DESC[$1:headline_pick]}")" \
+        "$(c_string "${DESC[$1:headline_better]}")" "$(c_string "${DESC[$1:headline_what]}")"
 }
 
 emit_gpu_rules() {

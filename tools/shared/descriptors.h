@@ -8,6 +8,14 @@
 
 #include <stddef.h>
 
+/* Which row is a benchmark's headline figure in the results database
+ * (tools/db): its valid rows of sweep (and unit, and parameter, where not
+ * NULL), per variant and type the one pick names ("only": the first,
+ * "largest-size", "max"); better is "higher" or "lower". sweep NULL: none. */
+typedef struct {
+    const char *sweep, *unit, *param_key, *param_value, *pick, *better, *what;
+} cr_headline;
+
 typedef struct {
     const char *name;           /* its results are <name>-<backend>.csv */
     const char *title;          /* what it measures, one line */
@@ -17,6 +25,7 @@ typedef struct {
     const char *report_title;   /* that section's heading where it is its own, else NULL */
     const char *xmodel;         /* "memory", "compute", "latency" or NULL */
     const char *figures;        /* its figures' names, space-separated ("" none) */
+    cr_headline headline;
 } cr_descriptor;
 
 extern const cr_descriptor cr_descriptors[];
