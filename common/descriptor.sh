@@ -97,6 +97,12 @@ desc_check_figure() { # value: NAME [rows=...] [backend=...] [reference=...]
     done
 }
 
+# A figure's script is there: bench/<name>/figures/NAME.gp.
+desc_check_script() { # benchmark folder, name, figure line
+    local fig=${3%% *}
+    [ -f "$1/figures/$fig.gp" ] || desc_error="figure $fig: there is no bench/$2/figures/$fig.gp"
+}
+
 # The key without its backend prefix, if it takes one; false where it is unknown.
 desc_base_key() { # key -> variable desc_key
     desc_key=$1
@@ -123,6 +129,7 @@ desc_read() { # file name-to-show
         [ -n "$desc_error" ] || kv_unescape value "${line#*=}" || desc_error="$key: unknown escape '$bad_escape'"
         [ -n "$desc_error" ] || [[ $value != *[[:cntrl:]]* ]] || desc_error="$key: a value is one line of text"
         [ -n "$desc_error" ] || desc_check_value "$desc_key" "$value"
+        [ -n "$desc_error" ] || [ "$key" != figure ] || desc_check_script "${file%/descriptor}" "$bench" "$value"
         [ -n "$desc_error" ] || [ "$key" = figure ] || [ -z "${DESC[$bench:$key]+set}" ] || desc_error="$key is given twice"
         [ -n "$desc_error" ] || [ "$key" != name ] || [ "$value" = "$bench" ] ||
             desc_error="name: '$value' is not the folder's name, '$bench'"

@@ -17,19 +17,16 @@ here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 . "$here/kv.sh"
 . "$here/descriptor.sh"
 
-# What a descriptor names must be there: its backends' folders, its
-# figures' scripts; and no two benchmarks play one part in the X-model.
+# What a descriptor names must be there: its backends' folders (its
+# figures' scripts the reader checks); and no two benchmarks play one part
+# in the X-model.
 check_tree() {
-    local b api fig shown declare_xmodel=" "
+    local b api shown declare_xmodel=" "
     for b in "${DESC_NAMES[@]}"; do
         shown=bench/$b/descriptor
         for api in ${DESC[$b:backends]}; do
             [ -d "$root/$api/$b" ] || { desc_error="$shown: backends: $api, but there is no $api/$b/"; return 1; }
         done
-        while read -r fig _; do
-            [ -z "$fig" ] || [ -f "$root/bench/$b/figures/$fig.gp" ] ||
-                { desc_error="$shown: figure $fig: there is no bench/$b/figures/$fig.gp"; return 1; }
-        done <<<"${DESC[$b:figure]:-}"
         [ -z "${DESC[$b:xmodel]:-}" ] && continue
         [[ $declare_xmodel == *" ${DESC[$b:xmodel]}="* ]] &&
             { desc_error="$shown: xmodel: another benchmark is ${DESC[$b:xmodel]} already"; return 1; }
