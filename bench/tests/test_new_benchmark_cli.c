@@ -175,6 +175,8 @@ static void test_a_wrong_descriptor_fails_the_build(void **state)
     (void)state;
     expect_refused_descriptor("colour=blue", "bench/toy/descriptor:15: unknown key 'colour'");
     expect_refused_descriptor("quick_seconds=2", "bench/toy/descriptor:15: quick_seconds is given twice");
+    expect_refused_descriptor("full_seconds=1.5",
+                              "bench/toy/descriptor:15: full_seconds: '1.5' is not a whole number of seconds");
     expect_refused_descriptor("cuda_full_seconds=3", "bench/toy/descriptor: cuda_full_seconds: toy has no cuda backend");
     expect_refused_descriptor("figure=bars", "bench/toy/descriptor:15: figure bars: there is no bench/toy/figures/bars.gp");
 }
