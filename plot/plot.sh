@@ -79,12 +79,12 @@ benchmark_of() { # csv base name
 
 # The figures of one CSV, in order: each one's name (in messages), its
 # script, the suffix of its output (<csv base>-SUFFIX; empty: the base
-# itself) and up to two arguments after the device name.
-reset_figures() { figures=() fig_name=() fig_script=() fig_suffix=() fig_nargs=() fig_arg1=() fig_arg2=(); }
-add_figure() { # name script suffix [argument [argument]]
+# itself) and up to three arguments after the device name.
+reset_figures() { figures=() fig_name=() fig_script=() fig_suffix=() fig_nargs=() fig_arg1=() fig_arg2=() fig_arg3=(); }
+add_figure() { # name script suffix [argument...]
     figures+=("${#figures[@]}")
     fig_name+=("$1") fig_script+=("$2") fig_suffix+=("$3") fig_nargs+=($(($# - 3)))
-    fig_arg1+=("${4:-}") fig_arg2+=("${5:-}")
+    fig_arg1+=("${4:-}") fig_arg2+=("${5:-}") fig_arg3+=("${6:-}")
 }
 # Those its benchmark's descriptor names: each where its rows are there
 # (rows=) and for its backend (backend=), with its reference table where
@@ -125,15 +125,21 @@ for csv in "$dir"/*.csv; do
             [ ! -r "$ranasinghe_ref" ] || ref=$ranasinghe_ref
             add_figure energy_levels "$here/energy_levels.gp" "" "$ref" "$(energy_reason "$csv")"
             ;;
-        # A cluster run's report: one headline across the nodes.
-        cluster-report) add_figure cluster_headline "$here/cluster_headline.gp" headline ;;
+        # A cluster run's report: one headline across the nodes, the triad in
+        # double of the benchmark that gives the X-model its memory side.
+        cluster-report)
+            if desc_find memory_bench xmodel memory; then
+                add_figure cluster_headline "$here/cluster_headline.gp" headline "$memory_bench" triad double
+            else
+                add_figure cluster_headline "$here/cluster_headline.gp" headline
+            fi ;;
         *) benchmark_of "$(basename -- "$base")" || continue
            benchmark_figures "$bench" "$csv" ;;
     esac
     name=$(device_name "$base.meta.csv")
     for i in "${figures[@]}"; do
         out=$base${fig_suffix[i]:+-${fig_suffix[i]}}
-        extra=("${fig_arg1[i]}" "${fig_arg2[i]}")
+        extra=("${fig_arg1[i]}" "${fig_arg2[i]}" "${fig_arg3[i]}")
         extra=("${extra[@]:0:fig_nargs[i]}")
         # A figure left from an earlier drawing must not pass for this one's.
         rm -f -- "$out.png" "$out.svg"

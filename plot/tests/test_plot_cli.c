@@ -191,6 +191,30 @@ static void test_cluster_headline(void **state)
     assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* Where the report has it, the headline is the triad in double of the
+ * benchmark that gives the X-model its memory side (stream's descriptor
+ * says so), whatever comes first. */
+static void test_cluster_headline_is_the_memory_triad(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    sh_in_tmp("rm -rf cluster2 && mkdir cluster2 && printf '%%s\\n' "
+              "node,device,benchmark,variant,dtype,unit,value,median,mad,verdict,why "
+              "n1,cpu,fma,fma,float,Gflop/s,100,100,1,ok, n1,cpu,stream,triad,double,GB/s,55,55,1,ok, "
+              "n2,cpu,stream,triad,double,GB/s,56,55,1,ok, >cluster2/cluster-report.csv");
+    run_result r = plot("", "cluster2");
+    if (r.status != 0)
+        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
+    run_free(&r);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/cluster2/cluster-report-headline.svg", tmp);
+    char *svg = csv_slurp(path);
+    assert_non_null(svg);
+    expect_in(svg, "stream triad double across nodes");
+    free(svg);
+}
+
 /* Appends a row to a results CSV, its fields by the file's own header
  * ("column=value|column=value"; a value with ';' or ',' is quoted). */
 static void append_row(const char *path, const char *pairs)
@@ -350,5 +374,6 @@ static int setup_plot(void **state)
 }
 
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
-              test_old_figure_never_passes_for_new, test_cluster_headline, test_energy_levels_figure,
+              test_old_figure_never_passes_for_new, test_cluster_headline,
+              test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
               test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_bad_usage)
