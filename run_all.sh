@@ -75,10 +75,16 @@ absolute() { # variable path
 . common/run_args.sh # parse_only, check_only_names
 . common/kv.sh
 . common/descriptor.sh
-# Each step of a run, by what it is responsible for (tools/run/).
-for module in options run_dir setup tasks log estimate children execute finish; do
-    . "tools/run/$module.sh" || exit 1
-done
+# Each step of a run, by what it is responsible for.
+. tools/run/options.sh || exit 1  # the command line, run-options
+. tools/run/run_dir.sh || exit 1  # the run directory, its lock, whole files
+. tools/run/setup.sh || exit 1    # the executables, the descriptors, --only, --gpu-check's names
+. tools/run/tasks.sh || exit 1    # every executable on every device, the order
+. tools/run/log.sh || exit 1      # run-log.csv, clocks
+. tools/run/estimate.sh || exit 1 # how long, the GPU check's budgets
+. tools/run/children.sh || exit 1 # process groups, signals, deadlines
+. tools/run/execute.sh || exit 1  # the benchmarks, the X-model fits, the peers
+. tools/run/finish.sh || exit 1   # energy levels, figures, report, summary, verdict
 
 parse_options "$@"
 check_options

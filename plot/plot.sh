@@ -63,7 +63,9 @@ complaint() { # log
 }
 
 # The benchmarks' figures, from their descriptors (common/descriptor.sh).
+# shellcheck source=common/kv.sh
 . "$here/../common/kv.sh"
+# shellcheck source=common/descriptor.sh
 . "$here/../common/descriptor.sh"
 desc_read_all "$here/.." || die 1 "$desc_error"
 
@@ -110,6 +112,7 @@ benchmark_figures() { # benchmark csv
 }
 
 ranasinghe_ref="$here/../results/reference/ranasinghe2014-table5.1.csv"
+memory_bench="" # the benchmark of the X-model's memory side (desc_find)
 drawn=0
 for csv in "$dir"/*.csv; do
     [ -e "$csv" ] || continue
@@ -121,9 +124,9 @@ for csv in "$dir"/*.csv; do
         # the reference table is there to read; a table of one figure names
         # it: energy-levels.png, not energy-levels-levels.png.
         energy-levels)
-            ref=""
-            [ ! -r "$ranasinghe_ref" ] || ref=$ranasinghe_ref
-            add_figure energy_levels "$here/energy_levels.gp" "" "$ref" "$(energy_reason "$csv")"
+            table51=""
+            [ ! -r "$ranasinghe_ref" ] || table51=$ranasinghe_ref
+            add_figure energy_levels "$here/energy_levels.gp" "" "$table51" "$(energy_reason "$csv")"
             ;;
         # A cluster run's report: one headline across the nodes, the triad in
         # double of the benchmark that gives the X-model its memory side.
