@@ -1,19 +1,30 @@
 # crossroof build. `make` builds every OpenCL benchmark and, when nvcc is
 # found, every CUDA benchmark, and the host tools; `make check` runs all tests.
 #
-# A benchmark is a folder bench/<name>/ (its design, backend contract, host
-# truth and references, tests/) with backends in opencl/<name>/ and
-# cuda/<name>/; the rules below are written once and generated for every
-# name in BENCHMARKS. A bench/<name>/build.mk beside it, where there is one,
-# says only what is particular to it (compiler flags of one file, embedded
-# headers, generated sources). Adding a benchmark is one word in this list.
-BENCHMARKS := stream bandwidth atomics regspill sfu fma latency cache
+# A benchmark is a folder bench/<name>/ (its descriptor, design, backend
+# contract, host truth and references, figures/, tests/) with backends in
+# opencl/<name>/ and cuda/<name>/; the rules below are written once and
+# generated for every benchmark. Its descriptor (bench/<name>/descriptor,
+# common/descriptor.sh) makes it one: BENCHMARKS and each one's backends come
+# from the descriptors (build/gen/descriptors.mk), checked on every build. A
+# bench/<name>/build.mk beside it, where there is one, says only what is
+# particular to it (compiler flags of one file, embedded headers, generated
+# sources). Adding a benchmark is adding its folders.
+
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
 # build/tools/<exe>. tools/shared/ holds what several tools read.
 TOOLS_LIST := xgraph report critical_points gpu_check db cachesim energy_levels
 
 CC       ?= gcc
 BUILD    ?= build
+# The descriptors, remade (and checked) on every run of make, rewritten only
+# where what they say changed; make reads them again when they are.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+include $(BUILD)/gen/descriptors.mk
+endif
+$(BUILD)/gen/descriptors.mk: FORCE
+	@mkdir -p $(@D)
+	@common/descriptor_gen.sh make . > $@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
 GIT_REV  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # Warnings are errors in CI (CI=true) and whenever WERROR=1.
@@ -151,14 +162,19 @@ $(eval $(call folder_tests,bench,))
 $(eval $(call folder_tests,plot,))
 
 # ---- benchmarks ----
-# Per benchmark B: the archive of bench/B/*.c; B-opencl from opencl/B/*.c,
-# opencl/B/kernels.cl and B_CL_EMBED (further embedded symbols); B-cuda
-# from B_CUDA_SRC (default cuda/B/*.cu and *.c) and B_CUDA_EXTRA objects;
-# the tests in bench/B/tests/.
+# Per benchmark B: the archive of bench/B/*.c (but gpu_rules.c, the GPU
+# check's); for each of its backends (B_BACKENDS): B-opencl from
+# opencl/B/*.c, opencl/B/kernels.cl and B_CL_EMBED (further embedded
+# symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu and *.c) and
+# B_CUDA_EXTRA objects; the tests in bench/B/tests/.
 define benchmark_rules
-$(1)_SRC := $(wildcard bench/$(1)/*.c)
+$(1)_SRC := $(filter-out bench/$(1)/gpu_rules.c,$(wildcard bench/$(1)/*.c))
 $(BUILD)/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/san/obj/%.o)
+$$(foreach api,$$($(1)_BACKENDS),$$(eval $$(call $$(api)_benchmark_rules,$(1))))
+$$(eval $$(call folder_tests,bench/$(1),bench_$(1).a))
+endef
+define opencl_benchmark_rules
 $$(call embed,$(1)_kernels_cl,opencl/$(1)/kernels.cl)
 $(1)_CL_OBJ := $(patsubst %.c,%.o,$(wildcard opencl/$(1)/*.c)) opencl/cl_device.o \
                $$(addprefix gen/,$$(addsuffix .o,$(1)_kernels_cl $$($(1)_CL_EMBED)))
@@ -170,6 +186,8 @@ $(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $(
                               $(BUILD)/san/lib/common.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
+endef
+define cuda_benchmark_rules
 $(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.c)
 $(1)_CUDA_OBJ := $$(addsuffix .o,$$(basename $$($(1)_CUDA_SRC))) $(CUDA_SHARED_OBJ)
 CUDA_BINS += $(BUILD)/bin/$(1)-cuda
@@ -177,7 +195,6 @@ $(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CU
                         $(BUILD)/lib/common.a
 	@mkdir -p $$(@D)
 	$$(NVCC) -o $$@ $$^ -Xcompiler -fopenmp $$(LDLIBS)
-$$(eval $$(call folder_tests,bench/$(1),bench_$(1).a))
 endef
 
 # ---- host tools ----
@@ -200,9 +217,14 @@ $(BUILD)/san/tools/$(call tool_exe,$(1)): $(BUILD)/san/obj/tools/$(1)/main.o $$(
 	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)
 $$(eval $$(call folder_tests,tools/$(1),tool_$(1).a $$($(1)_LIBS)))
 endef
+# The benchmarks' descriptors as a C table (tools/shared/descriptors.h),
+# rewritten only where what they say changed.
 TOOLS_SHARED_SRC := $(wildcard tools/shared/*.c)
-$(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o)
+$(BUILD)/gen/descriptor_table.c: FORCE
+	@mkdir -p $(@D)
+	@common/descriptor_gen.sh c . > $@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
+$(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/descriptor_table.o
+$(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/descriptor_table.o
 $(eval $(call folder_tests,tools/shared,tool_shared.a))
 # tools/peers.sh, a script: its end-to-end test, on stand-ins of both suites.
 $(eval $(call folder_tests,tools/peers,))

@@ -17,3 +17,19 @@ parse_only() { # list, what to call it in an error
         rest=${rest#*,}
     done
 }
+
+# Every name in only_names must name a benchmark: an executable of BIN_DIR,
+# or a CUDA one that a descriptor names and that could not be built. Needs
+# the descriptors read (common/descriptor.sh).
+check_only_names() { # bin_dir, what to add to the error
+    local w n found cuda_exes
+    desc_executables cuda_exes cuda
+    for w in "${only_names[@]}"; do
+        found=0
+        for n in "$1"/* "${cuda_exes[@]}"; do
+            n=${n##*/}
+            { [ "$n" = "$w" ] || [ "${n%-*}" = "$w" ]; } && found=1
+        done
+        [ $found = 1 ] || die "--only: no benchmark named '$w'$2"
+    done
+}

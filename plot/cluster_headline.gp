@@ -2,14 +2,15 @@
 # and device, the nodes' median as a line, and the outliers (the cluster
 # report's verdict) in red, so that the slow node stands out at a glance.
 #   gnuplot -c plot/cluster_headline.gp RUN/cluster-report.csv RUN/cluster-headline "" BENCHMARK VARIANT DTYPE
-# BENCHMARK VARIANT DTYPE pick the headline (default stream triad double);
-# an empty DTYPE matches rows without one. Node and device names reach
+# BENCHMARK VARIANT DTYPE pick the headline (plot.sh: the triad in double of
+# the benchmark that gives the X-model its memory side; none given: the
+# report's first figure); an empty DTYPE matches rows without one. Node and device names reach
 # gnuplot only as data read from the CSV.
 csv = ARGC >= 1 ? ARG1 : "cluster-report.csv"
 out = ARGC >= 2 ? ARG2 : "cluster-headline"
-bench = ARGC >= 4 ? ARG4 : "stream"
-variant = ARGC >= 5 ? ARG5 : "triad"
-dtype = ARGC >= 6 ? ARG6 : "double"
+bench = ARGC >= 4 ? ARG4 : ""
+variant = ARGC >= 5 ? ARG5 : ""
+dtype = ARGC >= 6 ? ARG6 : ""
 
 set datafile separator comma
 set datafile columnheaders

@@ -62,82 +62,94 @@ complaint() { # log
     printf '%s' "${line:0:300}"
 }
 
-lee_ratio_ref="$here/../results/reference/lee2012-fig4.3.csv"
+# The benchmarks' figures, from their descriptors (common/descriptor.sh).
+# shellcheck source=common/kv.sh
+. "$here/../common/kv.sh"
+# shellcheck source=common/descriptor.sh
+. "$here/../common/descriptor.sh"
+desc_read_all "$here/.." || die 1 "$desc_error"
+
+# The benchmark of a results file <name>-<backend>.csv, into the variable
+# bench; false for any other file (a summary table, sfu-opencl.table.csv).
+benchmark_of() { # csv base name
+    local b
+    for b in "${DESC_NAMES[@]}"; do
+        [[ $1 == "$b-"* && ${1#"$b-"} =~ ^[a-z0-9]+$ ]] && { bench=$b; return 0; }
+    done
+    return 1
+}
+
+# The figures of one CSV, in order: each one's name (in messages), its
+# script, the suffix of its output (<csv base>-SUFFIX; empty: the base
+# itself) and up to three arguments after the device name.
+reset_figures() { figures=() fig_name=() fig_script=() fig_suffix=() fig_nargs=() fig_arg1=() fig_arg2=() fig_arg3=(); }
+add_figure() { # name script suffix [argument...]
+    figures+=("${#figures[@]}")
+    fig_name+=("$1") fig_script+=("$2") fig_suffix+=("$3") fig_nargs+=($(($# - 3)))
+    fig_arg1+=("${4:-}") fig_arg2+=("${5:-}") fig_arg3+=("${6:-}")
+}
+# Those its benchmark's descriptor names: each where its rows are there
+# (rows=) and for its backend (backend=), with its reference table where
+# that is there to read ("" where not; reference=).
+benchmark_figures() { # benchmark csv
+    local line name w rows backend ref words
+    while read -r line; do
+        [ -n "$line" ] || continue
+        read -ra words <<<"$line"
+        name=${words[0]} rows="" backend="" ref=()
+        for w in "${words[@]:1}"; do
+            case $w in
+                rows=*) rows=${w#rows=} ;;
+                backend=*) backend=${w#backend=} ;;
+                reference=*) ref=("$here/../${w#reference=}")
+                             [ -r "${ref[0]}" ] || ref=("") ;;
+            esac
+        done
+        [ -z "$rows" ] || grep -qE ",($rows)," "$2" || continue
+        [ -z "$backend" ] || [[ $2 == *"-$backend.csv" ]] || continue
+        add_figure "${1}_$name" "$here/../bench/$1/figures/$name.gp" "$name" "${ref[@]}"
+    done <<<"${DESC[$1:figure]:-}"
+}
+
 ranasinghe_ref="$here/../results/reference/ranasinghe2014-table5.1.csv"
+memory_bench="" # the benchmark of the X-model's memory side (desc_find)
 drawn=0
 for csv in "$dir"/*.csv; do
     [ -e "$csv" ] || continue
     case "$csv" in *.meta.csv) continue ;; esac
     base=${csv%.csv}
-    extra=()
+    reset_figures
     case "$(basename -- "$base")" in
-        stream-*) figures="stream_footprint stream_concurrency" ;;
-        bandwidth-*)
-            figures="bandwidth_size bandwidth_paths"
-            grep -q ',technique,' "$csv" && figures+=" bandwidth_techniques"
-            # The paths matrix: one row per cell, where the run made one.
-            grep -q ',matrix,' "$csv" && figures+=" bandwidth_matrix"
-            # Lee's tables name OpenCL paths.
-            [[ $csv == *-opencl.csv ]] && figures+=" bandwidth_lee"
-            ;;
-        regspill-*)
-            # Each figure needs its rows: caps only where a toolchain takes
-            # them, the offline table only where a compiler exists.
-            figures=""
-            grep -q ',live-values,' "$csv" && figures+=" regspill_live"
-            grep -q ',reg-cap,' "$csv" && figures+=" regspill_caps"
-            grep -q ',offline-cap,' "$csv" && figures+=" regspill_spill"
-            ;;
-        atomics-*)
-            # --sweeps and --spaces leave sweeps out; the ratios come with
-            # the degree sweep, the locks share a figure with the groups.
-            figures=""
-            grep -q ',degree,' "$csv" && figures+=" atomics_degree"
-            grep -q ',stride,' "$csv" && figures+=" atomics_stride"
-            grep -qE ',(groups|groups-one-address|locks),' "$csv" && figures+=" atomics_groups"
-            grep -q ',ratio,' "$csv" && figures+=" atomics_ratio"
-            # Lee's factors, where the reference table is there to read.
-            if [ -r "$lee_ratio_ref" ]; then extra=("$lee_ratio_ref"); else extra=(""); fi
-            ;;
-        latency-*) figures="latency_footprint" ;;
-        cache-*)
-            figures=""
-            # The heat map, where the run swept the grid.
-            grep -q ',grid,' "$csv" && figures+=" cache_heatmap"
-            # The model against the measurement, where the run had pattern kernels.
-            grep -q ',model,' "$csv" && figures+=" cache_model"
-            ;;
         # build/tools/energy-levels' table, beside Ranasinghe's values where
-        # the reference table is there to read.
+        # the reference table is there to read; a table of one figure names
+        # it: energy-levels.png, not energy-levels-levels.png.
         energy-levels)
-            figures="energy_levels"
-            if [ -r "$ranasinghe_ref" ]; then extra=("$ranasinghe_ref"); else extra=(""); fi
-            extra+=("$(energy_reason "$csv")")
+            table51=""
+            [ ! -r "$ranasinghe_ref" ] || table51=$ranasinghe_ref
+            add_figure energy_levels "$here/energy_levels.gp" "" "$table51" "$(energy_reason "$csv")"
             ;;
-        # A cluster run's report: one headline across the nodes.
-        cluster-report) figures="cluster_headline" ;;
-        fma-*) figures="fma_gx" ;;
-        sfu-*.table) continue ;; # the summary table beside the rows
-        sfu-*)
-            # Sweeps the run's --versions and --partition-functions left out draw nothing.
-            figures=""
-            grep -q ',throughput,' "$csv" && figures+=" sfu_throughput"
-            grep -q ',accuracy,' "$csv" && figures+=" sfu_accuracy"
-            grep -q ',partition,' "$csv" && figures+=" sfu_partition"
-            ;;
-        *) continue ;;
+        # A cluster run's report: one headline across the nodes, the triad in
+        # double of the benchmark that gives the X-model its memory side.
+        cluster-report)
+            if desc_find memory_bench xmodel memory; then
+                add_figure cluster_headline "$here/cluster_headline.gp" headline "$memory_bench" triad double
+            else
+                add_figure cluster_headline "$here/cluster_headline.gp" headline
+            fi ;;
+        *) benchmark_of "$(basename -- "$base")" || continue
+           benchmark_figures "$bench" "$csv" ;;
     esac
     name=$(device_name "$base.meta.csv")
-    for fig in $figures; do
-        out="${base}-${fig#*_}"
-        # A table of one figure names it: energy-levels.png, not energy-levels-levels.png.
-        [ "$(basename -- "$base")" = "${fig//_/-}" ] && out=$base
+    for i in "${figures[@]}"; do
+        out=$base${fig_suffix[i]:+-${fig_suffix[i]}}
+        extra=("${fig_arg1[i]}" "${fig_arg2[i]}" "${fig_arg3[i]}")
+        extra=("${extra[@]:0:fig_nargs[i]}")
         # A figure left from an earlier drawing must not pass for this one's.
         rm -f -- "$out.png" "$out.svg"
         # Panels without data for a backend are normal; other messages show.
-        if ! log=$(gnuplot -c "$here/$fig.gp" "$csv" "$out" "$name" "${extra[@]}" 2>&1); then
+        if ! log=$(gnuplot -c "${fig_script[i]}" "$csv" "$out" "$name" "${extra[@]}" 2>&1); then
             rm -f -- "$out.png" "$out.svg"
-            die 1 "$fig on $csv: gnuplot failed: $(complaint "$log")"
+            die 1 "${fig_name[i]} on $csv: gnuplot failed: $(complaint "$log")"
         fi
         for f in "$out.png" "$out.svg"; do
             [ -e "$f" ] || continue

@@ -546,10 +546,14 @@ static void test_plot_installed_under_a_hostile_path(void **state)
     char inst[1024];
     hostile_path(inst, tmp, "install");
     setenv("CR_INJ_TO", inst, 1);
-    /* plot.sh reads its CSVs with the shell functions in common/. */
+    /* plot.sh reads its CSVs and the benchmarks' descriptors with the shell
+     * functions in common/, and draws with the benchmarks' scripts. */
     sh("mkdir -p -- \"$CR_INJ_TO/results\" \"$CR_INJ_TO/common\" && cp -R -- \"$CR_INJ_SRC/plot\" \"$CR_INJ_TO\"/ && "
-       "cp -- \"$CR_INJ_SRC/common/csv_records.sh\" \"$CR_INJ_TO/common\"/ && "
-       "cp -R -- \"$CR_INJ_SRC/results/reference\" \"$CR_INJ_TO/results\"/");
+       "cp -- \"$CR_INJ_SRC\"/common/csv_records.sh \"$CR_INJ_SRC\"/common/kv.sh \"$CR_INJ_SRC\"/common/descriptor.sh "
+       "\"$CR_INJ_TO/common\"/ && cp -R -- \"$CR_INJ_SRC/results/reference\" \"$CR_INJ_TO/results\"/ && "
+       "for b in \"$CR_INJ_SRC\"/bench/*/descriptor; do b=${b%%/descriptor}; b=${b##*/}; "
+       "mkdir -p -- \"$CR_INJ_TO/bench/$b\" && cp -R -- \"$CR_INJ_SRC/bench/$b/descriptor\" "
+       "\"$CR_INJ_SRC/bench/$b/figures\" \"$CR_INJ_TO/bench/$b\"/ || exit 1; done");
     char dev[320];
     snprintf(dev, sizeof dev, "%s/installed", tmp);
     copy_base(dev, true);

@@ -91,6 +91,26 @@ static run_result plot(const char *prefix, const char *dir)
     return run_shell(cmd);
 }
 
+/* plot.sh on TMP/DIR, which must succeed. */
+static void plot_ok(const char *dir)
+{
+    run_result r = plot("", dir);
+    if (r.status != 0)
+        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
+    run_free(&r);
+}
+
+/* The cluster headline drawn in TMP/DIR is titled text. */
+static void expect_headline_titled(const char *dir, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/cluster-report-headline.svg", tmp, dir);
+    char *svg = csv_slurp(path);
+    assert_non_null(svg);
+    expect_in(svg, text);
+    free(svg);
+}
+
 static int figures_in(const char *dir)
 {
     char cmd[1024];
@@ -181,14 +201,26 @@ static void test_cluster_headline(void **state)
     expect_in(r.out, "plot.sh: 1 figure(s) in ");
     run_free(&r);
     expect_whole_figure("cluster", "cluster-report-headline");
-    snprintf(path, sizeof path, "%s/cluster/cluster-report-headline.svg", tmp);
-    char *svg = csv_slurp(path);
-    assert_non_null(svg);
-    expect_in(svg, "fma fma float across nodes");
-    free(svg);
+    expect_headline_titled("cluster", "fma fma float across nodes");
     assert_int_equal(file_size("cluster", "PWNED"), -1);
     snprintf(path, sizeof path, "%s/PWNED", tmp);
     assert_int_not_equal(access(path, F_OK), 0);
+}
+
+/* Where the report has it, the headline is the triad in double of the
+ * benchmark that gives the X-model its memory side (stream's descriptor
+ * says so), whatever comes first. */
+static void test_cluster_headline_is_the_memory_triad(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    sh_in_tmp("rm -rf cluster2 && mkdir cluster2 && printf '%%s\\n' "
+              "node,device,benchmark,variant,dtype,unit,value,median,mad,verdict,why "
+              "n1,cpu,fma,fma,float,Gflop/s,100,100,1,ok, n1,cpu,stream,triad,double,GB/s,55,55,1,ok, "
+              "n2,cpu,stream,triad,double,GB/s,56,55,1,ok, >cluster2/cluster-report.csv");
+    plot_ok("cluster2");
+    expect_headline_titled("cluster2", "stream triad double across nodes");
 }
 
 /* Appends a row to a results CSV, its fields by the file's own header
@@ -318,18 +350,13 @@ static void test_paths_matrix_figure(void **state)
     append_row(path, "benchmark=bandwidth|backend=opencl|device=cpu|variant=kernel-read-malloc|sweep=matrix|n=0|"
                      "valid=1|timer=none|stop=unsupported|params=from=malloc;to=device;engine=kernel|"
                      "note=not supported: no system SVM");
-    run_result r = plot("", "matrix");
-    if (r.status != 0)
-        fail_msg("plot.sh: status %d\nstderr:\n%s", r.status, r.err);
-    run_free(&r);
+    plot_ok("matrix");
     expect_whole_figure("matrix", "bandwidth-opencl-matrix");
 
     /* Without matrix rows, no matrix figure. */
     fixture_copy("nomatrix");
     sh_in_tmp("find nomatrix -name '*.csv' ! -name 'bandwidth-opencl*' -delete");
-    r = plot("", "nomatrix");
-    assert_int_equal(r.status, 0);
-    run_free(&r);
+    plot_ok("nomatrix");
     assert_int_equal(file_size("nomatrix", "bandwidth-opencl-matrix.png"), -1);
 }
 
@@ -350,5 +377,6 @@ static int setup_plot(void **state)
 }
 
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
-              test_old_figure_never_passes_for_new, test_cluster_headline, test_energy_levels_figure,
+              test_old_figure_never_passes_for_new, test_cluster_headline,
+              test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
               test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_bad_usage)

@@ -4,6 +4,7 @@
 #include "csv.h"
 #include "db/sql.h"
 #include "error.h"
+#include "shared/descriptors.h"
 
 #include <libgen.h>
 #include <stdio.h>
@@ -103,7 +104,8 @@ static const char schema_sql[] =
     "CREATE INDEX IF NOT EXISTS devices_by_name ON devices(name, backend);\n"
     /* Which row of a benchmark is its headline figure for a variant and
      * data type: rows of this sweep (and unit, and parameter where given),
-     * then the one that pick names. */
+     * then the one that pick names; a row per benchmark, as its descriptor
+     * says (insert_headline_rules). */
     "CREATE TABLE IF NOT EXISTS headline_rules(\n"
     "  benchmark TEXT NOT NULL,\n"
     "  sweep TEXT NOT NULL,\n"
@@ -114,21 +116,6 @@ static const char schema_sql[] =
     "  better TEXT NOT NULL CHECK(better IN ('higher', 'lower')),\n"
     "  what TEXT NOT NULL,\n"
     "  PRIMARY KEY(benchmark, sweep));\n"
-    "INSERT OR IGNORE INTO headline_rules VALUES\n"
-    "  ('stream', 'fixed', 'GB/s', NULL, NULL, 'only', 'higher',\n"
-    "   'each kernel and data type at the fixed array size, median of the repetitions'),\n"
-    "  ('bandwidth', 'size', 'GB/s', NULL, NULL, 'largest-size', 'higher',\n"
-    "   'each transfer path at its largest size'),\n"
-    "  ('latency', 'level', 'ns', NULL, NULL, 'only', 'lower',\n"
-    "   'the load-to-use latency of each memory level'),\n"
-    "  ('fma', 'concurrency', 'Gflop/s', NULL, NULL, 'max', 'higher',\n"
-    "   'the highest throughput of the concurrency sweep, per data type'),\n"
-    "  ('atomics', 'degree', 'Mop/s', 'degree', '1', 'only', 'higher',\n"
-    "   'each operation and type with one work-item per counter (no contention)'),\n"
-    "  ('sfu', 'throughput', 'Gop/s', NULL, NULL, 'only', 'higher',\n"
-    "   'the throughput of each function and version'),\n"
-    "  ('regspill', 'live', 'Gop/s', NULL, NULL, 'max', 'higher',\n"
-    "   'the best throughput of the live-value sweep, before the spill cliff');\n"
     "CREATE VIEW IF NOT EXISTS benchmarks AS\n"
     "  SELECT benchmark AS name, COUNT(DISTINCT device_id) AS devices, COUNT(*) AS files FROM files\n"
     "  WHERE kind = 'results' GROUP BY benchmark;\n"
@@ -164,6 +151,28 @@ static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
     return rc == SQLITE_ROW ? 0 : cr_errf(err, errlen, "not a database: %s", sqlite3_errmsg(db));
 }
 
+/* Each benchmark's headline rule, as its descriptor says (values bound,
+ * never spliced into the statement). */
+static int insert_headline_rules(sqlite3 *db, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (db_prepare(db, &st, "INSERT OR IGNORE INTO headline_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?);", err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < cr_ndescriptors; ++i) {
+        const cr_headline *h = &cr_descriptors[i].headline;
+        if (h->sweep == NULL)
+            continue;
+        const char *values[] = {cr_descriptors[i].name, h->sweep, h->unit, h->param_key, h->param_value, h->pick,
+                                h->better, h->what};
+        for (int k = 0; k < 8; ++k)
+            sqlite3_bind_text(st, k + 1, values[k], -1, SQLITE_STATIC);
+        rc = db_step_done(db, st, "headline rules", err, errlen);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 static int prepare_schema(sqlite3 *db, char *err, size_t errlen)
 {
     /* Waits for another writer rather than failing at once. */
@@ -180,7 +189,8 @@ static int prepare_schema(sqlite3 *db, char *err, size_t errlen)
     char set_version[64];
     snprintf(set_version, sizeof set_version, "PRAGMA user_version = %d;", DB_SCHEMA_VERSION);
     if (db_exec(db, "BEGIN IMMEDIATE;", "schema", err, errlen) == 0 &&
-        db_exec(db, schema_sql, "schema", err, errlen) == 0 && db_exec(db, set_version, "schema", err, errlen) == 0 &&
+        db_exec(db, schema_sql, "schema", err, errlen) == 0 && insert_headline_rules(db, err, errlen) == 0 &&
+        db_exec(db, set_version, "schema", err, errlen) == 0 &&
         db_exec(db, "COMMIT;", "schema", err, errlen) == 0)
         return 0;
     sqlite3_exec(db, "ROLLBACK;", NULL, NULL, NULL);

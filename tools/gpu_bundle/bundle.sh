@@ -6,8 +6,10 @@
 #   tools/gpu_bundle/bundle.sh --bin DIR --tools DIR --out DIR [--peers DIR]
 #                              [--ptxas FILE] [--max-mib N] [--about LINE]...
 #
-# OUT mirrors the tree's run-time part: run_all.sh, common/*.sh, plot/,
-# tools/peers.sh, tools/slurm/*.sh, results/reference/ (plot.sh's tables),
+# OUT mirrors the tree's run-time part: run_all.sh, common/*.sh,
+# tools/run/*.sh, plot/, the benchmarks' descriptors and figures
+# (bench/*/descriptor, bench/*/figures/), tools/peers.sh, tools/slurm/*.sh,
+# results/reference/ (plot.sh's tables),
 # and build/bin (the benchmarks of --bin), build/tools (the host tools of
 # --tools), build/peers (the executables at the top of --peers, where it
 # exists), build/cuda/bin/ptxas (--ptxas: the toolkit's, which regspill-cuda
@@ -83,7 +85,8 @@ mkdir -p -- "$stage"/build/{bin,tools,peers,lib}
 # ---- the scripts, as they lie in the tree ----
 copy_scripts() {
     local f rel
-    for f in "$tree"/{run_all.sh,common/*.sh,plot/plot.sh,plot/*.gp,tools/peers.sh,tools/slurm/*.sh} \
+    for f in "$tree"/{run_all.sh,common/*.sh,tools/run/*.sh,plot/plot.sh,plot/*.gp,tools/peers.sh,tools/slurm/*.sh} \
+        "$tree"/bench/*/{descriptor,figures/*.gp} \
         "$tree"/results/reference/{*.csv,README.md}; do
         [ -f "$f" ] || continue
         rel=${f#"$tree"/}

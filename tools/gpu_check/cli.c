@@ -44,8 +44,8 @@ static int error_line(FILE *err, const char *msg)
 static void print_rules(FILE *out)
 {
     fprintf(out, "%-21s %-10s %-33s %-8s %s\n", "figure", "benchmark", "row", "unit", "plausible range");
-    for (size_t i = 0; i < gc_nrules; ++i) {
-        const gc_rule *r = &gc_rules[i];
+    for (size_t i = 0; i < gc_rule_count(); ++i) {
+        const gc_rule *r = gc_rule_at(i);
         char row[128];
         snprintf(row, sizeof row, "%s%s%s%s%s%s", r->variant, r->dtype ? " " : "", r->dtype ? r->dtype : "",
                  r->sweep ? " (" : "", r->sweep ? r->sweep : "", r->sweep ? ")" : "");

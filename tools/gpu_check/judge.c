@@ -397,10 +397,10 @@ static void eval_rule(const gc_device *d, const gc_rule *r, int depth, gc_eval *
 
 static void judge_figures(const gc_device *d, gc_verdicts *v)
 {
-    for (size_t i = 0; i < gc_nrules; ++i) {
+    for (size_t i = 0; i < gc_rule_count(); ++i) {
         gc_eval e;
-        eval_rule(d, &gc_rules[i], 0, &e);
-        gc_line *l = add_line(v, d->dir, e.state, gc_rules[i].figure);
+        eval_rule(d, gc_rule_at(i), 0, &e);
+        gc_line *l = add_line(v, d->dir, e.state, gc_rule_at(i)->figure);
         snprintf(l->measured, sizeof l->measured, "%s", e.have ? e.measured : "-");
         snprintf(l->range, sizeof l->range, "%s", e.range[0] ? e.range : "-");
         snprintf(l->reason, sizeof l->reason, "%s", e.reason);

@@ -56,9 +56,24 @@ typedef struct {
     const char *source;
 } gc_rule;
 
-extern const gc_rule gc_rules[];
-extern const size_t gc_nrules;
+/* A benchmark's rules: bench/<name>/gpu_rules.c defines gc_rules_<name>,
+ * each range drawn from published measurements of sound devices of several
+ * generations (the source beside each rule says which), widened a little,
+ * so that a sound Ampere, Hopper or Blackwell device passes while a figure
+ * above its limit, or far below it, does not. */
+typedef struct {
+    const gc_rule *rules;
+    size_t n;
+} gc_rule_list;
 
+/* Every benchmark's list, in the benchmarks' order (generated at build
+ * time from the descriptors: common/descriptor_gen.sh gpu-rules). */
+extern const gc_rule_list *const gc_rule_lists[];
+extern const size_t gc_nrule_lists;
+
+/* How many rules there are, and the i-th of them, list after list. */
+size_t gc_rule_count(void);
+const gc_rule *gc_rule_at(size_t i);
 /* The rule of that figure name, or NULL. */
 const gc_rule *gc_rule_named(const char *figure);
 

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "shared/csv_schema.h"
 
+#include "shared/descriptors.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -140,9 +142,6 @@ const cr_csv_schema cr_schema_any = {"a CSV file", NULL, 0, true, NULL, 0};
 
 /* ---- which file is which ---- */
 
-/* The Makefile's BENCHMARKS: their results are <benchmark>-<backend>.csv. */
-static const char *const benchmarks[] = {"stream", "bandwidth", "atomics", "regspill", "sfu", "fma", "latency"};
-
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -168,9 +167,10 @@ const cr_csv_schema *cr_schema_for(const char *path)
         return &schema_peers;
     if (strcmp(name, "ranasinghe2014-table5.1.csv") == 0)
         return &schema_energy_reference;
-    for (size_t i = 0; i < COUNT(benchmarks); ++i) {
-        size_t n = strlen(benchmarks[i]);
-        if (strncmp(name, benchmarks[i], n) == 0 && name[n] == '-' && ends_with(name, ".csv"))
+    /* The benchmarks' results: <benchmark>-<backend>.csv. */
+    for (size_t i = 0; i < cr_ndescriptors; ++i) {
+        size_t n = strlen(cr_descriptors[i].name);
+        if (strncmp(name, cr_descriptors[i].name, n) == 0 && name[n] == '-' && ends_with(name, ".csv"))
             return &cr_schema_results;
     }
     return &cr_schema_any;

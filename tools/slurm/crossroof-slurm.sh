@@ -32,7 +32,8 @@ set -uo pipefail
 caller=$PWD
 repo=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 . "$repo/tools/slurm/lib.sh"
-. "$repo/common/run_args.sh" # parse_only
+. "$repo/common/run_args.sh" # parse_only, check_only_names
+. "$repo/common/descriptor.sh"
 
 usage() { sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; }
 absolute() { # variable path
@@ -158,15 +159,8 @@ for ((i = 0; i < ${#run_all_args[@]}; i++)); do
     [ "${run_all_args[i]}" = -- ] && break
     [ "${run_all_args[i]}" = --only ] || continue
     parse_only "${run_all_args[i + 1]}" --only
-    for w in "${only_names[@]}"; do
-        found=0
-        for b in "$bin_dir"/* "$repo"/cuda/*/main.c; do
-            n=${b##*/}
-            [[ $b == */main.c ]] && { n=${b%/main.c}; n=${n##*/}-cuda; }
-            { [ "$n" = "$w" ] || [ "${n%-*}" = "$w" ]; } && found=1
-        done
-        [ $found = 1 ] || die "--only: no benchmark named '$w' in $bin_dir"
-    done
+    desc_read_all "$repo" || fail "$desc_error"
+    check_only_names "$bin_dir" " in $bin_dir"
 done
 
 # ---- what to submit ----

@@ -91,7 +91,8 @@ int xg_app_solve(const xg_data *d, const xg_fits *fits, int k, const xg_app_spec
         return 0;
     }
     if (o->ng == 0) {
-        snprintf(r->note, sizeof r->note, "no g(x): %s", d->have_fma ? "no fma rows of this type" : "no fma CSV");
+        snprintf(r->note, sizeof r->note, "no g(x): no %s %s", d->compute_bench,
+                 d->have_fma ? "rows of this type" : "CSV");
         return 0;
     }
     int e = -1;
@@ -103,8 +104,8 @@ int xg_app_solve(const xg_data *d, const xg_fits *fits, int k, const xg_app_spec
         snprintf(have + used, sizeof have - used, "%s%d", i ? " " : "", o->ilp[i]);
     }
     if (e < 0)
-        return cr_errf(err, errlen, "--app: E=%d: no %s fma rows with ilp=%d (measured: %s)", spec->ilp, dt->name,
-                       spec->ilp, have);
+        return cr_errf(err, errlen, "--app: E=%d: no %s %s rows with ilp=%d (measured: %s)", spec->ilp, dt->name,
+                       d->compute_bench, spec->ilp, have);
 
     const xg_roof_fit *ff = &o->f;
     size_t nv;

@@ -2,6 +2,7 @@
 #include "xgraph/data.h"
 
 #include "error.h"
+#include "shared/descriptors.h"
 #include "shared/result_reader.h"
 
 #include <dirent.h>
@@ -43,16 +44,33 @@ static int dtype_index(const char *s)
     return strcmp(s, "float") == 0 ? 0 : strcmp(s, "double") == 0 ? 1 : -1;
 }
 
-/* ---- which stream CSV ---- */
+/* ---- which benchmarks: the parts their descriptors give them (xmodel=) ---- */
+
+static int find_parts(xg_data *d, char *err, size_t errlen)
+{
+    static const char *const parts[] = {"memory", "compute", "latency"};
+    char *names[] = {d->memory_bench, d->compute_bench, d->latency_bench};
+    for (size_t i = 0; i < 3; ++i) {
+        const cr_descriptor *b = cr_descriptor_xmodel(parts[i]);
+        snprintf(names[i], sizeof d->memory_bench, "%s", b ? b->name : "");
+    }
+    if (d->memory_bench[0] == '\0')
+        return cr_errf(err, errlen, "no benchmark gives f(k): none has xmodel=memory in its descriptor");
+    return 0;
+}
+
+/* ---- which CSV of the memory side ---- */
 
 static int find_stream(xg_data *d, const char *backend, char *err, size_t errlen)
 {
+    const char *bench = d->memory_bench;
+    size_t pre = strlen(bench) + 1; /* "stream-" */
     if (backend) {
         snprintf(d->backend, sizeof d->backend, "%s", backend);
-        snprintf(d->stream_csv, sizeof d->stream_csv, "%s/stream-%s.csv", d->dir, backend);
+        snprintf(d->stream_csv, sizeof d->stream_csv, "%s/%s-%s.csv", d->dir, bench, backend);
         if (!file_exists(d->stream_csv))
-            return cr_errf(err, errlen, "%s: no such file: f(k) comes from the stream concurrency sweep",
-                           d->stream_csv);
+            return cr_errf(err, errlen, "%s: no such file: f(k) comes from the %s concurrency sweep", d->stream_csv,
+                           bench);
         return 0;
     }
     DIR *dp = opendir(d->dir);
@@ -64,24 +82,25 @@ static int find_stream(xg_data *d, const char *backend, char *err, size_t errlen
     while ((e = readdir(dp)) != NULL) {
         const char *n = e->d_name;
         size_t len = strlen(n);
-        if (strncmp(n, "stream-", 7) != 0 || len <= 11 || strcmp(n + len - 4, ".csv") != 0 ||
-            (len > 9 && strcmp(n + len - 9, ".meta.csv") == 0) || len - 11 >= sizeof d->backend)
+        if (strncmp(n, bench, pre - 1) != 0 || n[pre - 1] != '-' || len <= pre + 4 ||
+            strcmp(n + len - 4, ".csv") != 0 || (len > 9 && strcmp(n + len - 9, ".meta.csv") == 0) ||
+            len - pre - 4 >= sizeof d->backend)
             continue;
         if (found < 2)
             snprintf(names[found], sizeof names[found], "%s", n);
         if (found == 0)
-            snprintf(d->backend, sizeof d->backend, "%.*s", (int)(len - 11), n + 7);
+            snprintf(d->backend, sizeof d->backend, "%.*s", (int)(len - pre - 4), n + pre);
         ++found;
     }
     closedir(dp);
     if (found == 0)
-        return cr_errf(err, errlen, "%s: no stream-<backend>.csv: f(k) comes from the stream concurrency sweep "
-                                    "(stream-opencl --sweeps concurrency,fixed --out %s)",
-                       d->dir, d->dir);
+        return cr_errf(err, errlen, "%s: no %s-<backend>.csv: f(k) comes from the %s concurrency sweep "
+                                    "(%s-opencl --sweeps concurrency,fixed --out %s)",
+                       d->dir, bench, bench, bench, d->dir);
     if (found > 1)
-        return cr_errf(err, errlen, "%s: %d stream CSVs (%s, %s, ...): pick one with --backend", d->dir, found,
+        return cr_errf(err, errlen, "%s: %d %s CSVs (%s, %s, ...): pick one with --backend", d->dir, found, bench,
                        names[0], names[1]);
-    snprintf(d->stream_csv, sizeof d->stream_csv, "%s/stream-%s.csv", d->dir, d->backend);
+    snprintf(d->stream_csv, sizeof d->stream_csv, "%s/%s-%s.csv", d->dir, bench, d->backend);
     return 0;
 }
 
@@ -90,13 +109,13 @@ static int find_stream(xg_data *d, const char *backend, char *err, size_t errlen
 static int load_meta(xg_data *d, char *err, size_t errlen)
 {
     char path[4300];
-    snprintf(path, sizeof path, "%s/stream-%s.meta.csv", d->dir, d->backend);
+    snprintf(path, sizeof path, "%s/%s-%s.meta.csv", d->dir, d->memory_bench, d->backend);
     cr_csv_table t;
     if (cr_csv_load(&t, path, &cr_schema_metadata, err, errlen) != 0) {
         if (file_exists(path))
             return -1;
-        return cr_errf(err, errlen, "%s: no such file: the compute-unit count comes from the stream run's metadata",
-                       path);
+        return cr_errf(err, errlen, "%s: no such file: the compute-unit count comes from the %s run's metadata",
+                       path, d->memory_bench);
     }
     static const char *const cols[] = {"key", "value"};
     int c[2];
@@ -176,12 +195,13 @@ static int open_results(cr_csv_table *t, const char *path, int *c, char *err, si
 
 /* DIR/<bench>-<backend>.csv, whose name goes into path, opened into t
  * where it exists: an optional input. Returns 1 when open, 0 when there is
- * no such file, -1 with err when it does not read. */
+ * no such file (or no benchmark plays that part), -1 with err when it does
+ * not read. */
 static int open_optional(const xg_data *d, const char *bench, char *path, size_t len, cr_csv_table *t, int *c,
                          char *err, size_t errlen)
 {
     snprintf(path, len, "%s/%s-%s.csv", d->dir, bench, d->backend);
-    if (!file_exists(path))
+    if (bench[0] == '\0' || !file_exists(path))
         return 0;
     return open_results(t, path, c, err, errlen) == 0 ? 1 : -1;
 }
@@ -230,7 +250,7 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
             break;
         char **f = t.rows[i].fields;
         int di = dtype_index(f[c[C_DTYPE]]);
-        if (!used(&t, i, c, "stream", d) || strcmp(f[c[C_VARIANT]], "triad") != 0 || di < 0)
+        if (!used(&t, i, c, d->memory_bench, d) || strcmp(f[c[C_VARIANT]], "triad") != 0 || di < 0)
             continue;
         xg_dtype_data *dt = &d->dt[di];
         if (strcmp(f[c[C_SWEEP]], "concurrency") == 0) {
@@ -259,9 +279,9 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
         if (d->dt[k].nf)
             qsort(d->dt[k].f, d->dt[k].nf, sizeof *d->dt[k].f, by_k);
     if (rc == 0 && d->dt[0].nf + d->dt[1].nf == 0)
-        rc = cr_errf(err, errlen, "%s: no valid triad rows of the concurrency sweep for backend %s: run stream-%s "
+        rc = cr_errf(err, errlen, "%s: no valid triad rows of the concurrency sweep for backend %s: run %s-%s "
                                   "--sweeps concurrency,fixed",
-                     d->stream_csv, d->backend, d->backend);
+                     d->stream_csv, d->backend, d->memory_bench, d->backend);
     return rc;
 }
 
@@ -301,7 +321,7 @@ static int load_fma(xg_data *d, char *err, size_t errlen)
 {
     cr_csv_table t;
     int c[C_N];
-    int open = open_optional(d, "fma", d->fma_csv, sizeof d->fma_csv, &t, c, err, errlen);
+    int open = open_optional(d, d->compute_bench, d->fma_csv, sizeof d->fma_csv, &t, c, err, errlen);
     if (open <= 0)
         return open;
     d->have_fma = true;
@@ -314,7 +334,7 @@ static int load_fma(xg_data *d, char *err, size_t errlen)
             break;
         char **f = t.rows[i].fields;
         int di = dtype_index(f[c[C_DTYPE]]);
-        if (!used(&t, i, c, "fma", d) || strcmp(f[c[C_SWEEP]], "concurrency") != 0 || di < 0)
+        if (!used(&t, i, c, d->compute_bench, d) || strcmp(f[c[C_SWEEP]], "concurrency") != 0 || di < 0)
             continue;
         const char *params = f[c[C_PARAMS]];
         if ((rc = param_number(&t, i, params, "ilp", true, &ilp, err, errlen)) != 0 ||
@@ -364,9 +384,10 @@ static int load_latency(xg_data *d, char *err, size_t errlen)
 {
     cr_csv_table t;
     int c[C_N];
-    int open = open_optional(d, "latency", d->latency_csv, sizeof d->latency_csv, &t, c, err, errlen);
+    int open = open_optional(d, d->latency_bench, d->latency_csv, sizeof d->latency_csv, &t, c, err, errlen);
     if (open == 0)
-        snprintf(d->l_chase_note, sizeof d->l_chase_note, "no latency-%s.csv in the directory", d->backend);
+        snprintf(d->l_chase_note, sizeof d->l_chase_note, "no %s-%s.csv in the directory", d->latency_bench,
+                 d->backend);
     if (open <= 0)
         return open;
     d->have_latency = true;
@@ -377,7 +398,7 @@ static int load_latency(xg_data *d, char *err, size_t errlen)
         if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0)
             break;
         char **f = t.rows[i].fields;
-        if (!used(&t, i, c, "latency", d) || strcmp(f[c[C_SWEEP]], "level") != 0 ||
+        if (!used(&t, i, c, d->latency_bench, d) || strcmp(f[c[C_SWEEP]], "level") != 0 ||
             strcmp(f[c[C_VARIANT]], "memory") != 0)
             continue;
         if (isnan(fig)) {
@@ -410,8 +431,9 @@ int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, si
         dt->array_bytes_min = dt->array_bytes_max = NAN;
         dt->fma_best = NAN;
     }
-    if (find_stream(d, backend, err, errlen) != 0 || load_meta(d, err, errlen) != 0 ||
-        load_stream(d, err, errlen) != 0 || load_fma(d, err, errlen) != 0 || load_latency(d, err, errlen) != 0) {
+    if (find_parts(d, err, errlen) != 0 || find_stream(d, backend, err, errlen) != 0 ||
+        load_meta(d, err, errlen) != 0 || load_stream(d, err, errlen) != 0 || load_fma(d, err, errlen) != 0 ||
+        load_latency(d, err, errlen) != 0) {
         xg_data_free(d);
         return -1;
     }

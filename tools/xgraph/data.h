@@ -59,6 +59,10 @@ typedef struct {
     double peak_memory_gbs;
     double peak_gflops[XG_NDTYPES];
     char peak_memory_source[384], peak_compute_source[384];
+    /* The benchmarks that give the X-model its memory side (f(k)), its
+     * compute side (g(x)) and the chase's latency: their descriptors'
+     * xmodel= ("" where none does). */
+    char memory_bench[24], compute_bench[24], latency_bench[24];
     char stream_csv[4200], fma_csv[4200], latency_csv[4200];
     bool have_fma, have_latency;
     double l_chase_ns;      /* NaN when there is no usable row */

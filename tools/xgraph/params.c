@@ -416,16 +416,18 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
         if (!(p = add(l, "M", ty, 0, NAN, "Gflop/s", NAN, "")))
             return -1;
         if (!d->have_fma)
-            note(p, "no fma-%s.csv in the directory: M, m_E and pi_E not fitted, g(x) not drawn", d->backend);
+            note(p, "no %s-%s.csv in the directory: M, m_E and pi_E not fitted, g(x) not drawn", d->compute_bench,
+                 d->backend);
         else
-            note(p, "no valid %s rows of the fma concurrency sweep in %s", ty, base(d->fma_csv));
+            note(p, "no valid %s rows of the %s concurrency sweep in %s", ty, d->compute_bench, base(d->fma_csv));
         return 0;
     }
     char src[160], unit[40];
     for (size_t e = 0; e < o->ng; ++e) {
         const xg_roof_fit *g = &o->g[e];
         int ilp = o->ilp[e];
-        snprintf(src, sizeof src, "%.60s: fma, ilp=%d, concurrency sweep, %zu points", base(d->fma_csv), ilp, g->n);
+        snprintf(src, sizeof src, "%.60s: %s, ilp=%d, concurrency sweep, %zu points", base(d->fma_csv),
+             d->compute_bench, ilp, g->n);
         if (!(p = add(l, "M_E", ty, ilp, g->plateau, "Gflop/s", g->rel_rms, src)))
             return -1;
         fit_note(p, g, "the computation system's peak at this ILP (the median of the points within 5% of the "

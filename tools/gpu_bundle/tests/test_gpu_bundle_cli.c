@@ -115,7 +115,8 @@ static void test_the_bundle_holds_what_run_all_runs(void **state)
 {
     (void)state;
     static const char *const wanted[] = {"gpu-bundle.txt", "run_all.sh", "common/kv.sh", "common/run_args.sh",
-                                         "common/csv_records.sh", "plot/plot.sh", "plot/stream_footprint.gp",
+                                         "common/csv_records.sh", "common/descriptor.sh", "plot/plot.sh",
+                                         "bench/stream/descriptor", "bench/stream/figures/footprint.gp",
                                          "tools/peers.sh", "tools/slurm/crossroof-slurm.sh",
                                          "results/reference/lee2012-fig4.3.csv",
                                          "results/reference/ranasinghe2014-table5.1.csv", "build/tools/gpu-check",

@@ -58,11 +58,11 @@ static bool listed(const char *const (*list)[2], size_t n, const char *figure)
 static void test_every_rule_is_accounted_for(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < gc_nrules; ++i) {
-        bool ok = listed(measured, sizeof measured / sizeof measured[0], gc_rules[i].figure),
-             missing = listed(absent, sizeof absent / sizeof absent[0], gc_rules[i].figure);
+    for (size_t i = 0; i < gc_rule_count(); ++i) {
+        bool ok = listed(measured, sizeof measured / sizeof measured[0], gc_rule_at(i)->figure),
+             missing = listed(absent, sizeof absent / sizeof absent[0], gc_rule_at(i)->figure);
         if (ok == missing)
-            fail_msg("the rule '%s' is %s", gc_rules[i].figure, ok ? "in both lists" : "in neither list");
+            fail_msg("the rule '%s' is %s", gc_rule_at(i)->figure, ok ? "in both lists" : "in neither list");
     }
 }
 

@@ -1,0 +1,128 @@
+# shellcheck shell=bash
+# After the tasks: the energy levels, the figures and the report of every
+# device; the summary, from the log; and the GPU check's verdict. Sourced by
+# run_all.sh, never run.
+
+# ---- figures and the report ----
+# The energy levels of every device (the GPU check's too): a table of its
+# own beside the CSVs, which the figures and the report read.
+energy_levels() {
+    local d
+    [ $interrupted = 0 ] || return 0
+    for d in "$out"/*/; do
+        [ -d "$d" ] && [ "$d" != "$out/peers/" ] || continue
+        if [ ! -x "$tools/energy-levels" ]; then
+            extra_failed+=("the energy levels: $tools/energy-levels is missing")
+            break
+        fi
+        start_child "$tools/energy-levels" "${d%/}" >/dev/null
+        wait_child
+        [ $interrupted = 0 ] || break
+        [ $rc = 0 ] || extra_failed+=("the energy levels in ${d%/} ($tools/energy-levels ${d%/})")
+    done
+}
+# The GPU check's short sweeps are not what the figures are drawn from;
+# without gnuplot there are none (said at the start).
+draw_figures() {
+    local d
+    if [ $interrupted = 0 ] && { [ "$gpu_check" = 1 ] || [ "$gnuplot_found" = 0 ]; }; then
+        echo "crossroof: writing the report"
+    elif [ $interrupted = 0 ]; then
+        echo "crossroof: drawing the figures and writing the report"
+        for d in "$out"/*/; do
+            [ -d "$d" ] || continue
+            start_child plot/plot.sh "$d" >/dev/null
+            wait_child
+            [ $interrupted = 0 ] || break
+            [ $rc = 0 ] || extra_failed+=("figures in ${d%/}")
+        done
+    fi
+}
+write_report() {
+    [ $interrupted = 0 ] || return 0
+    if [ -x "$tools/report" ]; then
+        start_child "$tools/report" "$out" >/dev/null
+        wait_child
+        [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("the report ($tools/report $out)")
+    else
+        extra_failed+=("the report: $tools/report is missing")
+    fi
+}
+finish_run() {
+    extra_failed=()
+    energy_levels
+    draw_figures
+    write_report
+}
+
+# ---- the summary, from the log: this invocation and any before it ----
+# A task run again (the X-model fit after a resume) counts once, as it ended last.
+summarize() {
+    local k=0 what why
+    declare -A last=()
+    passed=() skipped=() failed=()
+    while csv_read; do
+        last["${F[4]:-}/${F[0]}"]=$k
+        k=$((k + 1))
+    done <"$log_csv"
+    k=0
+    while csv_read; do
+        k=$((k + 1))
+        [ "${F[0]}" = task ] || [ "${last["${F[4]:-}/${F[0]}"]}" != $((k - 1)) ] && continue
+        what="${F[0]}${F[3]:+ on ${F[3]}}"
+        [ "${F[0]}" = xgraph ] && what="xgraph on ${F[4]}"
+        why=${F[10]:-}
+        why=${why//$'\n'/ } # one line per entry
+        case ${F[5]:-} in
+            passed) passed+=("$what (${F[7]:-} s)") ;;
+            skipped) skipped+=("$what: $why") ;;
+            *) failed+=("$what: $why (log: $out/${F[4]:-}/${F[0]}.log)") ;;
+        esac
+    done <"$log_csv"
+    failed+=("${extra_failed[@]}")
+}
+summary_text() {
+    local p s f
+    echo
+    echo "crossroof summary ($out), $(clock $(( ($(now_ms) - start_ms) / 1000 ))) elapsed:"
+    for p in "${passed[@]}"; do echo "  passed   $p"; done
+    for s in "${skipped[@]}"; do echo "  skipped  $s"; done
+    for f in "${failed[@]}"; do echo "  FAILED   $f"; done
+    if [ $interrupted = 1 ]; then
+        echo "Interrupted: completed benchmarks keep their results. Finish the run with:"
+        echo "  ./run_all.sh --resume $(printf '%q' "$out")"
+    elif [ -e "$out/report.html" ]; then
+        echo "Report: $out/report.html (and report.md)"
+    fi
+}
+# Printed, and kept whole as summary.txt, or not there at all; an
+# interrupted run ends here.
+write_summary() {
+    local summary
+    summarize
+    summary=$(summary_text)
+    printf '%s\n' "$summary"
+    printf '%s\n' "$summary" | write_atomically "$out/summary.txt" || exit 1
+    [ $interrupted = 1 ] && exit "$stop_status"
+}
+
+# ---- the GPU check's verdict: its table, kept as <run>/gpu-check.txt ----
+gpu_check_verdict() {
+    local verdict=$out/gpu-check.txt judged err
+    [ "$gpu_check" = 1 ] || return 0
+    [ -x "$tools/gpu-check" ] || fail "$tools/gpu-check is missing"
+    { start_child "$tools/gpu-check" "$out" --gpus-visible "$gpus_visible" >"$verdict.tmp.$$" 2>&1 </dev/null; } \
+        2>/dev/null || fail "cannot write $verdict"
+    wait_child
+    [ $interrupted = 1 ] && { rm -f -- "$verdict.tmp.$$"; exit "$stop_status"; }
+    judged=$rc
+    err=$(mv -f -- "$verdict.tmp.$$" "$verdict" 2>&1) || fail "cannot write $verdict: $(reason "$err")"
+    echo
+    cat -- "$verdict"
+    case $judged in
+        0) ;;
+        77) exit 77 ;; # no GPU, and no CUDA benchmark found a device
+        1) exit 1 ;;
+        *) say_error "$tools/gpu-check could not judge $out (exit $judged)"; exit 1 ;;
+    esac
+}
