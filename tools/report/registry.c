@@ -4,6 +4,7 @@
 #include "report/registry.h"
 
 #include "error.h"
+#include "shared/descriptors.h"
 
 #include <string.h>
 
@@ -47,17 +48,48 @@ static int find_kind(const char *slug)
     return -1;
 }
 
+static void add_part(const rp_part *p)
+{
+    if (reg.nparts == MAX_PARTS)
+        cr_die("report", 1, "more than %d report parts", MAX_PARTS);
+    size_t j = reg.nparts++;
+    for (; j > 0 && reg.parts[j - 1]->rank > p->rank; --j)
+        reg.parts[j] = reg.parts[j - 1];
+    reg.parts[j] = p;
+}
+
+/* A benchmark with no part of its own (no report_section.c) has its files
+ * listed in the section its descriptor names; where that is its own
+ * section, the descriptor's titles head it. */
+static void add_descriptor_parts(void)
+{
+    static rp_part made[MAX_PARTS];
+    size_t n = 0;
+    for (size_t d = 0; d < cr_ndescriptors && n < MAX_PARTS; ++d) {
+        const cr_descriptor *b = &cr_descriptors[d];
+        bool has_part = false;
+        for (size_t i = 0; rp_parts[i] && !has_part; ++i)
+            has_part = strcmp(rp_parts[i]->name, b->name) == 0;
+        if (has_part)
+            continue;
+        bool own = strcmp(b->report_section, b->name) == 0;
+        made[n] = (rp_part){.name = b->name, .section = b->report_section, .rank = 1000 + b->order,
+                            .extract = rp_extract_input};
+        if (own) {
+            made[n].title = b->report_title ? b->report_title : b->title;
+            made[n].how = b->title;
+            made[n].only_with_results = true;
+        }
+        add_part(&made[n++]);
+    }
+}
+
 /* The parts by rank; of one rank, in the table's order. */
 static void sort_parts(void)
 {
-    for (size_t i = 0; rp_parts[i]; ++i) {
-        if (reg.nparts == MAX_PARTS)
-            cr_die("report", 1, "more than %d report parts", MAX_PARTS);
-        size_t j = reg.nparts++;
-        for (; j > 0 && reg.parts[j - 1]->rank > rp_parts[i]->rank; --j)
-            reg.parts[j] = reg.parts[j - 1];
-        reg.parts[j] = rp_parts[i];
-    }
+    for (size_t i = 0; rp_parts[i]; ++i)
+        add_part(rp_parts[i]);
+    add_descriptor_parts();
 }
 
 static void add_kind(const kind *k)
