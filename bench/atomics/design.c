@@ -105,8 +105,6 @@ typedef struct {
     double host_uncontended[AT_NOPS][AT_NTYPES];
     double target_s;                    /* of one repetition, where --iters does not say */
     cr_range space_strides[AT_NSPACES]; /* the stride sweep's strides in each space */
-    const char *fault;     /* CROSSROOF_FAULT test hook */
-    bool fault_used;
 } at_state;
 
 static at_state S; /* one run per process */
@@ -202,10 +200,6 @@ static void verify_row(at_state *s, endpoint *ep, const at_run *r, uint64_t n, c
         row->valid = false;
         snprintf(row->note, sizeof row->note, "download failed: %s", err);
         return;
-    }
-    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev) {
-        ((uint32_t *)s->counters)[0] ^= 1u;
-        s->fault_used = true;
     }
     row->valid = at_truth_check(r, s->counters, r->op == AT_READ ? s->read_sums : NULL, row->note,
                                 sizeof row->note) == 0;
@@ -830,7 +824,6 @@ static int plan(void *state, cr_meta *meta)
 {
     at_state *s = state;
     s->dev.info = s->ses.info;
-    s->fault = getenv("CROSSROOF_FAULT");
     s->dev.be->geometry(&s->dev.work_items, &s->dev.work_group, &s->dev.max_work_group);
     if (s->cfg.degrees.start != 0) {
         uint64_t end = cr_range_value(&s->cfg.degrees, cr_range_count(&s->cfg.degrees) - 1);

@@ -74,8 +74,6 @@ typedef struct {
     double *samples[4]; /* per-repetition times of the series of one point */
     double ref_figure[N_REFS]; /* host bandwidth at the current size, GB/s */
     const char *binding; /* how the OpenMP references' threads are placed */
-    const char *fault; /* CROSSROOF_FAULT test hook: "verify", "verify-all" or "events" */
-    bool fault_used;
 } bw_run;
 
 /* ---- options ---- */
@@ -296,7 +294,6 @@ typedef struct {
     bw_run *run;
     const bw_path *path;
     unsigned phase;
-    bool bad_events;
 } phase_ctx;
 
 /* A repetition is its phases in order; before its first, untimed, the
@@ -309,13 +306,7 @@ static cr_status phase_rep(void *arg, cr_timing *t, char *err, size_t errlen)
     cr_status st = c->phase == 0 && be->place ? be->place(c->path, err, errlen) : CR_OK;
     if (st != CR_OK)
         return st;
-    st = be->run(c->path, c->phase, t, err, errlen);
-    if (st == CR_OK && c->bad_events && t->has_event) {
-        uint64_t tmp = t->ev_start_ns;
-        t->ev_start_ns = t->ev_end_ns;
-        t->ev_end_ns = tmp;
-    }
-    return st;
+    return be->run(c->path, c->phase, t, err, errlen);
 }
 
 /* The phase whose time is the path's transfer: the memcpy of a CPU access. */
@@ -380,21 +371,6 @@ static bool verify_technique(bw_run *run, const bw_path *p, uint64_t bytes, char
     return true;
 }
 
-/* Whether to spoil the result just read back (CROSSROOF_FAULT): "verify"
- * spoils the first of the run, "verify-all" every one, so that a path with
- * no valid point can be tested too. */
-static bool plant_fault(bw_run *run)
-{
-    if (run->fault == NULL)
-        return false;
-    if (strcmp(run->fault, "verify-all") == 0)
-        return true;
-    if (strcmp(run->fault, "verify") != 0 || run->fault_used)
-        return false;
-    run->fault_used = true;
-    return true;
-}
-
 /* Checks what the repetitions left behind; fills note on failure. */
 static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expected_sum, char *note,
                         size_t len)
@@ -410,11 +386,6 @@ static bool verify_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     if (run->be->result(p, run->check, &sum, err, sizeof err) != CR_OK) {
         snprintf(note, len, "reading the result failed: %s", err);
         return false;
-    }
-    /* In the last transfer, so that a test shows every one is checked. */
-    if (plant_fault(run)) {
-        ((unsigned char *)run->check)[(uint64_t)(transfers - 1) * bytes + bytes / 2] ^= 0x5a;
-        sum += 1;
     }
     uint64_t bad = UINT64_MAX;
     switch (p->kind) {
@@ -498,7 +469,7 @@ static int measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t 
     cr_series series[4];
     phase_ctx ctx[3];
     for (unsigned i = 0; i < p->phases; ++i) {
-        ctx[i] = (phase_ctx){run, p, i, run->fault && strcmp(run->fault, "events") == 0};
+        ctx[i] = (phase_ctx){run, p, i};
         series[i] = (cr_series){.ctx = &run->dev_meas, .fn = phase_rep, .arg = &ctx[i], .samples = run->samples[i]};
     }
     size_t count = p->phases;
@@ -1025,14 +996,12 @@ static int check_sizes(bw_run *run)
     return 0;
 }
 
-static bool spoil_local(void *run) { return plant_fault(run); }
-
 /* The local-memory path sweeps vector widths over a buffer of its own
  * (local_sweep.h); its best verified row stands for it in the matrix.
  * Its rows are headline figures: the report's table shows each width. */
 static int run_local_widths(bw_run *run, const bw_path *p)
 {
-    bw_local_env env = {&run->ses, run->be, &run->dev_meas, run->local_bytes, run->cfg.seed, spoil_local, run};
+    bw_local_env env = {&run->ses, run->be, &run->dev_meas, run->local_bytes, run->cfg.seed};
     size_t i = (size_t)(p - run->paths);
     run->dev_meas.rule.headline = true;
     int rc = bw_local_sweep(&env, p, &run->largest[i], &run->local_width);
@@ -1123,7 +1092,6 @@ static int parsed(void *state)
 static int plan(void *state, cr_meta *meta)
 {
     bw_run *run = state;
-    run->fault = getenv("CROSSROOF_FAULT");
     int rc = classify_paths(run);
     if (rc == 0)
         rc = check_sizes(run);

@@ -93,8 +93,6 @@ typedef struct {
     bool pieces_used;      /* some footprint of the sweep is split */
     double target_s;       /* one measured run */
     double warm_budget_s;  /* the warm-up pass at most */
-    const char *fault;     /* CROSSROOF_FAULT test hook */
-    bool fault_used;
 } lt_state;
 
 static lt_state S; /* one run per process */
@@ -154,7 +152,6 @@ typedef struct {
     const lt_chain *chain;
     uint64_t pos;     /* cycle position the next run starts from */
     uint64_t steps;   /* of a measured run */
-    bool inject;      /* plant one wrong end (CROSSROOF_FAULT=verify) */
     lt_cycle_log *log; /* the measured runs' cycles; NULL outside the measurement */
     bool bad;
     char why[200];    /* the first mismatch */
@@ -170,14 +167,9 @@ static cr_status walk(walk_ctx *w, uint64_t steps, cr_timing *t, char *err, size
         return CR_ERR;
     if (w->log)
         lt_cycle_log_add(w->log, &out, steps);
-    uint64_t end = out.end;
     uint64_t pos = lt_chain_advance(w->chain, w->pos, steps);
     uint64_t want = lt_chain_word(w->chain, pos);
-    if (w->inject) {
-        end ^= 1;
-        w->inject = false;
-    }
-    lt_walk_check_end(&w->bad, w->why, sizeof w->why, steps, start, end, want);
+    lt_walk_check_end(&w->bad, w->why, sizeof w->why, steps, start, out.end, want);
     w->pos = pos;
     return CR_OK;
 }
@@ -317,8 +309,6 @@ static int measure_point(lt_state *s, endpoint *ep, const lt_chain *chain, uint6
     init_row(row, ep, "pointer-chase", "footprint");
     row->size_bytes = footprint;
     walk_ctx w = {.s = s, .ep = ep, .chain = chain};
-    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used && ep == &s->dev)
-        w.inject = s->fault_used = true;
     cr_measurement m;
     cr_status st = measure_walk(s, &w, &p->layout, &m, &p->cycles, err, sizeof err);
     cr_result_add_param(row, "steps=%" PRIu64 ";line=%u", w.steps, s->line_bytes);
@@ -672,7 +662,6 @@ static int plan(void *state, cr_meta *meta)
 {
     lt_state *s = state;
     s->dev.info = s->ses.info;
-    s->fault = getenv("CROSSROOF_FAULT");
     /* 2 ms a run: long enough that a launch's fixed cost is lost in it
      * (PoCL's event interval matches the host's own walk to 0.3% even at
      * 0.2 ms), short enough that on a shared CPU most runs are not cut by

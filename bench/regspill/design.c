@@ -180,8 +180,6 @@ typedef struct {
     unsigned truth_live;     /* what truth[] holds */
     uint32_t truth_rounds;
     double *samples;
-    const char *fault;       /* CROSSROOF_FAULT test hook */
-    bool fault_used;
 } regspill_run;
 
 typedef struct {
@@ -247,10 +245,6 @@ static bool verify(regspill_run *run, unsigned live, uint32_t rounds, char *note
     if (run->be->download(run->got, run->work_items, err, sizeof err) != CR_OK) {
         snprintf(note, notelen, "download failed: %s", err);
         return false;
-    }
-    if (run->fault && strcmp(run->fault, "verify") == 0 && !run->fault_used) {
-        run->got[run->sample[run->nsample / 2]] ^= 1u; /* a sampled work-item in the middle */
-        run->fault_used = true;
     }
     if (run->truth_live != live || run->truth_rounds != rounds) {
         regspill_truth_sample(run->truth, run->sample, run->nsample, live, rounds);
@@ -818,7 +812,6 @@ static int check_live_kernels(regspill_run *run)
 static int parsed(void *state)
 {
     regspill_run *run = state;
-    run->fault = getenv("CROSSROOF_FAULT");
     int rc = check_live_kernels(run);
     if (rc >= 0)
         return rc;

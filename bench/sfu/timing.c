@@ -157,16 +157,6 @@ static bool verify_run(sfu_state *s, const sfu_kernel *k, const sfu_chain *c, ch
         snprintf(note, notelen, "cannot bound the chain error: %s", err);
         return false;
     }
-    /* The test hook: one end value moved across the whole chain domain. */
-    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used) {
-        const sfu_function *fn = &sfu_functions[s->f];
-        double moved = as_double(b->xout, s->t, 0) + (fn->chain_x_hi - fn->chain_x_lo);
-        if (s->t == CR_FLOAT)
-            ((float *)b->xout)[0] = (float)moved;
-        else
-            ((double *)b->xout)[0] = moved;
-        s->fault_used = true;
-    }
     for (uint64_t i = 0; i < b->n; ++i) {
         double x = as_double(b->xout, s->t, i), sum = as_double(b->sout, s->t, i);
         if (!isfinite(x) || !isfinite(sum)) {

@@ -86,9 +86,7 @@ typedef struct {
     void *scratch;   /* downloaded output */
     uint64_t mirror_bytes;
     int failures;
-    const char *fault;  /* CROSSROOF_FAULT test hook */
     double window_s;    /* the concurrency windows' target (window.h); CROSSROOF_STREAM_WINDOW_S in tests */
-    bool fault_used;
 } stream_run;
 
 typedef struct {
@@ -98,7 +96,6 @@ typedef struct {
     uint64_t n;        /* elements of the arrays */
     uint64_t *cursor;  /* where the next window starts, shared by the points measured together (window.h) */
     double dot;
-    bool bad_events; /* test hook: report end-before-start events */
 } rep_ctx;
 
 static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
@@ -106,13 +103,7 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     rep_ctx *c = vctx;
     if (c->g.count < c->n)
         c->g.first = stream_window_place(c->n, c->g.count, c->cursor);
-    cr_status st = c->be->run(c->k, &c->g, SCALAR, t, &c->dot, err, errlen);
-    if (st == CR_OK && c->bad_events && t->has_event) {
-        uint64_t tmp = t->ev_start_ns;
-        t->ev_start_ns = t->ev_end_ns;
-        t->ev_end_ns = tmp;
-    }
-    return st;
+    return c->be->run(c->k, &c->g, SCALAR, t, &c->dot, err, errlen);
 }
 
 static int record(stream_run *run, const cr_result *r) { return cr_session_record(&run->ses, r); }
@@ -121,13 +112,11 @@ static int record(stream_run *run, const cr_result *r) { return cr_session_recor
  * the check pattern and must give its count exactly. It exists because the
  * tolerance cannot see one missing product of the random arrays: in float
  * a correct dot of 16 Mi of them is off by tens of products. a and b get
- * the mirrors back afterwards. CROSSROOF_FAULT=dot-drop zeroes one product
- * of the device's first run, as a kernel that skips an element would. */
+ * the mirrors back afterwards. */
 static bool check_dot_coverage(stream_run *run, endpoint *ep, cr_dtype t, uint64_t n, const stream_geometry *g,
                                char *note, size_t notelen)
 {
     char err[CR_ERRLEN];
-    bool drop = run->fault && strcmp(run->fault, "dot-drop") == 0 && ep == &run->dev && !run->fault_used;
     size_t es = cr_dtype_size(t);
     char *window = (char *)run->scratch + g->first * es;
     uint64_t runs = stream_dot_check_runs(t, g->count);
@@ -140,11 +129,6 @@ static bool check_dot_coverage(stream_run *run, endpoint *ep, cr_dtype t, uint64
         uint64_t first, want = stream_dot_check_fill(t, window, g->count, r, &first);
         cr_timing ignored;
         double got = 0;
-        if (drop) {
-            memset(window + (first + want / 2) * es, 0, es);
-            run->fault_used = true;
-            drop = false;
-        }
         if (ep->be->upload(STREAM_B, run->scratch, err, sizeof err) != CR_OK ||
             ep->be->run(STREAM_DOT, g, SCALAR, &ignored, &got, err, sizeof err) != CR_OK) {
             snprintf(note, notelen, "dot check run failed: %s", err);
@@ -190,14 +174,9 @@ static uint64_t count_written(const void *x, size_t es, uint64_t n, uint64_t *fi
 static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, uint64_t n, double dot,
                    long double gold_dot, const stream_geometry *g, char *note, size_t notelen)
 {
-    bool inject = run->fault && strcmp(run->fault, "verify") == 0 && ep == &run->dev && !run->fault_used;
     size_t es = cr_dtype_size(t);
     bool windowed = g->count < n;
     if (k == STREAM_DOT) {
-        if (inject) {
-            dot *= 1.01;
-            run->fault_used = true;
-        }
         if (windowed) {
             char *at[3];
             for (int i = 0; i < 3; ++i)
@@ -217,16 +196,6 @@ static bool verify(stream_run *run, endpoint *ep, stream_kernel k, cr_dtype t, u
     if (ep->be->download(out, run->scratch, err, sizeof err) != CR_OK) {
         snprintf(note, notelen, "download failed: %s", err);
         return false;
-    }
-    if (inject) {
-        memset((char *)run->scratch + (g->first + g->count / 2) * es, 0x7f, es);
-        run->fault_used = true;
-    }
-    if (windowed && run->fault && strcmp(run->fault, "window-spill") == 0 && ep == &run->dev && !run->fault_used) {
-        /* As a kernel that writes one element past its window would. */
-        uint64_t past = g->first + g->count < n ? g->first + g->count : g->first - 1;
-        memcpy((char *)run->scratch + past * es, (char *)run->mirror[out] + past * es, es);
-        run->fault_used = true;
     }
     uint64_t first = 0, at = g->first * es;
     uint64_t bad = stream_compare(k, t, (char *)run->scratch + at, (char *)run->mirror[out] + at, g->count, &first);
@@ -411,7 +380,6 @@ static int measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t
     bool windowed = false;
     for (size_t p = 0; p < npts; ++p, ++count) {
         ctx[count] = (rep_ctx){.be = run->dev.be, .k = k, .g = pts[p].g, .n = n, .cursor = &cursor};
-        ctx[count].bad_events = run->fault && strcmp(run->fault, "events") == 0;
         series[count].ctx = &run->dev.meas;
         series[count].fn = one_rep;
         series[count].arg = &ctx[count];
@@ -750,7 +718,6 @@ static int plan(void *state, cr_meta *meta)
     run->dev.info = run->ses.info;
     run->dev.open = true;
     run->dev.label = run->ses.info.name;
-    run->fault = getenv("CROSSROOF_FAULT");
     /* Test hook: a target short enough that every point of a small CPU
      * run gets a window, so that the windows' verification is exercised. */
     const char *window_s = getenv("CROSSROOF_STREAM_WINDOW_S");
