@@ -53,4 +53,32 @@ static inline void cr_fault_swap_events(cr_timing *t)
     t->ev_end_ns = start;
 }
 
+/* A decorator's state: its faults' names (CROSSROOF_FAULT's values, in the
+ * order of its enum), the real backend, the copy the design gets, the fault
+ * named (-1 none) and whether it has been planted. */
+#define CR_FAULT_DECORATOR(BACKEND_T, ...)                                                                         \
+    static const char *const fault_names[] = {__VA_ARGS__};                                                        \
+    static const BACKEND_T *inner;                                                                                 \
+    static BACKEND_T faulty;                                                                                       \
+    static int fault = -1;                                                                                         \
+    static bool planted
+
+/* The test executable's wrapper of B_main (linked -Wl,--wrap=B_main): it
+ * reads the fault named, keeps the real backend as `inner`, hands the
+ * design `faulty`, a copy of it whose operations install() replaces, and
+ * runs the real B_main. A decorator declares its state with
+ * CR_FAULT_DECORATOR and defines install before it:
+ * CR_FAULTY_MAIN(stream_main, stream_backend, install). */
+#define CR_FAULTY_MAIN(MAIN, BACKEND_T, INSTALL)                                                                    \
+    int __real_##MAIN(int argc, char **argv, const BACKEND_T *backend);                                           \
+    int __wrap_##MAIN(int argc, char **argv, const BACKEND_T *backend);                                           \
+    int __wrap_##MAIN(int argc, char **argv, const BACKEND_T *backend)                                            \
+    {                                                                                                              \
+        fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);                         \
+        inner = backend;                                                                                           \
+        faulty = *backend;                                                                                         \
+        INSTALL(&faulty);                                                                                          \
+        return __real_##MAIN(argc, argv, &faulty);                                                                 \
+    }
+
 #endif

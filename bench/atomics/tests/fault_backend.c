@@ -8,12 +8,7 @@
 #include "tests/planted_fault.h"
 
 enum { VERIFY };
-static const char *const fault_names[] = {"verify"};
-
-static const at_backend *inner;
-static at_backend faulty;
-static int fault = -1;
-static bool planted;
+CR_FAULT_DECORATOR(at_backend, "verify");
 
 static cr_status download(void *dst, uint64_t n, char *err, size_t errlen)
 {
@@ -23,14 +18,9 @@ static cr_status download(void *dst, uint64_t n, char *err, size_t errlen)
     return st;
 }
 
-int __real_atomics_main(int argc, char **argv, const at_backend *backend);
-int __wrap_atomics_main(int argc, char **argv, const at_backend *backend);
-
-int __wrap_atomics_main(int argc, char **argv, const at_backend *backend)
+static void install(at_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.download = download;
-    return __real_atomics_main(argc, argv, &faulty);
+    f->download = download;
 }
+
+CR_FAULTY_MAIN(atomics_main, at_backend, install)

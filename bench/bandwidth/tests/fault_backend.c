@@ -12,12 +12,7 @@
 #include "tests/planted_fault.h"
 
 enum { VERIFY, VERIFY_ALL, EVENTS };
-static const char *const fault_names[] = {"verify", "verify-all", "events"};
-
-static const bw_backend *inner;
-static bw_backend faulty;
-static int fault = -1;
-static bool planted;
+CR_FAULT_DECORATOR(bw_backend, "verify", "verify-all", "events");
 static uint64_t prepared_bytes; /* of the path prepared last: the design runs one path at a time */
 
 static cr_status prepare(const bw_path *p, uint64_t bytes, const void *src, char *err, size_t errlen)
@@ -64,17 +59,12 @@ static cr_status result(const bw_path *p, void *dst, uint64_t *sum, char *err, s
     return CR_OK;
 }
 
-int __real_bandwidth_main(int argc, char **argv, const bw_backend *backend);
-int __wrap_bandwidth_main(int argc, char **argv, const bw_backend *backend);
-
-int __wrap_bandwidth_main(int argc, char **argv, const bw_backend *backend)
+static void install(bw_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.prepare = prepare;
-    faulty.prepare_local = backend->prepare_local ? prepare_local : NULL;
-    faulty.run = run;
-    faulty.result = result;
-    return __real_bandwidth_main(argc, argv, &faulty);
+    f->prepare = prepare;
+    f->prepare_local = inner->prepare_local ? prepare_local : NULL;
+    f->run = run;
+    f->result = result;
 }
+
+CR_FAULTY_MAIN(bandwidth_main, bw_backend, install)

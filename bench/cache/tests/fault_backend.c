@@ -8,13 +8,8 @@
 #include "tests/planted_fault.h"
 
 enum { VERIFY };
-static const char *const fault_names[] = {"verify"};
-
-static const cc_backend *inner;
-static cc_backend faulty;
+CR_FAULT_DECORATOR(cc_backend, "verify");
 static lt_backend faulty_chase;
-static int fault = -1;
-static bool planted;
 
 static cr_status spoil_end(cr_status st, lt_walk_out *out)
 {
@@ -34,17 +29,12 @@ static cr_status run_kind(unsigned kind, uint64_t steps, uint64_t start, cr_timi
     return spoil_end(inner->run_kind(kind, steps, start, t, out, err, errlen), out);
 }
 
-int __real_cache_main(int argc, char **argv, const cc_backend *backend);
-int __wrap_cache_main(int argc, char **argv, const cc_backend *backend);
-
-int __wrap_cache_main(int argc, char **argv, const cc_backend *backend)
+static void install(cc_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty_chase = *backend->chase;
+    faulty_chase = *inner->chase;
     faulty_chase.run = chase_run;
-    faulty.chase = &faulty_chase;
-    faulty.run_kind = backend->run_kind ? run_kind : NULL;
-    return __real_cache_main(argc, argv, &faulty);
+    f->chase = &faulty_chase;
+    f->run_kind = inner->run_kind ? run_kind : NULL;
 }
+
+CR_FAULTY_MAIN(cache_main, cc_backend, install)

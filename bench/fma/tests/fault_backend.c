@@ -10,12 +10,7 @@
 #include "tests/planted_fault.h"
 
 enum { VERIFY };
-static const char *const fault_names[] = {"verify"};
-
-static const fma_backend *inner;
-static fma_backend faulty;
-static int fault = -1;
-static bool planted;
+CR_FAULT_DECORATOR(fma_backend, "verify");
 static cr_dtype dtype;
 
 static cr_status prepare(cr_dtype t, uint64_t work_items, unsigned ilp, const void *seeds, char *err, size_t errlen)
@@ -35,15 +30,10 @@ static cr_status download(void *dst, uint64_t n, char *err, size_t errlen)
     return CR_OK;
 }
 
-int __real_fma_main(int argc, char **argv, const fma_backend *backend);
-int __wrap_fma_main(int argc, char **argv, const fma_backend *backend);
-
-int __wrap_fma_main(int argc, char **argv, const fma_backend *backend)
+static void install(fma_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.prepare = prepare;
-    faulty.download = download;
-    return __real_fma_main(argc, argv, &faulty);
+    f->prepare = prepare;
+    f->download = download;
 }
+
+CR_FAULTY_MAIN(fma_main, fma_backend, install)

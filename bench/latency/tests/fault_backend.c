@@ -8,12 +8,7 @@
 #include "tests/planted_fault.h"
 
 enum { VERIFY };
-static const char *const fault_names[] = {"verify"};
-
-static const lt_backend *inner;
-static lt_backend faulty;
-static int fault = -1;
-static bool planted;
+CR_FAULT_DECORATOR(lt_backend, "verify");
 
 static cr_status run(uint64_t steps, uint64_t start, cr_timing *t, lt_walk_out *out, char *err, size_t errlen)
 {
@@ -23,14 +18,9 @@ static cr_status run(uint64_t steps, uint64_t start, cr_timing *t, lt_walk_out *
     return st;
 }
 
-int __real_latency_main(int argc, char **argv, const lt_backend *backend);
-int __wrap_latency_main(int argc, char **argv, const lt_backend *backend);
-
-int __wrap_latency_main(int argc, char **argv, const lt_backend *backend)
+static void install(lt_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.run = run;
-    return __real_latency_main(argc, argv, &faulty);
+    f->run = run;
 }
+
+CR_FAULTY_MAIN(latency_main, lt_backend, install)

@@ -12,20 +12,8 @@
 #include <stdlib.h>
 
 enum { VERIFY };
-static const char *const fault_names[] = {"verify"};
-
-static const regspill_backend *inner;
-static regspill_backend faulty;
-static int fault = -1;
-static bool planted;
-static uint64_t last_work_group = 1;
-
-static cr_status run(uint64_t work_items, uint64_t work_group, uint32_t rounds, cr_timing *t, char *err,
-                     size_t errlen)
-{
-    last_work_group = work_group;
-    return inner->run(work_items, work_group, rounds, t, err, errlen);
-}
+CR_FAULT_DECORATOR(regspill_backend, "verify");
+static uint64_t last_work_group = 1; /* of the last launch, which the design samples by */
 
 static cr_status download(uint32_t *dst, uint64_t work_items, char *err, size_t errlen)
 {
@@ -44,15 +32,17 @@ static cr_status download(uint32_t *dst, uint64_t work_items, char *err, size_t 
     return CR_OK;
 }
 
-int __real_regspill_main(int argc, char **argv, const regspill_backend *backend);
-int __wrap_regspill_main(int argc, char **argv, const regspill_backend *backend);
-
-int __wrap_regspill_main(int argc, char **argv, const regspill_backend *backend)
+static cr_status run(uint64_t work_items, uint64_t work_group, uint32_t rounds, cr_timing *t, char *err,
+                     size_t errlen)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.run = run;
-    faulty.download = download;
-    return __real_regspill_main(argc, argv, &faulty);
+    last_work_group = work_group;
+    return inner->run(work_items, work_group, rounds, t, err, errlen);
 }
+
+static void install(regspill_backend *f)
+{
+    f->run = run;
+    f->download = download;
+}
+
+CR_FAULTY_MAIN(regspill_main, regspill_backend, install)

@@ -15,12 +15,7 @@
 #include <string.h>
 
 enum { VERIFY, ACCURACY };
-static const char *const fault_names[] = {"verify", "accuracy"};
-
-static const sfu_backend *inner;
-static sfu_backend faulty;
-static int fault = -1;
-static bool planted;
+CR_FAULT_DECORATOR(sfu_backend, "verify", "accuracy");
 static sfu_kernel prepared;      /* the kernel of the chains prepared last */
 static bool precise_evaluation; /* they are an evaluation of the precise version, not all from the chain domain */
 
@@ -85,15 +80,10 @@ static cr_status chain_download(void *xout, void *sout, uint64_t n, char *err, s
     return CR_OK;
 }
 
-int __real_sfu_main(int argc, char **argv, const sfu_backend *backend);
-int __wrap_sfu_main(int argc, char **argv, const sfu_backend *backend);
-
-int __wrap_sfu_main(int argc, char **argv, const sfu_backend *backend)
+static void install(sfu_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.chain_prepare = chain_prepare;
-    faulty.chain_download = chain_download;
-    return __real_sfu_main(argc, argv, &faulty);
+    f->chain_prepare = chain_prepare;
+    f->chain_download = chain_download;
 }
+
+CR_FAULTY_MAIN(sfu_main, sfu_backend, install)

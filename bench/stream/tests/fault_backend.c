@@ -17,12 +17,7 @@
 #include <string.h>
 
 enum { VERIFY, WINDOW_SPILL, DOT_DROP, EVENTS };
-static const char *const fault_names[] = {"verify", "window-spill", "dot-drop", "events"};
-
-static const stream_backend *inner;
-static stream_backend faulty;
-static int fault = -1;
-static bool planted;
+CR_FAULT_DECORATOR(stream_backend, "verify", "window-spill", "dot-drop", "events");
 static cr_dtype dtype;
 static uint64_t elements;
 static stream_kernel last_kernel = STREAM_NKERNELS; /* none yet */
@@ -124,17 +119,12 @@ static cr_status download(stream_array which, void *dst, char *err, size_t errle
     return CR_OK;
 }
 
-int __real_stream_main(int argc, char **argv, const stream_backend *backend);
-int __wrap_stream_main(int argc, char **argv, const stream_backend *backend);
-
-int __wrap_stream_main(int argc, char **argv, const stream_backend *backend)
+static void install(stream_backend *f)
 {
-    fault = cr_planted_fault(fault_names, sizeof fault_names / sizeof fault_names[0]);
-    inner = backend;
-    faulty = *backend;
-    faulty.prepare = prepare;
-    faulty.upload = upload;
-    faulty.download = download;
-    faulty.run = run;
-    return __real_stream_main(argc, argv, &faulty);
+    f->prepare = prepare;
+    f->upload = upload;
+    f->download = download;
+    f->run = run;
 }
+
+CR_FAULTY_MAIN(stream_main, stream_backend, install)
