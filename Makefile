@@ -60,6 +60,7 @@ CUDA_BINS   :=
 TOOL_BINS   :=
 UNIT_TESTS  :=
 CLI_TESTS   :=
+FAULTY_BINS :=
 
 # ---- compiling ----
 $(BUILD)/obj/%.o: %.c
@@ -186,6 +187,7 @@ $(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $(
                               $(BUILD)/san/lib/common.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
+$$(if $$(wildcard bench/$(1)/tests/fault_backend.c),$$(eval $$(call faulty_rules,$(1))))
 endef
 define cuda_benchmark_rules
 $(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.c)
@@ -195,6 +197,24 @@ $(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CU
                         $(BUILD)/lib/common.a
 	@mkdir -p $$(@D)
 	$$(NVCC) -o $$@ $$^ -Xcompiler -fopenmp $$(LDLIBS)
+endef
+
+# The OpenCL executable with faults planted, for the end-to-end tests only:
+# B-opencl's own objects and bench/B/tests/fault_backend.c, which wraps B_main
+# (-Wl,--wrap) to hand the design a decorator of the backend that spoils
+# what it returns (common/tests/planted_fault.h). It goes to build/faulty/,
+# never among the executables that run_all.sh runs.
+define faulty_rules
+FAULTY_BINS += $(BUILD)/faulty/$(1)-opencl
+$(BUILD)/faulty/$(1)-opencl: $$(addprefix $(BUILD)/obj/,$$($(1)_CL_OBJ) bench/$(1)/tests/fault_backend.o) \
+                             $(BUILD)/lib/bench_$(1).a $(BUILD)/lib/common.a
+	@mkdir -p $$(@D)
+	$$(CC) -fopenmp -Wl,--wrap=$(1)_main -o $$@ $$^ -lOpenCL $$(LDLIBS)
+$(BUILD)/san/faulty/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ) bench/$(1)/tests/fault_backend.o) \
+                                 $(BUILD)/san/lib/bench_$(1).a $(BUILD)/san/lib/common.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(SAN) -fopenmp -Wl,--wrap=$(1)_main -o $$@ $$^ -lOpenCL $$(LDLIBS)
+$(BUILD)/tests/test_$(1)_cli: $(BUILD)/faulty/$(1)-opencl
 endef
 
 # ---- host tools ----
@@ -298,12 +318,12 @@ unit-tests: $(UNIT_TESTS:%=$(BUILD)/tests/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 unit-tests-san: $(UNIT_TESTS:%=$(BUILD)/tests-san/%)
 	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; $(SAN_ENV) $$t; done
-integration: all $(CLI_TESTS:%=$(BUILD)/tests/%)
+integration: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(FAULTY_BINS)
 	@set -e; for t in $(CLI_TESTS:%=$(BUILD)/tests/%); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done
 # The OpenCL executables and tools under the sanitizers; the CUDA ones are
 # linked in unchanged so that the tests find them.
 integration-san: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
-                 $(TOOL_BINS:$(BUILD)/%=$(BUILD)/san/%)
+                 $(TOOL_BINS:$(BUILD)/%=$(BUILD)/san/%) $(FAULTY_BINS:$(BUILD)/%=$(BUILD)/san/%)
 	@for b in $(abspath $(CUDA_BINS)); do [ ! -e $$b ] || ln -sf $$b $(SAN_BIN)/; done
 	@set -e; for t in $(CLI_TESTS:%=$(BUILD)/tests/%); do echo "== $$t on the executables built with ASan+UBSan"; \
 	    $(SAN_ENV) CROSSROOF_BIN=$(SAN_BIN) $$t; done

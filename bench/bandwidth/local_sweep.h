@@ -20,9 +20,6 @@ typedef struct {
     cr_measure_ctx *meas; /* the device's */
     uint64_t bytes;       /* the buffer: bw_local_buffer_bytes */
     uint64_t seed;        /* of its random contents */
-    /* CROSSROOF_FAULT: whether to spoil the result just read back; NULL: never. */
-    bool (*spoil)(void *ctx);
-    void *spoil_ctx;
 } bw_local_env;
 
 /* The buffer the sweep streams on device d: tiles enough for every compute

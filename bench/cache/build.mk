@@ -14,6 +14,11 @@ cache_CUDA_SRC := $(wildcard cuda/cache/*.cu cuda/cache/*.c) cuda/latency/backen
 # latency helpers in them: the archives once more at the end.
 $(BUILD)/bin/cache-opencl $(BUILD)/bin/cache-cuda: LDLIBS := $(BUILD)/lib/bench_cache.a $(BUILD)/lib/common.a $(LDLIBS)
 $(BUILD)/san/bin/cache-opencl: LDLIBS := $(BUILD)/san/lib/bench_cache.a $(BUILD)/san/lib/common.a $(LDLIBS)
+# The build with planted faults (build/faulty/, the end-to-end tests') links as the real one.
+$(BUILD)/faulty/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/obj/%)
+$(BUILD)/san/faulty/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/san/obj/%)
+$(BUILD)/faulty/cache-opencl: LDLIBS := $(BUILD)/lib/bench_cache.a $(BUILD)/lib/common.a $(LDLIBS)
+$(BUILD)/san/faulty/cache-opencl: LDLIBS := $(BUILD)/san/lib/bench_cache.a $(BUILD)/san/lib/common.a $(LDLIBS)
 
 # The store kernel is one header for the OpenCL C and the CUDA kernel.
 cache_CL_EMBED := cache_store_h

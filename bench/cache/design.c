@@ -101,7 +101,6 @@ static uint64_t largest_cache(const cc_state *s)
 static int plan(void *state, cr_meta *meta)
 {
     cc_state *s = state;
-    s->fault = getenv("CROSSROOF_FAULT");
     bool quick = s->ses.opt.quick;
     /* A walk of half a millisecond: PoCL's launch costs tens of
      * microseconds, a small part of it; the points are many, so fewer

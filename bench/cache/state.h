@@ -86,8 +86,6 @@ typedef struct {
     cc_level_data level[CC_MAX_LEVELS];
     cc_reference ref;       /* the host's caches, for a CPU device */
     cc_geometry geo;
-    const char *fault;      /* CROSSROOF_FAULT test hook */
-    bool fault_used;
 } cc_state;
 
 /* ---- walk.c ---- */

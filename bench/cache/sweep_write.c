@@ -155,6 +155,27 @@ static int record_store(cc_state *s, unsigned k, const char *variant, uint64_t f
     return cr_session_record(&s->ses, &row);
 }
 
+/* The level's per-line times from its sequences over n lines (each less
+ * the one-line sequence, which holds the launch), and how far the medians'
+ * noise could move the store share. */
+static void sequence_times(cc_level_data *d, const cr_measurement m[SEQ_COUNT], uint64_t n)
+{
+    double one_s = m[SEQ_ONE].stats.median, per = 1e9 / (double)(n - 1);
+    d->cold_ns = (m[SEQ_COLD].stats.median - one_s) * per;
+    d->load_ns = (m[SEQ_LOADS].stats.median - one_s) * per;
+    d->store_ns = (m[SEQ_STORES].stats.median - one_s) * per;
+    /* The uncertainty of the share (store - load) / (cold - load): the
+     * medians' interval half-widths, in seconds, against the gap between
+     * evicted and loaded; the launch's own time is in all three and
+     * cancels. */
+    double ci[SEQ_COUNT];
+    for (int q = 0; q < SEQ_COUNT; ++q)
+        ci[q] = isfinite(m[q].stats.ci_rel) ? m[q].stats.ci_rel * m[q].stats.median : m[q].stats.max - m[q].stats.min;
+    double gap_s = m[SEQ_COLD].stats.median - m[SEQ_LOADS].stats.median;
+    double share = gap_s > 0 ? (m[SEQ_STORES].stats.median - m[SEQ_LOADS].stats.median) / gap_s : 0;
+    d->noise = gap_s > 0 ? (ci[SEQ_STORES] + ci[SEQ_LOADS] + fabs(share) * ci[SEQ_COLD]) / gap_s : INFINITY;
+}
+
 /* One level's experiments. Returns 0 (a failure is in the level's data
  * and an invalid row), or -1 when a row cannot be written. */
 static int write_level(cc_state *s, unsigned k, unsigned line, uint64_t llc)
@@ -219,20 +240,7 @@ static int write_level(cc_state *s, unsigned k, unsigned line, uint64_t llc)
         rc = record_store(s, k, "store-fits", probe, &fits, &mf, &d->store_in_ns);
     if (rc == 0)
         rc = record_store(s, k, "store-beyond", beyond, &out, &mo, &d->store_out_ns);
-    double per = 1e9 / (double)(n - 1);
-    d->cold_ns = (m[SEQ_COLD].stats.median - one_s) * per;
-    d->load_ns = (m[SEQ_LOADS].stats.median - one_s) * per;
-    d->store_ns = (m[SEQ_STORES].stats.median - one_s) * per;
-    /* The uncertainty of the share (store - load) / (cold - load): the
-     * medians' interval half-widths, in seconds, against the gap between
-     * evicted and loaded; the launch's own time is in all three and
-     * cancels. */
-    double ci[SEQ_COUNT];
-    for (int q = 0; q < SEQ_COUNT; ++q)
-        ci[q] = isfinite(m[q].stats.ci_rel) ? m[q].stats.ci_rel * m[q].stats.median : m[q].stats.max - m[q].stats.min;
-    double gap_s = m[SEQ_COLD].stats.median - m[SEQ_LOADS].stats.median;
-    double share = gap_s > 0 ? (m[SEQ_STORES].stats.median - m[SEQ_LOADS].stats.median) / gap_s : 0;
-    d->noise = gap_s > 0 ? (ci[SEQ_STORES] + ci[SEQ_LOADS] + fabs(share) * ci[SEQ_COLD]) / gap_s : INFINITY;
+    sequence_times(d, m, n);
     d->write_measured = !c.walk.bad && !d->write_bad;
     if (c.walk.bad)
         snprintf(d->write_why, sizeof d->write_why, "%.150s", c.walk.why);

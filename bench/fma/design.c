@@ -106,8 +106,6 @@ typedef struct {
     unsigned max_ilp;
     void *seeds, *got, *expected;
     uint64_t *sample;
-    const char *fault;     /* CROSSROOF_FAULT test hook */
-    bool fault_used;
 } fma_state;
 
 typedef struct {
@@ -191,11 +189,6 @@ static bool verify(fma_state *s, cr_dtype t, uint64_t chains, uint32_t iters, ui
     uint64_t count = fma_sample_count(chains);
     for (uint64_t i = 0; i < count; ++i)
         s->sample[i] = fma_sample_chain(i, count, chains);
-    if (s->fault && strcmp(s->fault, "verify") == 0 && !s->fault_used) {
-        unsigned char *victim = (unsigned char *)s->got + s->sample[count / 2] * cr_dtype_size(t);
-        victim[0] ^= 1u; /* the lowest mantissa bit on a little-endian host */
-        s->fault_used = true;
-    }
     *checked = count;
     fma_truth_chains(t, s->seeds, s->sample, count, FMA_OPERAND_A, FMA_OPERAND_B, iters, s->expected);
     uint64_t first = 0;
@@ -558,7 +551,6 @@ static void describe(const fma_state *s, cr_meta *meta)
 static int plan(void *state, cr_meta *meta)
 {
     fma_state *s = state;
-    s->fault = getenv("CROSSROOF_FAULT");
     s->be->geometry(&s->geo);
     int rc = plan_sweep(s);
     if (rc >= 0)

@@ -339,7 +339,6 @@ static int parsed(void *state)
 static int plan(void *state, cr_meta *meta)
 {
     sfu_state *s = state;
-    s->fault = getenv("CROSSROOF_FAULT");
     s->target_s = s->ses.opt.quick ? QUICK_TARGET_RUN_S : TARGET_RUN_S;
     s->be->geometry(&s->lane_work_items, &s->work_group, &s->max_work_items, &s->unit_size);
     cr_meta_set(meta, "lane_work_items", "%" PRIu64, s->lane_work_items);

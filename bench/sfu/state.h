@@ -46,8 +46,6 @@ typedef struct {
     uint64_t lane_work_items, work_group, max_work_items, unit_size;
     cr_measure_ctx meas;
     double target_s;         /* the duration a timed chain run is calibrated to */
-    const char *fault;       /* CROSSROOF_FAULT test hook: "verify" or "accuracy" */
-    bool fault_used;
     sfu_summary_table summary;
     /* The function and type being measured. */
     sfu_func f;

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 static const char *bin_dir;
+/* The executables with a fault decorator (tests/planted_fault.h), named as
+ * the real ones: CROSSROOF_FAULTY_BIN, else BIN_DIR/../faulty. */
+static char faulty_dir[512];
 static char tmp[128]; /* a fresh directory per test program */
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
@@ -58,21 +61,34 @@ static inline run_result run_shell(const char *cmd)
     return r;
 }
 
+/* Runs "ENV DIR/BIN ARGS". */
+static inline run_result run_from(const char *dir, const char *env, const char *bin, const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s/%s %s", env ? env : "", dir, bin, args);
+    return run_shell(cmd);
+}
+
 /* Runs "ENV BIN ARGS", BIN from the directory of executables under test. */
 static inline run_result run(const char *env, const char *bin, const char *args)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s/%s %s", env ? env : "", bin_dir, bin, args);
-    return run_shell(cmd);
+    return run_from(bin_dir, env, bin, args);
+}
+
+/* run_from(), failing (with what it said on stderr) unless it exits with status. */
+static inline run_result run_from_with_status(const char *dir, int status, const char *env, const char *bin,
+                                              const char *args)
+{
+    run_result r = run_from(dir, env, bin, args);
+    if (r.status != status)
+        fail_msg("%s/%s %s: status %d (want %d), stderr:\n%s", dir, bin, args, r.status, status, r.err);
+    return r;
 }
 
 /* run(), failing (with what it said on stderr) unless it exits with status. */
 static inline run_result run_with_status(int status, const char *env, const char *bin, const char *args)
 {
-    run_result r = run(env, bin, args);
-    if (r.status != status)
-        fail_msg("%s %s: status %d (want %d), stderr:\n%s", bin, args, r.status, status, r.err);
-    return r;
+    return run_from_with_status(bin_dir, status, env, bin, args);
 }
 
 static inline int count_lines(const char *s)
@@ -520,15 +536,15 @@ static inline int expect_curves_of(const table *t, const char *sweep, void (*key
     return ncurves;
 }
 
-/* Runs `BIN ARGS --out TMP/DIR` under env (NULL for none), failing unless
- * it exits with status, and reads the CSV it wrote, DIR/BIN.csv. The run's
- * outputs go to *kept when it is not NULL (the caller frees them). */
-static inline table run_csv(const char *env, const char *bin, const char *args, const char *dir, int status,
-                            run_result *kept)
+/* Runs `BINS/BIN ARGS --out TMP/DIR` under env (NULL for none), failing
+ * unless it exits with status, and reads the CSV it wrote, DIR/BIN.csv.
+ * The run's outputs go to *kept when it is not NULL (the caller frees them). */
+static inline table run_csv_from(const char *bins, const char *env, const char *bin, const char *args,
+                                 const char *dir, int status, run_result *kept)
 {
     char full[1024], path[512];
     snprintf(full, sizeof full, "%s --out %s/%s", args, tmp, dir);
-    run_result r = run_with_status(status, env, bin, full);
+    run_result r = run_from_with_status(bins, status, env, bin, full);
     snprintf(path, sizeof path, "%s/%s/%s.csv", tmp, dir, bin);
     table t = read_table(path);
     if (kept)
@@ -538,14 +554,29 @@ static inline table run_csv(const char *env, const char *bin, const char *args, 
     return t;
 }
 
-/* A run with a planted fault (CROSSROOF_FAULT=fault) that one result's
- * check catches: exit 1, saying so; the CSV it wrote. */
+/* run_csv_from() with the executables under test. */
+static inline table run_csv(const char *env, const char *bin, const char *args, const char *dir, int status,
+                            run_result *kept)
+{
+    return run_csv_from(bin_dir, env, bin, args, dir, status, kept);
+}
+
+/* run_csv() of BIN's build with the fault decorator, fault planted
+ * (CROSSROOF_FAULT=fault), env beside it (NULL for none). */
+static inline table run_faulty_csv(const char *fault, const char *env, const char *bin, const char *args,
+                                   const char *dir, int status, run_result *kept)
+{
+    char full_env[256];
+    snprintf(full_env, sizeof full_env, "%s CROSSROOF_FAULT=%s", env ? env : "", fault);
+    return run_csv_from(faulty_dir, full_env, bin, args, dir, status, kept);
+}
+
+/* A run with a planted fault (run_faulty_csv) that one result's check
+ * catches: exit 1, saying so; the CSV it wrote. */
 static inline table run_planted(const char *fault, const char *bin, const char *args, const char *dir)
 {
-    char env[64];
-    snprintf(env, sizeof env, "CROSSROOF_FAULT=%s", fault);
     run_result r;
-    table t = run_csv(env, bin, args, dir, 1, &r);
+    table t = run_faulty_csv(fault, NULL, bin, args, dir, 1, &r);
     expect_in(r.err, "1 result(s) failed verification");
     run_free(&r);
     return t;
@@ -673,6 +704,10 @@ static inline int setup(void **state)
 {
     (void)state;
     bin_dir = getenv("CROSSROOF_BIN") ? getenv("CROSSROOF_BIN") : "build/bin";
+    if (getenv("CROSSROOF_FAULTY_BIN"))
+        snprintf(faulty_dir, sizeof faulty_dir, "%s", getenv("CROSSROOF_FAULTY_BIN"));
+    else
+        snprintf(faulty_dir, sizeof faulty_dir, "%s/../faulty", bin_dir);
     /* Every run sees no energy sensor, whatever the machine has, so that
      * what a run writes does not depend on it; a test of the energy path
      * names a tree of its own. */

@@ -350,11 +350,10 @@ static void expect_near(double got, double want, double rel, const char *what)
  * said to have failed; the CSV. */
 static table run_fit_fault(const char *fault, const char *sizes, const char *dir, int failures)
 {
-    char env[64], args[256], want[64];
-    snprintf(env, sizeof env, "CROSSROOF_FAULT=%s", fault);
+    char args[256], want[64];
     snprintf(args, sizeof args, "--sizes %s --paths h2d-write-pageable --reps 5:10", sizes);
     run_result r;
-    table t = run_csv(env, "bandwidth-opencl", args, dir, 1, &r);
+    table t = run_faulty_csv(fault, NULL, "bandwidth-opencl", args, dir, 1, &r);
     snprintf(want, sizeof want, ": %d result(s) failed verification", failures);
     expect_in(r.err, want);
     run_free(&r);
@@ -430,7 +429,7 @@ static void test_too_few_valid_points_leave_the_fit_invalid(void **state)
     table_free(&t);
 }
 
-/* Every point spoiled (CROSSROOF_FAULT=verify-all): the fit is invalid. */
+/* Every point spoiled (the fault verify-all): the fit is invalid. */
 static void test_no_valid_point_leaves_the_fit_invalid(void **state)
 {
     (void)state;

@@ -203,13 +203,12 @@ static void test_planted_faults_inside_and_outside_a_window_fail_the_run(void **
         {"verify", "dot", "dot off by"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        char env[128], args[256], dir[64];
-        snprintf(env, sizeof env, "%s CROSSROOF_FAULT=%s", one_unit_windows, cases[c].fault);
+        char args[256], dir[64];
         snprintf(args, sizeof args, "%s --dtype float --kernels %s --concurrency 1:4:x2", window_args,
                  cases[c].kernels);
         snprintf(dir, sizeof dir, "window-fault-%zu", c);
         run_result r;
-        table t = run_csv(env, "stream-opencl", args, dir, 1, &r);
+        table t = run_faulty_csv(cases[c].fault, one_unit_windows, "stream-opencl", args, dir, 1, &r);
         expect_in(r.err, "1 result(s) failed verification");
         run_free(&r);
         int j = only_invalid_row(&t);
@@ -278,7 +277,7 @@ static void test_insane_events_fall_back_to_host_timing(void **state)
     char args[256];
     snprintf(args, sizeof args, "%s --dtype float --kernels triad", small);
     run_result r;
-    table t = run_csv("CROSSROOF_FAULT=events", "stream-opencl", args, "events", 0, &r);
+    table t = run_faulty_csv("events", NULL, "stream-opencl", args, "events", 0, &r);
     expect_in(r.err, "note: event end before start; timing with the host clock from now on");
     assert_int_equal(count_where(&t, "backend", "opencl", "timer", "host-fallback", NULL), 1);
     table_free(&t);

@@ -1,0 +1,112 @@
+/* The state of one atomics run, shared by the design's modules, and what
+ * each offers the others: one configuration measured and verified
+ * (measure_run.c), the sweeps of counters (sweeps.c), the launch and lock
+ * sweeps (launch_locks.c), the strides planned against the device
+ * (strides.c). Backends never see it; they are reached through
+ * at_backend. */
+#ifndef CR_ATOMICS_STATE_H
+#define CR_ATOMICS_STATE_H
+
+#include "atomics/backend.h"
+
+#include "atomics/calibrate.h"
+#include "measure.h"
+#include "options.h"
+#include "session.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+    AT_SW_DEGREE = 1,
+    AT_SW_STRIDE = 2,
+    AT_SW_GROUPS = 4,
+    AT_SW_HOST = 8,
+    AT_SW_LAUNCH = 16,
+    AT_SW_LOCKS = 32,
+    AT_SW_ALL = 63
+};
+
+/* The quick run's stride sweep: 1, 4, 16, ... 1024 elements, at half the
+ * target time per repetition, so that its six points cost what the three
+ * of 1:1024:x32 did. A default stride curve has at least AT_MIN_STRIDES
+ * strides that fit the device wherever it holds that many (x2 in a memory
+ * space where x4 leaves fewer). */
+#define AT_QUICK_STRIDE_FACTOR 4
+#define AT_QUICK_STRIDE_TARGET_DIVISOR 2
+#define AT_MIN_STRIDES 5u
+
+typedef struct {
+    unsigned ops, types, spaces, sweeps; /* bit sets */
+    cr_range strides;   /* all 0 until given */
+    cr_range degrees;   /* all 0 until given */
+    uint64_t iters;     /* 0 until given: calibrated */
+    uint64_t max_bytes; /* largest counter buffer */
+    bool strides_given, iters_given;
+} at_config;
+
+typedef struct {
+    const at_backend *be;
+    cr_device_info info;
+    cr_measure_ctx meas;
+    uint64_t work_items, work_group, max_work_group;
+} at_endpoint;
+
+typedef struct {
+    cr_session ses;
+    at_config cfg;
+    at_endpoint dev, host;
+    bool use_host;
+    void *counters;        /* host copy: initial values, then results */
+    uint64_t *read_sums;
+    uint64_t counters_cap; /* elements of the largest type */
+    uint64_t outs_cap;
+    /* host reference (all threads, own cache line each) per op and type */
+    double host_uncontended[AT_NOPS][AT_NTYPES];
+    double target_s;                    /* of one repetition, where --iters does not say */
+    cr_range space_strides[AT_NSPACES]; /* the stride sweep's strides in each space */
+} at_state;
+
+static inline bool at_selected(unsigned bits, int i) { return (bits >> i) & 1u; }
+
+/* Whether op on type is asked for and exists (float: add only). */
+static inline bool at_op_selected(const at_state *s, int op, int type)
+{
+    return at_selected(s->cfg.types, type) && at_selected(s->cfg.ops, op) && (type != AT_TYPE_F32 || op == AT_ADD);
+}
+
+/* The sweep 1, 2, 4, ... end, ending on end itself: the value after v, or
+ * 0 when v was end. */
+static inline uint64_t at_doubling_next(uint64_t v, uint64_t end) { return v >= end ? 0 : v * 2 > end ? end : v * 2; }
+
+/* ---- measure_run.c ---- */
+void at_init_row(cr_result *r, const at_endpoint *ep, const char *variant, const char *dtype, const char *sweep);
+/* A point its calibration did not size: over its time budget (valid and
+ * unmeasured, stopped by the budget), unsupported, or failed. */
+void at_uncalibrated_row(cr_result *row, cr_status st, bool over_budget, const char *why);
+/* A repetition's time as the measurement would take it: the events where
+ * they are sane, else the host clock. */
+double at_timing_seconds(const cr_timing *t);
+/* Operations per point (iters) calibrated by pilots; see measure_run.c. */
+cr_status at_calibrate_point(at_state *s, const cr_result *row, const char *what, uint32_t cap, double target_s,
+                             at_pilot_fn pilot, void *ctx, uint32_t *iters, bool *over_budget, char *err,
+                             size_t errlen);
+/* Measures one configuration on ep and records its verified row; *figure
+ * (when wanted) gets the median Mop/s of a valid row, else NaN. r->iters 0
+ * calibrates the point. Returns -1 when the row cannot be written. */
+int at_measure_run(at_state *s, at_endpoint *ep, at_run *r, const char *sweep, double *figure);
+
+/* ---- sweeps.c, launch_locks.c: 0, or -1 where a row could not be written ---- */
+int at_sweep_degree(at_state *s);
+int at_sweep_stride(at_state *s);
+int at_sweep_groups(at_state *s);
+int at_sweep_host(at_state *s);
+int at_sweep_launch(at_state *s);
+int at_sweep_locks_on(at_state *s, at_endpoint *ep, uint64_t max_groups);
+
+/* ---- strides.c ---- */
+/* A --strides the device cannot hold is refused: the exit status, or -1. */
+int at_check_strides(at_state *s);
+void at_plan_strides(at_state *s);
+
+#endif

@@ -1,0 +1,99 @@
+/* The level rows of the latency benchmark: each cache level and main
+ * memory, from the footprint row that stands for it (levels.h picks
+ * which). */
+#include "latency/run.h"
+
+#include "latency/levels.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A level row from the footprint row that stands for it. */
+static void copy_point(cr_result *row, const lt_point *p, const char *why)
+{
+    char fp[32];
+    cr_format_bytes(p->footprint, fp, sizeof fp);
+    row->size_bytes = p->footprint;
+    if (!p->measured) {
+        cr_result_unmeasured(row);
+        snprintf(row->note, sizeof row->note, "the footprint row at %s was not measured", fp);
+        row->valid = false;
+        return;
+    }
+    row->stats = p->row.stats;
+    memcpy(row->timer, p->row.timer, sizeof row->timer);
+    memcpy(row->stop, p->row.stop, sizeof row->stop);
+    row->ops_per_rep = p->row.ops_per_rep;
+    row->figure = p->row.figure;
+    row->figure_best = p->row.figure_best;
+    row->ref_ratio = p->row.ref_ratio;
+    row->valid = p->row.valid;
+    char pieces[96] = "";
+    if (p->layout.pieces > 1)
+        snprintf(pieces, sizeof pieces, "; chain in %u pieces, with the piece choice (the overhead row)",
+                 p->layout.pieces);
+    snprintf(row->note, sizeof row->note, "%s the footprint row at %s (%s)%s", p->row.valid ? "from" : "INVALID:", fp,
+             why, pieces);
+}
+
+int lt_record_levels(lt_state *s, lt_endpoint *ep)
+{
+    uint64_t fps[64];
+    size_t n = ep->npoints < 64 ? ep->npoints : 64;
+    for (size_t i = 0; i < n; ++i)
+        fps[i] = ep->points[i].footprint;
+    const lt_caches *c = &ep->caches;
+    char a[32], b[32];
+    for (unsigned i = 0; i < c->count; ++i) {
+        const lt_cache_level *l = &c->level[i];
+        uint64_t smaller = i ? c->level[i - 1].bytes : 0;
+        cr_result row;
+        lt_init_row(&row, ep, l->name, "level");
+        cr_result_add_param(&row, "cache_bytes=%" PRIu64, l->bytes);
+        long k = lt_level_pick(fps, n, l->bytes, smaller);
+        cr_format_bytes(l->bytes, a, sizeof a);
+        if (k < 0) {
+            cr_result_unmeasured(&row);
+            cr_format_bytes(smaller, b, sizeof b);
+            snprintf(row.note, sizeof row.note, "no swept footprint above %s and at most half the %s %s (%s)",
+                     smaller ? b : "0 B", a, l->name, l->source);
+        } else {
+            cr_result_add_param(&row, "footprint=%" PRIu64, fps[k]);
+            lt_add_pieces(&row, &ep->points[k].layout);
+            char why[160];
+            snprintf(why, sizeof why, "at most half the %s %s, size from %s", a, l->name, l->source);
+            copy_point(&row, &ep->points[k], why);
+            lt_add_cycles(&row, ep->points[k].cycles, ep);
+        }
+        if (cr_session_record(&s->ses, &row) != 0)
+            return -1;
+    }
+    cr_result row;
+    lt_init_row(&row, ep, "memory", "level");
+    uint64_t llc = c->count ? c->level[c->count - 1].bytes : 0;
+    if (llc)
+        cr_result_add_param(&row, "cache_bytes=%" PRIu64, llc);
+    long k = lt_memory_pick(fps, n, llc);
+    cr_format_bytes(n ? fps[n - 1] : 0, b, sizeof b);
+    cr_format_bytes(llc, a, sizeof a);
+    if (k < 0) {
+        cr_result_unmeasured(&row);
+        if (llc)
+            snprintf(row.note, sizeof row.note,
+                     "no main-memory latency: the largest footprint, %s, is below %dx the %s last-level cache", b,
+                     LT_MEMORY_FACTOR, a);
+        else
+            snprintf(row.note, sizeof row.note,
+                     "no main-memory latency: the device reports no cache size, so no footprint is known to be "
+                     "beyond its caches");
+    } else {
+        cr_result_add_param(&row, "footprint=%" PRIu64, fps[k]);
+        lt_add_pieces(&row, &ep->points[k].layout);
+        char why[96];
+        snprintf(why, sizeof why, "%.0fx the %s last-level cache", (double)fps[k] / (double)llc, a);
+        copy_point(&row, &ep->points[k], why);
+        lt_add_cycles(&row, ep->points[k].cycles, ep);
+    }
+    return cr_session_record(&s->ses, &row);
+}

@@ -1,0 +1,161 @@
+/* What the stream plan checks before anything runs: every array size
+ * against the device's allocation limit and the host's memory, the
+ * defaults lowered where they do not fit (the session holds that note
+ * back until every check has passed), and the concurrency sweep's
+ * work-items against the elements of an array. */
+#include "stream/run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#define DEFAULT_SIZE (UINT64_C(256) << 20)
+#define QUICK_SIZE (UINT64_C(32) << 20)
+
+static uint64_t pow2_ceil(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p < v && p <= UINT64_MAX / 2)
+        p *= 2;
+    return p;
+}
+
+static uint64_t pow2_floor(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p <= v / 2)
+        p *= 2;
+    return p;
+}
+
+/* Checks every size against the device and host limits; fills defaults.
+ * Notes about lowered defaults are held back by the session until the run
+ * starts, so that a bad argument's error is the only line printed. */
+int stream_check_sizes(stream_run *run)
+{
+    const cr_device_info *d = &run->ses.info;
+    stream_config *c = &run->cfg;
+    uint64_t limit = d->max_alloc_bytes;
+    if (d->global_mem_bytes / 3 < limit)
+        limit = d->global_mem_bytes / 3; /* three arrays live at once */
+    char a[32], b[32];
+    if (c->size != 0) {
+        if (c->size > limit) {
+            cr_format_bytes(c->size, a, sizeof a);
+            cr_format_bytes(limit, b, sizeof b);
+            return cr_fail_usage(&run->ses, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
+        }
+    } else {
+        c->size = run->ses.opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
+        if (c->size > limit) {
+            c->size = pow2_floor(limit);
+            cr_format_bytes(c->size, a, sizeof a);
+            cr_session_note(&run->ses, "default array size lowered to %s by the device's allocation limit", a);
+        }
+    }
+    if (c->footprint.start != 0) {
+        uint64_t end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+        if (end > limit) {
+            cr_format_bytes(end, a, sizeof a);
+            cr_format_bytes(limit, b, sizeof b);
+            return cr_fail_usage(&run->ses, "--footprint reaches %s, above the device limit of %s per array", a, b);
+        }
+    } else {
+        uint64_t llc = d->cache_bytes;
+        if (run->ses.topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->ses.topo) > llc)
+            llc = cr_topo_llc_bytes(run->ses.topo);
+        uint64_t end = run->ses.opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
+        if (end > limit) {
+            end = pow2_floor(limit);
+            cr_format_bytes(end, a, sizeof a);
+            cr_session_note(&run->ses, "working-set sweep capped at %s per array by the device's allocation limit", a);
+        }
+        c->footprint = (cr_range){UINT64_C(16) << 10, end, run->ses.opt.quick ? 16 : 2};
+    }
+    /* Every size must hold whole elements of every selected type. */
+    uint64_t sizes[2] = {c->size, c->footprint.start};
+    for (int i = 0; i < 2; ++i)
+        if (sizes[i] % 8 != 0 && (c->dtypes & (1u << CR_DOUBLE)))
+            return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", sizes[i]);
+        else if (sizes[i] % 4 != 0)
+            return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", sizes[i]);
+    /* Host memory: three mirrors and one scratch array; with the reference
+     * three host arrays and three for its limit; a CPU or APU device's own
+     * three arrays live there too. Refuse rather than swap. */
+    uint64_t biggest = c->size;
+    uint64_t fp_end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+    if (fp_end > biggest)
+        biggest = fp_end;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) {
+        uint64_t phys = (uint64_t)pages * (uint64_t)page;
+        unsigned arrays = 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0);
+        uint64_t need = biggest * arrays; /* biggest is below the device limit: no overflow */
+        if (need > phys / 10 * 9) {
+            cr_format_bytes(need, a, sizeof a);
+            cr_format_bytes(phys, b, sizeof b);
+            return cr_fail_usage(&run->ses, "arrays of this size need %s of host memory, more than 90%% of the %s here", a, b);
+        }
+    }
+    run->mirror_bytes = biggest;
+    return 0;
+}
+
+/* The types that will run: those selected, double only where the device
+ * has it. */
+static bool dtype_runs(const stream_run *run, cr_dtype t)
+{
+    return (run->cfg.dtypes & (1u << t)) && (t != CR_DOUBLE || run->ses.info.has_fp64);
+}
+
+/* Concurrency values: 1, 2, 4, ... below the compute-unit count, then whole
+ * multiples of it, so that every compute unit holds the same number. */
+static size_t default_concurrency(const cr_device_info *d, bool quick, uint64_t *out, size_t cap)
+{
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    uint64_t per_cu_max = d->max_threads_per_cu ? d->max_threads_per_cu : 1;
+    if (quick && per_cu_max > 64)
+        per_cu_max = 64;
+    size_t n = 0;
+    for (uint64_t k = 1; k < cus && n < cap; k *= 2)
+        out[n++] = k;
+    for (uint64_t per = 1; per <= per_cu_max && n < cap; per *= 2)
+        out[n++] = per * cus;
+    return n;
+}
+
+/* The concurrency sweep's work-items. Every work-item must have an element
+ * of its own at --size in every type that runs (idle work-items would not
+ * be concurrency): a --concurrency beyond that is refused; the default
+ * ladder stops below it, with a note. */
+int stream_plan_concurrency(stream_run *run)
+{
+    size_t es = dtype_runs(run, CR_DOUBLE) ? cr_dtype_size(CR_DOUBLE) : cr_dtype_size(CR_FLOAT);
+    uint64_t n = run->cfg.size / es;
+    const cr_range *given = &run->cfg.concurrency;
+    char a[32];
+    cr_format_bytes(run->cfg.size, a, sizeof a);
+    if (given->start != 0) {
+        run->nconc = cr_range_count(given); /* at most 64 over 64-bit values */
+        uint64_t end = cr_range_value(given, run->nconc - 1);
+        if (end > n)
+            return cr_fail_usage(&run->ses,
+                                 "--concurrency reaches %" PRIu64 " work-items, above the %" PRIu64
+                                 " elements of a %s array of %s (at most one work-item per element)",
+                                 end, n, cr_dtype_name(es == 8 ? CR_DOUBLE : CR_FLOAT), a);
+        for (size_t i = 0; i < run->nconc; ++i)
+            run->conc[i] = cr_range_value(given, i);
+        return 0;
+    }
+    uint64_t k[64];
+    size_t nk = default_concurrency(&run->ses.info, run->ses.opt.quick, k, 64);
+    run->nconc = 0;
+    while (run->nconc < nk && k[run->nconc] <= n) {
+        run->conc[run->nconc] = k[run->nconc];
+        run->nconc++;
+    }
+    if (run->nconc < nk && (run->cfg.sweeps & STREAM_SWEEP_CONCURRENCY))
+        cr_session_note(&run->ses, "concurrency %" PRIu64 " and above skipped: more work-items than the %" PRIu64
+                                   " elements of an array of %s", k[run->nconc], n, a);
+    return 0;
+}
