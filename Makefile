@@ -154,7 +154,9 @@ $(eval $(call folder_tests,plot,))
 # Per benchmark B: the archive of bench/B/*.c; B-opencl from opencl/B/*.c,
 # opencl/B/kernels.cl and B_CL_EMBED (further embedded symbols); B-cuda
 # from B_CUDA_SRC (default cuda/B/*.cu and *.c) and B_CUDA_EXTRA objects;
-# the tests in bench/B/tests/.
+# the tests in bench/B/tests/. B_LIBS: archives its design builds on
+# (another benchmark's bench_X.a, a tool's library), linked after its own
+# by its executables and tests.
 define benchmark_rules
 $(1)_SRC := $(wildcard bench/$(1)/*.c)
 $(BUILD)/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
@@ -163,21 +165,22 @@ $$(call embed,$(1)_kernels_cl,opencl/$(1)/kernels.cl)
 $(1)_CL_OBJ := $(patsubst %.c,%.o,$(wildcard opencl/$(1)/*.c)) opencl/cl_device.o \
                $$(addprefix gen/,$$(addsuffix .o,$(1)_kernels_cl $$($(1)_CL_EMBED)))
 OPENCL_BINS += $(BUILD)/bin/$(1)-opencl
-$(BUILD)/bin/$(1)-opencl: $$(addprefix $(BUILD)/obj/,$$($(1)_CL_OBJ)) $(BUILD)/lib/bench_$(1).a $(BUILD)/lib/common.a
+$(BUILD)/bin/$(1)-opencl: $$(addprefix $(BUILD)/obj/,$$($(1)_CL_OBJ)) \
+                          $$(addprefix $(BUILD)/lib/,bench_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(CC) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
-$(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $(BUILD)/san/lib/bench_$(1).a \
-                              $(BUILD)/san/lib/common.a
+$(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) \
+                              $$(addprefix $(BUILD)/san/lib/,bench_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
 $(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.c)
 $(1)_CUDA_OBJ := $$(addsuffix .o,$$(basename $$($(1)_CUDA_SRC))) $(CUDA_SHARED_OBJ)
 CUDA_BINS += $(BUILD)/bin/$(1)-cuda
-$(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CUDA_EXTRA) $(BUILD)/lib/bench_$(1).a \
-                        $(BUILD)/lib/common.a
+$(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CUDA_EXTRA) \
+                        $$(addprefix $(BUILD)/lib/,bench_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(NVCC) -o $$@ $$^ -Xcompiler -fopenmp $$(LDLIBS)
-$$(eval $$(call folder_tests,bench/$(1),bench_$(1).a))
+$$(eval $$(call folder_tests,bench/$(1),bench_$(1).a $$($(1)_LIBS)))
 endef
 
 # ---- host tools ----

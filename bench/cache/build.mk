@@ -24,15 +24,13 @@ $(call embed,cache_store_h,bench/cache/store.h)
 CACHE_PTX := $(BUILD)/gen/cache_loads.ptx
 $(call ptx_for_test,$(CACHE_PTX),cuda/cache/loads.cu,test_cache_ptx,CACHE_PTX)
 
-# The pattern validation (patterns.c): the simulator's modules (tools/cachesim
-# but its main) join the archive, so that the design runs the model in
-# process; the pattern index and the pattern kernels join the OpenCL
+# The pattern validation (patterns.c): the design runs the simulator in
+# process, linking its library (tool_cachesim.a, the cs_ modules of
+# tools/cachesim); the pattern index and the pattern kernels join the OpenCL
 # program; the CUDA pattern kernel as PTX, for the static check that each
 # access is one dependent load and nothing goes to local memory
 # (tests/test_cache_patterns_ptx.c; skipped, saying so, without nvcc).
-CACHESIM_MODEL_SRC := $(filter-out tools/cachesim/main.c,$(wildcard tools/cachesim/*.c))
-$(BUILD)/lib/bench_cache.a: $(CACHESIM_MODEL_SRC:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/san/lib/bench_cache.a: $(CACHESIM_MODEL_SRC:%.c=$(BUILD)/san/obj/%.o)
+cache_LIBS += tool_cachesim.a
 cache_CL_EMBED += cache_pattern_index_h cache_patterns_cl
 $(call embed,cache_pattern_index_h,bench/cache/pattern_index.h)
 $(call embed,cache_patterns_cl,opencl/cache/patterns.cl)
