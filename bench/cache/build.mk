@@ -1,19 +1,9 @@
-# Every chase of the cache benchmark is the latency benchmark's walker: its
-# chain helpers (perm, pieces, walk_steps) join the cache archive, its OpenCL backend
-# and kernels the OpenCL executable, its CUDA backend the CUDA one. Every
-# bench/cache/*.c is in the archive by the generic rule, the pattern
-# modules included.
-CC_LATENCY_HOST := perm pieces walk_steps
-$(BUILD)/lib/bench_cache.a: $(CC_LATENCY_HOST:%=$(BUILD)/obj/bench/latency/%.o)
-$(BUILD)/san/lib/bench_cache.a: $(CC_LATENCY_HOST:%=$(BUILD)/san/obj/bench/latency/%.o)
-CC_LATENCY_CL := opencl/latency/backend.o gen/latency_kernels_cl.o gen/latency_chase_h.o
-$(BUILD)/bin/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/obj/%)
-$(BUILD)/san/bin/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/san/obj/%)
-cache_CUDA_SRC := $(wildcard cuda/cache/*.cu cuda/cache/*.c) cuda/latency/backend.cu
-# Those objects come after the archives on the link line and need the
-# latency helpers in them: the archives once more at the end.
-$(BUILD)/bin/cache-opencl $(BUILD)/bin/cache-cuda: LDLIBS := $(BUILD)/lib/bench_cache.a $(BUILD)/lib/common.a $(LDLIBS)
-$(BUILD)/san/bin/cache-opencl: LDLIBS := $(BUILD)/san/lib/bench_cache.a $(BUILD)/san/lib/common.a $(LDLIBS)
+# Every chase of the cache benchmark is the shared pointer-chase walker
+# (opencl/chase, cuda/chase), on whose device its own kernels run; its
+# design builds its chains with the latency benchmark's chain modules
+# (perm, pieces, walk_steps of bench_latency.a).
+cache_PIECES := chase
+cache_LIBS := bench_latency.a
 
 # The store kernel is one header for the OpenCL C and the CUDA kernel.
 cache_CL_EMBED := cache_store_h
