@@ -1,4 +1,4 @@
-/* The CUDA pattern kernel of the cache benchmark (cache/patterns.h), on the
+/* The CUDA pattern kernel of the cache benchmark (cache/pattern_ops.h), on the
  * device and timer the shared walker opened (chase/walker.h): one
  * thread makes one run of the pattern (bench/cache/pattern_index.h), every
  * address dependent on the value loaded before, and stores the sum of what
@@ -11,7 +11,7 @@
 
 extern "C" {
 #include "cache/pattern_index.h"
-#include "cache/patterns_shape.h"
+#include "cache/pattern_ops.h"
 }
 
 #include <cstdio>

@@ -1,9 +1,9 @@
-/* The OpenCL pattern kernels of the cache benchmark (cache/patterns.h), on
+/* The OpenCL pattern kernels of the cache benchmark (cache/pattern_ops.h), on
  * the device the shared walker opened (chase/walker.h): the
  * program is built there on the first prepare, and released with the
  * buffers by release, before the walker closes the device. */
 #include "cache/pattern_index.h"
-#include "cache/patterns_shape.h"
+#include "cache/pattern_ops.h"
 #include "cl_device.h"
 #include "chase/walker.h"
 #include "patterns.h"
