@@ -12,7 +12,6 @@
 
 extern "C" {
 #include "bandwidth/backend.h"
-#include "bandwidth/host_side.h"
 #include "path_table.h"
 #include "transfer_plan.h"
 }
@@ -736,7 +735,7 @@ static cr_status cuda_run(const bw_path *p, unsigned phase, cr_timing *t, char *
 /* Vector add: c as it is; reduce: the sum of the partials. */
 static void technique_result(const bw_path *p, void *dst)
 {
-    bw_technique_output(p, st.tdst, st.tout_bytes, st.tblocks, dst);
+    bw_technique_output(p->workload == BW_VECTOR_ADD, st.tdst, st.tout_bytes, st.tblocks, dst);
 }
 
 static cr_status cuda_result(const bw_path *p, void *dst, uint64_t *sum, char *err, size_t errlen)

@@ -9,8 +9,6 @@
  * times; the design verifies. */
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth/backend.h"
-#include "bandwidth/host_side.h"
-#include "bandwidth/technique_paths.h"
 #include "cl_device.h"
 
 #include <stdlib.h>
@@ -464,7 +462,7 @@ static cr_status run_technique(const bw_path *p, cr_timing *t, char *err, size_t
 
 static void technique_result(const bw_path *p, void *dst)
 {
-    bw_technique_output(p, S.tdst, S.tout_bytes, S.groups, dst);
+    bw_technique_output(p->workload == BW_VECTOR_ADD, S.tdst, S.tout_bytes, S.groups, dst);
 }
 
 /* The target of a kernel write starts zeroed, whatever memory it is. */
