@@ -203,13 +203,8 @@ static unsigned bw_transfers(const bw_path *p)
 
 const bw_backend bandwidth_opencl_backend = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = bw_open, .close = bw_close},
-    .paths = bw_paths,
-    .supported = bw_supported,
-    .prepare = bw_cl_prepare,
-    .run = bw_cl_run,
-    .result = bw_result,
-    .release = bw_cl_release,
-    .transfers = bw_transfers,
+    .paths = bw_paths, .supported = bw_supported, .result = bw_result, .transfers = bw_transfers,
+    .prepare = bw_cl_prepare, .prepare_local = bw_cl_prepare_local, .release = bw_cl_release, /* prepare.c */
+    .run = bw_cl_run,                                                                          /* run.c */
     .peer_links = NULL, /* OpenCL has no peer query */
-    .prepare_local = bw_cl_prepare_local,
 };
