@@ -165,26 +165,32 @@ $(eval $(call folder_tests,plot,))
 # ---- benchmarks ----
 # Per benchmark B: the archive of bench/B/*.c (but gpu_rules.c, the GPU
 # check's); for each of its backends (B_BACKENDS): B-opencl from
-# opencl/B/*.c, opencl/B/kernels.cl and B_CL_EMBED (further embedded
-# symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu and *.c) and
-# B_CUDA_EXTRA objects; the tests in bench/B/tests/.
+# opencl/B/*.c, opencl/B/kernels.cl where there is one and B_CL_EMBED
+# (further embedded symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu
+# and *.c) and B_CUDA_EXTRA objects; the tests in bench/B/tests/. B_LIBS:
+# archives its design builds on (another benchmark's bench_X.a, a tool's
+# library), linked after its own by its executables and tests. B_PIECES:
+# the shared backend pieces (below) its backends build on, linked before
+# its own archive.
 define benchmark_rules
 $(1)_SRC := $(filter-out bench/$(1)/gpu_rules.c,$(wildcard bench/$(1)/*.c))
 $(BUILD)/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/san/obj/%.o)
 $$(foreach api,$$($(1)_BACKENDS),$$(eval $$(call $$(api)_benchmark_rules,$(1))))
-$$(eval $$(call folder_tests,bench/$(1),bench_$(1).a))
+$$(eval $$(call folder_tests,bench/$(1),bench_$(1).a $$($(1)_LIBS)))
 endef
+# What B's OpenCL executables link, in order: $(call opencl_links,B,LIBDIR).
+opencl_links = $(addprefix $(2)/,$($(1)_PIECES:%=opencl_%.a) bench_$(1).a $($(1)_LIBS) common.a)
 define opencl_benchmark_rules
-$$(call embed,$(1)_kernels_cl,opencl/$(1)/kernels.cl)
+$(1)_CL_KERNELS := $(if $(wildcard opencl/$(1)/kernels.cl),$(1)_kernels_cl)
+$$(if $$($(1)_CL_KERNELS),$$(call embed,$(1)_kernels_cl,opencl/$(1)/kernels.cl))
 $(1)_CL_OBJ := $(patsubst %.c,%.o,$(wildcard opencl/$(1)/*.c)) opencl/cl_device.o \
-               $$(addprefix gen/,$$(addsuffix .o,$(1)_kernels_cl $$($(1)_CL_EMBED)))
+               $$(addprefix gen/,$$(addsuffix .o,$$($(1)_CL_KERNELS) $$($(1)_CL_EMBED)))
 OPENCL_BINS += $(BUILD)/bin/$(1)-opencl
-$(BUILD)/bin/$(1)-opencl: $$(addprefix $(BUILD)/obj/,$$($(1)_CL_OBJ)) $(BUILD)/lib/bench_$(1).a $(BUILD)/lib/common.a
+$(BUILD)/bin/$(1)-opencl: $$(addprefix $(BUILD)/obj/,$$($(1)_CL_OBJ)) $$(call opencl_links,$(1),$(BUILD)/lib)
 	@mkdir -p $$(@D)
 	$$(CC) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
-$(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $(BUILD)/san/lib/bench_$(1).a \
-                              $(BUILD)/san/lib/common.a
+$(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $$(call opencl_links,$(1),$(BUILD)/san/lib)
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -fopenmp -o $$@ $$^ -lOpenCL $$(LDLIBS)
 $$(if $$(wildcard bench/$(1)/tests/fault_backend.c),$$(eval $$(call faulty_rules,$(1))))
@@ -193,8 +199,8 @@ define cuda_benchmark_rules
 $(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.c)
 $(1)_CUDA_OBJ := $$(addsuffix .o,$$(basename $$($(1)_CUDA_SRC))) $(CUDA_SHARED_OBJ)
 CUDA_BINS += $(BUILD)/bin/$(1)-cuda
-$(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CUDA_EXTRA) $(BUILD)/lib/bench_$(1).a \
-                        $(BUILD)/lib/common.a
+$(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CUDA_EXTRA) \
+                        $$(addprefix $(BUILD)/lib/,$$($(1)_PIECES:%=cuda_%.a) bench_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(NVCC) -o $$@ $$^ -Xcompiler -fopenmp $$(LDLIBS)
 endef
@@ -207,14 +213,31 @@ endef
 define faulty_rules
 FAULTY_BINS += $(BUILD)/faulty/$(1)-opencl
 $(BUILD)/faulty/$(1)-opencl: $$(addprefix $(BUILD)/obj/,$$($(1)_CL_OBJ) bench/$(1)/tests/fault_backend.o) \
-                             $(BUILD)/lib/bench_$(1).a $(BUILD)/lib/common.a
+                             $$(call opencl_links,$(1),$(BUILD)/lib)
 	@mkdir -p $$(@D)
 	$$(CC) -fopenmp -Wl,--wrap=$(1)_main -o $$@ $$^ -lOpenCL $$(LDLIBS)
 $(BUILD)/san/faulty/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ) bench/$(1)/tests/fault_backend.o) \
-                                 $(BUILD)/san/lib/bench_$(1).a $(BUILD)/san/lib/common.a
+                                 $$(call opencl_links,$(1),$(BUILD)/san/lib)
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -fopenmp -Wl,--wrap=$(1)_main -o $$@ $$^ -lOpenCL $$(LDLIBS)
 $(BUILD)/tests/test_$(1)_cli: $(BUILD)/faulty/$(1)-opencl
+endef
+
+# ---- shared backend pieces ----
+# opencl/P/ and cuda/P/ of no benchmark: what the backends of several
+# benchmarks build on (chase: the pointer-chase walker that latency measures
+# with and cache chases with). Per API one archive: opencl_P.a of
+# opencl/P/*.c, opencl/P/kernels.cl (embedded as P_kernels_cl) and
+# P_CL_EMBED; cuda_P.a of cuda/P/*.cu. A benchmark names those it links in
+# B_PIECES.
+BACKEND_PIECES := $(sort $(filter-out $(BENCHMARKS) tests,$(notdir $(patsubst %/,%,$(wildcard opencl/*/ cuda/*/)))))
+define piece_rules
+$$(call embed,$(1)_kernels_cl,opencl/$(1)/kernels.cl)
+$(1)_PIECE_CL_OBJ := $(patsubst %.c,%.o,$(wildcard opencl/$(1)/*.c)) \
+                     $$(addprefix gen/,$$(addsuffix .o,$(1)_kernels_cl $$($(1)_CL_EMBED)))
+$(BUILD)/lib/opencl_$(1).a: $$(addprefix $(BUILD)/obj/,$$($(1)_PIECE_CL_OBJ))
+$(BUILD)/san/lib/opencl_$(1).a: $$(addprefix $(BUILD)/san/obj/,$$($(1)_PIECE_CL_OBJ))
+$(BUILD)/lib/cuda_$(1).a: $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard cuda/$(1)/*.cu))
 endef
 
 # ---- host tools ----
@@ -253,6 +276,7 @@ $(eval $(call folder_tests,tools/gpu_bundle,))
 
 # What is particular to a benchmark or tool, then the rules of each.
 include $(wildcard $(BENCHMARKS:%=bench/%/build.mk) $(TOOLS_LIST:%=tools/%/build.mk))
+$(foreach p,$(BACKEND_PIECES),$(eval $(call piece_rules,$(p))))
 $(foreach b,$(BENCHMARKS),$(eval $(call benchmark_rules,$(b))))
 $(foreach t,$(TOOLS_LIST),$(eval $(call tool_rules,$(t))))
 

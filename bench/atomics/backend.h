@@ -4,7 +4,8 @@
  * verified and what goes into the CSV; a backend only allocates, launches
  * and times. The host's C11 reference implements the same contract.
  *
- * Kernel semantics (addresses and operands: pattern.h).
+ * Kernel semantics (addresses and operands: pattern.h, which the includer
+ * reads with AT_U32 defined; the kinds and shape of a run: runs.h).
  * Every work-item g (global id; id = g for global memory, the local id for
  * local memory) performs `iters` operations j = 0..iters-1 on counter
  * AT_INDEX(AT_SLOT(id, degree), stride):
@@ -23,6 +24,8 @@
 #ifndef CR_ATOMICS_BACKEND_H
 #define CR_ATOMICS_BACKEND_H
 
+#include "atomics/pattern.h"
+#include "atomics/runs.h"
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
@@ -30,30 +33,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-typedef enum { AT_ADD, AT_INC, AT_XCHG, AT_CAS, AT_MIN, AT_MAX, AT_READ, AT_NOPS } at_op;
-typedef enum { AT_TYPE_U32, AT_TYPE_U64, AT_TYPE_F32, AT_NTYPES } at_type;
-typedef enum { AT_GLOBAL, AT_LOCAL, AT_NSPACES } at_space;
-typedef enum { AT_SPIN_LOCK, AT_TICKET_LOCK, AT_NLOCKS } at_lock;
-
-extern const char *const at_op_names[AT_NOPS];     /* "add", "inc", "xchg", "cas", "min", "max", "read" */
-extern const char *const at_type_names[AT_NTYPES]; /* "uint32", "uint64", "float" */
-extern const char *const at_space_names[AT_NSPACES];
-extern const char *const at_lock_names[AT_NLOCKS];  /* "spin-lock", "ticket-lock" */
-
-static inline size_t at_type_size(at_type t) { return t == AT_TYPE_U64 ? 8u : 4u; }
-
-typedef struct {
-    at_op op;
-    at_type type;
-    at_space space;
-    uint64_t stride;     /* elements between neighbouring slots, >= 1 */
-    uint64_t degree;     /* work-items per counter, >= 1 */
-    uint32_t iters;      /* operations per work-item */
-    uint64_t work_items; /* multiple of work_group */
-    uint64_t work_group;
-    uint64_t init;       /* initial counter value (local counters) */
-} at_run;
 
 typedef struct {
     cr_backend_base base;

@@ -21,9 +21,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The contract's parts: the element operations of every kernel
+ * (elements.h), what every backend does alike on the host (host_side.h),
+ * and the keys and order of Lee's technique paths (technique_paths.h). */
 #define BW_U32 uint32_t
 #define BW_U64 uint64_t
 #include "bandwidth/elements.h"
+#include "bandwidth/host_side.h"
+#include "bandwidth/technique_paths.h"
 
 /* The local-memory path's key, the same on every backend: the energy
  * levels read its rows by it. */

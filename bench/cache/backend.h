@@ -8,7 +8,8 @@
  * policy) and, where the API has them, chases with other kinds of load
  * (CUDA's cache operators).
  *
- * Store semantics: one work-item writes `value` to word
+ * Store semantics (cc_store_pass, backend_common.h; the loop of both
+ * kernels: store.h): one work-item writes `value` to word
  * first + i * stride_words of the prepared chain's buffer, for i < count,
  * `passes` times over, every store kept (volatile): the design never
  * lets these words be chain words. */
@@ -16,17 +17,15 @@
 #define CR_CACHE_BACKEND_H
 
 #include "bench_main.h"
-#include "cache/patterns.h"
+#include "cache/backend_common.h"
+#include "cache/pattern_ops.h"
+#include "cache/store.h"
 #include "cr.h"
 #include "latency/backend.h"
 #include "timer.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-
-typedef struct {
-    uint64_t first, count, stride_words, passes, value;
-} cc_store_pass;
 
 typedef struct {
     cr_backend_base base; /* opens the walker's device, and what the stores need */

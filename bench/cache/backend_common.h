@@ -1,13 +1,21 @@
 /* What the CUDA and the OpenCL cache backend do alike around the API
  * calls: opening on the walker's device, and checking a store pass or a
- * read against the prepared chain before the device is asked. */
+ * read against the prepared chain before the device is asked. Part of the
+ * backend contract (backend.h). */
 #ifndef CR_CACHE_BACKEND_COMMON_H
 #define CR_CACHE_BACKEND_COMMON_H
 
-#include "cache/backend.h"
+#include "cr.h"
+#include "device.h"
+#include "latency/backend.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* One store pass (backend.h says what it does). */
+typedef struct {
+    uint64_t first, count, stride_words, passes, value;
+} cc_store_pass;
 
 /* Zeroes the backend's state (size bytes at state), opens the walker's
  * device (chase), then adds what the backend needs on it (add); where add

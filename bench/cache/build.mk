@@ -1,24 +1,9 @@
-# Every chase of the cache benchmark is the latency benchmark's walker: its
-# chain helpers (perm, pieces, walk_steps) join the cache archive, its OpenCL backend
-# and kernels the OpenCL executable, its CUDA backend the CUDA one. Every
-# bench/cache/*.c is in the archive by the generic rule, the pattern
-# modules included.
-CC_LATENCY_HOST := perm pieces walk_steps
-$(BUILD)/lib/bench_cache.a: $(CC_LATENCY_HOST:%=$(BUILD)/obj/bench/latency/%.o)
-$(BUILD)/san/lib/bench_cache.a: $(CC_LATENCY_HOST:%=$(BUILD)/san/obj/bench/latency/%.o)
-CC_LATENCY_CL := opencl/latency/backend.o gen/latency_kernels_cl.o gen/latency_chase_h.o
-$(BUILD)/bin/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/obj/%)
-$(BUILD)/san/bin/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/san/obj/%)
-cache_CUDA_SRC := $(wildcard cuda/cache/*.cu cuda/cache/*.c) cuda/latency/backend.cu
-# Those objects come after the archives on the link line and need the
-# latency helpers in them: the archives once more at the end.
-$(BUILD)/bin/cache-opencl $(BUILD)/bin/cache-cuda: LDLIBS := $(BUILD)/lib/bench_cache.a $(BUILD)/lib/common.a $(LDLIBS)
-$(BUILD)/san/bin/cache-opencl: LDLIBS := $(BUILD)/san/lib/bench_cache.a $(BUILD)/san/lib/common.a $(LDLIBS)
-# The build with planted faults (build/faulty/, the end-to-end tests') links as the real one.
-$(BUILD)/faulty/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/obj/%)
-$(BUILD)/san/faulty/cache-opencl: $(CC_LATENCY_CL:%=$(BUILD)/san/obj/%)
-$(BUILD)/faulty/cache-opencl: LDLIBS := $(BUILD)/lib/bench_cache.a $(BUILD)/lib/common.a $(LDLIBS)
-$(BUILD)/san/faulty/cache-opencl: LDLIBS := $(BUILD)/san/lib/bench_cache.a $(BUILD)/san/lib/common.a $(LDLIBS)
+# Every chase of the cache benchmark is the shared pointer-chase walker
+# (opencl/chase, cuda/chase), on whose device its own kernels run; its
+# design builds its chains with the latency benchmark's chain modules
+# (perm, pieces, walk_steps of bench_latency.a).
+cache_PIECES := chase
+cache_LIBS := bench_latency.a
 
 # The store kernel is one header for the OpenCL C and the CUDA kernel.
 cache_CL_EMBED := cache_store_h
@@ -29,15 +14,13 @@ $(call embed,cache_store_h,bench/cache/store.h)
 CACHE_PTX := $(BUILD)/gen/cache_loads.ptx
 $(call ptx_for_test,$(CACHE_PTX),cuda/cache/loads.cu,test_cache_ptx,CACHE_PTX)
 
-# The pattern validation (patterns.c): the simulator's modules (tools/cachesim
-# but its main) join the archive, so that the design runs the model in
-# process; the pattern index and the pattern kernels join the OpenCL
+# The pattern validation (patterns.c): the design runs the simulator in
+# process, linking its library (tool_cachesim.a, the cs_ modules of
+# tools/cachesim); the pattern index and the pattern kernels join the OpenCL
 # program; the CUDA pattern kernel as PTX, for the static check that each
 # access is one dependent load and nothing goes to local memory
 # (tests/test_cache_patterns_ptx.c; skipped, saying so, without nvcc).
-CACHESIM_MODEL_SRC := $(filter-out tools/cachesim/main.c,$(wildcard tools/cachesim/*.c))
-$(BUILD)/lib/bench_cache.a: $(CACHESIM_MODEL_SRC:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/san/lib/bench_cache.a: $(CACHESIM_MODEL_SRC:%.c=$(BUILD)/san/obj/%.o)
+cache_LIBS += tool_cachesim.a
 cache_CL_EMBED += cache_pattern_index_h cache_patterns_cl
 $(call embed,cache_pattern_index_h,bench/cache/pattern_index.h)
 $(call embed,cache_patterns_cl,opencl/cache/patterns.cl)

@@ -26,6 +26,7 @@
  * and the host's sysfs says what each level is, for every row to compare
  * with. */
 #define _GNU_SOURCE
+#include "cache/patterns.h"
 #include "cache/state.h"
 
 #include "bench_main.h"

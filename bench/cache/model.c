@@ -12,7 +12,7 @@
 
 struct cc_model {
     unsigned count;
-    cache *level[CC_MAX_LEVELS];
+    cs_cache *level[CC_MAX_LEVELS];
 };
 
 static void add_assumed(cc_model_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -102,18 +102,18 @@ static int configure_level(const cc_geometry *g, unsigned i, unsigned host_way, 
     else if (l->write_back != l->write_allocate)
         add_assumed(c, "%s write-%s with%s write-allocate: simulated as %s", l->name,
                     l->write_back ? "back" : "through", l->write_allocate ? "" : "out", wb ? "WBWA" : "WTNA");
-    c->level[i] = (cache_geometry){
+    c->level[i] = (cs_cache_geometry){
         .size_kb = (unsigned)(bytes / 1024),
         .line_bytes = l->line,
         .ways = ways,
         .sector_bytes = l->sector && l->sector <= l->line ? l->sector : l->line,
-        .policy = POLICY_LRU,
-        .write = wb ? WRITE_BACK_ALLOCATE : WRITE_THROUGH_NO_ALLOCATE,
+        .policy = CS_POLICY_LRU,
+        .write = wb ? CS_WRITE_BACK_ALLOCATE : CS_WRITE_THROUGH_NO_ALLOCATE,
     };
     if (bytes % 1024 != 0)
         return cr_errf(err, errlen, "level %s: %llu B is not a whole number of KiB", l->name, bytes);
     char why[CR_ERRLEN];
-    if (geometry_check(&c->level[i], why, sizeof why) != 0)
+    if (cs_geometry_check(&c->level[i], why, sizeof why) != 0)
         return cr_errf(err, errlen, "level %s: %s", l->name, why);
     c->latency_ns[i] = l->latency_ns;
     c->ways_source[i] = src;
@@ -154,7 +154,7 @@ cc_model *cc_model_new(const cc_model_config *c)
         return NULL;
     m->count = c->count;
     for (unsigned i = 0; i < c->count; ++i) {
-        m->level[i] = cache_new(&c->level[i], UINT64_C(1) + i);
+        m->level[i] = cs_cache_new(&c->level[i], UINT64_C(1) + i);
         if (m->level[i] == NULL) {
             cc_model_free(m);
             return NULL;
@@ -163,9 +163,9 @@ cc_model *cc_model_new(const cc_model_config *c)
     return m;
 }
 
-static uint64_t misses_of(const cache *c)
+static uint64_t misses_of(const cs_cache *c)
 {
-    const cache_stats *s = cache_statistics(c);
+    const cs_cache_stats *s = cs_cache_statistics(c);
     return s->read_misses + s->write_misses;
 }
 
@@ -180,8 +180,8 @@ static unsigned follow(cc_model *m, unsigned depth, uint64_t address, bool write
     if (depth == m->count)
         return m->count;
     uint64_t before = misses_of(m->level[depth]);
-    cache_traffic below;
-    cache_access(m->level[depth], address, write, &below);
+    cs_cache_traffic below;
+    cs_cache_access(m->level[depth], address, write, &below);
     bool missed = misses_of(m->level[depth]) != before;
     if (missed && depth + 1 == m->count)
         ++n->last_level_misses;
@@ -211,7 +211,7 @@ void cc_model_free(cc_model *m)
     if (m == NULL)
         return;
     for (unsigned i = 0; i < m->count; ++i)
-        cache_free(m->level[i]);
+        cs_cache_free(m->level[i]);
     free(m);
 }
 

@@ -31,7 +31,7 @@ typedef enum {
 
 typedef struct {
     unsigned count;
-    cache_geometry level[CC_MAX_LEVELS];
+    cs_cache_geometry level[CC_MAX_LEVELS];
     double latency_ns[CC_MAX_LEVELS];
     double memory_ns;
     cc_ways_source ways_source[CC_MAX_LEVELS];

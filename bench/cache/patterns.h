@@ -12,6 +12,7 @@
 #define CR_CACHE_PATTERNS_H
 
 #include "cache/geometry.h"
+#include "cache/pattern_ops.h"
 #include "cr.h"
 #include "measure.h"
 #include "results.h"
@@ -20,22 +21,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-typedef struct cc_pattern_shape cc_pattern_shape; /* pattern_index.h */
-
-/* A backend's pattern kernels: one work-item runs one pattern's accesses
- * in order, each address depending on the value loaded before. */
-typedef struct {
-    /* Allocates the shape's buffers (shape->buffers of shape->words 64-bit
-     * elements) and fills them from init: buffer after buffer, init_bytes
-     * in all; replaces what an earlier prepare made. */
-    cr_status (*prepare)(const cc_pattern_shape *shape, const void *init, uint64_t init_bytes, char *err,
-                         size_t errlen);
-    /* One run of the prepared pattern; *check is what the kernel computed
-     * from the values it loaded, for the design to verify. */
-    cr_status (*run)(cr_timing *t, uint64_t *check, char *err, size_t errlen);
-    void (*release)(void);
-} cc_pattern_ops;
 
 typedef struct {
     cr_session *ses;

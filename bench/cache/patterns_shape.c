@@ -71,19 +71,8 @@ int cc_shape_make(unsigned kind, uint64_t footprint, unsigned line, cc_pattern_s
     return s->pass > 0 && s->words > 0 ? 0 : -1;
 }
 
-uint64_t cc_shape_bytes(const cc_pattern_shape *s) { return (uint64_t)s->buffers * s->words * 8; }
-
 uint64_t cc_buffer_base(const cc_pattern_shape *s, unsigned b)
 {
     uint64_t page = 4096, bytes = (s->words * 8 + page - 1) / page * page;
     return (uint64_t)b * bytes;
-}
-
-cr_status cc_shape_check_init(const cc_pattern_shape *s, uint64_t init_bytes, char *err, size_t errlen)
-{
-    if (s->buffers >= 1 && s->buffers <= 3 && init_bytes == cc_shape_bytes(s))
-        return CR_OK;
-    snprintf(err, errlen, "pattern of %u buffers of %llu elements with %llu B of contents", s->buffers,
-             (unsigned long long)s->words, (unsigned long long)init_bytes);
-    return CR_ERR;
 }

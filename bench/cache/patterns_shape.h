@@ -4,6 +4,7 @@
 #define CR_CACHE_PATTERNS_SHAPE_H
 
 #include "cache/pattern_index.h"
+#include "cache/pattern_ops.h"
 #include "cr.h"
 
 #include <stddef.h>
@@ -21,13 +22,6 @@ extern const char *const cc_pattern_names[CC_PATTERNS];
  * matrix-multiply tile is one line of elements. 0, or -1 where the
  * footprint is too small for the pattern. */
 int cc_shape_make(unsigned kind, uint64_t footprint, unsigned line, cc_pattern_shape *s);
-
-/* Bytes of all the shape's buffers. */
-uint64_t cc_shape_bytes(const cc_pattern_shape *s);
-
-/* The check a backend's prepare makes: CR_ERR, with why in err, unless
- * the shape has 1 to 3 buffers and init_bytes is all of them. */
-cr_status cc_shape_check_init(const cc_pattern_shape *s, uint64_t init_bytes, char *err, size_t errlen);
 
 /* The address of buffer b's element 0 in the trace: the buffers one after
  * another, each starting on a 4 KiB page, as an allocator places them. */

@@ -21,6 +21,7 @@
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
+#include "fma/chain.h" /* the kernels' chain step (the includer defines FMA_FUSED) */
 #include "timer.h"
 
 #include <stdint.h>

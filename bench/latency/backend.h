@@ -23,6 +23,7 @@
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
+#include "latency/address.h"
 #include "latency/pieces.h"
 #include "timer.h"
 

@@ -2,8 +2,6 @@
 
 #include "random.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,12 +63,4 @@ int lt_chain_build(lt_chain *c, uint64_t lines, uint64_t line_words, uint64_t se
         c->next[c->order[k] * line_words] = c->order[k + 1] * line_words;
     c->next[c->order[lines - 1] * line_words] = c->order[0] * line_words;
     return 0;
-}
-
-cr_status lt_chain_check_start(uint64_t start, uint64_t words, char *err, size_t errlen)
-{
-    if (start < words)
-        return CR_OK;
-    snprintf(err, errlen, "start word %" PRIu64 " outside the %" PRIu64 "-word chain", start, words);
-    return CR_ERR;
 }

@@ -39,11 +39,6 @@ static inline uint64_t lt_chain_advance(const lt_chain *c, uint64_t pos, uint64_
     return (pos + steps % c->lines) % c->lines;
 }
 
-/* The check every walker makes before a walk: start must be a word of the
- * uploaded chain of `words` words (0 while none is). CR_ERR, with why in
- * err, where it is not: a wild start would be a wild read. */
-cr_status lt_chain_check_start(uint64_t start, uint64_t words, char *err, size_t errlen);
-
 /* The visiting order the chain is built from, into v (n >= 1 entries):
  * v[0] = 0, v[1..n-1] the other elements shuffled by seed. */
 void lt_order_from_zero(uint64_t *v, uint64_t n, uint64_t seed);

@@ -1,5 +1,6 @@
 #include "latency/pieces.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 uint64_t lt_pow2_floor(uint64_t v)
@@ -43,5 +44,13 @@ cr_status lt_layout_check(const lt_layout *l, unsigned max_pieces, const char *w
     if (l->pieces >= 1 && l->pieces <= max_pieces)
         return CR_OK;
     snprintf(err, errlen, "a chain in %u pieces: %s walks %u at most", l->pieces, who, max_pieces);
+    return CR_ERR;
+}
+
+cr_status lt_chain_check_start(uint64_t start, uint64_t words, char *err, size_t errlen)
+{
+    if (start < words)
+        return CR_OK;
+    snprintf(err, errlen, "start word %" PRIu64 " outside the %" PRIu64 "-word chain", start, words);
     return CR_ERR;
 }

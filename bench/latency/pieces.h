@@ -40,6 +40,11 @@ static inline uint64_t lt_piece_words(const lt_layout *l, unsigned p)
  * after who), for a layout of more pieces than it can walk. */
 cr_status lt_layout_check(const lt_layout *l, unsigned max_pieces, const char *who, char *err, size_t errlen);
 
+/* The check every walker makes before a walk: start must be a word of the
+ * uploaded chain of `words` words (0 while none is). CR_ERR, with why in
+ * err, where it is not: a wild start would be a wild read. */
+cr_status lt_chain_check_start(uint64_t start, uint64_t words, char *err, size_t errlen);
+
 /* The largest power of two at most v (>= 1). */
 uint64_t lt_pow2_floor(uint64_t v);
 

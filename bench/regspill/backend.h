@@ -20,6 +20,8 @@
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
+#include "regspill/kernel_ids.h" /* the work-items a CUDA kernel tells apart */
+#include "regspill/recurrence.h" /* the kernels' arithmetic (the includer defines RS_UINT) */
 #include "timer.h"
 
 #include <stdbool.h>

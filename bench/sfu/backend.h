@@ -30,6 +30,7 @@
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
+#include "sfu/chain.h" /* the kernels' chain step */
 #include "sfu/functions.h"
 #include "timer.h"
 

@@ -24,6 +24,7 @@
 #include "bench_main.h"
 #include "cr.h"
 #include "device.h"
+#include "stream/elements.h" /* the kernels' element operations */
 #include "timer.h"
 
 #include <stdio.h>

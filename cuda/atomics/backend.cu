@@ -9,7 +9,6 @@
 
 extern "C" {
 #include "atomics/backend.h"
-#include "atomics/truth.h"
 }
 
 #define AT_U32 unsigned int

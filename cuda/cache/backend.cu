@@ -1,26 +1,21 @@
-/* CUDA backend of the cache benchmark: the latency backend's device,
- * chain and walker (cuda/latency, chase_device.h), the chase with each
+/* CUDA backend of the cache benchmark: the shared walker's device, chain
+ * and chase (cuda/chase, walker.h), the chase with each
  * cache operator and the store pass (loads.cu) on the same device, timed
  * with its timer. The chain's words hold the addresses of their targets
  * (latency/address.h), so every kind of chase, and the stores, use them
  * as they are. */
 #include "cache/load_kernels.h"
 #include "cuda_device.h"
-#include "latency/chase_device.h"
+#include "chase/walker.h"
 #include "patterns.h"
 
 extern "C" {
 #include "cache/backend.h"
 #include "cache/backend_common.h"
-#include "latency/address.h"
-#include "latency/perm.h"
-#include "latency/pieces.h"
 }
 
 #include <cinttypes>
 #include <cstdio>
-
-extern "C" const lt_backend latency_cuda_backend;
 
 static struct {
     void *result; /* cc_chase_out */
@@ -29,11 +24,10 @@ static struct {
 static void cc_cu_close(void)
 {
     cr_cuda_free(&st.result);
-    latency_cuda_backend.base.close();
+    lt_cuda_walker.base.close();
 }
 
-/* What the benchmark's own kernels need beside the latency backend's
- * device: the chases' result, and their cache configuration. */
+/* What the benchmark's own kernels need beside the walker's device: the chases' result, and their cache configuration. */
 static cr_status prepare_kernels(char *err, size_t errlen)
 {
     CR_CUDA_CHECK(cudaMalloc(&st.result, sizeof(cc_chase_out)), "cudaMalloc(result)", err, errlen);
@@ -42,12 +36,12 @@ static cr_status prepare_kernels(char *err, size_t errlen)
 
 static cr_status cc_cu_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    return cc_open_on_chase(&latency_cuda_backend, &st, sizeof st, prepare_kernels, cc_cu_close, spec, info, err,
+    return cc_open_on_chase(&lt_cuda_walker, &st, sizeof st, prepare_kernels, cc_cu_close, spec, info, err,
                             errlen);
 }
 
 /* The words are copied (a GPU's caches are the point, not host memory's):
- * the latency backend uploads them and turns them into addresses. */
+ * the walker uploads them and turns them into addresses. */
 static cr_status cc_cu_prepare(uint64_t *words, uint64_t count, bool in_place, char *err, size_t errlen)
 {
     (void)in_place;
@@ -56,7 +50,7 @@ static cr_status cc_cu_prepare(uint64_t *words, uint64_t count, bool in_place, c
         snprintf(err, errlen, "no layout for a chain of %" PRIu64 " words", count);
         return CR_ERR;
     }
-    return latency_cuda_backend.prepare(&layout, words, err, errlen);
+    return lt_cuda_walker.prepare(&layout, words, err, errlen);
 }
 
 /* The prepared chain, or why there is none. */
@@ -135,7 +129,7 @@ static cr_status cc_cu_run_kind(unsigned kind, uint64_t steps, uint64_t start, c
 
 CR_CUDA_BACKEND(cc_backend, cache_cuda_backend) = {
     {"cuda", cr_cuda_list, cc_cu_open, cc_cu_close},
-    &latency_cuda_backend,
+    &lt_cuda_walker,
     cc_cu_prepare,
     false,
     cc_cu_store,

@@ -1,5 +1,5 @@
-/* The cache benchmark's own CUDA kernels, launched on the latency
- * backend's chain (chase_device.h): the chase with each cache operator,
+/* The cache benchmark's own CUDA kernels, launched on the shared walker's
+ * chain (chase/walker.h): the chase with each cache operator,
  * and the store pass (bench/cache/store.h). */
 #ifndef CR_CUDA_CACHE_LOAD_KERNELS_H
 #define CR_CUDA_CACHE_LOAD_KERNELS_H

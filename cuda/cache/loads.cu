@@ -1,6 +1,6 @@
 /* The chase with each of PTX's cache operators (Li, ch. 5), and the store
  * pass. The load is inline PTX for the same reason as the latency
- * benchmark's (cuda/latency/backend.cu): C++ says neither the state space
+ * walker's (cuda/chase/walker.cu): C++ says neither the state space
  * nor the operator. .ca caches in L1 and L2, .cg in L2 only, .nc goes
  * through the read-only (texture) path; `asm volatile` keeps every load,
  * in order, each address the value the load before returned. */

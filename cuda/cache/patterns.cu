@@ -1,17 +1,17 @@
-/* The CUDA pattern kernel of the cache benchmark (cache/patterns.h), on the
- * device and timer the latency walker opened (latency/chase_device.h): one
+/* The CUDA pattern kernel of the cache benchmark (cache/pattern_ops.h), on the
+ * device and timer the shared walker opened (chase/walker.h): one
  * thread makes one run of the pattern (bench/cache/pattern_index.h), every
  * address dependent on the value loaded before, and stores the sum of what
  * it loaded for the host to check. The loads are the plain ld.global of an
  * application's read (tests/test_cache_patterns_ptx.c checks the PTX: one
  * load per access, nothing in local memory). */
 #include "cuda_device.h"
-#include "latency/chase_device.h"
+#include "chase/walker.h"
 #include "patterns.h"
 
 extern "C" {
 #include "cache/pattern_index.h"
-#include "cache/patterns_shape.h"
+#include "cache/pattern_ops.h"
 }
 
 #include <cstdio>

@@ -6,7 +6,7 @@
 extern "C" {
 #endif
 
-#include "cache/patterns.h"
+#include "cache/pattern_ops.h"
 
 extern const cc_pattern_ops cc_cuda_patterns;
 

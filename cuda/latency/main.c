@@ -1,5 +1,5 @@
 #include "latency/backend.h"
 
-extern const lt_backend latency_cuda_backend;
+extern const lt_backend lt_cuda_walker; /* the shared walker, cuda/chase */
 
-int main(int argc, char **argv) { return latency_main(argc, argv, &latency_cuda_backend); }
+int main(int argc, char **argv) { return latency_main(argc, argv, &lt_cuda_walker); }

@@ -1,7 +1,6 @@
 /* OpenCL backend of the atomics benchmark: builds the kernels of each
  * counter type when first needed, allocates, launches and times. */
 #include "atomics/backend.h"
-#include "atomics/truth.h"
 #include "cl_device.h"
 
 #include <math.h>

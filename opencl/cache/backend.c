@@ -1,16 +1,15 @@
-/* OpenCL backend of the cache benchmark: the latency backend's device and
- * walker (opencl/latency, chase_device.h), and a store kernel built on the
- * same context. OpenCL C has no cache operators, so the chase has one kind
+/* OpenCL backend of the cache benchmark: the shared walker's device and
+ * chase (opencl/chase, walker.h), and a store kernel built on the same
+ * context. OpenCL C has no cache operators, so the chase has one kind
  * of load. */
 #include "cache/backend.h"
 #include "cache/backend_common.h"
 #include "cl_device.h"
-#include "latency/chase_device.h"
+#include "chase/walker.h"
 #include "patterns.h"
 
 #include <stdio.h>
 
-extern const lt_backend latency_opencl_backend;
 /* bench/cache/store.h and opencl/cache/kernels.cl, embedded */
 extern const char cache_store_h[], cache_kernels_cl[];
 
@@ -31,12 +30,12 @@ static void cc_cl_close(void)
 {
     cr_cl_release_kernel(&S.store);
     cr_cl_release_program(&S.program);
-    latency_opencl_backend.base.close();
+    lt_opencl_walker.base.close();
 }
 
 static cr_status cc_cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
 {
-    return cc_open_on_chase(&latency_opencl_backend, &S, sizeof S, build_store, cc_cl_close, spec, info, err, errlen);
+    return cc_open_on_chase(&lt_opencl_walker, &S, sizeof S, build_store, cc_cl_close, spec, info, err, errlen);
 }
 
 /* The prepared chain's buffer and its words, or why there is none. */
@@ -85,7 +84,7 @@ static cr_status cc_cl_read(uint64_t first, uint64_t count, uint64_t *out, char 
 
 const cc_backend cache_opencl_backend = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = cc_cl_open, .close = cc_cl_close},
-    .chase = &latency_opencl_backend,
+    .chase = &lt_opencl_walker,
     .prepare_writable = lt_opencl_prepare_writable,
     .in_place_ok = true,
     .store = cc_cl_store,

@@ -1,11 +1,11 @@
-/* The OpenCL pattern kernels of the cache benchmark (cache/patterns.h), on
- * the device the latency walker opened (latency/chase_device.h): the
+/* The OpenCL pattern kernels of the cache benchmark (cache/pattern_ops.h), on
+ * the device the shared walker opened (chase/walker.h): the
  * program is built there on the first prepare, and released with the
  * buffers by release, before the walker closes the device. */
 #include "cache/pattern_index.h"
-#include "cache/patterns_shape.h"
+#include "cache/pattern_ops.h"
 #include "cl_device.h"
-#include "latency/chase_device.h"
+#include "chase/walker.h"
 #include "patterns.h"
 
 #include <string.h>

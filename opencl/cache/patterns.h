@@ -2,7 +2,7 @@
 #ifndef CR_OPENCL_CACHE_PATTERNS_H
 #define CR_OPENCL_CACHE_PATTERNS_H
 
-#include "cache/patterns.h"
+#include "cache/pattern_ops.h"
 
 extern const cc_pattern_ops cc_opencl_patterns;
 

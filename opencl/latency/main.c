@@ -1,5 +1,5 @@
 #include "latency/backend.h"
 
-extern const lt_backend latency_opencl_backend;
+extern const lt_backend lt_opencl_walker; /* the shared walker, opencl/chase */
 
-int main(int argc, char **argv) { return latency_main(argc, argv, &latency_opencl_backend); }
+int main(int argc, char **argv) { return latency_main(argc, argv, &lt_opencl_walker); }

@@ -4,44 +4,44 @@
 
 #include <stdlib.h>
 
-struct cache {
-    cache_geometry geometry;
+struct cs_cache {
+    cs_cache_geometry geometry;
     unsigned sets, lines;
-    cache_way *ways; /* sets x geometry.ways */
-    reuse_stack *reuse;
+    cs_cache_way *ways; /* sets x geometry.ways */
+    cs_reuse_stack *reuse;
     uint64_t rng, clock;
-    cache_stats stats;
+    cs_cache_stats stats;
 };
 
-cache *cache_new(const cache_geometry *g, uint64_t seed)
+cs_cache *cs_cache_new(const cs_cache_geometry *g, uint64_t seed)
 {
-    cache *c = calloc(1, sizeof *c);
+    cs_cache *c = calloc(1, sizeof *c);
     if (c == NULL)
         return NULL;
     c->geometry = *g;
-    c->sets = geometry_sets(g);
-    c->lines = geometry_lines(g);
+    c->sets = cs_geometry_sets(g);
+    c->lines = cs_geometry_lines(g);
     c->rng = seed;
     c->ways = calloc(c->lines, sizeof *c->ways);
-    c->reuse = reuse_new();
+    c->reuse = cs_reuse_new();
     if (c->ways == NULL || c->reuse == NULL) {
-        cache_free(c);
+        cs_cache_free(c);
         return NULL;
     }
     return c;
 }
 
-static void send(cache_traffic *below, uint64_t address, bool write)
+static void send(cs_cache_traffic *below, uint64_t address, bool write)
 {
-    below->requests[below->count++] = (cache_request){address, write};
+    below->requests[below->count++] = (cs_cache_request){address, write};
 }
 
 /* A miss on an absent line, by the line's reuse distance over the whole
  * stream: never seen, too far for a fully associative cache of this
  * capacity, or near enough that only the set mapping lost it. */
-static void classify(cache *c, uint64_t distance)
+static void classify(cs_cache *c, uint64_t distance)
 {
-    if (distance == REUSE_FIRST_TOUCH)
+    if (distance == CS_REUSE_FIRST_TOUCH)
         ++c->stats.cold;
     else if (distance >= c->lines)
         ++c->stats.capacity;
@@ -49,7 +49,7 @@ static void classify(cache *c, uint64_t distance)
         ++c->stats.conflict;
 }
 
-static cache_way *lookup(cache_way *set, unsigned ways, uint64_t line)
+static cs_cache_way *lookup(cs_cache_way *set, unsigned ways, uint64_t line)
 {
     for (unsigned w = 0; w < ways; ++w)
         if (set[w].valid && set[w].line == line)
@@ -57,23 +57,23 @@ static cache_way *lookup(cache_way *set, unsigned ways, uint64_t line)
     return NULL;
 }
 
-void cache_access(cache *c, uint64_t address, bool write, cache_traffic *below)
+void cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic *below)
 {
-    const cache_geometry *g = &c->geometry;
+    const cs_cache_geometry *g = &c->geometry;
     below->count = 0;
     uint64_t line = address / g->line_bytes;
     uint64_t sector_bit = UINT64_C(1) << (address % g->line_bytes / g->sector_bytes);
     uint64_t sector_address = address / g->sector_bytes * g->sector_bytes;
-    cache_way *set = &c->ways[(size_t)(line & (c->sets - 1)) * g->ways];
-    uint64_t distance = reuse_touch(c->reuse, line);
+    cs_cache_way *set = &c->ways[(size_t)(line & (c->sets - 1)) * g->ways];
+    uint64_t distance = cs_reuse_touch(c->reuse, line);
     ++c->clock;
     ++*(write ? &c->stats.writes : &c->stats.reads);
 
-    cache_way *way = lookup(set, g->ways, line);
+    cs_cache_way *way = lookup(set, g->ways, line);
     if (way && (way->sectors & sector_bit)) {
         way->last_use = c->clock;
         ++way->uses;
-        if (write && g->write == WRITE_BACK_ALLOCATE)
+        if (write && g->write == CS_WRITE_BACK_ALLOCATE)
             way->dirty = true;
         else if (write)
             send(below, address, true);
@@ -84,17 +84,17 @@ void cache_access(cache *c, uint64_t address, bool write, cache_traffic *below)
         ++c->stats.sector_misses;
     else
         classify(c, distance);
-    if (write && g->write == WRITE_THROUGH_NO_ALLOCATE) {
+    if (write && g->write == CS_WRITE_THROUGH_NO_ALLOCATE) {
         send(below, address, true);
         return;
     }
     if (way == NULL) {
-        way = &set[replacement_victim(set, g->ways, g->policy, &c->rng)];
+        way = &set[cs_replacement_victim(set, g->ways, g->policy, &c->rng)];
         if (way->valid && way->dirty) {
             ++c->stats.write_backs;
             send(below, way->line * g->line_bytes, true);
         }
-        *way = (cache_way){.line = line, .valid = true};
+        *way = (cs_cache_way){.line = line, .valid = true};
     }
     send(below, sector_address, false);
     way->sectors |= sector_bit;
@@ -103,21 +103,21 @@ void cache_access(cache *c, uint64_t address, bool write, cache_traffic *below)
     way->dirty |= write;
 }
 
-const cache_stats *cache_statistics(const cache *c)
+const cs_cache_stats *cs_cache_statistics(const cs_cache *c)
 {
     return &c->stats;
 }
 
-const cache_geometry *cache_config(const cache *c)
+const cs_cache_geometry *cs_cache_config(const cs_cache *c)
 {
     return &c->geometry;
 }
 
-void cache_free(cache *c)
+void cs_cache_free(cs_cache *c)
 {
     if (c == NULL)
         return;
     free(c->ways);
-    reuse_free(c->reuse);
+    cs_reuse_free(c->reuse);
     free(c);
 }

@@ -14,28 +14,28 @@ typedef struct {
     /* Every miss is one of these: the line was absent (cold, capacity or
      * conflict), or present without the sector asked for. */
     uint64_t cold, capacity, conflict, sector_misses;
-} cache_stats;
+} cs_cache_stats;
 
 typedef struct {
     uint64_t address;
     bool write;
-} cache_request;
+} cs_cache_request;
 
 /* What one access sends below: a write-back of a dirty victim, then a fill
  * (read) of the missing sector; or a write-through. At most two. */
 typedef struct {
-    cache_request requests[2];
+    cs_cache_request requests[2];
     int count;
-} cache_traffic;
+} cs_cache_traffic;
 
-typedef struct cache cache;
+typedef struct cs_cache cs_cache;
 
-/* g must have passed geometry_check(); seed (not 0) drives Rand. NULL when
+/* g must have passed cs_geometry_check(); seed (not 0) drives Rand. NULL when
  * out of memory. */
-cache *cache_new(const cache_geometry *g, uint64_t seed);
-void cache_access(cache *c, uint64_t address, bool write, cache_traffic *below);
-const cache_stats *cache_statistics(const cache *c);
-const cache_geometry *cache_config(const cache *c);
-void cache_free(cache *c);
+cs_cache *cs_cache_new(const cs_cache_geometry *g, uint64_t seed);
+void cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic *below);
+const cs_cache_stats *cs_cache_statistics(const cs_cache *c);
+const cs_cache_geometry *cs_cache_config(const cs_cache *c);
+void cs_cache_free(cs_cache *c);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cli_usage[] =
+const char cs_cli_usage[] =
     "usage: cachesim TRACE SIZE_KB LINE_B ASSOC LRU|MFU|LFU|Rand WTNA|WBWA [options]\n"
     "\n"
     "Replays a memory trace (TRACE, or - for stdin) through a cache model and reports, per level,\n"
@@ -53,7 +53,7 @@ static const struct option long_options[] = {
 };
 
 /* The options; positional words collected in order. */
-static int parse_options(int argc, char **argv, cli_options *o, char **words, int *word_count, unsigned *sector,
+static int parse_options(int argc, char **argv, cs_cli_options *o, char **words, int *word_count, unsigned *sector,
                          char *err, size_t errlen)
 {
     unsigned long long v;
@@ -70,10 +70,10 @@ static int parse_options(int argc, char **argv, cli_options *o, char **words, in
             break;
         case OPT_LEVEL: {
             /* levels[0] is the positional L1; each --level goes below the last. */
-            if (o->sim.level_count == LEVELS_MAX)
-                return cr_errf(err, errlen, "more than %d levels", LEVELS_MAX);
+            if (o->sim.level_count == CS_LEVELS_MAX)
+                return cr_errf(err, errlen, "more than %d levels", CS_LEVELS_MAX);
             char why[256];
-            if (geometry_parse(optarg, &o->sim.levels[o->sim.level_count], why, sizeof why) != 0)
+            if (cs_geometry_parse(optarg, &o->sim.levels[o->sim.level_count], why, sizeof why) != 0)
                 return cr_errf(err, errlen, "--level %s: %s", optarg, why);
             ++o->sim.level_count;
             break;
@@ -91,7 +91,7 @@ static int parse_options(int argc, char **argv, cli_options *o, char **words, in
         case OPT_SCHEDULE:
             if (strcmp(optarg, "trace") != 0 && strcmp(optarg, "warp") != 0)
                 return cr_errf(err, errlen, "--schedule '%s' is neither trace nor warp", optarg);
-            o->sim.schedule = optarg[0] == 'w' ? SCHEDULE_WARP : SCHEDULE_TRACE;
+            o->sim.schedule = optarg[0] == 'w' ? CS_SCHEDULE_WARP : CS_SCHEDULE_TRACE;
             break;
         case OPT_WARP_SIZE:
             if (parse_number("--warp-size", optarg, 1, 65536, &v, err, errlen) != 0)
@@ -118,9 +118,9 @@ static int parse_options(int argc, char **argv, cli_options *o, char **words, in
     return 0;
 }
 
-int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t errlen)
+int cs_cli_parse(int argc, char **argv, cs_cli_options *o, char *err, size_t errlen)
 {
-    *o = (cli_options){.sim = {.seed = 1, .warp_size = 1, .level_count = 1}};
+    *o = (cs_cli_options){.sim = {.seed = 1, .warp_size = 1, .level_count = 1}};
     char *words[6];
     int word_count = 0;
     unsigned sector = 0;
@@ -133,12 +133,12 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t errlen)
                        word_count);
     o->trace_path = words[0];
     char why[256];
-    if (geometry_parse_fields((const char *const *)&words[1], &o->sim.levels[0], why, sizeof why) != 0)
+    if (cs_geometry_parse_fields((const char *const *)&words[1], &o->sim.levels[0], why, sizeof why) != 0)
         return cr_errf(err, errlen, "L1: %s", why);
     for (size_t i = 0; i < o->sim.level_count; ++i) {
         if (sector)
             o->sim.levels[i].sector_bytes = sector;
-        if (geometry_check(&o->sim.levels[i], why, sizeof why) != 0)
+        if (cs_geometry_check(&o->sim.levels[i], why, sizeof why) != 0)
             return cr_errf(err, errlen, "L%zu: %s", i + 1, why);
     }
     return 0;

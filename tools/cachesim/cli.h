@@ -10,14 +10,14 @@
 
 typedef struct {
     const char *trace_path; /* "-": stdin */
-    sim_options sim;
+    cs_sim_options sim;
     bool csv;
     bool help;
-} cli_options;
+} cs_cli_options;
 
-extern const char cli_usage[];
+extern const char cs_cli_usage[];
 
 /* 0 with o filled (every level checked), or -1 with one line in err. */
-int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t errlen);
+int cs_cli_parse(int argc, char **argv, cs_cli_options *o, char *err, size_t errlen);
 
 #endif

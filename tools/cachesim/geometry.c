@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const replacement_policy_names[] = {"LRU", "MFU", "LFU", "Rand"};
-const char *const write_policy_names[] = {"WTNA", "WBWA"};
+const char *const cs_replacement_policy_names[] = {"LRU", "MFU", "LFU", "Rand"};
+const char *const cs_write_policy_names[] = {"WTNA", "WBWA"};
 
-int geometry_name_index(const char *const *names, int count, const char *name)
+int cs_geometry_name_index(const char *const *names, int count, const char *name)
 {
     for (int i = 0; i < count; ++i)
         if (strcmp(names[i], name) == 0)
@@ -18,14 +18,14 @@ int geometry_name_index(const char *const *names, int count, const char *name)
     return -1;
 }
 
-unsigned geometry_lines(const cache_geometry *g)
+unsigned cs_geometry_lines(const cs_cache_geometry *g)
 {
     return (unsigned)((unsigned long long)g->size_kb * 1024 / g->line_bytes);
 }
 
-unsigned geometry_sets(const cache_geometry *g)
+unsigned cs_geometry_sets(const cs_cache_geometry *g)
 {
-    return geometry_lines(g) / g->ways;
+    return cs_geometry_lines(g) / g->ways;
 }
 
 static bool power_of_two(unsigned long long v)
@@ -36,7 +36,7 @@ static bool power_of_two(unsigned long long v)
 /* Largest sectors per line the model tracks: one bit each in a 64-bit mask. */
 #define MAX_SECTORS_PER_LINE 64
 
-int geometry_check(const cache_geometry *g, char *err, size_t errlen)
+int cs_geometry_check(const cs_cache_geometry *g, char *err, size_t errlen)
 {
     if (g->size_kb == 0)
         return cr_errf(err, errlen, "cache size 0 KB: it must be at least 1");
@@ -77,26 +77,26 @@ static int parse_count(const char *what, const char *text, unsigned *out, char *
     return 0;
 }
 
-int geometry_parse_fields(const char *const fields[5], cache_geometry *g, char *err, size_t errlen)
+int cs_geometry_parse_fields(const char *const fields[5], cs_cache_geometry *g, char *err, size_t errlen)
 {
-    *g = (cache_geometry){0};
+    *g = (cs_cache_geometry){0};
     if (parse_count("cache size (KB)", fields[0], &g->size_kb, err, errlen) != 0 ||
         parse_count("line size (B)", fields[1], &g->line_bytes, err, errlen) != 0 ||
         parse_count("associativity", fields[2], &g->ways, err, errlen) != 0)
         return -1;
-    int policy = geometry_name_index(replacement_policy_names, 4, fields[3]);
+    int policy = cs_geometry_name_index(cs_replacement_policy_names, 4, fields[3]);
     if (policy < 0)
         return cr_errf(err, errlen, "replacement policy '%s' is none of LRU, MFU, LFU, Rand", fields[3]);
-    int write = geometry_name_index(write_policy_names, 2, fields[4]);
+    int write = cs_geometry_name_index(cs_write_policy_names, 2, fields[4]);
     if (write < 0)
         return cr_errf(err, errlen, "write policy '%s' is neither WTNA nor WBWA", fields[4]);
-    g->policy = (replacement_policy)policy;
-    g->write = (write_policy)write;
+    g->policy = (cs_replacement_policy)policy;
+    g->write = (cs_write_policy)write;
     g->sector_bytes = g->line_bytes;
     return 0;
 }
 
-int geometry_parse(const char *spec, cache_geometry *g, char *err, size_t errlen)
+int cs_geometry_parse(const char *spec, cs_cache_geometry *g, char *err, size_t errlen)
 {
     char copy[256];
     if (strlen(spec) >= sizeof copy)
@@ -112,5 +112,5 @@ int geometry_parse(const char *spec, cache_geometry *g, char *err, size_t errlen
         if (p)
             *p++ = '\0';
     }
-    return geometry_parse_fields(fields, g, err, errlen);
+    return cs_geometry_parse_fields(fields, g, err, errlen);
 }

@@ -7,17 +7,17 @@
 
 #include <stddef.h>
 
-#define LEVELS_MAX 8
+#define CS_LEVELS_MAX 8
 
 typedef struct {
-    cache *level[LEVELS_MAX];
+    cs_cache *level[CS_LEVELS_MAX];
     size_t count;
-} hierarchy;
+} cs_hierarchy;
 
 /* 0, or -1 when out of memory (nothing left allocated). Each level's Rand
  * draws from its own generator, seeded from seed and its depth. */
-int hierarchy_new(hierarchy *h, const cache_geometry *geometries, size_t count, uint64_t seed);
-void hierarchy_access(hierarchy *h, uint64_t address, bool write);
-void hierarchy_free(hierarchy *h);
+int cs_hierarchy_new(cs_hierarchy *h, const cs_cache_geometry *geometries, size_t count, uint64_t seed);
+void cs_hierarchy_access(cs_hierarchy *h, uint64_t address, bool write);
+void cs_hierarchy_free(cs_hierarchy *h);
 
 #endif

@@ -13,37 +13,37 @@
 
 int main(int argc, char **argv)
 {
-    cli_options o;
+    cs_cli_options o;
     char err[512];
-    if (cli_parse(argc, argv, &o, err, sizeof err) != 0)
+    if (cs_cli_parse(argc, argv, &o, err, sizeof err) != 0)
         cr_die(PROG, 2, "%s", err);
     if (o.help) {
-        fputs(cli_usage, stdout);
+        fputs(cs_cli_usage, stdout);
         return 0;
     }
     bool from_stdin = strcmp(o.trace_path, "-") == 0;
     FILE *in = from_stdin ? stdin : fopen(o.trace_path, "r");
     if (in == NULL)
         cr_die(PROG, 2, "cannot open trace %s: %s", o.trace_path, strerror(errno));
-    trace t = {0};
-    int read_status = trace_read(in, from_stdin ? "stdin" : o.trace_path, &t, err, sizeof err);
+    cs_trace t = {0};
+    int read_status = cs_trace_read(in, from_stdin ? "stdin" : o.trace_path, &t, err, sizeof err);
     if (!from_stdin)
         fclose(in);
     if (read_status != 0) {
-        trace_free(&t);
+        cs_trace_free(&t);
         cr_die(PROG, 2, "%s", err);
     }
-    hierarchy h;
-    sim_summary summary;
-    if (simulate(&t, &o.sim, &h, &summary) != 0) {
-        trace_free(&t);
+    cs_hierarchy h;
+    cs_sim_summary summary;
+    if (cs_simulate(&t, &o.sim, &h, &summary) != 0) {
+        cs_trace_free(&t);
         cr_die(PROG, 1, "out of memory simulating %zu accesses", t.count);
     }
     if (o.csv)
-        report_csv(stdout, &h);
+        cs_report_csv(stdout, &h);
     else
-        report_text(stdout, from_stdin ? "stdin" : o.trace_path, &o.sim, &h, &summary);
-    hierarchy_free(&h);
-    trace_free(&t);
+        cs_report_text(stdout, from_stdin ? "stdin" : o.trace_path, &o.sim, &h, &summary);
+    cs_hierarchy_free(&h);
+    cs_trace_free(&t);
     return 0;
 }

@@ -1,6 +1,6 @@
 #include "replacement.h"
 
-uint64_t xorshift64_next(uint64_t *state)
+uint64_t cs_xorshift64_next(uint64_t *state)
 {
     uint64_t x = *state;
     x ^= x << 13;
@@ -10,22 +10,22 @@ uint64_t xorshift64_next(uint64_t *state)
 }
 
 /* Whether candidate should be evicted rather than the current choice. */
-static bool evicts_before(const cache_way *candidate, const cache_way *chosen, replacement_policy policy)
+static bool evicts_before(const cs_cache_way *candidate, const cs_cache_way *chosen, cs_replacement_policy policy)
 {
-    if (policy == POLICY_MFU && candidate->uses != chosen->uses)
+    if (policy == CS_POLICY_MFU && candidate->uses != chosen->uses)
         return candidate->uses > chosen->uses;
-    if (policy == POLICY_LFU && candidate->uses != chosen->uses)
+    if (policy == CS_POLICY_LFU && candidate->uses != chosen->uses)
         return candidate->uses < chosen->uses;
     return candidate->last_use < chosen->last_use;
 }
 
-unsigned replacement_victim(const cache_way *set, unsigned ways, replacement_policy policy, uint64_t *rng)
+unsigned cs_replacement_victim(const cs_cache_way *set, unsigned ways, cs_replacement_policy policy, uint64_t *rng)
 {
     for (unsigned w = 0; w < ways; ++w)
         if (!set[w].valid)
             return w;
-    if (policy == POLICY_RANDOM)
-        return (unsigned)(xorshift64_next(rng) % ways);
+    if (policy == CS_POLICY_RANDOM)
+        return (unsigned)(cs_xorshift64_next(rng) % ways);
     unsigned victim = 0;
     for (unsigned w = 1; w < ways; ++w)
         if (evicts_before(&set[w], &set[victim], policy))

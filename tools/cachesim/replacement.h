@@ -13,15 +13,15 @@ typedef struct {
     uint64_t uses;     /* accesses since it was filled, the filling one included */
     uint64_t sectors;  /* bit s: sector s is present */
     bool valid, dirty;
-} cache_way;
+} cs_cache_way;
 
 /* xorshift64 (Marsaglia, shifts 13, 7, 17): Rand's victims, reproducible
  * from the seed. The state must not be 0. */
-uint64_t xorshift64_next(uint64_t *state);
+uint64_t cs_xorshift64_next(uint64_t *state);
 
 /* The way a fill takes: the first invalid one, else the policy's victim.
  * MFU evicts the most, LFU the least used; a tie among them goes to the
- * least recently used. Rand takes xorshift64_next() % ways. */
-unsigned replacement_victim(const cache_way *set, unsigned ways, replacement_policy policy, uint64_t *rng);
+ * least recently used. Rand takes cs_xorshift64_next() % ways. */
+unsigned cs_replacement_victim(const cs_cache_way *set, unsigned ways, cs_replacement_policy policy, uint64_t *rng);
 
 #endif

@@ -2,30 +2,30 @@
 
 #include <inttypes.h>
 
-double report_hit_rate(const cache_stats *s)
+double cs_report_hit_rate(const cs_cache_stats *s)
 {
     uint64_t accesses = s->reads + s->writes;
     return accesses ? (double)(accesses - s->read_misses - s->write_misses) / (double)accesses : 0.0;
 }
 
-void report_text(FILE *out, const char *trace_name, const sim_options *o, const hierarchy *h,
-                 const sim_summary *summary)
+void cs_report_text(FILE *out, const char *trace_name, const cs_sim_options *o, const cs_hierarchy *h,
+                 const cs_sim_summary *summary)
 {
     fprintf(out, "trace %s: %zu accesses, %s order", trace_name, summary->accesses,
-            o->schedule == SCHEDULE_WARP ? "warp" : "trace");
-    if (o->schedule == SCHEDULE_WARP || o->coalesce)
+            o->schedule == CS_SCHEDULE_WARP ? "warp" : "trace");
+    if (o->schedule == CS_SCHEDULE_WARP || o->coalesce)
         fprintf(out, ", warp size %u", o->warp_size);
     if (o->coalesce)
         fprintf(out, ", %zu coalesced away", summary->coalesced);
     fputc('\n', out);
     for (size_t i = 0; i < h->count; ++i) {
-        const cache_geometry *g = cache_config(h->level[i]);
-        const cache_stats *s = cache_statistics(h->level[i]);
+        const cs_cache_geometry *g = cs_cache_config(h->level[i]);
+        const cs_cache_stats *s = cs_cache_statistics(h->level[i]);
         fprintf(out, "L%zu: %u KB, %u B lines, %u-way, %u sets", i + 1, g->size_kb, g->line_bytes, g->ways,
-                geometry_sets(g));
+                cs_geometry_sets(g));
         if (g->sector_bytes != g->line_bytes)
             fprintf(out, ", %u B sectors", g->sector_bytes);
-        fprintf(out, ", %s, %s\n", replacement_policy_names[g->policy], write_policy_names[g->write]);
+        fprintf(out, ", %s, %s\n", cs_replacement_policy_names[g->policy], cs_write_policy_names[g->write]);
         fprintf(out,
                 "  reads %" PRIu64 "  read misses %" PRIu64 "  writes %" PRIu64 "  write misses %" PRIu64
                 "  write-backs %" PRIu64 "\n",
@@ -34,24 +34,24 @@ void report_text(FILE *out, const char *trace_name, const sim_options *o, const 
                 s->conflict);
         if (g->sector_bytes != g->line_bytes)
             fprintf(out, "  sector misses %" PRIu64, s->sector_misses);
-        fprintf(out, "  hit rate %.4f\n", report_hit_rate(s));
+        fprintf(out, "  hit rate %.4f\n", cs_report_hit_rate(s));
     }
 }
 
-void report_csv(FILE *out, const hierarchy *h)
+void cs_report_csv(FILE *out, const cs_hierarchy *h)
 {
     fputs("level,size_kb,line_b,assoc,sets,sector_b,policy,write_policy,reads,read_misses,writes,write_misses,"
           "write_backs,cold,capacity,conflict,sector_misses,hit_rate\n",
           out);
     for (size_t i = 0; i < h->count; ++i) {
-        const cache_geometry *g = cache_config(h->level[i]);
-        const cache_stats *s = cache_statistics(h->level[i]);
+        const cs_cache_geometry *g = cs_cache_config(h->level[i]);
+        const cs_cache_stats *s = cs_cache_statistics(h->level[i]);
         fprintf(out,
                 "L%zu,%u,%u,%u,%u,%u,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f\n",
-                i + 1, g->size_kb, g->line_bytes, g->ways, geometry_sets(g), g->sector_bytes,
-                replacement_policy_names[g->policy], write_policy_names[g->write], s->reads, s->read_misses,
+                i + 1, g->size_kb, g->line_bytes, g->ways, cs_geometry_sets(g), g->sector_bytes,
+                cs_replacement_policy_names[g->policy], cs_write_policy_names[g->write], s->reads, s->read_misses,
                 s->writes, s->write_misses, s->write_backs, s->cold, s->capacity, s->conflict, s->sector_misses,
-                report_hit_rate(s));
+                cs_report_hit_rate(s));
     }
 }

@@ -7,10 +7,10 @@
 #include <stdio.h>
 
 /* Hits over accesses (reads + writes); 0 without accesses. */
-double report_hit_rate(const cache_stats *s);
+double cs_report_hit_rate(const cs_cache_stats *s);
 
-void report_text(FILE *out, const char *trace_name, const sim_options *o, const hierarchy *h,
-                 const sim_summary *summary);
-void report_csv(FILE *out, const hierarchy *h);
+void cs_report_text(FILE *out, const char *trace_name, const cs_sim_options *o, const cs_hierarchy *h,
+                 const cs_sim_summary *summary);
+void cs_report_csv(FILE *out, const cs_hierarchy *h);
 
 #endif

@@ -12,7 +12,7 @@ typedef struct {
     bool used;
 } slot;
 
-struct reuse_stack {
+struct cs_reuse_stack {
     slot *table; /* open addressing: line -> time of its latest touch */
     size_t table_size, lines;
     uint32_t *tree; /* Fenwick tree over time slots, 1-based */
@@ -33,13 +33,13 @@ static slot *find(slot *table, size_t size, uint64_t line)
     return &table[i];
 }
 
-static void tree_add(reuse_stack *r, size_t t, int delta)
+static void tree_add(cs_reuse_stack *r, size_t t, int delta)
 {
     for (size_t i = t; i <= r->times; i += i & -i)
         r->tree[i] += (uint32_t)delta;
 }
 
-static uint64_t tree_prefix(const reuse_stack *r, size_t t)
+static uint64_t tree_prefix(const cs_reuse_stack *r, size_t t)
 {
     uint64_t sum = 0;
     for (size_t i = t; i > 0; i -= i & -i)
@@ -47,7 +47,7 @@ static uint64_t tree_prefix(const reuse_stack *r, size_t t)
     return sum;
 }
 
-static void grow_table(reuse_stack *r)
+static void grow_table(cs_reuse_stack *r)
 {
     size_t size = r->table_size * 2;
     slot *table = calloc(size, sizeof *table);
@@ -62,7 +62,7 @@ static void grow_table(reuse_stack *r)
 }
 
 /* Doubles the time slots and rebuilds the tree from the marks. */
-static void grow_times(reuse_stack *r)
+static void grow_times(cs_reuse_stack *r)
 {
     size_t times = r->times * 2;
     uint8_t *marked = realloc(r->marked, times + 1);
@@ -79,9 +79,9 @@ static void grow_times(reuse_stack *r)
             tree_add(r, t, 1);
 }
 
-reuse_stack *reuse_new(void)
+cs_reuse_stack *cs_reuse_new(void)
 {
-    reuse_stack *r = calloc(1, sizeof *r);
+    cs_reuse_stack *r = calloc(1, sizeof *r);
     if (r == NULL)
         return NULL;
     r->table_size = 1024;
@@ -90,13 +90,13 @@ reuse_stack *reuse_new(void)
     r->tree = calloc(r->times + 1, sizeof *r->tree);
     r->marked = calloc(r->times + 1, 1);
     if (r->table == NULL || r->tree == NULL || r->marked == NULL) {
-        reuse_free(r);
+        cs_reuse_free(r);
         return NULL;
     }
     return r;
 }
 
-uint64_t reuse_touch(reuse_stack *r, uint64_t line)
+uint64_t cs_reuse_touch(cs_reuse_stack *r, uint64_t line)
 {
     if (r->now + 1 > r->times)
         grow_times(r);
@@ -104,7 +104,7 @@ uint64_t reuse_touch(reuse_stack *r, uint64_t line)
     if (2 * (r->lines + 1) > r->table_size)
         grow_table(r);
     slot *s = find(r->table, r->table_size, line);
-    uint64_t distance = REUSE_FIRST_TOUCH;
+    uint64_t distance = CS_REUSE_FIRST_TOUCH;
     if (s->used) {
         distance = tree_prefix(r, now - 1) - tree_prefix(r, s->time);
         tree_add(r, s->time, -1);
@@ -119,7 +119,7 @@ uint64_t reuse_touch(reuse_stack *r, uint64_t line)
     return distance;
 }
 
-void reuse_free(reuse_stack *r)
+void cs_reuse_free(cs_reuse_stack *r)
 {
     if (r == NULL)
         return;

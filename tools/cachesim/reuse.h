@@ -7,13 +7,13 @@
 
 #include <stdint.h>
 
-#define REUSE_FIRST_TOUCH UINT64_MAX
+#define CS_REUSE_FIRST_TOUCH UINT64_MAX
 
-typedef struct reuse_stack reuse_stack;
+typedef struct cs_reuse_stack cs_reuse_stack;
 
-reuse_stack *reuse_new(void);
-/* Touches line; returns its reuse distance, REUSE_FIRST_TOUCH the first time. */
-uint64_t reuse_touch(reuse_stack *r, uint64_t line);
-void reuse_free(reuse_stack *r);
+cs_reuse_stack *cs_reuse_new(void);
+/* Touches line; returns its reuse distance, CS_REUSE_FIRST_TOUCH the first time. */
+uint64_t cs_reuse_touch(cs_reuse_stack *r, uint64_t line);
+void cs_reuse_free(cs_reuse_stack *r);
 
 #endif

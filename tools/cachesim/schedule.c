@@ -43,21 +43,21 @@ static void *array(size_t n, size_t size)
     return malloc((n ? n : 1) * size);
 }
 
-int schedule_build(const trace *t, schedule_kind kind, unsigned warp_size, schedule *s)
+int cs_schedule_build(const cs_trace *t, cs_schedule_kind kind, unsigned warp_size, cs_schedule *s)
 {
     size_t n = t->count;
-    *s = (schedule){.count = n, .order = array(n, sizeof(size_t)), .instruction = array(n, sizeof(uint64_t))};
+    *s = (cs_schedule){.count = n, .order = array(n, sizeof(size_t)), .instruction = array(n, sizeof(uint64_t))};
     sort_item *items = array(n, sizeof *items);
     uint64_t *snapshot = array(n, sizeof *snapshot), *group_first = array(n, sizeof *group_first);
     uint64_t *warp_first = array(n, sizeof *warp_first), *round = array(n, sizeof *round);
     int status = 0;
     if (s->order == NULL || s->instruction == NULL || items == NULL || snapshot == NULL || group_first == NULL ||
         warp_first == NULL || round == NULL) {
-        schedule_free(s);
+        cs_schedule_free(s);
         status = -1;
         goto done;
     }
-    const trace_access *a = t->items;
+    const cs_trace_access *a = t->items;
     /* The loop snapshot. Without the origin fields every access is work-item
      * 0's, so the rank is its position: an instruction of its own. */
     for (size_t i = 0; i < n; ++i)
@@ -82,7 +82,7 @@ int schedule_build(const trace *t, schedule_kind kind, unsigned warp_size, sched
         round[items[i].index] = r;
     }
     for (size_t i = 0; i < n; ++i)
-        items[i] = (sort_item){{kind == SCHEDULE_WARP ? round[i] : 0, kind == SCHEDULE_WARP ? warp_first[i] : 0, 0, 0},
+        items[i] = (sort_item){{kind == CS_SCHEDULE_WARP ? round[i] : 0, kind == CS_SCHEDULE_WARP ? warp_first[i] : 0, 0, 0},
                                i};
     qsort(items, n, sizeof *items, compare_items);
     for (size_t k = 0; k < n; ++k) {
@@ -98,16 +98,16 @@ done:
     return status;
 }
 
-size_t schedule_coalesce(const trace *t, const schedule *s, unsigned line_bytes, bool *keep)
+size_t cs_schedule_coalesce(const cs_trace *t, const cs_schedule *s, unsigned line_bytes, bool *keep)
 {
     size_t dropped = 0;
     for (size_t k = 0, start = 0; k < s->count; ++k) {
         if (k > 0 && s->instruction[k] != s->instruction[k - 1])
             start = k;
-        const trace_access *a = &t->items[s->order[k]];
+        const cs_trace_access *a = &t->items[s->order[k]];
         keep[k] = true;
         for (size_t j = start; j < k && keep[k]; ++j) {
-            const trace_access *b = &t->items[s->order[j]];
+            const cs_trace_access *b = &t->items[s->order[j]];
             if (keep[j] && b->write == a->write && b->address / line_bytes == a->address / line_bytes)
                 keep[k] = false;
         }
@@ -116,9 +116,9 @@ size_t schedule_coalesce(const trace *t, const schedule *s, unsigned line_bytes,
     return dropped;
 }
 
-void schedule_free(schedule *s)
+void cs_schedule_free(cs_schedule *s)
 {
     free(s->order);
     free(s->instruction);
-    *s = (schedule){0};
+    *s = (cs_schedule){0};
 }

@@ -25,22 +25,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { SCHEDULE_TRACE, SCHEDULE_WARP } schedule_kind;
+typedef enum { CS_SCHEDULE_TRACE, CS_SCHEDULE_WARP } cs_schedule_kind;
 
 typedef struct {
     size_t *order;          /* trace indices, in issue order */
     uint64_t *instruction;  /* per issued access: its warp instruction's number */
     size_t count;
-} schedule;
+} cs_schedule;
 
 /* 0, or -1 when out of memory. warp_size > 0. */
-int schedule_build(const trace *t, schedule_kind kind, unsigned warp_size, schedule *s);
+int cs_schedule_build(const cs_trace *t, cs_schedule_kind kind, unsigned warp_size, cs_schedule *s);
 
 /* Coalescing: an access whose line (of line_bytes) the same warp
  * instruction already touched, in the run of its accesses issued back to
  * back, is dropped (keep[i] false). Returns how many were dropped. */
-size_t schedule_coalesce(const trace *t, const schedule *s, unsigned line_bytes, bool *keep);
+size_t cs_schedule_coalesce(const cs_trace *t, const cs_schedule *s, unsigned line_bytes, bool *keep);
 
-void schedule_free(schedule *s);
+void cs_schedule_free(cs_schedule *s);
 
 #endif

@@ -41,7 +41,7 @@ static bool parse_u64(const char *s, bool allow_hex, uint64_t *out)
     return true;
 }
 
-int trace_parse_line(const char *text, trace_access *access, char *why, size_t whylen)
+int cs_trace_parse_line(const char *text, cs_trace_access *access, char *why, size_t whylen)
 {
     char line[512];
     size_t len = strcspn(text, "#\r");
@@ -70,7 +70,7 @@ int trace_parse_line(const char *text, trace_access *access, char *why, size_t w
         return 0;
     if (n != 2 && n != 5)
         return cr_errf(why, whylen, "%d fields, want 2 (ADDRESS R|W) or 5 (ADDRESS R|W WORKGROUP WARP INSTRUCTION)", n);
-    *access = (trace_access){.has_origin = n == 5};
+    *access = (cs_trace_access){.has_origin = n == 5};
     if (!parse_u64(fields[0], true, &access->address))
         return cr_errf(why, whylen, "address '%s' is not a 64-bit hex (0x...) or decimal number", fields[0]);
     if (strcmp(fields[1], "R") == 0 || strcmp(fields[1], "W") == 0)
@@ -85,11 +85,11 @@ int trace_parse_line(const char *text, trace_access *access, char *why, size_t w
     return 1;
 }
 
-static int append(trace *t, const trace_access *a)
+static int append(cs_trace *t, const cs_trace_access *a)
 {
     if (t->count == t->capacity) {
         size_t cap = t->capacity ? 2 * t->capacity : 1024;
-        trace_access *grown = realloc(t->items, cap * sizeof *grown);
+        cs_trace_access *grown = realloc(t->items, cap * sizeof *grown);
         if (grown == NULL)
             return -1;
         t->items = grown;
@@ -99,7 +99,7 @@ static int append(trace *t, const trace_access *a)
     return 0;
 }
 
-int trace_read(FILE *in, const char *name, trace *t, char *err, size_t errlen)
+int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t errlen)
 {
     char *buf = NULL;
     size_t cap = 0;
@@ -114,9 +114,9 @@ int trace_read(FILE *in, const char *name, trace *t, char *err, size_t errlen)
             status = cr_errf(err, errlen, "%s:%lu: a NUL byte in the line", name, line_no);
             break;
         }
-        trace_access a;
+        cs_trace_access a;
         char why[256];
-        int kind = trace_parse_line(buf, &a, why, sizeof why);
+        int kind = cs_trace_parse_line(buf, &a, why, sizeof why);
         if (kind < 0)
             status = cr_errf(err, errlen, "%s:%lu: %s", name, line_no, why);
         else if (kind == 1 && t->count > 0 && a.has_origin != t->items[0].has_origin)
@@ -131,8 +131,8 @@ int trace_read(FILE *in, const char *name, trace *t, char *err, size_t errlen)
     return status;
 }
 
-void trace_free(trace *t)
+void cs_trace_free(cs_trace *t)
 {
     free(t->items);
-    *t = (trace){0};
+    *t = (cs_trace){0};
 }

@@ -17,21 +17,21 @@ typedef struct {
     uint64_t workgroup;
     uint64_t warp;        /* the WARP field: a warp, or a work-item's local id under --warp-size */
     uint64_t instruction;
-} trace_access;
+} cs_trace_access;
 
 typedef struct {
-    trace_access *items;
+    cs_trace_access *items;
     size_t count, capacity;
-} trace;
+} cs_trace;
 
 /* Parses one line's text (no newline). Returns 1 for an access, 0 for a
  * blank or comment line, -1 with the reason in why. */
-int trace_parse_line(const char *text, trace_access *access, char *why, size_t whylen);
+int cs_trace_parse_line(const char *text, cs_trace_access *access, char *why, size_t whylen);
 
 /* Reads every line of in into t (empty on entry). On a malformed line
  * returns -1 with "NAME:LINE: reason" in err. */
-int trace_read(FILE *in, const char *name, trace *t, char *err, size_t errlen);
+int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t errlen);
 
-void trace_free(trace *t);
+void cs_trace_free(cs_trace *t);
 
 #endif

@@ -96,8 +96,8 @@ static void test_stores_and_write_backs(void **state)
     cc_geometry g = small_geometry();
     g.level[0].write_back = g.level[0].write_allocate = false;
     cc_model_config c = configured(&g);
-    assert_int_equal(c.level[0].write, WRITE_THROUGH_NO_ALLOCATE);
-    assert_int_equal(c.level[1].write, WRITE_BACK_ALLOCATE);
+    assert_int_equal(c.level[0].write, CS_WRITE_THROUGH_NO_ALLOCATE);
+    assert_int_equal(c.level[1].write, CS_WRITE_BACK_ALLOCATE);
     cc_model *m = cc_model_new(&c);
     cc_model_counts n = {0};
     assert_int_equal(cc_model_access(m, 0x0, true, &n), 2);

@@ -120,7 +120,7 @@ static void test_checker_refuses_other_loads(void **state)
 /* The sources whose kernels measure the caches, and the one kernel among
  * them launched only to prepare a chain, untimed. */
 static const char *const measuring_sources[] = {"cuda/cache/loads.cu", "cuda/cache/patterns.cu",
-                                                "cuda/latency/backend.cu"};
+                                                "cuda/chase/walker.cu"};
 #define PREPARING "to_addresses"
 
 /* The kernel a launch at `at` (its "<<<") names, template arguments and all. */

@@ -1,5 +1,5 @@
 /* Static check of the CUDA pointer chase: reads the PTX nvcc makes of
- * cuda/latency/backend.cu and checks that the chase kernel measures what
+ * cuda/chase/walker.cu and checks that the chase kernel measures what
  * the benchmark claims, one load's latency per step:
  *  - every load of the walk is a plain ld.global.u64 (weak, no cache
  *    operator: on sm_70 and later .ca and .cg are strong loads, .cg and

@@ -19,38 +19,38 @@
 #include <stdio.h>
 #include <string.h>
 
-static cache_geometry level(unsigned size_kb, unsigned line_bytes, unsigned ways, replacement_policy policy,
-                            write_policy write)
+static cs_cache_geometry level(unsigned size_kb, unsigned line_bytes, unsigned ways, cs_replacement_policy policy,
+                            cs_write_policy write)
 {
-    return (cache_geometry){size_kb, line_bytes, ways, line_bytes, policy, write};
+    return (cs_cache_geometry){size_kb, line_bytes, ways, line_bytes, policy, write};
 }
 
-static sim_options one_level(cache_geometry g)
+static cs_sim_options one_level(cs_cache_geometry g)
 {
-    return (sim_options){.levels = {g}, .level_count = 1, .seed = 1, .warp_size = 1};
+    return (cs_sim_options){.levels = {g}, .level_count = 1, .seed = 1, .warp_size = 1};
 }
 
-static void read_text(const char *text, trace *t)
+static void read_text(const char *text, cs_trace *t)
 {
     FILE *in = fmemopen((void *)text, strlen(text), "r");
     assert_non_null(in);
     char err[256] = "";
-    *t = (trace){0};
-    if (trace_read(in, "test.trace", t, err, sizeof err) != 0)
+    *t = (cs_trace){0};
+    if (cs_trace_read(in, "test.trace", t, err, sizeof err) != 0)
         fail_msg("%s", err);
     fclose(in);
 }
 
 /* Runs text through o; the caller frees h. */
-static void run_text(const char *text, const sim_options *o, hierarchy *h, sim_summary *summary)
+static void run_text(const char *text, const cs_sim_options *o, cs_hierarchy *h, cs_sim_summary *summary)
 {
-    trace t;
+    cs_trace t;
     read_text(text, &t);
-    assert_int_equal(simulate(&t, o, h, summary), 0);
-    trace_free(&t);
+    assert_int_equal(cs_simulate(&t, o, h, summary), 0);
+    cs_trace_free(&t);
 }
 
-static void expect_stats(const cache_stats *got, cache_stats want)
+static void expect_stats(const cs_cache_stats *got, cs_cache_stats want)
 {
     static const char *const names[] = {"reads",    "read misses", "writes",   "write misses", "write-backs",
                                         "cold",     "capacity",    "conflict", "sector misses"};
@@ -61,15 +61,15 @@ static void expect_stats(const cache_stats *got, cache_stats want)
 }
 
 /* The statistics of L1 after text, with one level g. */
-static cache_stats l1_after(const char *text, cache_geometry g, uint64_t seed)
+static cs_cache_stats l1_after(const char *text, cs_cache_geometry g, uint64_t seed)
 {
-    sim_options o = one_level(g);
+    cs_sim_options o = one_level(g);
     o.seed = seed;
-    hierarchy h;
-    sim_summary summary;
+    cs_hierarchy h;
+    cs_sim_summary summary;
     run_text(text, &o, &h, &summary);
-    cache_stats s = *cache_statistics(h.level[0]);
-    hierarchy_free(&h);
+    cs_cache_stats s = *cs_cache_statistics(h.level[0]);
+    cs_hierarchy_free(&h);
     return s;
 }
 
@@ -86,8 +86,8 @@ static const char policy_trace[] = "0 R\n0 R\n0 R\n512 R\n1024 R\n512 R\n0 R\n10
 static void test_lru(void **state)
 {
     (void)state;
-    cache_stats s = l1_after(policy_trace, level(1, 512, 2, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE), 1);
-    expect_stats(&s, (cache_stats){.reads = 8, .read_misses = 5, .cold = 3, .capacity = 2});
+    cs_cache_stats s = l1_after(policy_trace, level(1, 512, 2, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 8, .read_misses = 5, .cold = 3, .capacity = 2});
 }
 
 /* MFU: A filled then hit twice (3 uses); B (1 use); C evicts A, the most
@@ -96,8 +96,8 @@ static void test_lru(void **state)
 static void test_mfu(void **state)
 {
     (void)state;
-    cache_stats s = l1_after(policy_trace, level(1, 512, 2, POLICY_MFU, WRITE_THROUGH_NO_ALLOCATE), 1);
-    expect_stats(&s, (cache_stats){.reads = 8, .read_misses = 4, .cold = 3, .capacity = 1});
+    cs_cache_stats s = l1_after(policy_trace, level(1, 512, 2, CS_POLICY_MFU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 8, .read_misses = 4, .cold = 3, .capacity = 1});
 }
 
 /* LFU: A (3 uses) stays; C evicts B (1 use); B miss, distance 1 (C): a
@@ -106,8 +106,8 @@ static void test_mfu(void **state)
 static void test_lfu(void **state)
 {
     (void)state;
-    cache_stats s = l1_after(policy_trace, level(1, 512, 2, POLICY_LFU, WRITE_THROUGH_NO_ALLOCATE), 1);
-    expect_stats(&s, (cache_stats){.reads = 8, .read_misses = 5, .cold = 3, .conflict = 1, .capacity = 1});
+    cs_cache_stats s = l1_after(policy_trace, level(1, 512, 2, CS_POLICY_LFU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 8, .read_misses = 5, .cold = 3, .conflict = 1, .capacity = 1});
 }
 
 /* A tie in use counts goes to the least recently used: A and B, one use
@@ -116,9 +116,9 @@ static void test_ties_go_to_the_least_recent(void **state)
 {
     (void)state;
     static const char tie[] = "0 R\n512 R\n1024 R\n512 R\n";
-    cache_stats want = {.reads = 4, .read_misses = 3, .cold = 3};
-    cache_stats mfu = l1_after(tie, level(1, 512, 2, POLICY_MFU, WRITE_THROUGH_NO_ALLOCATE), 1);
-    cache_stats lfu = l1_after(tie, level(1, 512, 2, POLICY_LFU, WRITE_THROUGH_NO_ALLOCATE), 1);
+    cs_cache_stats want = {.reads = 4, .read_misses = 3, .cold = 3};
+    cs_cache_stats mfu = l1_after(tie, level(1, 512, 2, CS_POLICY_MFU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
+    cs_cache_stats lfu = l1_after(tie, level(1, 512, 2, CS_POLICY_LFU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
     expect_stats(&mfu, want);
     expect_stats(&lfu, want);
 }
@@ -133,11 +133,11 @@ static void test_random_is_reproducible_from_its_seed(void **state)
 {
     (void)state;
     uint64_t rng = 3;
-    assert_true(xorshift64_next(&rng) == UINT64_C(3246809283));
-    assert_true(xorshift64_next(&rng) == UINT64_C(3458978961873255618));
-    cache_stats s = l1_after(policy_trace, level(1, 512, 2, POLICY_RANDOM, WRITE_THROUGH_NO_ALLOCATE), 3);
-    expect_stats(&s, (cache_stats){.reads = 8, .read_misses = 6, .cold = 3, .conflict = 1, .capacity = 2});
-    cache_stats again = l1_after(policy_trace, level(1, 512, 2, POLICY_RANDOM, WRITE_THROUGH_NO_ALLOCATE), 3);
+    assert_true(cs_xorshift64_next(&rng) == UINT64_C(3246809283));
+    assert_true(cs_xorshift64_next(&rng) == UINT64_C(3458978961873255618));
+    cs_cache_stats s = l1_after(policy_trace, level(1, 512, 2, CS_POLICY_RANDOM, CS_WRITE_THROUGH_NO_ALLOCATE), 3);
+    expect_stats(&s, (cs_cache_stats){.reads = 8, .read_misses = 6, .cold = 3, .conflict = 1, .capacity = 2});
+    cs_cache_stats again = l1_after(policy_trace, level(1, 512, 2, CS_POLICY_RANDOM, CS_WRITE_THROUGH_NO_ALLOCATE), 3);
     expect_stats(&again, s);
 }
 
@@ -153,8 +153,8 @@ static const char write_trace[] = "0 R\n0 W\n512 W\n512 R\n1024 R\n0 R\n";
 static void test_write_through_no_allocate(void **state)
 {
     (void)state;
-    cache_stats s = l1_after(write_trace, level(1, 512, 2, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE), 1);
-    expect_stats(&s, (cache_stats){.reads = 4, .read_misses = 4, .writes = 2, .write_misses = 1, .cold = 3,
+    cs_cache_stats s = l1_after(write_trace, level(1, 512, 2, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 4, .read_misses = 4, .writes = 2, .write_misses = 1, .cold = 3,
                                    .conflict = 1, .capacity = 1});
 }
 
@@ -164,8 +164,8 @@ static void test_write_through_no_allocate(void **state)
 static void test_write_back_allocate(void **state)
 {
     (void)state;
-    cache_stats s = l1_after(write_trace, level(1, 512, 2, POLICY_LRU, WRITE_BACK_ALLOCATE), 1);
-    expect_stats(&s, (cache_stats){.reads = 4, .read_misses = 3, .writes = 2, .write_misses = 1, .write_backs = 2,
+    cs_cache_stats s = l1_after(write_trace, level(1, 512, 2, CS_POLICY_LRU, CS_WRITE_BACK_ALLOCATE), 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 4, .read_misses = 3, .writes = 2, .write_misses = 1, .write_backs = 2,
                                    .cold = 3, .capacity = 1});
 }
 
@@ -189,8 +189,8 @@ static void test_conflict_against_capacity(void **state)
 {
     (void)state;
     static const char text[] = "0 R\n512 R\n1024 R\n0 R\n256 R\n768 R\n1280 R\n2048 R\n1024 R\n";
-    cache_stats s = l1_after(text, level(1, 256, 2, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE), 1);
-    expect_stats(&s, (cache_stats){.reads = 9, .read_misses = 9, .cold = 7, .conflict = 1, .capacity = 1});
+    cs_cache_stats s = l1_after(text, level(1, 256, 2, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE), 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 9, .read_misses = 9, .cold = 7, .conflict = 1, .capacity = 1});
 }
 
 /* Crawford's Fermi L1: 16 KB, 128 B lines, 4-way, LRU, WTNA: 128 lines,
@@ -215,12 +215,12 @@ static const char fermi_trace[] = "# Crawford's L1, worked by hand\n"
 static void test_crawford_fermi_l1(void **state)
 {
     (void)state;
-    cache_geometry g = level(16, 128, 4, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE);
-    assert_int_equal(geometry_sets(&g), 32);
-    cache_stats s = l1_after(fermi_trace, g, 1);
-    expect_stats(&s, (cache_stats){.reads = 11, .read_misses = 8, .writes = 2, .write_misses = 1, .cold = 7,
+    cs_cache_geometry g = level(16, 128, 4, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE);
+    assert_int_equal(cs_geometry_sets(&g), 32);
+    cs_cache_stats s = l1_after(fermi_trace, g, 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 11, .read_misses = 8, .writes = 2, .write_misses = 1, .cold = 7,
                                    .conflict = 2});
-    assert_float_equal(report_hit_rate(&s), 4.0 / 13.0, 1e-12);
+    assert_float_equal(cs_report_hit_rate(&s), 4.0 / 13.0, 1e-12);
 }
 
 /* 1 KB, 128 B lines of four 32 B sectors, 2-way: R 0x0 misses the line
@@ -229,10 +229,10 @@ static void test_crawford_fermi_l1(void **state)
 static void test_sectors(void **state)
 {
     (void)state;
-    cache_geometry g = level(1, 128, 2, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE);
+    cs_cache_geometry g = level(1, 128, 2, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE);
     g.sector_bytes = 32;
-    cache_stats s = l1_after("0x0 R\n0x10 R\n0x20 R\n0x60 R\n0x24 R\n", g, 1);
-    expect_stats(&s, (cache_stats){.reads = 5, .read_misses = 3, .cold = 1, .sector_misses = 2});
+    cs_cache_stats s = l1_after("0x0 R\n0x10 R\n0x20 R\n0x60 R\n0x24 R\n", g, 1);
+    expect_stats(&s, (cs_cache_stats){.reads = 5, .read_misses = 3, .cold = 1, .sector_misses = 2});
 }
 
 /* The WBWA trace above into an L2 of 4 KB, 512 B lines, 4 ways (2 sets),
@@ -243,15 +243,15 @@ static void test_sectors(void **state)
 static void test_two_levels(void **state)
 {
     (void)state;
-    sim_options o = one_level(level(1, 512, 2, POLICY_LRU, WRITE_BACK_ALLOCATE));
-    o.levels[1] = level(4, 512, 4, POLICY_LRU, WRITE_BACK_ALLOCATE);
+    cs_sim_options o = one_level(level(1, 512, 2, CS_POLICY_LRU, CS_WRITE_BACK_ALLOCATE));
+    o.levels[1] = level(4, 512, 4, CS_POLICY_LRU, CS_WRITE_BACK_ALLOCATE);
     o.level_count = 2;
-    hierarchy h;
-    sim_summary summary;
+    cs_hierarchy h;
+    cs_sim_summary summary;
     run_text(write_trace, &o, &h, &summary);
     assert_int_equal(h.count, 2);
-    expect_stats(cache_statistics(h.level[1]), (cache_stats){.reads = 4, .read_misses = 3, .writes = 2, .cold = 3});
-    hierarchy_free(&h);
+    expect_stats(cs_cache_statistics(h.level[1]), (cs_cache_stats){.reads = 4, .read_misses = 3, .writes = 2, .cold = 3});
+    cs_hierarchy_free(&h);
 }
 
 /* Four work-items (WARP field 0..3) of work-group 0, instruction 7 in a
@@ -269,10 +269,10 @@ static const char warp_trace[] = "0x000 R 0 0 7\n0x400 R 0 0 7\n"
 static void test_warp_order(void **state)
 {
     (void)state;
-    trace t;
+    cs_trace t;
     read_text(warp_trace, &t);
-    schedule s;
-    assert_int_equal(schedule_build(&t, SCHEDULE_WARP, 2, &s), 0);
+    cs_schedule s;
+    assert_int_equal(cs_schedule_build(&t, CS_SCHEDULE_WARP, 2, &s), 0);
     static const size_t want[] = {0, 2, 4, 6, 1, 3, 5, 7};
     for (size_t k = 0; k < 8; ++k)
         assert_int_equal(s.order[k], want[k]);
@@ -280,8 +280,8 @@ static void test_warp_order(void **state)
     static const uint64_t instruction[] = {0, 0, 4, 4, 1, 1, 5, 5};
     for (size_t k = 0; k < 8; ++k)
         assert_int_equal(s.instruction[k], instruction[k]);
-    schedule_free(&s);
-    trace_free(&t);
+    cs_schedule_free(&s);
+    cs_trace_free(&t);
 }
 
 /* A direct-mapped 1 KB cache of 128 B lines: 0x000 and 0x400 share set 0,
@@ -295,28 +295,28 @@ static void test_warp_order(void **state)
 static void test_warp_schedule_and_coalescing(void **state)
 {
     (void)state;
-    sim_options o = one_level(level(1, 128, 1, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE));
+    cs_sim_options o = one_level(level(1, 128, 1, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE));
     o.warp_size = 2;
     struct {
-        schedule_kind kind;
+        cs_schedule_kind kind;
         bool coalesce;
         size_t coalesced;
-        cache_stats want;
+        cs_cache_stats want;
     } cases[] = {
-        {SCHEDULE_TRACE, false, 0, {.reads = 8, .read_misses = 8, .cold = 4, .conflict = 4}},
-        {SCHEDULE_WARP, false, 0, {.reads = 8, .read_misses = 4, .cold = 4}},
-        {SCHEDULE_WARP, true, 4, {.reads = 4, .read_misses = 4, .cold = 4}},
-        {SCHEDULE_TRACE, true, 0, {.reads = 8, .read_misses = 8, .cold = 4, .conflict = 4}},
+        {CS_SCHEDULE_TRACE, false, 0, {.reads = 8, .read_misses = 8, .cold = 4, .conflict = 4}},
+        {CS_SCHEDULE_WARP, false, 0, {.reads = 8, .read_misses = 4, .cold = 4}},
+        {CS_SCHEDULE_WARP, true, 4, {.reads = 4, .read_misses = 4, .cold = 4}},
+        {CS_SCHEDULE_TRACE, true, 0, {.reads = 8, .read_misses = 8, .cold = 4, .conflict = 4}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         o.schedule = cases[i].kind;
         o.coalesce = cases[i].coalesce;
-        hierarchy h;
-        sim_summary summary;
+        cs_hierarchy h;
+        cs_sim_summary summary;
         run_text(warp_trace, &o, &h, &summary);
         assert_int_equal(summary.coalesced, cases[i].coalesced);
-        expect_stats(cache_statistics(h.level[0]), cases[i].want);
-        hierarchy_free(&h);
+        expect_stats(cs_cache_statistics(h.level[0]), cases[i].want);
+        cs_hierarchy_free(&h);
     }
 }
 
@@ -347,11 +347,11 @@ static void test_malformed_traces(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         FILE *in = fmemopen((void *)cases[i].text, strlen(cases[i].text), "r");
-        trace t = {0};
+        cs_trace t = {0};
         char err[256] = "";
-        int status = trace_read(in, "t.trace", &t, err, sizeof err);
+        int status = cs_trace_read(in, "t.trace", &t, err, sizeof err);
         fclose(in);
-        trace_free(&t);
+        cs_trace_free(&t);
         if (status != -1 || strncmp(err, cases[i].error, strlen(cases[i].error)) != 0)
             fail_msg("'%s': status %d, error '%s' (want '%s...')", cases[i].text, status, err, cases[i].error);
     }
@@ -361,12 +361,12 @@ static void test_malformed_traces(void **state)
 static void test_trace_forms(void **state)
 {
     (void)state;
-    trace t;
+    cs_trace t;
     read_text("# c\n\n  0xFFFFFFFFFFFFFFFF W   # end\n4096 R\n", &t);
     assert_int_equal(t.count, 2);
     assert_true(t.items[0].address == UINT64_MAX && t.items[0].write);
     assert_true(t.items[1].address == 4096 && !t.items[1].write);
-    trace_free(&t);
+    cs_trace_free(&t);
 }
 
 /* The distances agree with a plain LRU stack (the line's depth in it) over
@@ -378,25 +378,25 @@ static void test_reuse_distance_matches_a_stack(void **state)
     enum { LINES = 900, TOUCHES = 5000 };
     static uint64_t stack[LINES];
     size_t depth = 0;
-    reuse_stack *r = reuse_new();
+    cs_reuse_stack *r = cs_reuse_new();
     assert_non_null(r);
     uint64_t rng = 12345;
     for (int i = 0; i < TOUCHES; ++i) {
-        uint64_t line = xorshift64_next(&rng) % LINES * 977; /* spread: collisions in the table */
+        uint64_t line = cs_xorshift64_next(&rng) % LINES * 977; /* spread: collisions in the table */
         size_t at = 0;
         while (at < depth && stack[at] != line)
             ++at;
-        uint64_t want = at == depth ? REUSE_FIRST_TOUCH : at;
+        uint64_t want = at == depth ? CS_REUSE_FIRST_TOUCH : at;
         if (at == depth)
             ++depth;
         memmove(&stack[1], &stack[0], at * sizeof stack[0]);
         stack[0] = line;
-        uint64_t got = reuse_touch(r, line);
+        uint64_t got = cs_reuse_touch(r, line);
         if (got != want)
             fail_msg("touch %d of line %llu: distance %llu, want %llu", i, (unsigned long long)line,
                      (unsigned long long)got, (unsigned long long)want);
     }
-    reuse_free(r);
+    cs_reuse_free(r);
 }
 
 /* Each refusal names the value at fault. */
@@ -404,28 +404,28 @@ static void test_bad_geometry(void **state)
 {
     (void)state;
     static const struct {
-        cache_geometry g;
+        cs_cache_geometry g;
         const char *error;
     } cases[] = {
-        {{0, 128, 4, 128, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "cache size 0 KB"},
-        {{16, 0, 4, 128, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "line size 0 B"},
-        {{16, 96, 4, 96, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "line size 96 B is not a power of two"},
-        {{16, 128, 0, 128, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "associativity 0"},
-        {{1, 128, 16, 128, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "cache size 1 KB (1024 B) is not a multiple of line x ways (128 B x 16 = 2048 B)"},
-        {{48, 128, 4, 128, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "96 sets (48 KB / (128 B x 4 ways)) is not a power of two"},
-        {{16, 128, 4, 48, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "sector size 48 B does not divide the line size 128 B"},
-        {{16, 128, 4, 1, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE}, "128 sectors of 1 B"},
+        {{0, 128, 4, 128, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "cache size 0 KB"},
+        {{16, 0, 4, 128, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "line size 0 B"},
+        {{16, 96, 4, 96, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "line size 96 B is not a power of two"},
+        {{16, 128, 0, 128, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "associativity 0"},
+        {{1, 128, 16, 128, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "cache size 1 KB (1024 B) is not a multiple of line x ways (128 B x 16 = 2048 B)"},
+        {{48, 128, 4, 128, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "96 sets (48 KB / (128 B x 4 ways)) is not a power of two"},
+        {{16, 128, 4, 48, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "sector size 48 B does not divide the line size 128 B"},
+        {{16, 128, 4, 1, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE}, "128 sectors of 1 B"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char err[256] = "";
-        if (geometry_check(&cases[i].g, err, sizeof err) != -1 || strstr(err, cases[i].error) == NULL)
+        if (cs_geometry_check(&cases[i].g, err, sizeof err) != -1 || strstr(err, cases[i].error) == NULL)
             fail_msg("case %zu: '%s' (want '%s')", i, err, cases[i].error);
     }
     /* Fermi's 48 KB L1 is 6-way: 64 sets, accepted. */
-    cache_geometry fermi48 = level(48, 128, 6, POLICY_LRU, WRITE_THROUGH_NO_ALLOCATE);
+    cs_cache_geometry fermi48 = level(48, 128, 6, CS_POLICY_LRU, CS_WRITE_THROUGH_NO_ALLOCATE);
     char err[256];
-    assert_int_equal(geometry_check(&fermi48, err, sizeof err), 0);
-    assert_int_equal(geometry_sets(&fermi48), 64);
+    assert_int_equal(cs_geometry_check(&fermi48, err, sizeof err), 0);
+    assert_int_equal(cs_geometry_sets(&fermi48), 64);
 }
 
 TEST_MAIN(NULL, NULL, test_lru, test_mfu, test_lfu, test_ties_go_to_the_least_recent,

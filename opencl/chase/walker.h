@@ -1,13 +1,18 @@
-/* The latency backend's OpenCL device and chain, for other benchmarks that
- * walk chains with its chase (the cache benchmark) and build kernels of
- * their own beside it on the same context and queue. */
-#ifndef CR_OPENCL_LATENCY_CHASE_DEVICE_H
-#define CR_OPENCL_LATENCY_CHASE_DEVICE_H
+/* The OpenCL pointer-chase walker: the latency contract's backend
+ * (latency/backend.h), which the latency benchmark measures with and the
+ * cache benchmark chases with, building kernels of its own beside it on the
+ * same context and queue (its stores, its patterns). */
+#ifndef CR_OPENCL_CHASE_WALKER_H
+#define CR_OPENCL_CHASE_WALKER_H
 
 #include "cl_device.h"
+#include "latency/backend.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* Uploads a chain, runs one work-item along it and times the walk. */
+extern const lt_backend lt_opencl_walker;
 
 /* The open device, its context and queue; NULL while none is open. */
 cr_cl *lt_opencl_device(void);

@@ -1,17 +1,14 @@
-/* OpenCL backend of the latency benchmark: uploads the chain, runs one
+/* The OpenCL pointer-chase walker (walker.h): uploads the chain, runs one
  * work-item along it and times it with profiling events. A chain larger
  * than the device's largest allocation comes in pieces (pieces.h), each a
  * buffer of its own, walked by chase_pieces; one piece keeps the plain
  * chase kernel. */
-#include "cl_device.h"
-#include "latency/backend.h"
-#include "latency/chase_device.h"
-#include "latency/perm.h"
+#include "walker.h"
 
 #include <string.h>
 
-/* bench/latency/chase.h and opencl/latency/kernels.cl, embedded */
-extern const char latency_chase_h[], latency_kernels_cl[];
+/* bench/latency/chase.h and opencl/chase/kernels.cl, embedded */
+extern const char latency_chase_h[], chase_kernels_cl[];
 
 static struct {
     cr_cl cl;
@@ -41,7 +38,7 @@ static void cl_close(void)
 /* The kernel and the word it ends on, made once: every run reuses them. */
 static cr_status build_chase(char *err, size_t errlen)
 {
-    const char *const sources[] = {latency_chase_h, latency_kernels_cl};
+    const char *const sources[] = {latency_chase_h, chase_kernels_cl};
     if (cr_cl_build(&S.cl, sources, 2, "-cl-std=CL1.2", &S.program, err, errlen) != CR_OK)
         return CR_ERR;
     cl_int rc;
@@ -159,7 +156,7 @@ static cr_status cl_run(uint64_t steps, uint64_t start, cr_timing *t, lt_walk_ou
     return CR_OK;
 }
 
-const lt_backend latency_opencl_backend = {
+const lt_backend lt_opencl_walker = {
     .base = {.name = "opencl", .list_devices = cr_cl_list, .open = cl_open, .close = cl_close},
     .caches = cl_caches, .prepare = cl_prepare, .run = cl_run, .max_pieces = LT_MAX_PIECES,
 };

@@ -1,18 +1,11 @@
-/* CUDA backend of the latency benchmark: uploads the chain, turns its word
+/* The CUDA pointer-chase walker (walker.h): uploads the chain, turns its word
  * indices into the addresses of their targets (address.h), runs one thread
  * along it, timed with events, and has that thread count its SM's cycles.
  *
  * Elements are 128 B apart: NVIDIA's L1 and L2 keep tags per 128-B line and
  * move data in 32-B sectors, so each step allocates a line of its own (the
  * footprint counts the lines a cache must hold) while fetching one sector. */
-#include "cuda_device.h"
-#include "latency/chase_device.h"
-
-extern "C" {
-#include "latency/address.h"
-#include "latency/backend.h"
-#include "latency/perm.h"
-}
+#include "walker.h"
 
 #include <cinttypes>
 #include <cstring>
@@ -198,8 +191,7 @@ static cr_status cu_run(uint64_t steps, uint64_t start, cr_timing *t, lt_walk_ou
 }
 
 extern "C" {
-extern const lt_backend latency_cuda_backend;
-const lt_backend latency_cuda_backend = {
+const lt_backend lt_cuda_walker = {
     {"cuda", cr_cuda_list, cu_open, cu_close}, cu_caches, cu_prepare, cu_run, 1,
     "the cuda backend holds the chain in one allocation (cudaMalloc has no cap below the device's memory)",
 };
