@@ -52,7 +52,7 @@ CUDA_SHARED_OBJ := $(patsubst %.cu,%.o,$(wildcard cuda/*.cu))
 CUDA_INC := $(if $(NVCC),$(abspath $(dir $(NVCC))../include))
 
 .DEFAULT_GOAL := all
-.PHONY: all opencl cuda tools check unit-tests unit-tests-san integration integration-san layout-check deps clean FORCE
+.PHONY: all opencl cuda tools check unit-tests unit-tests-san integration integration-san layout-check docs-check deps clean FORCE
 
 # ---- what the rules below fill in ----
 OPENCL_BINS :=
@@ -390,12 +390,17 @@ gpu-bundle:
 layout-check: all
 	@common/tests/include_cycles.sh $(BUILD)
 
+# Every path and source name README.md, ARCHITECTURE.md and docs/ give is in
+# the tree, and every link between them leads somewhere.
+docs-check:
+	@common/tests/doc_names.sh
+
 deps:
 	@common/deps.sh
 
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory layout-check unit-tests unit-tests-san integration integration-san
+	@$(MAKE) --no-print-directory layout-check docs-check unit-tests unit-tests-san integration integration-san
 
 # run_all.sh --slurm: its options without a cluster, then for real on a
 # private cluster of local daemons (as root; exit 77 where they cannot start,
