@@ -357,7 +357,7 @@ integration-san: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(
 # Hopper, Blackwell) and compute_90 PTX for later GPUs, host code for any
 # x86-64 CPU with AVX2 (-march=native would be this machine's). Then
 # tools/gpu_bundle/bundle.sh gathers it with its libraries, and the peers of
-# build/peers where there are any (README, GPU bundle), under
+# build/peers where there are any (docs/gpu-check.md, GPU bundle), under
 # GPU_BUNDLE_MAX_MIB. The toolkit's ptxas (36 MiB), which regspill's offline
 # spill table runs, goes in only where GPU_BUNDLE_PTXAS names it: a machine
 # without a toolkit reports that table as not supported.

@@ -16,7 +16,7 @@
 #   --out DIR      the run directory (default results/<UTC date>-<host>; never overwritten)
 #   --gpu-check    every CUDA benchmark in a short configuration, each within a time
 #                  budget (330 s in all, twice or more what each takes on an H200), then build/tools/gpu-check
-#                  judges the figures against the device's own limits (README, GPU check)
+#                  judges the figures against the device's own limits (docs/gpu-check.md)
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
 # Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure, the energy levels,

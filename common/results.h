@@ -78,7 +78,7 @@ int cr_result_refuse_infinities(cr_result *r);
  * what does not fit is cut. */
 void cr_result_add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Column names in order; the README documents each. */
+/* Column names in order; docs/measurement.md documents each. */
 extern const char *const cr_result_columns[];
 extern const size_t cr_result_ncolumns;
 

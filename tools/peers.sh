@@ -2,7 +2,7 @@
 # crossroof beside the suites it means to beat, on the same work and the
 # same device, in slices that alternate which suite goes first, and the
 # ratio table. Nothing is fetched or built here: the peers are given by
-# path (README, "Comparing with the peers", says where they come from).
+# path (docs/peers.md says where they come from).
 #
 #   tools/peers.sh [--babelstream PATH] [--babelstream-cuda PATH] [--nvbandwidth PATH]
 #                  [--bin DIR] [--out DIR] [--device N] [--dtype float,double]

@@ -1,6 +1,6 @@
 /* cachesim: a trace-driven model of one or more cache levels (Crawford's
  * cache_sim, with sectors, several levels, a warp scheduler and coalescing).
- * Host only; see the README's "cachesim" section for the trace format. */
+ * Host only; see docs/cachesim.md for the trace format. */
 #include "cachesim/cli.h"
 #include "cachesim/report.h"
 #include "error.h"

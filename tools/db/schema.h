@@ -1,5 +1,5 @@
 /* The results database: its tables, indices and the view of headline
- * figures (README "Results database" documents them). The CSVs of the runs
+ * figures (docs/database.md documents them). The CSVs of the runs
  * stay the source of truth; the database is an index of them that
  * `crossroof-db import` can rebuild at any time. */
 #ifndef CR_DB_SCHEMA_H

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A GPU bundle: what run_all.sh needs on a machine that has only an NVIDIA
 # driver, in one folder, built, with its shared libraries, so that nothing is
-# installed or built there (make gpu-bundle assembles one; README, GPU bundle).
+# installed or built there (make gpu-bundle assembles one; docs/gpu-check.md, GPU bundle).
 #
 #   tools/gpu_bundle/bundle.sh --bin DIR --tools DIR --out DIR [--peers DIR]
 #                              [--ptxas FILE] [--max-mib N] [--about LINE]...

@@ -114,7 +114,7 @@ record_unrunnable() {
     for name in "${cuda_exes[@]}"; do
         selected "$name" || continue
         if [ ! -e "$bin_dir/$name" ] && [ -z "${done_task[/$name]:-}" ]; then
-            if [ -n "${CROSSROOF_BIN:-}" ]; then why="not in $bin_dir"; else why="not built (nvcc not found; see README, Building)"; fi
+            if [ -n "${CROSSROOF_BIN:-}" ]; then why="not in $bin_dir"; else why="not built (nvcc not found; see docs/building.md)"; fi
             record "$name" cuda "" "" "" skipped 77 0 "$why"
         fi
     done

@@ -104,7 +104,7 @@ static void test_first_level_matches_the_host(void **state)
     assert_string_equal(param_text(&t, j, "match", buf, sizeof buf), "yes");
     /* L1d line: the very size sysfs gives, never another; a step the
      * machine's noise buried in --quick's few repetitions may leave it
-     * undetermined, saying why (a full run's detection is in the README). */
+     * undetermined, saying why (a full run's detection is in docs/benchmarks/cache.md). */
     j = detect_row(&t, "L1d-line");
     assert_true(j >= 0);
     if (cell(&t, j, "figure")[0] == '\0')
