@@ -41,13 +41,16 @@ docs=$(find README.md ARCHITECTURE.md docs -name '*.md' 2>/dev/null | sort || tr
 # Files of other projects the documents name by their bare name.
 external_files=" cuda_occupancy.h "
 # What is tracked at the top, where a path's first folder must be.
-tops=" $(ls -A | grep -v -x -e build -e .git | tr '\n' ' ') "
+tops=" "
+for f in * .[!.]*; do
+    case $f in build | .git) ;; *) [ -e "$f" ] && tops="$tops$f " ;; esac
+done
 # Every file's name, and every word of the sources.
 find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|.*/||' | sort -u > "$work/names"
 find . -path ./build -prune -o -path ./.git -prune -o -path ./results -prune -o -type f \
     \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' -o -name '*.cl' -o -name '*.sh' -o -name '*.awk' \
-    -o -name '*.gp' -o -name '*.mk' -o -name Makefile -o -name run \) -print |
-    xargs cat | tr -c 'A-Za-z0-9_' '\n' | grep -v '^$' | sort -u > "$work/words"
+    -o -name '*.gp' -o -name '*.mk' -o -name Makefile -o -name run \) -exec cat {} + |
+    tr -c 'A-Za-z0-9_' '\n' | grep -v '^$' | sort -u > "$work/words"
 
 # Every code span and link outside fenced blocks: DOC<TAB>LINE<TAB>span|link<TAB>TEXT.
 # A span may run over a line break (not over a blank line); its line is
@@ -115,10 +118,13 @@ exempt_path() { # path: build and run outputs
 # trailing slash: a folder).
 path_exists() {
     p=${1%/}
-    if [ "$p" != "$1" ]; then want=-d; else want=-e; fi
+    folder=0
+    [ "$p" = "$1" ] || folder=1
     # shellcheck disable=SC2086 # the glob is the point
     set -- $p
-    for m in "$@"; do [ "$want" "$m" ] && return 0; done
+    for m in "$@"; do
+        if [ $folder = 1 ]; then [ -d "$m" ] && return 0; else [ -e "$m" ] && return 0; fi
+    done
     return 1
 }
 name_exists() { # a bare file name, maybe a glob
