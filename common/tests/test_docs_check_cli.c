@@ -13,23 +13,9 @@
 
 #include "tests/cli_harness.h"
 
-#ifndef CR_SOURCE_DIR
-#define CR_SOURCE_DIR "."
-#endif
-
 #define CHECK CR_SOURCE_DIR "/common/tests/doc_names.sh"
 
-/* tmp/tree/PATH holds text (folders made as needed). */
-static void put(const char *path, const char *text)
-{
-    char full[512];
-    snprintf(full, sizeof full, "%s/tree/%s", tmp, path);
-    sh("mkdir -p \"$(dirname '%s')\"", full);
-    FILE *f = fopen(full, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+#include "tests/check_script.h"
 
 /* A tree whose three documents name only what it has: a path, a folder, a
  * placeholder and a glob that match, a bare file name, a call and a
@@ -57,13 +43,6 @@ static void make_tree(void)
     put("docs/rules.md", "# Rules\n\n## The stopping rule\n\nAs in [README.md](../README.md#crossroof).\n");
 }
 
-static run_result check_tree(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --root %s/tree", CHECK, tmp);
-    return run_shell(cmd);
-}
-
 /* The check refuses the tree with exactly one line on stderr per text,
  * each holding its text, then the count. */
 static void expect_refusals_(const char *const *texts, size_t n)
@@ -84,12 +63,7 @@ static void test_documents_naming_what_the_tree_has_pass(void **state)
 {
     (void)state;
     make_tree();
-    run_result r = check_tree();
-    if (r.status != 0)
-        fail_msg("status %d, stderr:\n%s", r.status, r.err);
-    expect_in(r.out, "docs check: 3 documents, 7 paths, 2 names of the sources, 4 links: every one found");
-    assert_string_equal(r.err, "");
-    run_free(&r);
+    expect_check_passes("docs check: 3 documents, 7 paths, 2 names of the sources, 4 links: every one found");
 }
 
 static void test_a_path_the_tree_lacks_is_refused(void **state)
@@ -137,29 +111,15 @@ static void test_a_link_to_nothing_is_refused(void **state)
 static void test_a_wrong_path_planted_in_this_tree_is_caught(void **state)
 {
     (void)state;
-    sh("rm -rf %s/tree && mkdir -p %s/tree/results && cd '%s' && "
-       "cp -r README.md ARCHITECTURE.md docs common bench tools opencl cuda plot Makefile run_all.sh .ci %s/tree && "
-       "cp -r results/README.md results/reference %s/tree/results",
-       tmp, tmp, CR_SOURCE_DIR, tmp, tmp);
-    run_result r = check_tree();
-    if (r.status != 0)
-        fail_msg("this tree: status %d, stderr:\n%s", r.status, r.err);
-    expect_in(r.out, "every one found");
-    run_free(&r);
+    copy_this_tree("README.md ARCHITECTURE.md docs common bench tools opencl cuda plot Makefile run_all.sh .ci");
+    sh("mkdir -p %s/tree/results && cd '%s' && cp -r results/README.md results/reference %s/tree/results", tmp,
+       CR_SOURCE_DIR, tmp);
+    expect_check_passes("every one found");
     sh("grep -q '`common/measure_group.c`' %s/tree/ARCHITECTURE.md", tmp);
     sh("sed -i 's|`common/measure_group.c`|`common/measure_groups.c`|' %s/tree/ARCHITECTURE.md", tmp);
-    r = check_tree();
+    run_result r = check_tree();
     assert_int_equal(r.status, 1);
     expect_all_in(r.err, "ARCHITECTURE.md:", ": no such file or folder in the tree: common/measure_groups.c");
-    run_free(&r);
-}
-
-static void test_a_root_that_is_no_directory_is_refused(void **state)
-{
-    (void)state;
-    run_result r = run_shell(CHECK " --root /nonexistent/tree");
-    assert_int_equal(r.status, 2);
-    expect_in(r.err, "cannot enter /nonexistent/tree");
     run_free(&r);
 }
 

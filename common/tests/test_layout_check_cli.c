@@ -12,23 +12,9 @@
 
 #include "tests/cli_harness.h"
 
-#ifndef CR_SOURCE_DIR
-#define CR_SOURCE_DIR "."
-#endif
-
 #define CHECK CR_SOURCE_DIR "/common/tests/include_cycles.sh"
 
-/* tmp/tree/PATH holds text (folders made as needed). */
-static void put(const char *path, const char *text)
-{
-    char full[512];
-    snprintf(full, sizeof full, "%s/tree/%s", tmp, path);
-    sh("mkdir -p \"$(dirname '%s')\"", full);
-    FILE *f = fopen(full, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+#include "tests/check_script.h"
 
 /* A tree of each layer, every include allowed: benchmark x with a contract
  * that includes its element header, an OpenCL and a CUDA backend, a shared
@@ -56,13 +42,6 @@ static void make_tree(void)
     put("cuda/tests/test_x.c", "#include \"../../bench/x/truth.h\"\n#include \"x/truth.h\"\n");
 }
 
-static run_result check_tree(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --root %s/tree", CHECK, tmp);
-    return run_shell(cmd);
-}
-
 /* The check refuses the tree with exactly one line on stderr, which says
  * each of the texts. */
 static void expect_one_refusal_(const char *const *texts, size_t n)
@@ -79,12 +58,7 @@ static void test_every_layer_within_its_rule_passes(void **state)
 {
     (void)state;
     make_tree();
-    run_result r = check_tree();
-    if (r.status != 0)
-        fail_msg("status %d, stderr:\n%s", r.status, r.err);
-    expect_all_in(r.out, "include rule: 17 files, every include allowed", "include graph:", "no cycle");
-    assert_string_equal(r.err, "");
-    run_free(&r);
+    expect_check_passes("include rule: 17 files, every include allowed", "include graph:", "no cycle");
 }
 
 static void test_a_backend_including_the_truth_is_refused(void **state)
@@ -156,8 +130,7 @@ static void test_an_include_cycle_is_found(void **state)
 static void test_a_planted_include_in_this_tree_is_caught(void **state)
 {
     (void)state;
-    sh("rm -rf %s/tree && mkdir -p %s/tree && cd '%s' && cp -r common bench tools opencl cuda %s/tree", tmp, tmp,
-       CR_SOURCE_DIR, tmp);
+    copy_this_tree("common bench tools opencl cuda");
     run_result r = check_tree();
     if (r.status != 0)
         fail_msg("this tree: status %d, stderr:\n%s", r.status, r.err);
@@ -167,15 +140,6 @@ static void test_a_planted_include_in_this_tree_is_caught(void **state)
     expect_one_refusal("include rule: opencl/atomics/backend.c includes \"atomics/truth.h\" (bench/atomics/truth.h): "
                        "a backend includes only its own folder, its contract (bench/atomics/backend.h and what that "
                        "includes)");
-}
-
-static void test_a_root_that_is_no_directory_is_refused(void **state)
-{
-    (void)state;
-    run_result r = run_shell(CHECK " --root /nonexistent/tree");
-    assert_int_equal(r.status, 2);
-    expect_in(r.err, "cannot enter /nonexistent/tree");
-    run_free(&r);
 }
 
 CLI_TEST_MAIN(test_every_layer_within_its_rule_passes, test_a_backend_including_the_truth_is_refused,
