@@ -90,6 +90,17 @@ $(BUILD)/san/lib/%.a:
 # Flags for one host source, in the plain and the sanitizer build:
 # $(call object_flags,bench/stream/host_ref,FLAGS)
 object_flags = $(eval $(BUILD)/obj/$(1).o $(BUILD)/san/obj/$(1).o: CFLAGS += $(2))
+# Host code that is timed (the host's limit, the host references):
+# compiled for this machine, as STREAM is, and in the sanitizer build with
+# UBSan's checks that sit on no load or store (shifts, division,
+# conversions, unreachable code). ASan's check of every access, and UBSan's
+# of every pointer and index, would be timed with the kernel and keep it from
+# being vectorized: the host's limit would read a fraction of what it is,
+# below what an uninstrumented OpenCL device reaches, and each run would
+# spend seconds measuring it. $(call timed_host_code,common/host_limit)
+SAN_TIMED := -fsanitize=undefined -fno-sanitize=alignment,pointer-overflow,null,bounds,object-size,signed-integer-overflow \
+             -fno-omit-frame-pointer -fno-sanitize-recover=all
+timed_host_code = $(call object_flags,$(1),$(HOST_OPT))$(eval $(BUILD)/san/obj/$(1).o: SAN := $(SAN_TIMED))
 
 # Text files (OpenCL C, shared headers, gnuplot scripts, CSV) embedded as C
 # strings: $(call embed,SYMBOL,FILE) makes $(BUILD)/gen/SYMBOL.c.
@@ -119,8 +130,8 @@ ptx_for_test = $(eval $(call ptx_for_test_rule,$(1),$(2),$(3),$(4)))
 COMMON_SRC := $(wildcard common/*.c)
 $(BUILD)/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/san/obj/%.o)
-# The host limit is compiled as the host references are: its kernels stand for what the cores reach.
-$(call object_flags,common/host_limit,$(HOST_OPT))
+# The host limit's kernels stand for what the cores reach.
+$(call timed_host_code,common/host_limit)
 # The git revision goes into metadata; its header is rewritten only when it changes.
 $(BUILD)/gen/git_rev.h: FORCE
 	@mkdir -p $(@D)
@@ -398,9 +409,17 @@ docs-check:
 deps:
 	@common/deps.sh
 
+# Everything the tests run or read is built first, CHECK_JOBS at a time
+# (default: every CPU); then the tests run one at a time, as tests that time
+# something must.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+.PHONY: check-build
+check-build: all $(UNIT_TESTS:%=$(BUILD)/tests/%) $(UNIT_TESTS:%=$(BUILD)/tests-san/%) $(CLI_TESTS:%=$(BUILD)/tests/%) \
+             $(FAULTY_BINS) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) $(TOOL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
+             $(FAULTY_BINS:$(BUILD)/%=$(BUILD)/san/%)
 check: deps
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory layout-check docs-check unit-tests unit-tests-san integration integration-san
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build
+	@$(MAKE) --no-print-directory -j1 layout-check docs-check unit-tests unit-tests-san integration integration-san
 
 # run_all.sh --slurm: its options without a cluster, then for real on a
 # private cluster of local daemons (as root; exit 77 where they cannot start,

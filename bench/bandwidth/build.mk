@@ -1,8 +1,8 @@
 # The element operations are one header for the host, the OpenCL C and the CUDA
-# kernels. The host references are compiled for this machine, as STREAM is.
+# kernels. The host references are timed host code (Makefile, timed_host_code).
 bandwidth_CL_EMBED := layout_cl bandwidth_elements_h
 $(call embed,bandwidth_elements_h,bench/bandwidth/elements.h)
-$(call object_flags,bench/bandwidth/host_ref,$(HOST_OPT))
+$(call timed_host_code,bench/bandwidth/host_ref)
 # The CUDA backend's source, for the checks that need no GPU
 # (tests/test_bandwidth_cuda_source.c, cuda/tests/test_bandwidth_cuda_cells.c).
 $(BUILD)/tests/test_bandwidth_cuda_source $(BUILD)/tests-san/test_bandwidth_cuda_source \

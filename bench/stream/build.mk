@@ -1,7 +1,7 @@
-# The host references are compiled for this machine, as STREAM is.
+# The host references are timed host code (Makefile, timed_host_code).
 stream_CL_EMBED := layout_cl stream_elements_h
 $(call embed,stream_elements_h,bench/stream/elements.h)
-$(call object_flags,bench/stream/host_ref,$(HOST_OPT))
+$(call timed_host_code,bench/stream/host_ref)
 
 # The CUDA kernels as PTX for the architectures the build targets, and what
 # ptxas makes of them (-v: registers and spills per kernel), for the static
