@@ -338,6 +338,20 @@ static inline void require_no_gpu(void)
         skip();
 }
 
+/* The sanitizer pass (make integration-san, CROSSROOF_SANITIZED=1) repeats
+ * every test on the executables and tools built with ASan+UBSan. A test
+ * that there would only cost time, its host code run by the pass's other
+ * tests (a whole quick run; stand-ins sleeping out their budgets, timed
+ * against the plain tools' speed), runs in the plain pass alone, saying so. */
+static inline void plain_pass_only(const char *why)
+{
+    const char *pass = getenv("CROSSROOF_SANITIZED");
+    if (pass != NULL && strcmp(pass, "1") == 0) {
+        printf("in the plain pass only: %s\n", why);
+        skip();
+    }
+}
+
 /* `bin --quick` on a machine without an NVIDIA GPU: one line saying so, exit 77. */
 static inline void expect_skip_without_gpu(const char *bin)
 {

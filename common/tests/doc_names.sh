@@ -206,7 +206,8 @@ while IFS="$tab" read -r doc line kind text; do
             case $text in *[!A-Za-z0-9_]*) ;; *) check_name "$doc" "$line" "$text" ;; esac
             ;;
     esac
-    words=$(printf '%s\n' "$text" | sed 's/<[^<>]*>/*/g')
+    words=$text
+    case $text in *'<'*'>'*) words=$(printf '%s\n' "$text" | sed 's/<[^<>]*>/*/g') ;; esac
     set -f
     # shellcheck disable=SC2086 # a span's words, unglobbed
     set -- $words

@@ -1,6 +1,6 @@
 /* The list of the SFU benchmark's CUDA kernels: for every function and
- * version, the host handles of its chain kernels. They live in two
- * translation units because -ftz is per compilation: the intrinsic versions
+ * version, the host handles of its chain kernels. They live in two kinds
+ * of translation unit because -ftz is per compilation: the intrinsic versions
  * are compiled with -ftz=true, as Li used them (CUDA's intrinsics flush
  * subnormals only then), and everything else with -ftz=false, so that the
  * precise versions keep subnormals and the PTX versions flush only where
@@ -23,7 +23,7 @@ typedef struct {
 /* SFU_PRECISE or SFU_PTX_APPROX of f in type t (kernels.cu); NULL where
  * there is none (double outside Li's div, rcp, sqrt, rsqrt). */
 const sfu_kernel_list_entry *sfu_kernel_list_plain(sfu_func f, cr_dtype t, sfu_version v);
-/* The partition of SFU_PRECISE with SFU_PTX_APPROX (kernels.cu). */
+/* The partition of SFU_PRECISE with SFU_PTX_APPROX (kernels_partition.cu). */
 const sfu_kernel_list_entry *sfu_kernel_list_partition(sfu_func f, cr_dtype t);
 /* SFU_INTRINSIC of f, float only (kernels_intrinsic.cu); NULL for rcp and
  * sqrt, which have no intrinsic. */

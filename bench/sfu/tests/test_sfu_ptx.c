@@ -1,6 +1,6 @@
 /* Static check of the SFU benchmark's CUDA kernels: reads the PTX that nvcc
- * makes of cuda/sfu/kernels.cu (-ftz=false) and cuda/sfu/kernels_intrinsic.cu
- * (-ftz=true), splits it into kernel bodies and checks that each version
+ * makes of cuda/sfu/kernels.cu and kernels_partition.cu (-ftz=false) and
+ * cuda/sfu/kernels_intrinsic.cu (-ftz=true), splits it into kernel bodies and checks that each version
  * is what it claims to be: Li's SFU instructions (Tables 6.1 and 6.2) in the
  * fast kernels, the correctly rounded ones in the precise kernels, both in
  * the partition kernels. It needs no GPU; without nvcc there is no PTX and
@@ -47,14 +47,16 @@
 
 /* ---- reading the PTX ---- */
 
-static char *texts[2];
-static ptx_module modules[2]; /* [0] -ftz=false unit, [1] intrinsic unit */
-static const char *const module_files[2] = {"sfu_kernels.ptx", "sfu_kernels_intrinsic.ptx"};
+#define NMODULES 3
+static char *texts[NMODULES];
+static ptx_module modules[NMODULES]; /* the -ftz=false units, the intrinsic unit */
+static const char *const module_files[NMODULES] = {"sfu_kernels.ptx", "sfu_kernels_partition.ptx",
+                                                   "sfu_kernels_intrinsic.ptx"};
 static char missing[640];
 
 static const ptx_entry *find_entry(const char *name)
 {
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < NMODULES; ++i) {
         const ptx_entry *e = ptx_entry_named(&modules[i], name);
         if (e != NULL)
             return e;
@@ -108,7 +110,7 @@ static bool body_has_op(const ptx_entry *e, const char *op)
 static int load_modules(void **state)
 {
     (void)state;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < NMODULES; ++i) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", SFU_PTX_DIR, module_files[i]);
         texts[i] = cuda_source_read(path);
@@ -127,7 +129,7 @@ static int load_modules(void **state)
 static int free_modules(void **state)
 {
     (void)state;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < NMODULES; ++i) {
         free(texts[i]);
         free(modules[i].entries);
         texts[i] = NULL;
@@ -203,7 +205,7 @@ static void test_every_kernel_is_expected(void **state)
             }
     }
     /* Nothing in the PTX escapes the checks below. */
-    assert_int_equal(modules[0].n + modules[1].n, expected);
+    assert_int_equal(modules[0].n + modules[1].n + modules[2].n, expected);
     /* 12 float functions and 4 double ones, precise, ptx and partition,
      * plus the 10 float intrinsics; each 8 chain kernels. */
     assert_int_equal(expected, (16 * 3 + 10) * 8);
@@ -216,7 +218,7 @@ static void test_accuracy_has_no_kernel_of_its_own(void **state)
 {
     (void)state;
     SKIP_WITHOUT_PTX();
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < NMODULES; ++i)
         for (size_t j = 0; j < modules[i].n; ++j)
             if (strncmp(modules[i].entries[j].name, "sfu_chain_", strlen("sfu_chain_")) != 0)
                 fail_msg("%s is not a chain kernel: its code is never timed", modules[i].entries[j].name);
