@@ -9,17 +9,17 @@ $(call embed,sfu_chain_h,bench/sfu/chain.h)
 # CUDA: -ftz is per compilation. The intrinsics are Li's "intrinsic &
 # -ftz=true"; the precise versions keep subnormals, and the PTX versions
 # flush by their own .ftz whatever this says.
-sfu_ftz.kernels           := -ftz=false
+sfu_ftz.kernels_plain     := -ftz=false
 sfu_ftz.kernels_partition := -ftz=false
 sfu_ftz.kernels_intrinsic := -ftz=true
-$(BUILD)/obj/cuda/sfu/kernels.o: NVCCFLAGS += $(sfu_ftz.kernels)
+$(BUILD)/obj/cuda/sfu/kernels_plain.o: NVCCFLAGS += $(sfu_ftz.kernels_plain)
 $(BUILD)/obj/cuda/sfu/kernels_partition.o: NVCCFLAGS += $(sfu_ftz.kernels_partition)
 $(BUILD)/obj/cuda/sfu/kernels_intrinsic.o: NVCCFLAGS += $(sfu_ftz.kernels_intrinsic)
 
 # The same kernels as PTX for the lowest architecture the toolkit targets,
 # with the same -ftz, for the static check (tests/test_sfu_ptx.c); it needs
 # no GPU, and skips, saying so, where there is no nvcc.
-SFU_UNITS := kernels kernels_partition kernels_intrinsic
+SFU_UNITS := kernels_plain kernels_partition kernels_intrinsic
 SFU_PTX := $(SFU_UNITS:%=$(BUILD)/gen/sfu_%.ptx)
 $(SFU_PTX): $(BUILD)/gen/sfu_%.ptx: cuda/sfu/%.cu $(CUDA_HEADERS)
 	@mkdir -p $(@D)

@@ -2,7 +2,7 @@
  * precise (CUDA's default math, -ftz=false), intrinsic (__expf and friends
  * under -ftz=true, as Li used them) and ptx-approx (inline PTX .approx.ftz,
  * Li's SFU version and the fast side of the partition sweep). The kernels
- * are in kernels.cu, kernels_partition.cu and kernels_intrinsic.cu, listed
+ * are in kernels_plain.cu, kernels_partition.cu and kernels_intrinsic.cu, listed
  * by kernel_list.h; this file only picks one, moves the data and times the
  * launch. */
 #include "cuda_device.h"

@@ -1,4 +1,4 @@
-/* The functions of the SFU benchmark's -ftz=false units (kernels.cu,
+/* The functions of the SFU benchmark's -ftz=false units (kernels_plain.cu,
  * kernels_partition.cu): every function in float, Li's four in double, with
  * its precise and its inline-PTX expression, and the operation structs of
  * both. Precise is what CUDA gives without fast-math flags, as in Li's

@@ -20,7 +20,7 @@ typedef struct {
     const void *chain[SFU_MAX_ILP]; /* [ilp - 1] */
 } sfu_kernel_list_entry;
 
-/* SFU_PRECISE or SFU_PTX_APPROX of f in type t (kernels.cu); NULL where
+/* SFU_PRECISE or SFU_PTX_APPROX of f in type t (kernels_plain.cu); NULL where
  * there is none (double outside Li's div, rcp, sqrt, rsqrt). */
 const sfu_kernel_list_entry *sfu_kernel_list_plain(sfu_func f, cr_dtype t, sfu_version v);
 /* The partition of SFU_PRECISE with SFU_PTX_APPROX (kernels_partition.cu). */

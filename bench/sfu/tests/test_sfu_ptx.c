@@ -1,5 +1,5 @@
 /* Static check of the SFU benchmark's CUDA kernels: reads the PTX that nvcc
- * makes of cuda/sfu/kernels.cu and kernels_partition.cu (-ftz=false) and
+ * makes of cuda/sfu/kernels_plain.cu and kernels_partition.cu (-ftz=false) and
  * cuda/sfu/kernels_intrinsic.cu (-ftz=true), splits it into kernel bodies and checks that each version
  * is what it claims to be: Li's SFU instructions (Tables 6.1 and 6.2) in the
  * fast kernels, the correctly rounded ones in the precise kernels, both in
@@ -40,7 +40,7 @@
 #include <string.h>
 
 #ifndef SFU_PTX_DIR
-#error "build with -DSFU_PTX_DIR='\"<dir of sfu_kernels.ptx>\"' (bench/sfu/build.mk)"
+#error "build with -DSFU_PTX_DIR='\"<dir of sfu_kernels_plain.ptx>\"' (bench/sfu/build.mk)"
 #endif
 
 #define MAX_APPROX 8
@@ -50,7 +50,7 @@
 #define NMODULES 3
 static char *texts[NMODULES];
 static ptx_module modules[NMODULES]; /* the -ftz=false units, the intrinsic unit */
-static const char *const module_files[NMODULES] = {"sfu_kernels.ptx", "sfu_kernels_partition.ptx",
+static const char *const module_files[NMODULES] = {"sfu_kernels_plain.ptx", "sfu_kernels_partition.ptx",
                                                    "sfu_kernels_intrinsic.ptx"};
 static char missing[640];
 

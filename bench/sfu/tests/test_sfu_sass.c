@@ -70,7 +70,7 @@ static void units_of(const sfu_expect *x, const char *units[MAX_UNITS + 1])
 
 /* ---- the machine code ---- */
 
-static const char *const listings[] = {"sfu_kernels.sass", "sfu_kernels_partition.sass", "sfu_kernels_intrinsic.sass"};
+static const char *const listings[] = {"sfu_kernels_plain.sass", "sfu_kernels_partition.sass", "sfu_kernels_intrinsic.sass"};
 static sass_listing listing;
 static char archs[MAX_ARCHS][sizeof ((sass_function *)0)->arch];
 static size_t narchs;
