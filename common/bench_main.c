@@ -1,5 +1,6 @@
 #include "bench_main.h"
 
+#include "csv.h"
 #include "omp_env.h"
 
 #include <stdarg.h>
@@ -57,7 +58,14 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
     if (s->opt.list_devices)
         return list_devices(s, be);
 
-    char err[CR_ERRLEN];
+    /* --out is usage: refused as such (exit 2) before the device, which a
+     * machine without one would report first (exit 77). */
+    char err[CR_ERRLEN + 4200];
+    if (cr_mkdirs_check(s->opt.out_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: --out: %s\n", s->opt.program, err);
+        cr_session_close(s);
+        return CR_EXIT_USAGE;
+    }
     cr_status st = be->open(s->opt.device, &s->info, err, sizeof err);
     if (st == CR_NO_DEVICE && d->without_device) {
         rc = d->without_device(d->state, err);

@@ -2,6 +2,7 @@
 #include "csv.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,31 +87,83 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
     return rc;
 }
 
-int cr_mkdirs(const char *path, char *err, size_t errlen)
+/* What a walk over a path's prefixes reports and finds. */
+typedef struct {
+    char *err;
+    size_t errlen;
+    size_t first_missing; /* cr_mkdirs_check: the length of the first prefix not there */
+} prefix_walk;
+
+/* Calls visit on each prefix of path that ends a component ("a", "a/b",
+ * "a/b/c" of "a/b/c"), in order, until it returns false; false then, true
+ * after the last one. */
+static bool each_prefix(const char *path, bool (*visit)(const char *prefix, size_t len, prefix_walk *w),
+                        prefix_walk *w)
 {
     char buf[4096];
     if (strlen(path) >= sizeof buf) {
-        snprintf(err, errlen, "path too long: %s", path);
-        return -1;
+        snprintf(w->err, w->errlen, "path too long: %s", path);
+        return false;
     }
     strcpy(buf, path);
     for (char *p = buf + 1;; ++p) {
         bool end = *p == '\0';
         if (*p == '/' || end) {
             *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-                snprintf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
-                return -1;
-            }
-            struct stat st;
-            if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
-                snprintf(err, errlen, "%s exists and is not a directory", buf);
-                return -1;
-            }
+            if (!visit(buf, (size_t)(p - buf), w))
+                return false;
             if (end)
-                break;
+                return true;
             *p = '/';
         }
     }
-    return 0;
+}
+
+static bool make_prefix(const char *prefix, size_t len, prefix_walk *w)
+{
+    (void)len;
+    if (mkdir(prefix, 0777) != 0 && errno != EEXIST) {
+        snprintf(w->err, w->errlen, "cannot create directory %s: %s", prefix, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (stat(prefix, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(w->err, w->errlen, "%s exists and is not a directory", prefix);
+        return false;
+    }
+    return true;
+}
+
+int cr_mkdirs(const char *path, char *err, size_t errlen)
+{
+    prefix_walk w = {err, errlen, 0};
+    return each_prefix(path, make_prefix, &w) ? 0 : -1;
+}
+
+static bool find_missing(const char *prefix, size_t len, prefix_walk *w)
+{
+    struct stat st;
+    if (stat(prefix, &st) == 0)
+        return true;
+    w->first_missing = len;
+    return false;
+}
+
+int cr_mkdirs_check(const char *path, char *err, size_t errlen)
+{
+    prefix_walk w = {err, errlen, SIZE_MAX};
+    if (each_prefix(path, find_missing, &w) || w.first_missing == SIZE_MAX) /* all there, or too long */
+        return cr_mkdirs(path, err, errlen);
+    int rc = cr_mkdirs(path, err, errlen);
+    /* What it made, the deepest first: every prefix from the first missing. */
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    while (strlen(buf) >= w.first_missing) {
+        rmdir(buf);
+        char *slash = strrchr(buf, '/');
+        if (slash == NULL)
+            break;
+        *slash = '\0';
+    }
+    return rc;
 }

@@ -20,5 +20,8 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
 
 /* mkdir -p. Returns 0 or -1 with err set. */
 int cr_mkdirs(const char *path, char *err, size_t errlen);
+/* Whether cr_mkdirs(path) succeeds, leaving the tree as it was: what it
+ * makes is removed again (empty folders only). 0, or -1 with its message. */
+int cr_mkdirs_check(const char *path, char *err, size_t errlen);
 
 #endif

@@ -508,6 +508,9 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
             const char *bad = argv[optind - 1];
             if (optopt != 0 && optopt < OPT_HELP)
                 fprintf(stderr, "%s: error: unknown option '-%c' (see --help)\n", out->program, optopt);
+            else if (optopt >= OPT_HELP && strchr(bad, '=') != NULL) /* --quick=1 */
+                fprintf(stderr, "%s: error: option '%.*s' takes no value (see --help)\n", out->program,
+                        (int)(strchr(bad, '=') - bad), bad);
             else if (optopt >= OPT_HELP)
                 fprintf(stderr, "%s: error: option '%s' needs a value (see --help)\n", out->program, bad);
             else

@@ -442,6 +442,8 @@ static void test_more_bad_input(void **state)
         {"--only ,ok-opencl", "--only: empty name in ',ok-opencl'"},
         {"--only ok-opencl,,broken-opencl", "--only: empty name in 'ok-opencl,,broken-opencl'"},
         {"--device '' --only ok-opencl", "--device: the SPEC is empty"},
+        {"--only ok-opencl -- --reps 3 --out /tmp", "after --: --out is run_all.sh's to give"},
+        {"--only ok-opencl -- --device=0", "after --: --device is run_all.sh's to give"},
     };
     for (size_t i = 0; i < countof(lists); ++i) {
         snprintf(args, sizeof args, "%s --out %s/r4", lists[i].args, tmp);
@@ -609,7 +611,9 @@ static void hand_made_run(const char *run, const char *options)
 }
 
 /* run-options is data: what a shell would run, in a value or as a line of
- * its own, is never run; it is refused, or taken literally. */
+ * its own, is never run; it is refused, or taken literally. A benchmark
+ * option that would take the results out of the run (--out) or to another
+ * device is refused, as after -- on the command line. */
 static void test_resume_reads_options_as_data(void **state)
 {
     (void)state;
@@ -629,6 +633,12 @@ static void test_resume_reads_options_as_data(void **state)
         {"quick=0\ndevice=\nonly=ok-opencl\nonly=$(touch %s)\n", "run-options:4: only is given twice"},
         {"quick=0\nonly=ok-opencl\n", "run-options: no device= line"},
         {"quick=0\ndevice=\nonly=ok-opencl\nextra=a\\qb%s\n", "run-options:4: extra: unknown escape '\\q'"},
+        /* a benchmark option that would write elsewhere than the run */
+        {"quick=0\ndevice=\nonly=ok-opencl\nextra=--out\nextra=%s.d\n",
+         "run-options:4: extra: --out is run_all.sh's to give"},
+        {"quick=0\ndevice=\nonly=ok-opencl\nextra=--out=%s.d\n", "run-options:4: extra: --out is run_all.sh's to give"},
+        {"quick=0\ndevice=\nonly=ok-opencl\nextra=--device\nextra=1\n",
+         "run-options:4: extra: --device is run_all.sh's to give"},
     };
     for (size_t i = 0; i < countof(cases); ++i) {
         char run[32], options[1024], args[512], text[1024];
@@ -640,6 +650,8 @@ static void test_resume_reads_options_as_data(void **state)
         expect_refused(args, text);
         if (exists("%s", p))
             fail_msg("run-options %zu ran a command:\n%s", i, options);
+        if (exists("%s.d", p))
+            fail_msg("run-options %zu wrote outside its run:\n%s", i, options);
     }
 }
 

@@ -237,6 +237,41 @@ static void test_mkdirs(void **state)
     assert_int_equal(cr_mkdirs(below, err, sizeof err), -1);
 }
 
+/* The check makes what cr_mkdirs would and removes it again; what was
+ * there stays, and what cr_mkdirs refuses it refuses with the same words. */
+static void test_mkdirs_check(void **state)
+{
+    (void)state;
+    char path[256], err[CR_ERRLEN], made[160];
+    struct stat st;
+    snprintf(made, sizeof made, "%s/check", tmpdir);
+    snprintf(path, sizeof path, "%s/a/b/", made);
+    assert_int_equal(cr_mkdirs_check(path, err, sizeof err), 0);
+    assert_int_not_equal(stat(made, &st), 0);
+    assert_int_equal(cr_mkdirs(made, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/a/b", made);
+    assert_int_equal(cr_mkdirs_check(path, err, sizeof err), 0);
+    assert_int_equal(stat(made, &st), 0); /* there before: kept */
+    snprintf(path, sizeof path, "%s/a", made);
+    assert_int_not_equal(stat(path, &st), 0);
+    assert_int_equal(cr_mkdirs_check(made, err, sizeof err), 0);
+    assert_int_equal(stat(made, &st), 0);
+    snprintf(path, sizeof path, "%s/file", made);
+    assert_int_equal(cr_write_atomic(path, good_writer, "x", err, sizeof err), 0);
+    assert_int_equal(cr_mkdirs_check(path, err, sizeof err), -1);
+    char want[300];
+    snprintf(want, sizeof want, "%s exists and is not a directory", path);
+    assert_string_equal(err, want);
+    snprintf(path, sizeof path, "%s/new/file/x", made);
+    assert_int_equal(cr_mkdirs_check(path, err, sizeof err), 0); /* new/file/x can be made */
+    snprintf(path, sizeof path, "%s/file/x", made);
+    assert_int_equal(cr_mkdirs_check(path, err, sizeof err), -1); /* below a file: cannot */
+    assert_int_equal(cr_mkdirs_check("/proc/crossroof-check/x", err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot create directory /proc/crossroof-check"));
+    snprintf(path, sizeof path, "%s/new", made);
+    assert_int_not_equal(stat(path, &st), 0);
+}
+
 static void test_metadata(void **state)
 {
     (void)state;
@@ -327,5 +362,5 @@ static void test_output_lock(void **state)
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
           test_infinities_are_refused,
-          test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_metadata, test_topology_allocation,
+          test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_mkdirs_check, test_metadata, test_topology_allocation,
           test_output_lock)

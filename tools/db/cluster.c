@@ -4,6 +4,7 @@
 #include "csv.h"
 #include "db/sql.h"
 #include "error.h"
+#include "shared/md_text.h"
 #include "shared/result_reader.h"
 #include "shared/text_line.h"
 #include "stats.h"
@@ -175,10 +176,14 @@ static void add_missing_nodes(db_cluster *c)
         return;
     char line[512];
     while (cr_text_line(f, line, sizeof line)) {
-        line[strcspn(line, " \t")] = '\0';
-        if (line[0] == '\0' || line[0] == '#' || has_node(c, line))
+        /* The whole line but the blanks around it: a name may hold one. */
+        char *name = line + strspn(line, " \t");
+        size_t len = strlen(name);
+        while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+            name[--len] = '\0';
+        if (name[0] == '\0' || name[0] == '#' || has_node(c, name))
             continue;
-        db_node *n = add_node(c, line);
+        db_node *n = add_node(c, name);
         if (n == NULL)
             break;
         snprintf(n->status, sizeof n->status, "missing");
@@ -367,14 +372,15 @@ int db_cluster_write_csv(FILE *f, const db_cluster *c)
 
 static void md(FILE *f, const char *s)
 {
-    for (; *s; ++s)
-        fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
+    cr_md_text(f, s);
 }
 
 int db_cluster_write_md(FILE *f, const db_cluster *c)
 {
     size_t outliers = db_cluster_outliers(c), not_ok = db_cluster_nodes_not_ok(c);
-    fprintf(f, "# crossroof cluster report: %s\n\n", strrchr(c->path, '/') ? strrchr(c->path, '/') + 1 : c->path);
+    fputs("# crossroof cluster report: ", f);
+    md(f, strrchr(c->path, '/') ? strrchr(c->path, '/') + 1 : c->path);
+    fputs("\n\n", f);
     fprintf(f, "%zu node(s), %zu headline figure(s), %zu outlier(s), %zu node(s) not ok.\n\n", c->nnodes,
             c->nfigures, outliers, not_ok);
     fprintf(f, "An outlier is a value more than %g median absolute deviations (MAD) from the median of the nodes",
@@ -388,7 +394,9 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
             if (strcmp(c->nodes[k].status, "ok") != 0) {
                 fputs("| ", f);
                 md(f, c->nodes[k].name);
-                fprintf(f, " | %s | ", c->nodes[k].status);
+                fputs(" | ", f);
+                md(f, c->nodes[k].status);
+                fputs(" | ", f);
                 md(f, c->nodes[k].reason);
                 fputs(" |\n", f);
             }
@@ -403,10 +411,13 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
                     figure_name(&c->figures[i], name, sizeof name);
                     fputs("| ", f);
                     md(f, c->nodes[k].name);
-                    fprintf(f, " | %s | ", c->figures[i].device);
+                    fputs(" | ", f);
+                    md(f, c->figures[i].device);
+                    fputs(" | ", f);
                     md(f, name);
-                    fprintf(f, " | %.4g %s | %.4g | %s |\n", c->figures[i].values[k], c->figures[i].unit,
-                            c->figures[i].median, why);
+                    fprintf(f, " | %.4g ", c->figures[i].values[k]);
+                    md(f, c->figures[i].unit);
+                    fprintf(f, " | %.4g | %s |\n", c->figures[i].median, why);
                 }
         fputc('\n', f);
     }
@@ -423,9 +434,13 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
     for (size_t i = 0; i < c->nfigures; ++i) {
         const db_figure *g = &c->figures[i];
         figure_name(g, name, sizeof name);
-        fprintf(f, "| %s | ", g->device);
+        fputs("| ", f);
+        md(f, g->device);
+        fputs(" | ", f);
         md(f, name);
-        fprintf(f, " | %s | %.4g | %.3g |", g->unit, g->median, g->mad);
+        fputs(" | ", f);
+        md(f, g->unit);
+        fprintf(f, " | %.4g | %.3g |", g->median, g->mad);
         for (size_t k = 0; k < c->nnodes; ++k) {
             if (!isfinite(g->values[k]))
                 fputs(" \xe2\x80\x93 |", f);

@@ -1,5 +1,7 @@
 #include "report/render_text.h"
 
+#include "shared/md_text.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -27,13 +29,9 @@ void rp_plain_text(FILE *f, const char *s)
     fputs(s, f);
 }
 
-/* Brackets as entities ("x](y" would end a link's text), and no HTML
- * (Markdown passes tags through to the page it becomes). */
 void rp_md_text(FILE *f, const char *s)
 {
-    static const escape md[] = {{'|', "\\|"},   {'<', "&lt;"},   {'>', "&gt;"}, {'&', "&amp;"},
-                                {'[', "&#91;"}, {']', "&#93;"}, {'\n', " "},  {'\r', " "}};
-    escaped(f, s, md, sizeof md / sizeof md[0]);
+    cr_md_text(f, s);
 }
 
 void rp_html_text(FILE *f, const char *s)

@@ -25,11 +25,24 @@ parse_options() { # "$@"
             --check) check=1 ;;
             --gpu-check) gpu_check=1 given+=("$1") ;;
             -h|--help) usage; exit 0 ;;
-            --) shift; extra=("$@"); given+=(--); break ;;
+            --) shift; extra=("$@"); given+=(--)
+                for v in "${extra[@]}"; do check_extra "after --" "$v"; done
+                break ;;
             *) die "unknown option '$1' (see --help)" ;;
         esac
         shift
     done
+}
+
+# What run_all.sh gives every benchmark itself, and so no option after --
+# nor run-options line may: where it writes (--out: the run's folder of
+# its device; another would take a resumed run's results anywhere) and on
+# which device (--device: each device of the run in turn).
+check_extra() { # where value
+    case $2 in
+        --out | --out=* | --device | --device=*)
+            die "$1: ${2%%=*} is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own ${2%%=*}" ;;
+    esac
 }
 
 # Options that cannot go together, the environment's budgets, and the
@@ -121,7 +134,8 @@ run_option() { # key value where
         device) device=$2 ;;
         only) only=$2
               [ -z "$only" ] || parse_only "$only" "$3: only" ;;
-        extra) extra+=("$2") ;;
+        extra) check_extra "$3: extra" "$2"
+               extra+=("$2") ;;
         *) die "$3: unknown key '$1'" ;;
     esac
 }

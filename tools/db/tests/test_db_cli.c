@@ -174,6 +174,27 @@ static void test_cluster_without_results(void **state)
     char *md = slurp_tmp("empty-cluster/cluster-report.md");
     expect_in(md, "| n1 | interrupted | no run-log.csv");
     free(md);
+    /* A node's name is data: written as text, never as markup or a link. */
+    snprintf(node, sizeof node, "%s/n3<img src=x onerror=alert(1)>[a](b)|c", nodes);
+    make_dir(node);
+    r = run(NULL, tool, args);
+    assert_int_equal(r.status, 1);
+    run_free(&r);
+    md = slurp_tmp("empty-cluster/cluster-report.md");
+    expect_in(md, "| n3&lt;img src=x onerror=alert(1)&gt;&#91;a&#93;(b)\\|c | interrupted |");
+    assert_null(strstr(md, "<img"));
+    free(md);
+    /* expected-nodes names a node by its whole line, blanks inside kept. */
+    snprintf(node, sizeof node, "%s/n 5", nodes);
+    make_dir(node);
+    put_file(dir, "expected-nodes", "n1\n  n 5 \t\n# a comment\nn6\n");
+    r = run(NULL, tool, args);
+    assert_int_equal(r.status, 1);
+    run_free(&r);
+    md = slurp_tmp("empty-cluster/cluster-report.md");
+    expect_all_in(md, "| n 5 | interrupted |", "| n6 | missing |");
+    assert_null(strstr(md, "| n | missing"));
+    free(md);
 }
 
 static void test_bad_input(void **state)
