@@ -415,7 +415,7 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
     case OPT_QUICK: o->quick = true; return 0;
     case OPT_REPS: return parse_reps(arg, o, err, errlen);
     case OPT_MIN_TIME: return cr_parse_seconds(arg, &o->min_time_s, err, errlen);
-    case OPT_MAX_TIME: return cr_parse_seconds(arg, &o->max_time_s, err, errlen);
+    case OPT_MAX_TIME: o->max_time_given = true; return cr_parse_seconds(arg, &o->max_time_s, err, errlen);
     case OPT_SPREAD: {
         double pct;
         if (cr_parse_seconds(arg, &pct, err, errlen) != 0)
@@ -537,7 +537,13 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
     if (rc == 0 && out->quick && !out->reps_given) {
         out->reps_min = 5;
         out->reps_max = 20;
-        out->max_time_s = 1.0;
+        if (!out->max_time_given)
+            out->max_time_s = 1.0;
+    }
+    if (rc == 0 && out->min_time_s > out->max_time_s) {
+        fprintf(stderr, "%s: error: --min-time %g s is longer than --max-time %g s%s (see --help)\n", out->program,
+                out->min_time_s, out->max_time_s, out->max_time_given ? "" : ", the default");
+        rc = -1;
     }
     if (out->energy_min_s == 0)
         out->energy_min_s = out->quick ? 0.1 : 0.2;

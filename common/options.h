@@ -74,6 +74,7 @@ typedef struct {
     uint64_t reps_min;      /* --reps MIN[:MAX] */
     uint64_t reps_max;
     bool reps_given;
+    bool max_time_given; /* --quick then keeps it */
     double min_time_s;      /* --min-time: measured time to accumulate per point */
     double max_time_s;      /* --max-time: budget per point */
     double target_ci;       /* --spread: relative half-width of the median's 95% CI */

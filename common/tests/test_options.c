@@ -224,6 +224,12 @@ static void test_defaults_and_common_options(void **state)
     assert_int_equal(parse(&o, 2, quick), 0);
     assert_int_equal(o.reps_min, 5);
     assert_int_equal(o.reps_max, 20);
+    assert_true(o.max_time_s == 1.0);
+    /* --quick's budget is a default: a --max-time given stays */
+    const char *quick_budget[] = {"prog", "--max-time", "5", "--quick"};
+    assert_int_equal(parse(&o, 4, quick_budget), 0);
+    assert_int_equal(o.reps_max, 20);
+    assert_true(o.max_time_s == 5.0);
 }
 
 static void reject(int argc, const char **argv)
@@ -243,6 +249,10 @@ static void test_bad_command_lines(void **state)
     reject(3, (const char *[]){"prog", "--reps", "5:3"});
     reject(3, (const char *[]){"prog", "--reps", "2000000"});
     reject(3, (const char *[]){"prog", "--min-time", "-1"});
+    reject(5, (const char *[]){"prog", "--min-time", "5", "--max-time", "1"});
+    reject(4, (const char *[]){"prog", "--quick", "--min-time", "1.5"}); /* above --quick's 1 s */
+    reject(3, (const char *[]){"prog", "--min-time", "3"});             /* above the default 2 s */
+    reject(2, (const char *[]){"prog", "--quick=1"});
     reject(3, (const char *[]){"prog", "--spread", "100"});
     reject(3, (const char *[]){"prog", "--warmup", "-2"});
     reject(3, (const char *[]){"prog", "--device", ""});

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PROG "report"
 
@@ -93,6 +94,9 @@ static int compare(const char *dir_a, const char *dir_b)
  * with the first problem in it. */
 static int check(const char *dir)
 {
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        die(2, "--check: %s is not a directory", dir);
     size_t images = 0, links = 0, len = 0;
     char *list = NULL;
     FILE *m = open_memstream(&list, &len);
@@ -121,6 +125,9 @@ int main(int argc, char **argv)
 {
     if (argc < 2)
         die(2, "no results directory given (see --help)");
+    for (int i = 1; i < argc; ++i)
+        if (argv[i][0] == '\0')
+            die(2, "argument %d is empty: no results directory is named ''", i);
     const char *first = argv[1];
     if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0) {
         fputs(usage_text, stdout);

@@ -248,6 +248,8 @@ int main(int argc, char **argv)
     xg_reference ref;
     if (o.reference && stat(o.reference, &st) != 0)
         die(CR_EXIT_USAGE, "--reference %s: no such file", o.reference);
+    if (cr_mkdirs_check(o.out, err, sizeof err) != 0)
+        die(CR_EXIT_USAGE, "--out: %s", err);
     if (xg_reference_load(&ref, o.reference, err, sizeof err) != 0)
         die(CR_EXIT_FAILED, "%s", err);
 
