@@ -370,16 +370,11 @@ int db_cluster_write_csv(FILE *f, const db_cluster *c)
     return ferror(f) ? -1 : 0;
 }
 
-static void md(FILE *f, const char *s)
-{
-    cr_md_text(f, s);
-}
-
 int db_cluster_write_md(FILE *f, const db_cluster *c)
 {
     size_t outliers = db_cluster_outliers(c), not_ok = db_cluster_nodes_not_ok(c);
     fputs("# crossroof cluster report: ", f);
-    md(f, strrchr(c->path, '/') ? strrchr(c->path, '/') + 1 : c->path);
+    cr_md_text(f, strrchr(c->path, '/') ? strrchr(c->path, '/') + 1 : c->path);
     fputs("\n\n", f);
     fprintf(f, "%zu node(s), %zu headline figure(s), %zu outlier(s), %zu node(s) not ok.\n\n", c->nnodes,
             c->nfigures, outliers, not_ok);
@@ -393,11 +388,11 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
         for (size_t k = 0; k < c->nnodes; ++k)
             if (strcmp(c->nodes[k].status, "ok") != 0) {
                 fputs("| ", f);
-                md(f, c->nodes[k].name);
+                cr_md_text(f, c->nodes[k].name);
                 fputs(" | ", f);
-                md(f, c->nodes[k].status);
+                cr_md_text(f, c->nodes[k].status);
                 fputs(" | ", f);
-                md(f, c->nodes[k].reason);
+                cr_md_text(f, c->nodes[k].reason);
                 fputs(" |\n", f);
             }
         fputc('\n', f);
@@ -410,13 +405,13 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
                 if (db_cluster_outlier(c, &c->figures[i], k, why, sizeof why)) {
                     figure_name(&c->figures[i], name, sizeof name);
                     fputs("| ", f);
-                    md(f, c->nodes[k].name);
+                    cr_md_text(f, c->nodes[k].name);
                     fputs(" | ", f);
-                    md(f, c->figures[i].device);
+                    cr_md_text(f, c->figures[i].device);
                     fputs(" | ", f);
-                    md(f, name);
+                    cr_md_text(f, name);
                     fprintf(f, " | %.4g ", c->figures[i].values[k]);
-                    md(f, c->figures[i].unit);
+                    cr_md_text(f, c->figures[i].unit);
                     fprintf(f, " | %.4g | %s |\n", c->figures[i].median, why);
                 }
         fputc('\n', f);
@@ -424,7 +419,7 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
     fputs("## Headline figures by node\n\n| device | figure | unit | median | MAD |", f);
     for (size_t k = 0; k < c->nnodes; ++k) {
         fputc(' ', f);
-        md(f, c->nodes[k].name);
+        cr_md_text(f, c->nodes[k].name);
         fputs(" |", f);
     }
     fputs("\n|---|---|---|---:|---:|", f);
@@ -435,11 +430,11 @@ int db_cluster_write_md(FILE *f, const db_cluster *c)
         const db_figure *g = &c->figures[i];
         figure_name(g, name, sizeof name);
         fputs("| ", f);
-        md(f, g->device);
+        cr_md_text(f, g->device);
         fputs(" | ", f);
-        md(f, name);
+        cr_md_text(f, name);
         fputs(" | ", f);
-        md(f, g->unit);
+        cr_md_text(f, g->unit);
         fprintf(f, " | %.4g | %.3g |", g->median, g->mad);
         for (size_t k = 0; k < c->nnodes; ++k) {
             if (!isfinite(g->values[k]))
