@@ -41,7 +41,8 @@
 #                     largest-size, max), better higher or lower, what says
 #                     it in words; sweep, pick, better and what together or none
 # bench/<name>/gpu_rules.c, where there is one, holds what the GPU check
-# judges of its CUDA results (tools/gpu_check/rules.h).
+# judges of its CUDA results (tools/gpu_check/rules.h); energy_levels.c,
+# the energy levels its rows stand for (tools/energy_levels/rule.h).
 
 DESC_KEYS=" name title backends order report_section report_title xmodel figure"
 DESC_KEYS+=" headline_sweep headline_unit headline_param headline_pick headline_better headline_what "

@@ -60,4 +60,4 @@ static const gc_rule rules[] = {
      .limit = "triad double", .low = 0.0, .high = 0.5,
      .why = "pages migrating on demand: at most half of the device memory's triad", .source = source_managed},
 };
-const gc_rule_list gc_rules_bandwidth = {rules, sizeof rules / sizeof rules[0]};
+const cr_bench_part gc_rules_bandwidth = {rules, sizeof rules / sizeof rules[0]};

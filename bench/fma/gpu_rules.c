@@ -18,4 +18,4 @@ static const gc_rule rules[] = {
      .limit_source = "peak.compute_source", .limit_required = true, .low = 0.85, .high = 1.02,
      .why = "the best point; of SMs x clock x double FMA lanes x 2 flops", .source = source_fma},
 };
-const gc_rule_list gc_rules_fma = {rules, sizeof rules / sizeof rules[0]};
+const cr_bench_part gc_rules_fma = {rules, sizeof rules / sizeof rules[0]};

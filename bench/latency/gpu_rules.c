@@ -34,4 +34,4 @@ static const gc_rule rules[] = {
      .limit_kind = GC_ABSOLUTE, .low = 400, .high = 1000,
      .why = "the same load in SM clock cycles (clock64)", .source = source_memory},
 };
-const gc_rule_list gc_rules_latency = {rules, sizeof rules / sizeof rules[0]};
+const cr_bench_part gc_rules_latency = {rules, sizeof rules / sizeof rules[0]};

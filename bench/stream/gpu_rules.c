@@ -25,4 +25,4 @@ static const gc_rule rules[] = {
      .high = 0.97, .why = "arrays of 4x L2 or more; of the memory clock x bus width x 2 the driver reports",
      .source = source_triad},
 };
-const gc_rule_list gc_rules_stream = {rules, sizeof rules / sizeof rules[0]};
+const cr_bench_part gc_rules_stream = {rules, sizeof rules / sizeof rules[0]};

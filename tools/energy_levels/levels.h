@@ -1,16 +1,16 @@
 /* The levels of a device's memory system and kinds of operation, and what
  * one byte or one operation costs at each in energy, from the rows of its
- * results CSVs that stand for the level (levels.c states the rule of each),
- * beside Ranasinghe's value where the thesis has one. */
+ * results CSVs that stand for the level (each benchmark's energy_levels.c
+ * states the rule of its levels), beside Ranasinghe's value where the thesis
+ * has one. */
 #ifndef CR_ENERGY_LEVELS_LEVELS_H
 #define CR_ENERGY_LEVELS_LEVELS_H
 
 #include "energy_levels/device_dir.h"
+#include "energy_levels/rule.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-typedef enum { EL_PER_BYTE, EL_PER_OP } el_basis;
 
 /* "per-byte", "per-op" */
 const char *el_basis_name(el_basis b);

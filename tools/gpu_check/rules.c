@@ -4,20 +4,12 @@
 
 size_t gc_rule_count(void)
 {
-    size_t n = 0;
-    for (size_t l = 0; l < gc_nrule_lists; ++l)
-        n += gc_rule_lists[l]->n;
-    return n;
+    return cr_bench_parts_count(gc_rule_lists, gc_nrule_lists);
 }
 
 const gc_rule *gc_rule_at(size_t i)
 {
-    for (size_t l = 0; l < gc_nrule_lists; ++l) {
-        if (i < gc_rule_lists[l]->n)
-            return &gc_rule_lists[l]->rules[i];
-        i -= gc_rule_lists[l]->n;
-    }
-    return NULL;
+    return cr_bench_parts_at(gc_rule_lists, gc_nrule_lists, sizeof(gc_rule), i);
 }
 
 const gc_rule *gc_rule_named(const char *figure)

@@ -7,6 +7,8 @@
 #ifndef CR_GPU_CHECK_RULES_H
 #define CR_GPU_CHECK_RULES_H
 
+#include "shared/bench_parts.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -56,19 +58,14 @@ typedef struct {
     const char *source;
 } gc_rule;
 
-/* A benchmark's rules: bench/<name>/gpu_rules.c defines gc_rules_<name>,
- * each range drawn from published measurements of sound devices of several
- * generations (the source beside each rule says which), widened a little,
- * so that a sound Ampere, Hopper or Blackwell device passes while a figure
- * above its limit, or far below it, does not. */
-typedef struct {
-    const gc_rule *rules;
-    size_t n;
-} gc_rule_list;
-
-/* Every benchmark's list, in the benchmarks' order (generated at build
- * time from the descriptors: common/descriptor_gen.sh gpu-rules). */
-extern const gc_rule_list *const gc_rule_lists[];
+/* A benchmark's rules: bench/<name>/gpu_rules.c defines gc_rules_<name>
+ * (a cr_bench_part of gc_rule), each range drawn from published
+ * measurements of sound devices of several generations (the source beside
+ * each rule says which), widened a little, so that a sound Ampere, Hopper
+ * or Blackwell device passes while a figure above its limit, or far below
+ * it, does not. Every benchmark's list, in the benchmarks' order:
+ * common/descriptor_gen.sh gpu-rules. */
+extern const cr_bench_part *const gc_rule_lists[];
 extern const size_t gc_nrule_lists;
 
 /* How many rules there are, and the i-th of them, list after list. */
