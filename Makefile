@@ -12,8 +12,9 @@
 # sources). Adding a benchmark is adding its folders.
 
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
-# build/tools/<exe>. tools/shared/ holds what several tools read.
-TOOLS_LIST := xgraph report critical_points gpu_check db cachesim energy_levels
+# build/tools/<exe>; a benchmark's own, bench/<b>/<name>/ (below). tools/shared/
+# holds what several tools read.
+TOOLS_LIST := xgraph report gpu_check db cachesim energy_levels
 
 CC       ?= gcc
 BUILD    ?= build
@@ -174,8 +175,8 @@ $(eval $(call folder_tests,bench,))
 $(eval $(call folder_tests,plot,))
 
 # ---- benchmarks ----
-# Per benchmark B: the archive of bench/B/*.c (but gpu_rules.c, the GPU
-# check's); for each of its backends (B_BACKENDS): B-opencl from
+# Per benchmark B: the archive of bench/B/*.c (but its parts of tools:
+# gpu_rules.c, the GPU check's, and energy_levels.c); for each of its backends (B_BACKENDS): B-opencl from
 # opencl/B/*.c, opencl/B/kernels.cl where there is one and B_CL_EMBED
 # (further embedded symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu
 # and *.c) and B_CUDA_EXTRA objects; the tests in bench/B/tests/. B_LIBS:
@@ -183,8 +184,21 @@ $(eval $(call folder_tests,plot,))
 # library), linked after its own by its executables and tests. B_PIECES:
 # the shared backend pieces (below) its backends build on, linked before
 # its own archive.
+BENCH_TOOL_PARTS := gpu_rules energy_levels
+# A tool's parts in the benchmarks' folders, bench/<b>/FILE.c, into the
+# tool's archive with their list in the benchmarks' order, generated from
+# the descriptors (common/descriptor_gen.sh MODE) and rewritten only where it
+# changed: $(call bench_parts_rules,TOOL,FILE,MODE) in the tool's build.mk.
+define bench_parts_rules
+$(1)_PART_SRC := $$(wildcard $$(BENCHMARKS:%=bench/%/$(2).c))
+$(BUILD)/gen/$(2).c: FORCE
+	@mkdir -p $$(@D)
+	@common/descriptor_gen.sh $(3) . > $$@.new && { cmp -s $$@.new $$@ && rm $$@.new || mv $$@.new $$@; } || { rm -f $$@.new; exit 1; }
+$(BUILD)/lib/tool_$(1).a: $$($(1)_PART_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/$(2).o
+$(BUILD)/san/lib/tool_$(1).a: $$($(1)_PART_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/$(2).o
+endef
 define benchmark_rules
-$(1)_SRC := $(filter-out bench/$(1)/gpu_rules.c,$(wildcard bench/$(1)/*.c))
+$(1)_SRC := $(filter-out $(BENCH_TOOL_PARTS:%=bench/$(1)/%.c),$(wildcard bench/$(1)/*.c))
 $(BUILD)/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/bench_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/san/obj/%.o)
 $$(foreach api,$$($(1)_BACKENDS),$$(eval $$(call $$(api)_benchmark_rules,$(1))))
@@ -252,24 +266,30 @@ $(BUILD)/lib/cuda_$(1).a: $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard cuda/$(1)/
 endef
 
 # ---- host tools ----
-# Per tool T: build/tools/<T with - for _, or T_EXE> from tools/T/main.c and
+# Per tool T in its folder T_DIR (tools/T, or bench/B/T for a benchmark's
+# own tool): build/tools/<T with - for _, or T_EXE> from T_DIR/main.c and
 # the archive of its other modules, T_LIBS (further archives) and T_GEN
-# (embedded symbols); its tests link the same archives.
+# (embedded symbols); its tests link the same archives. A benchmark's own
+# tool, bench/B/T/main.c, links bench_B.a.
+BENCH_TOOL_DIRS := $(patsubst %/main.c,%,$(wildcard $(BENCHMARKS:%=bench/%/*/main.c)))
+$(foreach d,$(BENCH_TOOL_DIRS),$(eval $(notdir $(d))_DIR := $(d))$(eval $(notdir $(d))_LIBS += bench_$(word 2,$(subst /, ,$(d))).a))
+TOOLS_LIST += $(notdir $(BENCH_TOOL_DIRS))
 tool_exe = $(or $($(1)_EXE),$(subst _,-,$(1)))
+tool_dir = $(or $($(1)_DIR),tools/$(1))
 define tool_rules
-$(1)_SRC := $(filter-out tools/$(1)/main.c,$(wildcard tools/$(1)/*.c))
+$(1)_SRC := $(filter-out $(call tool_dir,$(1))/main.c,$(wildcard $(call tool_dir,$(1))/*.c))
 $(BUILD)/lib/tool_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/tool_$(1).a: $$($(1)_SRC:%.c=$(BUILD)/san/obj/%.o)
 TOOL_BINS += $(BUILD)/tools/$(call tool_exe,$(1))
-$(BUILD)/tools/$(call tool_exe,$(1)): $(BUILD)/obj/tools/$(1)/main.o $$($(1)_GEN:%=$(BUILD)/obj/gen/%.o) \
+$(BUILD)/tools/$(call tool_exe,$(1)): $(BUILD)/obj/$(call tool_dir,$(1))/main.o $$($(1)_GEN:%=$(BUILD)/obj/gen/%.o) \
         $$(addprefix $(BUILD)/lib/,tool_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(CC) -o $$@ $$^ $$(LDLIBS)
-$(BUILD)/san/tools/$(call tool_exe,$(1)): $(BUILD)/san/obj/tools/$(1)/main.o $$($(1)_GEN:%=$(BUILD)/san/obj/gen/%.o) \
+$(BUILD)/san/tools/$(call tool_exe,$(1)): $(BUILD)/san/obj/$(call tool_dir,$(1))/main.o $$($(1)_GEN:%=$(BUILD)/san/obj/gen/%.o) \
         $$(addprefix $(BUILD)/san/lib/,tool_$(1).a $$($(1)_LIBS) common.a)
 	@mkdir -p $$(@D)
 	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)
-$$(eval $$(call folder_tests,tools/$(1),tool_$(1).a $$($(1)_LIBS)))
+$$(eval $$(call folder_tests,$(call tool_dir,$(1)),tool_$(1).a $$($(1)_LIBS)))
 endef
 # The benchmarks' descriptors as a C table (tools/shared/descriptors.h),
 # rewritten only where what they say changed.

@@ -29,7 +29,7 @@ static void test_fdtd3d_on_maxwell(void **state)
 static void test_bad_inputs(void **state)
 {
     (void)state;
-    expect_listed_bad_inputs(tool, "tools/critical_points/tests/bad_inputs.txt");
+    expect_listed_bad_inputs(tool, "bench/regspill/critical_points/tests/bad_inputs.txt");
 }
 
 CLI_TEST_MAIN(test_fdtd3d_on_maxwell, test_bad_inputs)

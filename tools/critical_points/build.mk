@@ -1,2 +1,0 @@
-# The calculator is regspill's occupancy model.
-critical_points_LIBS := bench_regspill.a
