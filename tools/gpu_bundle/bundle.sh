@@ -8,12 +8,14 @@
 #
 # OUT mirrors the tree's run-time part: run_all.sh, common/*.sh,
 # tools/run/*.sh, plot/, the benchmarks' descriptors and figures
-# (bench/*/descriptor, bench/*/figures/), tools/peers.sh, tools/slurm/*.sh,
+# (bench/*/descriptor, bench/*/figures/), tools/peers.sh with its modes
+# (tools/peers/, bench/*/peers/), tools/slurm/*.sh,
 # results/reference/ (plot.sh's tables),
 # and build/bin (the benchmarks of --bin), build/tools (the host tools of
 # --tools), build/peers (the executables at the top of --peers, where it
-# exists), build/cuda/bin/ptxas (--ptxas: the toolkit's, which regspill-cuda
-# runs for its offline spill table), and build/lib: every shared library
+# exists), build/cuda/bin/ptxas (--ptxas: the toolkit's offline compiler,
+# which a CUDA benchmark may run for what it reads of the machine code:
+# docs/gpu-check.md), and build/lib: every shared library
 # those need but the machine's own (glibc, libstdc++, libgcc_s, the CUDA
 # driver and NVML), found through run paths relative to $ORIGIN.
 # gpu-bundle.txt marks it for run_all.sh and says what it holds and needs,
@@ -85,8 +87,9 @@ mkdir -p -- "$stage"/build/{bin,tools,peers,lib}
 # ---- the scripts, as they lie in the tree ----
 copy_scripts() {
     local f rel
-    for f in "$tree"/{run_all.sh,common/*.sh,tools/run/*.sh,plot/plot.sh,plot/*.gp,tools/peers.sh,tools/slurm/*.sh} \
-        "$tree"/bench/*/{descriptor,figures/*.gp} \
+    for f in "$tree"/{run_all.sh,common/*.sh,tools/run/*.sh,plot/plot.sh,plot/*.gp,tools/slurm/*.sh} \
+        "$tree"/tools/{peers.sh,peers/*.sh,peers/*.awk} \
+        "$tree"/bench/*/{descriptor,figures/*.gp,peers/*.sh,peers/*.awk} \
         "$tree"/results/reference/{*.csv,README.md}; do
         [ -f "$f" ] || continue
         rel=${f#"$tree"/}
@@ -187,9 +190,9 @@ manifest() { # size in MiB
     echo "peers (build/peers): $(names_in "$stage/build/peers")"
     echo "libraries (build/lib): $(names_in "$stage/build/lib")"
     if [ -n "$ptxas" ]; then
-        echo "regspill-cuda's offline compiler: build/cuda/bin/ptxas, $("$ptxas" --version | grep -o 'release [0-9.]*' || true)"
+        echo "offline compiler: build/cuda/bin/ptxas, $("$ptxas" --version | grep -o 'release [0-9.]*' || true)"
     else
-        echo "regspill-cuda's offline compiler: none (its offline spill table needs a toolkit's ptxas: CUDA_HOME)"
+        echo "offline compiler: none (what a CUDA benchmark reads of ptxas's output needs a toolkit's ptxas: CUDA_HOME)"
     fi
     echo "size: $1 MiB"
 }

@@ -1,8 +1,24 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # the options are tools/peers.sh's globals
-# What the modes of tools/peers.sh share: one-line errors, the clock, a
-# mode's time budget and the runs held to it, and the rows of peers.csv.
-# Sourced, never run.
+# What the modes of tools/peers.sh share: one-line errors, the checks of
+# option values, the clock, a mode's time budget and the runs held to it,
+# and the rows of peers.csv. Sourced, never run.
+#
+# A mode is a file of a benchmark's folder, bench/<name>/peers/<mode>.sh:
+# crossroof's benchmark beside a peer suite on the same work. tools/peers.sh
+# sources every one at its start, so a mode file only defines:
+#   peer_modes+=(MODE)   MODE, a shell name
+#   MODE_option          the option that gives the peer's executable
+#                        (its path then in peer_path[MODE])
+#   MODE_needs           the crossroof executable it runs beside the peer
+#   MODE_help            the option's --help text, its lines
+#   MODE_rows            the suite of its rows in peers.csv (rows-SUITE.csv),
+#                        or empty where it prints a table of its own
+#   MODE_options         its own options, each taking a value
+#   MODE_parse OPT VAL   takes one of them
+#   MODE_check           checks its options, where the mode runs
+#   MODE_run             runs it (in a subshell: it may die)
+# and its options' defaults.
 
 die() { # status message
     local m=$2
@@ -14,6 +30,9 @@ now_ms() {
     local t=${EPOCHREALTIME//[.,]/}
     echo $((10#$t / 1000))
 }
+
+positive() { [[ $2 =~ ^[1-9][0-9]{0,9}$ ]] || die 2 "$1: '$2' is not a positive whole number"; }
+seconds() { [[ $2 =~ ^[1-9][0-9]{0,4}$ ]] || die 2 "$1: '$2' is not a whole number of seconds (1 to 99999)"; }
 
 # ---- a mode's budget ----
 # A mode starts a slice only where one as long as its longest so far still

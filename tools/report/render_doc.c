@@ -130,11 +130,10 @@ static void part_head(FILE *f, const rp_markup *m, const char *id, const char *t
 
 static const char peers_how[] =
     "crossroof beside the suites it means to beat, run by tools/peers.sh on the same device in slices that "
-    "alternate which suite goes first: BabelStream's CUDA build beside stream-cuda's fixed sweep (best and mean "
-    "times, as GB/s of BabelStream's byte count), nvbandwidth beside bandwidth-cuda's copies at its buffer size "
-    "(medians, each copy's bytes counted once, crossroof's duplex figure halved to nvbandwidth's one measured "
-    "direction). Ratio = crossroof's GB/s / the peer's: above 1 where crossroof is faster. A ratio far from 1 says "
-    "the two suites measure the same work differently; flagged rows say why.";
+    "alternate which suite goes first: each row is a peer's test (test) beside the crossroof benchmark's that does "
+    "the same work (crossroof_test), the statistic both report, as GB/s of the same bytes (docs/peers.md says how "
+    "each mode counts them). Ratio = crossroof's GB/s / the peer's: above 1 where crossroof is faster. A ratio far "
+    "from 1 says the two suites measure the same work differently; flagged rows say why.";
 static const char log_how[] =
     "Every benchmark run_all.sh ran, on which device, how it ended and how long it took. Skipped: the benchmark "
     "found no device of its kind (the reason says why); failed: it exited with an error or a failed verification, "

@@ -17,7 +17,7 @@ find_executables() {
         [ "$check" = 0 ] || die "--check builds and tests the source tree; a GPU bundle holds none"
         bin_dir=$PWD/build/bin
         absolute tools "${CROSSROOF_TOOLS:-$PWD/build/tools}"
-        # regspill-cuda's offline compiler, where the bundle carries one.
+        # The CUDA offline compiler, where the bundle carries one.
         [ -n "${CUDA_HOME:-}" ] || [ ! -x build/cuda/bin/ptxas ] || export CUDA_HOME=$PWD/build/cuda
     else
         build_here

@@ -117,7 +117,9 @@ static void test_the_bundle_holds_what_run_all_runs(void **state)
     static const char *const wanted[] = {"gpu-bundle.txt", "run_all.sh", "common/kv.sh", "common/run_args.sh",
                                          "common/csv_records.sh", "common/descriptor.sh", "plot/plot.sh",
                                          "bench/stream/descriptor", "bench/stream/figures/footprint.gp",
-                                         "tools/peers.sh", "tools/slurm/crossroof-slurm.sh",
+                                         "tools/peers.sh", "tools/peers/common.sh", "tools/peers/ratios.awk",
+                                         "bench/stream/peers/babelstream_cuda.sh",
+                                         "bench/bandwidth/peers/nvbandwidth.sh", "tools/slurm/crossroof-slurm.sh",
                                          "results/reference/lee2012-fig4.3.csv",
                                          "results/reference/ranasinghe2014-table5.1.csv", "build/tools/gpu-check",
                                          "build/tools/report", "build/tools/energy-levels", "build/lib/libhwloc.so.15",
@@ -132,6 +134,15 @@ static void test_the_bundle_holds_what_run_all_runs(void **state)
         if (access(path, X_OK) != 0)
             fail_msg("%s is not executable", path);
     }
+    /* peers.sh finds its modes in the bundle as in the tree: those the GPU check runs are listed. */
+    char cmd[2 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "env -i PATH=/usr/bin:/bin %s/tools/peers.sh --help", bundle);
+    run_result r = run_shell(cmd);
+    if (r.status != 0)
+        fail_msg("the bundle's peers.sh --help: status %d\n%s", r.status, r.err);
+    expect_in(r.out, "--babelstream-cuda PATH");
+    expect_in(r.out, "--nvbandwidth PATH");
+    run_free(&r);
     static const char *const machines[] = {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1",
                                            "libcuda.so.1", "libnvidia-ml.so.1"};
     for (size_t i = 0; i < countof(machines); ++i) {

@@ -238,7 +238,7 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
     (void)state;
     make_fakes();
     static const char *const cases[][3] = {
-        {"", "", "no peer given: --babelstream, --babelstream-cuda or --nvbandwidth PATH"},
+        {"", "", "no peer given: --nvbandwidth, --babelstream-cuda or --babelstream PATH"},
         {"", "--nvbandwidth peers/none", "--nvbandwidth: 'peers/none' is not an executable file"},
         {"", "--nvbandwidth peers/nvbandwidth --cuda-slices 0", "--cuda-slices: '0' is not a positive whole number"},
         {"", "--nvbandwidth peers/nvbandwidth --nvbandwidth-budget soon",

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
+# shellcheck disable=SC2154,SC2034 # the shared options are tools/peers.sh's globals; what it defines, tools/peers.sh reads
 # tools/peers.sh --babelstream-cuda: stream-cuda's fixed sweep beside
 # BabelStream's CUDA build, at each array length and data type, in slices
 # that alternate which suite goes first. BabelStream prints the best, worst
@@ -7,7 +7,33 @@
 # on the best and the mean: crossroof's min_s and mean_s (the mean weighted
 # by each slice's repetitions) against its min_runtime and avg_runtime, as
 # GB/s of BabelStream's byte count (2 or 3 arrays of N elements per kernel,
-# 10^9 bytes). Sourced by tools/peers.sh, never run.
+# 10^9 bytes). A mode of tools/peers.sh (tools/peers/common.sh says what a
+# mode defines).
+
+peer_modes+=(babelstream_cuda)
+babelstream_cuda_option=--babelstream-cuda
+babelstream_cuda_needs=stream-cuda
+babelstream_cuda_rows=babelstream-cuda
+babelstream_cuda_help="BabelStream's CUDA build beside stream-cuda:
+[--cuda-elements 33554432,134217728] [--cuda-reps 50]
+[--babelstream-cuda-budget 25]"
+cuda_elements_text=33554432,134217728 cuda_reps=50 babelstream_cuda_budget=25
+
+babelstream_cuda_options="--cuda-elements --cuda-reps --babelstream-cuda-budget"
+babelstream_cuda_parse() { # option value
+    case $1 in
+        --cuda-elements) cuda_elements_text=$2 ;;
+        --cuda-reps) positive "$1" "$2"; cuda_reps=$2 ;;
+        --babelstream-cuda-budget) seconds "$1" "$2"; babelstream_cuda_budget=$2 ;;
+    esac
+}
+
+babelstream_cuda_check() {
+    local e
+    IFS=, read -r -a cuda_elements <<<"$cuda_elements_text"
+    [ ${#cuda_elements[@]} -gt 0 ] || die 2 "--cuda-elements: empty list"
+    for e in "${cuda_elements[@]}"; do positive --cuda-elements "$e"; done
+}
 
 # Bytes one repetition of a kernel moves, BabelStream's count.
 bs_cuda_bytes() { # kernel elements width
@@ -49,7 +75,7 @@ bs_cuda_one() { # suite slice elements dtype
     else
         local args=(--arraysize "$3" --numtimes $((cuda_reps + 1)) --device "$cuda_device" --csv)
         [ "$4" = float ] && args+=(--float)
-        run_within_budget "$log" "$babel_cuda" "${args[@]}" || rc=$?
+        run_within_budget "$log" "${peer_path[babelstream_cuda]}" "${args[@]}" || rc=$?
         local said
         [ $rc = 0 ] && { rows=$(bs_cuda_peer_rows "$log" "$3" "$width" 2>&1) || { rc=1 said=$rows; }; }
         [ -z "${said:-}" ] || die 1 "babelstream-cuda: $what: BabelStream $said (log: $log)"
@@ -80,6 +106,6 @@ bs_cuda_slice() { # slice dir
     done
 }
 
-run_babelstream_cuda() {
+babelstream_cuda_run() {
     run_slices babelstream-cuda "$babelstream_cuda_budget" "$cuda_slices" bs_cuda_slice
 }

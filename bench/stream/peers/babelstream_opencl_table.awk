@@ -1,4 +1,4 @@
-# The OpenCL mode's table (tools/peers/babelstream_opencl.sh): lines of
+# The OpenCL mode's table (babelstream_opencl.sh beside it): lines of
 # "dtype round crossroof kernel min median", "dtype round babel-best kernel
 # min" and "dtype round babel-single kernel time"; variables elements, rounds.
 function median(list,    n, v, i, j, x) {

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
+# shellcheck disable=SC2154,SC2034 # the shared options are tools/peers.sh's globals; what it defines, tools/peers.sh reads
 # tools/peers.sh --nvbandwidth: bandwidth-cuda's copies beside nvbandwidth's
 # at nvbandwidth's buffer size, in slices that alternate which suite goes
 # first. nvbandwidth reports the median over its samples of each sample's
@@ -9,7 +9,31 @@
 # device-local copy too; nvbandwidth's bidirectional figure is the bytes of
 # its measured direction over that direction's time while the other runs,
 # so crossroof's duplex figure (both directions counted) is halved. Each
-# statistic is the median of the slices'. Sourced by tools/peers.sh.
+# statistic is the median of the slices'. A mode of tools/peers.sh
+# (tools/peers/common.sh says what a mode defines).
+
+peer_modes+=(nvbandwidth)
+nvbandwidth_option=--nvbandwidth
+nvbandwidth_needs=bandwidth-cuda
+nvbandwidth_rows=nvbandwidth
+nvbandwidth_help="nvbandwidth beside bandwidth-cuda's copies:
+[--buffer-mib 512] [--samples 3] [--nvbandwidth-budget 20]"
+nvb_mib=512 nvb_samples=3 nvbandwidth_budget=20
+
+nvbandwidth_options="--buffer-mib --samples --nvbandwidth-budget"
+nvbandwidth_parse() { # option value
+    case $1 in
+        --buffer-mib) positive "$1" "$2"; nvb_mib=$2 ;;
+        --samples) positive "$1" "$2"; nvb_samples=$2 ;;
+        --nvbandwidth-budget) seconds "$1" "$2"; nvbandwidth_budget=$2 ;;
+    esac
+}
+
+nvbandwidth_check() {
+    [ "$nvb_mib" -le 1048576 ] || die 2 "--buffer-mib: $nvb_mib MiB is more than any device holds (at most 1048576)"
+    nvb_bytes=$((nvb_mib * 1048576))
+    nvb_choose_device
+}
 
 # crossroof's path, nvbandwidth's testcase, and the factor on crossroof's
 # figure that makes it count as nvbandwidth does.
@@ -76,7 +100,7 @@ nvb_crossroof() { # slice dir -> samples; 124 where the budget ended
 nvb_peer() { # slice dir -> samples; 124 where the budget ended
     local log=$2/nvbandwidth.log rc=0 tests=() p rows
     for p in "${nvb_pairs[@]}"; do read -r _ p _ <<<"$p"; tests+=("$p"); done
-    run_within_budget "$log" env CUDA_VISIBLE_DEVICES="$nvb_visible" "$nvbandwidth" -b "$nvb_mib" -i "$nvb_samples" \
+    run_within_budget "$log" env CUDA_VISIBLE_DEVICES="$nvb_visible" "${peer_path[nvbandwidth]}" -b "$nvb_mib" -i "$nvb_samples" \
         -t "${tests[@]}" || rc=$?
     [ $rc = 124 ] && return 124
     [ $rc = 0 ] || die 1 "nvbandwidth: nvbandwidth, slice $1, failed: $(last_line "$log") (log: $log)"
@@ -97,6 +121,6 @@ nvb_slice() { # slice dir
     else nvb_peer "$1" "$2" && nvb_crossroof "$1" "$2"; fi
 }
 
-run_nvbandwidth() {
+nvbandwidth_run() {
     run_slices nvbandwidth "$nvbandwidth_budget" "$cuda_slices" nvb_slice
 }

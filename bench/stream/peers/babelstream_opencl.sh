@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # the options are tools/peers.sh's globals
+# shellcheck disable=SC2154,SC2034 # the shared options are tools/peers.sh's globals; what it defines, tools/peers.sh reads
 # tools/peers.sh --babelstream: the stream kernels of stream-opencl beside
 # BabelStream's OpenCL build, in interleaved rounds, and the ratio table.
 # Per round and data type, in S slices that alternate which suite goes
@@ -9,8 +9,34 @@
 # `--numtimes 2` for its median (it prints none; each process times one
 # iteration after one it discards). Times are compared, not bandwidths, so
 # that no unit (MB vs MiB) or byte count can differ: ratio = BabelStream's
-# time / crossroof's, above 1 where crossroof is faster. Sourced by
-# tools/peers.sh, never run.
+# time / crossroof's, above 1 where crossroof is faster. A mode of
+# tools/peers.sh (tools/peers/common.sh says what a mode defines).
+
+peer_modes+=(babelstream_opencl)
+babelstream_opencl_option=--babelstream
+babelstream_opencl_needs=stream-opencl
+babelstream_opencl_rows=""
+babelstream_opencl_help="BabelStream's OpenCL build beside stream-opencl:
+[--rounds 3] [--slices 4] [--elements 33554432]
+[--reps 100] [--median-runs 16]"
+babelstream_opencl_dir=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
+rounds=3 slices=4 elements=33554432 reps=100 median_runs=16
+
+babelstream_opencl_options="--rounds --slices --elements --reps --median-runs"
+babelstream_opencl_parse() { # option value
+    case $1 in
+        --rounds) positive "$1" "$2"; rounds=$2 ;;
+        --slices) positive "$1" "$2"; slices=$2 ;;
+        --elements) positive "$1" "$2"; elements=$2 ;;
+        --reps) positive "$1" "$2"; reps=$2 ;;
+        --median-runs) positive "$1" "$2"; median_runs=$2 ;;
+    esac
+}
+
+babelstream_opencl_check() {
+    [ $((reps / slices)) -ge 2 ] || die 2 "--reps $reps over --slices $slices: at least 2 repetitions a slice"
+    [ $((median_runs / slices)) -ge 1 ] || die 2 "--median-runs $median_runs over --slices $slices: at least 1 a slice"
+}
 
 # "kernel min median" of each valid stream row of the fixed sweep.
 ocl_crossroof_times() { # csv
@@ -40,17 +66,17 @@ ocl_run_babel() { # round dtype slice
     local base=$out/round$1/babelstream-$2 args=(--arraysize "$elements" --csv)
     [ "$2" = float ] && args+=(--float)
     [ -n "$device" ] && args+=(--device "$device")
-    "$babel" "${args[@]}" --numtimes $((reps / slices + 1)) >"$base-best-$3.csv" 2>>"$base.log" ||
+    "${peer_path[babelstream_opencl]}" "${args[@]}" --numtimes $((reps / slices + 1)) >"$base-best-$3.csv" 2>>"$base.log" ||
         die 1 "BabelStream round $1 $2 failed: see $base.log"
     ocl_babel_times "$base-best-$3.csv" >>"$base-best.times"
     for ((k = 0; k < median_runs / slices; k++)); do
-        "$babel" "${args[@]}" --numtimes 2 >"$base-single.csv" 2>>"$base.log" ||
+        "${peer_path[babelstream_opencl]}" "${args[@]}" --numtimes 2 >"$base-single.csv" 2>>"$base.log" ||
             die 1 "BabelStream round $1 $2 (single) failed: see $base.log"
         ocl_babel_times "$base-single.csv" >>"$base-single.times"
     done
 }
 
-run_babelstream_opencl() {
+babelstream_opencl_run() {
     local r t s
     for ((r = 1; r <= rounds; r++)); do
         mkdir -p -- "$out/round$r"
@@ -72,5 +98,5 @@ run_babelstream_opencl() {
             sed "s/^/$t $r babel-best /" "$out/round$r/babelstream-$t-best.times"
             sed "s/^/$t $r babel-single /" "$out/round$r/babelstream-$t-single.times"
         done
-    done | awk -v elements="$elements" -v rounds="$rounds" -f "$here/tools/peers/opencl_table.awk"
+    done | awk -v elements="$elements" -v rounds="$rounds" -f "$babelstream_opencl_dir/babelstream_opencl_table.awk"
 }
