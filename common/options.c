@@ -460,6 +460,58 @@ static int apply_extra(const cr_extra_option *o, void *ctx, const char *arg, cha
     return o->apply(ctx, arg, err, errlen);
 }
 
+/* getopt_long's table: the common options, then the benchmark's; NULL
+ * where memory ran out. */
+static struct option *long_options(const cr_extra_option *extra, size_t n_extra)
+{
+    struct option *longopts = calloc(N_COMMON + n_extra + 1, sizeof *longopts);
+    if (longopts == NULL)
+        return NULL;
+    for (size_t i = 0; i < N_COMMON; ++i)
+        longopts[i] = (struct option){common_options[i].name,
+                                      common_options[i].metavar ? required_argument : no_argument, NULL,
+                                      common_options[i].id};
+    for (size_t i = 0; i < n_extra; ++i)
+        longopts[N_COMMON + i] = (struct option){extra[i].name,
+                                                 extra[i].metavar ? required_argument : no_argument, NULL,
+                                                 OPT_EXTRA_BASE + (int)i};
+    return longopts;
+}
+
+/* The one line for what getopt_long refused: bad is the argument. */
+static void say_getopt_refusal(const char *program, const char *bad)
+{
+    if (optopt != 0 && optopt < OPT_HELP)
+        fprintf(stderr, "%s: error: unknown option '-%c' (see --help)\n", program, optopt);
+    else if (optopt >= OPT_HELP && strchr(bad, '=') != NULL) /* --quick=1 */
+        fprintf(stderr, "%s: error: option '%.*s' takes no value (see --help)\n", program,
+                (int)(strchr(bad, '=') - bad), bad);
+    else if (optopt >= OPT_HELP)
+        fprintf(stderr, "%s: error: option '%s' needs a value (see --help)\n", program, bad);
+    else
+        fprintf(stderr, "%s: error: unknown or ambiguous option '%s' (see --help)\n", program, bad);
+}
+
+/* What the options given make of the rest: --quick's repetitions and
+ * time, the energy window; -1 (said) where they contradict each other. */
+static int settle_options(cr_options *out)
+{
+    if (out->quick && !out->reps_given) {
+        out->reps_min = 5;
+        out->reps_max = 20;
+        if (!out->max_time_given)
+            out->max_time_s = 1.0;
+    }
+    if (out->min_time_s > out->max_time_s) {
+        fprintf(stderr, "%s: error: --min-time %g s is longer than --max-time %g s%s (see --help)\n", out->program,
+                out->min_time_s, out->max_time_s, out->max_time_given ? "" : ", the default");
+        return -1;
+    }
+    if (out->energy_min_s == 0)
+        out->energy_min_s = out->quick ? 0.1 : 0.2;
+    return 0;
+}
+
 int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t n_extra, void *ctx,
                      cr_options *out)
 {
@@ -475,22 +527,11 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         .target_ci = 0.01,
         .warmup = 2,
     };
-
-    size_t total = N_COMMON + n_extra;
-    struct option *longopts = calloc(total + 1, sizeof *longopts);
+    struct option *longopts = long_options(extra, n_extra);
     if (longopts == NULL) {
         fprintf(stderr, "%s: error: out of memory\n", out->program);
         return -1;
     }
-    for (size_t i = 0; i < N_COMMON; ++i)
-        longopts[i] = (struct option){common_options[i].name,
-                                      common_options[i].metavar ? required_argument : no_argument, NULL,
-                                      common_options[i].id};
-    for (size_t i = 0; i < n_extra; ++i)
-        longopts[N_COMMON + i] = (struct option){extra[i].name,
-                                                 extra[i].metavar ? required_argument : no_argument, NULL,
-                                                 OPT_EXTRA_BASE + (int)i};
-
     int rc = 0;
     opterr = 0;
     optind = 1;
@@ -505,25 +546,13 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
             continue;
         }
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1];
-            if (optopt != 0 && optopt < OPT_HELP)
-                fprintf(stderr, "%s: error: unknown option '-%c' (see --help)\n", out->program, optopt);
-            else if (optopt >= OPT_HELP && strchr(bad, '=') != NULL) /* --quick=1 */
-                fprintf(stderr, "%s: error: option '%.*s' takes no value (see --help)\n", out->program,
-                        (int)(strchr(bad, '=') - bad), bad);
-            else if (optopt >= OPT_HELP)
-                fprintf(stderr, "%s: error: option '%s' needs a value (see --help)\n", out->program, bad);
-            else
-                fprintf(stderr, "%s: error: unknown or ambiguous option '%s' (see --help)\n", out->program, bad);
+            say_getopt_refusal(out->program, argv[optind - 1]);
             rc = -1;
             break;
         }
         const char *name = longindex >= 0 ? longopts[longindex].name : "?";
-        int status;
-        if (c >= OPT_EXTRA_BASE)
-            status = apply_extra(&extra[c - OPT_EXTRA_BASE], ctx, optarg, err, sizeof err);
-        else
-            status = apply_common(c, optarg, out, err, sizeof err);
+        int status = c >= OPT_EXTRA_BASE ? apply_extra(&extra[c - OPT_EXTRA_BASE], ctx, optarg, err, sizeof err)
+                                         : apply_common(c, optarg, out, err, sizeof err);
         if (status != 0) {
             fprintf(stderr, "%s: error: --%s: %s\n", out->program, name, err);
             rc = -1;
@@ -534,18 +563,9 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         fprintf(stderr, "%s: error: unexpected argument '%s' (see --help)\n", out->program, argv[optind]);
         rc = -1;
     }
-    if (rc == 0 && out->quick && !out->reps_given) {
-        out->reps_min = 5;
-        out->reps_max = 20;
-        if (!out->max_time_given)
-            out->max_time_s = 1.0;
-    }
-    if (rc == 0 && out->min_time_s > out->max_time_s) {
-        fprintf(stderr, "%s: error: --min-time %g s is longer than --max-time %g s%s (see --help)\n", out->program,
-                out->min_time_s, out->max_time_s, out->max_time_given ? "" : ", the default");
-        rc = -1;
-    }
-    if (out->energy_min_s == 0)
+    if (rc == 0)
+        rc = settle_options(out);
+    else if (out->energy_min_s == 0)
         out->energy_min_s = out->quick ? 0.1 : 0.2;
     free(longopts);
     return rc;
