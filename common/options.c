@@ -179,6 +179,15 @@ static int parse_auto_on_off(const char *text, int *out, char *err, size_t errle
     return cr_errf(err, errlen, "'%s' is not auto, on or off", text);
 }
 
+static int parse_on_off(const char *text, bool *out, char *err, size_t errlen)
+{
+    int v = 0;
+    if (parse_auto_on_off(text, &v, err, errlen) != 0 || v == 0)
+        return cr_errf(err, errlen, "'%s' is not on or off", text);
+    *out = v == 1;
+    return 0;
+}
+
 int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen)
 {
     int v = 0;
@@ -322,7 +331,8 @@ void cr_format_bytes(uint64_t bytes, char *buf, size_t len)
 
 enum {
     OPT_HELP = 1000, OPT_VERSION, OPT_LIST, OPT_DEVICE, OPT_QUICK, OPT_REPS, OPT_MIN_TIME, OPT_MAX_TIME,
-    OPT_SPREAD, OPT_WARMUP, OPT_OUT, OPT_CSV, OPT_NO_BIND, OPT_ENERGY, OPT_ENERGY_TIME, OPT_EXTRA_BASE = 2000,
+    OPT_SPREAD, OPT_WARMUP, OPT_OUT, OPT_CSV, OPT_NO_BIND, OPT_ENERGY, OPT_ENERGY_TIME, OPT_HOST_LIMIT,
+    OPT_EXTRA_BASE = 2000,
 };
 
 static const struct {
@@ -346,6 +356,9 @@ static const struct {
     {"no-bind", NULL, OPT_NO_BIND, "do not bind the host thread or host memory near the device"},
     {"energy", "MODE", OPT_ENERGY, "energy per point: auto (where a sensor covers the device), on (required), off"},
     {"energy-time", "SEC", OPT_ENERGY_TIME, "shortest energy window per point (default 0.2, quick 0.1)"},
+    {"host-limit", "on|off", OPT_HOST_LIMIT,
+     "measure the host's memory limit, the memory peak of a device sharing host memory, before the run "
+     "(default on, or CROSSROOF_HOST_LIMIT); off: that peak is unknown and not judged"},
 };
 #define N_COMMON (sizeof common_options / sizeof common_options[0])
 
@@ -441,6 +454,7 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
     case OPT_NO_BIND: o->bind = false; return 0;
     case OPT_ENERGY: return cr_parse_energy_mode(arg, &o->energy, err, errlen);
     case OPT_ENERGY_TIME: return cr_parse_seconds(arg, &o->energy_min_s, err, errlen);
+    case OPT_HOST_LIMIT: return parse_on_off(arg, &o->host_limit, err, errlen);
     default: return cr_errf(err, errlen, "internal: unknown option id %d", id);
     }
 }
@@ -526,7 +540,14 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         .max_time_s = 2.0,
         .target_ci = 0.01,
         .warmup = 2,
+        .host_limit = true,
     };
+    const char *host_limit = getenv("CROSSROOF_HOST_LIMIT");
+    char err[CR_ERRLEN];
+    if (host_limit && parse_on_off(host_limit, &out->host_limit, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: error: CROSSROOF_HOST_LIMIT: %s\n", out->program, err);
+        return -1;
+    }
     struct option *longopts = long_options(extra, n_extra);
     if (longopts == NULL) {
         fprintf(stderr, "%s: error: out of memory\n", out->program);
@@ -535,7 +556,6 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
     int rc = 0;
     opterr = 0;
     optind = 1;
-    char err[CR_ERRLEN];
     for (;;) {
         int longindex = -1;
         int c = getopt_long(argc, argv, "+h", longopts, &longindex);

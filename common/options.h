@@ -81,6 +81,7 @@ typedef struct {
     uint64_t warmup;        /* --warmup N */
     cr_energy_mode energy;  /* --energy */
     double energy_min_s;    /* --energy-time: shortest energy window of a point */
+    bool host_limit;        /* --host-limit: measure the host's memory limit for a device sharing it */
 } cr_options;
 
 /* How a benchmark-specific option's text becomes a value. The typed kinds

@@ -145,8 +145,13 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     if (rc >= 0)
         return rc;
     cr_peaks_for_device(&s->info, s->topo ? cr_topo_llc_bytes(s->topo) : 0, s->rule.target_ci, &s->peaks);
-    if (s->wants_memory_peak && (s->info.is_cpu || s->info.unified_memory))
-        cr_peaks_measure_host_memory(&s->peaks, s->opt.quick ? 10 : 20);
+    if (s->wants_memory_peak && (s->info.is_cpu || s->info.unified_memory)) {
+        if (s->opt.host_limit)
+            cr_peaks_measure_host_memory(&s->peaks, s->opt.quick ? 10 : 20);
+        else
+            snprintf(s->peaks.memory_source, sizeof s->peaks.memory_source,
+                     "unknown: the host's limit was not measured (--host-limit off or CROSSROOF_HOST_LIMIT=off)");
+    }
     cr_meta_collect_host(meta, s->topo, argc, argv);
     cr_meta_add_device(meta, &s->info);
     cr_meta_set(meta, "benchmark", "%s", benchmark);

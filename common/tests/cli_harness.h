@@ -639,6 +639,7 @@ static const bad_input opencl_bad_inputs[] = {
     {"--device 99", 2, "no OpenCL device with index 99"},
     {"--device 0:99", 2, "no OpenCL device 0:99"},
     {"--device 99999999999999999999999", 2, "no OpenCL device with index 99999999999999999999999"},
+    {"--host-limit auto", 2, "--host-limit: 'auto' is not on or off"},
 };
 
 /* Every refusal particular to the benchmark, from its tests/bad_inputs.txt. */
@@ -652,6 +653,10 @@ static inline void test_shared_options_are_refused(void **state)
 {
     (void)state;
     expect_bad_inputs(BENCHMARK "-opencl", opencl_bad_inputs);
+    run_result r = run("CROSSROOF_HOST_LIMIT=sometimes", BENCHMARK "-opencl", "--quick");
+    expect_error_line(&r, BENCHMARK "-opencl", "--quick [CROSSROOF_HOST_LIMIT=sometimes]", 2,
+                      "CROSSROOF_HOST_LIMIT: 'sometimes' is not on or off");
+    run_free(&r);
 }
 
 /* Two runs writing into one output directory would lose one run's rows,
@@ -726,6 +731,10 @@ static inline int setup(void **state)
      * what a run writes does not depend on it; a test of the energy path
      * names a tree of its own. */
     setenv("CROSSROOF_POWERCAP_ROOT", "/nonexistent/powercap", 1);
+    /* The host's memory limit takes most of a short run on a CPU device
+     * (three arrays of 4x the last-level cache, 10-20 times): runs measure
+     * it only where a test judges rows against it (--host-limit on). */
+    setenv("CROSSROOF_HOST_LIMIT", "off", 1);
     return cr_scratch_make(tmp, sizeof tmp, "cli");
 }
 

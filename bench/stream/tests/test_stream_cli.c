@@ -99,8 +99,9 @@ static double meta_number(const char *dir, const char *key)
 static void test_rows_pass_the_plausibility_gate(void **state)
 {
     (void)state;
-    table t = run_csv(NULL, "stream-opencl", "--sweeps footprint,fixed --dtype float --kernels triad,copy --quick",
-                      "gate", 0, NULL);
+    table t = run_csv(NULL, "stream-opencl",
+                      "--sweeps footprint,fixed --dtype float --kernels triad,copy --quick --host-limit on", "gate", 0,
+                      NULL);
     double llc = meta_number("gate", "peak.llc_bytes");
     assert_true(llc > 0);
     assert_true(meta_number("gate", "peak.memory_GBps") > 0);
@@ -122,6 +123,25 @@ static void test_rows_pass_the_plausibility_gate(void **state)
                 fail_msg("row %d: flag %s without its reason in the note '%s'", i, token, note);
         }
     }
+    table_free(&t);
+}
+
+/* Without the host's limit (these tests' runs: CROSSROOF_HOST_LIMIT=off)
+ * the CPU device's memory peak is unknown, says why, and judges nothing:
+ * no figure is called above it. */
+static void test_without_the_host_limit_the_memory_peak_is_unknown(void **state)
+{
+    (void)state;
+    table t = run_csv(NULL, "stream-opencl", "--sweeps fixed --dtype float --kernels triad --size 1M --reps 5:5",
+                      "no-limit", 0, NULL);
+    char *meta = slurp_tmp("no-limit/stream-opencl.meta.csv");
+    expect_in(meta, "\npeak.memory_GBps,\n");
+    expect_in(meta, "peak.memory_source,unknown: the host's limit was not measured (--host-limit off or "
+                    "CROSSROOF_HOST_LIMIT=off)\n");
+    free(meta);
+    for (int i = 0; i < t.nrows; ++i)
+        if (strstr(cell(&t, i, "flags"), "above-peak") != NULL)
+            fail_msg("row %d flagged against a peak not measured: %s", i, cell(&t, i, "flags"));
     table_free(&t);
 }
 
@@ -353,4 +373,4 @@ CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_option
               test_interrupted_run_keeps_completed_rows, test_concurrency_sweep_structure,
               test_concurrency_windows_move_and_verify_what_they_touch,
               test_planted_faults_inside_and_outside_a_window_fail_the_run, test_quick_run_is_complete_and_valid,
-              test_rows_pass_the_plausibility_gate)
+              test_rows_pass_the_plausibility_gate, test_without_the_host_limit_the_memory_peak_is_unknown)
