@@ -1,6 +1,7 @@
 #include "bench_main.h"
 
 #include "csv.h"
+#include "error.h"
 #include "omp_env.h"
 
 #include <stdarg.h>
@@ -32,7 +33,7 @@ int cr_open_host_ref(const cr_session *s, const cr_backend_base *host, cr_device
     char err[CR_ERRLEN];
     if (host->open(NULL, info, err, sizeof err) == CR_OK)
         return 0;
-    fprintf(stderr, "%s: error: host reference: %s\n", s->opt.program, err);
+    cr_say_error(s->opt.program, "host reference: %s", err);
     return -1;
 }
 
@@ -62,7 +63,7 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
      * machine without one would report first (exit 77). */
     char err[CR_ERRLEN + 4200];
     if (cr_mkdirs_check(s->opt.out_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: --out: %s\n", s->opt.program, err);
+        cr_say_error(s->opt.program, "--out: %s", err);
         cr_session_close(s);
         return CR_EXIT_USAGE;
     }

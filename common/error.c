@@ -13,18 +13,31 @@ int cr_errf(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-void cr_die(const char *program, int status, const char *fmt, ...)
+static void say(const char *program, const char *fmt, va_list ap)
 {
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
+    char msg[4096];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    /* One line: a file name or a parser's message may hold a newline. */
+    /* One line: a file name, a device name or an argument may hold a newline. */
     for (char *p = msg; *p; ++p)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
     fflush(stdout);
     fprintf(stderr, "%s: error: %s\n", program, msg);
+}
+
+void cr_say_error(const char *program, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(program, fmt, ap);
+    va_end(ap);
+}
+
+void cr_die(const char *program, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(program, fmt, ap);
+    va_end(ap);
     exit(status);
 }

@@ -10,8 +10,11 @@
  * `return cr_errf(err, errlen, "...", ...);`. */
 int cr_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Prints the message on one line (newlines in it become spaces) after what
- * is already on stdout, and exits with status. */
+/* Prints "<program>: error: <message>" on stderr as one line (newlines in
+ * the message become spaces) after what is already on stdout. */
+void cr_say_error(const char *program, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cr_say_error, then exits with status. */
 void cr_die(const char *program, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 
 #endif

@@ -211,61 +211,6 @@ bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory)
     return mode == CR_HOST_REF_ON || (mode == CR_HOST_REF_AUTO && device_shares_host_memory);
 }
 
-int cr_parse_name_list(const char *text, const char *const *names, unsigned count, unsigned *bits, char *err,
-                       size_t errlen)
-{
-    char buf[256];
-    if (text == NULL || text[0] == '\0' || strlen(text) >= sizeof buf)
-        return cr_errf(err, errlen, "'%s' is not a list of names", text ? text : "");
-    strcpy(buf, text);
-    *bits = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            *bits = (1u << count) - 1;
-            continue;
-        }
-        unsigned i = 0;
-        while (i < count && strcmp(tok, names[i]) != 0)
-            ++i;
-        if (i == count)
-            return cr_errf(err, errlen, "unknown name '%s'", tok);
-        *bits |= 1u << i;
-    }
-    if (*bits == 0)
-        return cr_errf(err, errlen, "'%s' names nothing", text);
-    return 0;
-}
-
-int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen)
-{
-    if (text == NULL || text[0] == '\0')
-        return cr_errf(err, errlen, "empty list");
-    size_t n = 0;
-    const char *p = text;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        char item[32];
-        if (len == 0 || len >= sizeof item)
-            return cr_errf(err, errlen, "list '%s' has an empty or overlong item", text);
-        memcpy(item, p, len);
-        item[len] = '\0';
-        if (n == cap)
-            return cr_errf(err, errlen, "list '%s' has more than %zu items", text, cap);
-        char sub[CR_ERRLEN];
-        if (cr_parse_count(item, &out[n], sub, sizeof sub) != 0)
-            return cr_errf(err, errlen, "list '%s': %s", text, sub);
-        if (n > 0 && out[n] <= out[n - 1])
-            return cr_errf(err, errlen, "list '%s' is not strictly increasing", text);
-        ++n;
-        if (p[len] == '\0')
-            break;
-        p += len + 1;
-    }
-    *count = n;
-    return 0;
-}
-
 int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
@@ -496,14 +441,13 @@ static struct option *long_options(const cr_extra_option *extra, size_t n_extra)
 static void say_getopt_refusal(const char *program, const char *bad)
 {
     if (optopt != 0 && optopt < OPT_HELP)
-        fprintf(stderr, "%s: error: unknown option '-%c' (see --help)\n", program, optopt);
+        cr_say_error(program, "unknown option '-%c' (see --help)", optopt);
     else if (optopt >= OPT_HELP && strchr(bad, '=') != NULL) /* --quick=1 */
-        fprintf(stderr, "%s: error: option '%.*s' takes no value (see --help)\n", program,
-                (int)(strchr(bad, '=') - bad), bad);
+        cr_say_error(program, "option '%.*s' takes no value (see --help)", (int)(strchr(bad, '=') - bad), bad);
     else if (optopt >= OPT_HELP)
-        fprintf(stderr, "%s: error: option '%s' needs a value (see --help)\n", program, bad);
+        cr_say_error(program, "option '%s' needs a value (see --help)", bad);
     else
-        fprintf(stderr, "%s: error: unknown or ambiguous option '%s' (see --help)\n", program, bad);
+        cr_say_error(program, "unknown or ambiguous option '%s' (see --help)", bad);
 }
 
 /* What the options given make of the rest: --quick's repetitions and
@@ -517,8 +461,8 @@ static int settle_options(cr_options *out)
             out->max_time_s = 1.0;
     }
     if (out->min_time_s > out->max_time_s) {
-        fprintf(stderr, "%s: error: --min-time %g s is longer than --max-time %g s%s (see --help)\n", out->program,
-                out->min_time_s, out->max_time_s, out->max_time_given ? "" : ", the default");
+        cr_say_error(out->program, "--min-time %g s is longer than --max-time %g s%s (see --help)", out->min_time_s,
+                     out->max_time_s, out->max_time_given ? "" : ", the default");
         return -1;
     }
     if (out->energy_min_s == 0)
@@ -545,12 +489,12 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
     const char *host_limit = getenv("CROSSROOF_HOST_LIMIT");
     char err[CR_ERRLEN];
     if (host_limit && parse_on_off(host_limit, &out->host_limit, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: CROSSROOF_HOST_LIMIT: %s\n", out->program, err);
+        cr_say_error(out->program, "CROSSROOF_HOST_LIMIT: %s", err);
         return -1;
     }
     struct option *longopts = long_options(extra, n_extra);
     if (longopts == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", out->program);
+        cr_say_error(out->program, "out of memory");
         return -1;
     }
     int rc = 0;
@@ -574,13 +518,13 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         int status = c >= OPT_EXTRA_BASE ? apply_extra(&extra[c - OPT_EXTRA_BASE], ctx, optarg, err, sizeof err)
                                          : apply_common(c, optarg, out, err, sizeof err);
         if (status != 0) {
-            fprintf(stderr, "%s: error: --%s: %s\n", out->program, name, err);
+            cr_say_error(out->program, "--%s: %s", name, err);
             rc = -1;
             break;
         }
     }
     if (rc == 0 && optind < argc) {
-        fprintf(stderr, "%s: error: unexpected argument '%s' (see --help)\n", out->program, argv[optind]);
+        cr_say_error(out->program, "unexpected argument '%s' (see --help)", argv[optind]);
         rc = -1;
     }
     if (rc == 0)

@@ -30,6 +30,10 @@ size_t cr_range_count(const cr_range *r);
 /* The i-th value (i < cr_range_count). */
 uint64_t cr_range_value(const cr_range *r, size_t i);
 
+/* A comma list's one rule: not empty, and no item empty ("a,,b", "a,",
+ * ",a"). 0, or -1 with err set. */
+int cr_list_check(const char *text, char *err, size_t errlen);
+
 /* Parses a positive decimal count with no suffix ("10"). */
 int cr_parse_count(const char *text, uint64_t *out, char *err, size_t errlen);
 /* A count up to max; the refusal names what is counted ("N what is above

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include "csv.h"
+#include "error.h"
 #include "out_lock.h"
 #include "peaks.h"
 
@@ -41,7 +42,7 @@ int cr_session_opened(cr_session *s, cr_status st, const char *err)
         return CR_EXIT_SKIPPED;
     }
     if (st != CR_OK) {
-        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        cr_say_error(s->opt.program, "%s", err);
         return st == CR_NO_MATCH ? CR_EXIT_USAGE : CR_EXIT_FAILED;
     }
     return -1;
@@ -96,7 +97,7 @@ static int start_energy(cr_session *s, cr_meta *meta)
         if (m)
             cr_energy_close(m);
         if (s->opt.energy == CR_ENERGY_ON) {
-            fprintf(stderr, "%s: error: --energy on: %s\n", s->opt.program, why);
+            cr_say_error(s->opt.program, "--energy on: %s", why);
             return CR_EXIT_FAILED;
         }
         /* A sensor left out by default is there: only a missing one is "no energy sensor". */
@@ -125,12 +126,12 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
 {
     char err[CR_ERRLEN + 4200], path[4200];
     if (cr_mkdirs(s->opt.out_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: --out: %s\n", s->opt.program, err);
+        cr_say_error(s->opt.program, "--out: %s", err);
         return CR_EXIT_USAGE;
     }
     cr_lock_result locked = cr_out_lock(s->opt.out_dir, &s->lock_fd, err, sizeof err);
     if (locked != CR_LOCK_TAKEN) {
-        fprintf(stderr, "%s: error: %s%s\n", s->opt.program, locked == CR_LOCK_ERROR ? "--out: " : "", err);
+        cr_say_error(s->opt.program, "%s%s", locked == CR_LOCK_ERROR ? "--out: " : "", err);
         return locked == CR_LOCK_ERROR ? CR_EXIT_USAGE : CR_EXIT_FAILED;
     }
     s->started = true;
@@ -164,13 +165,13 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
     cr_peaks_to_meta(&s->peaks, meta);
     snprintf(path, sizeof path, "%s.meta.csv", s->base);
     if (cr_meta_write(meta, path, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        cr_say_error(s->opt.program, "%s", err);
         return CR_EXIT_FAILED;
     }
     snprintf(path, sizeof path, "%s.csv", s->base);
     cr_table_init(&s->table, path);
     if (cr_table_flush(&s->table, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        cr_say_error(s->opt.program, "%s", err);
         return CR_EXIT_FAILED;
     }
     if (s->opt.csv_stdout)
@@ -209,7 +210,7 @@ int cr_session_record(cr_session *s, const cr_result *row)
         s->failures++;
     char err[CR_ERRLEN];
     if (cr_table_add(&s->table, r, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: error: %s\n", s->opt.program, err);
+        cr_say_error(s->opt.program, "%s", err);
         return -1;
     }
     return 0;
@@ -242,7 +243,7 @@ int cr_session_finish(cr_session *s)
         return CR_EXIT_FAILED;
     if (s->failures == 0)
         return CR_EXIT_OK;
-    fprintf(stderr, "%s: error: %d result(s) failed verification or did not run\n", s->opt.program, s->failures);
+    cr_say_error(s->opt.program, "%d result(s) failed verification or did not run", s->failures);
     return CR_EXIT_FAILED;
 }
 
@@ -274,11 +275,11 @@ void cr_session_note(cr_session *s, const char *fmt, ...)
 
 int cr_fail_usage(const cr_session *s, const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", s->opt.program);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    cr_say_error(s->opt.program, "%s", msg);
     return CR_EXIT_USAGE;
 }

@@ -68,7 +68,9 @@ static int opt_arch(void *ctx, const char *arg, char *err, size_t errlen)
 {
     regspill_config *c = ctx;
     char buf[128];
-    if (strlen(arg) >= sizeof buf || arg[0] == '\0') {
+    if (cr_list_check(arg, err, errlen) != 0)
+        return -1;
+    if (strlen(arg) >= sizeof buf) {
         snprintf(err, errlen, "'%s' is not a list of architectures", arg);
         return -1;
     }

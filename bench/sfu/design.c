@@ -329,6 +329,14 @@ static void name_options(const sfu_backend *be)
 static int parsed(void *state)
 {
     sfu_state *s = state;
+    bool measures = false;
+    for (int t = 0; t < CR_NDTYPES; ++t)
+        for (int f = 0; f < SFU_NFUNCS; ++f)
+            measures = measures || (selected(s->cfg.types, t) && selected(s->cfg.funcs, f) &&
+                                    (t != CR_DOUBLE || sfu_functions[f].has_double));
+    if (!measures)
+        return cr_fail_usage(&s->ses, "--types double with these --functions measures nothing: Li's double set is "
+                                      "div, rcp, sqrt and rsqrt");
     if (s->ses.opt.quick && !s->cfg.partition_given) {
         char err[CR_ERRLEN];
         cr_parse_name_list(quick_partition, func_names, SFU_NFUNCS, &s->cfg.partition_funcs, err, sizeof err);

@@ -134,6 +134,29 @@ __attribute__((format(printf, 1, 2))) static inline char *slurp_tmp(const char *
     return text;
 }
 
+/* What a program leaves behind when SIGTERM reaches its process group (as
+ * run_all.sh stops a task) while gnuplot draws: runs `cmd` (sh syntax) in a
+ * session of its own with gnuplot a stand-in that runs `gnuplot_body` (sh)
+ * and waits, waits until a name in the folder dir matches `ready` (grep
+ * -E), stops the group, and fails where a name in dir matches `left`. */
+static inline void expect_nothing_left_after_sigterm(const char *cmd, const char *gnuplot_body, const char *dir,
+                                                     const char *ready, const char *left)
+{
+    sh("mkdir -p %s/slowgp && printf '#!/bin/sh\\n%s\\nexec sleep 30\\n' > %s/slowgp/gnuplot && "
+       "chmod +x %s/slowgp/gnuplot",
+       tmp, gnuplot_body, tmp, tmp);
+    char full[4096];
+    snprintf(full, sizeof full,
+             "{ PATH=\"%s/slowgp:$PATH\" setsid %s >/dev/null 2>&1 & }; pid=$!; "
+             "for i in $(seq 100); do ls -a '%s' | grep -qE '%s' && break; sleep 0.1; done; "
+             "kill -TERM -$pid; wait $pid; ls -a '%s' | grep -E '%s'; true",
+             tmp, cmd, dir, ready, dir, left);
+    run_result r = run_shell(full);
+    if (r.out[0] != '\0')
+        fail_msg("%s: left behind after SIGTERM: %s", cmd, r.out);
+    run_free(&r);
+}
+
 /* ---- what an executable says ---- */
 
 static inline void expect_in(const char *text, const char *what)
@@ -640,6 +663,9 @@ static const bad_input opencl_bad_inputs[] = {
     {"--device 0:99", 2, "no OpenCL device 0:99"},
     {"--device 99999999999999999999999", 2, "no OpenCL device with index 99999999999999999999999"},
     {"--host-limit auto", 2, "--host-limit: 'auto' is not on or off"},
+    /* A value with a newline still makes one line. */
+    {"--device 'no\nsuch'", 2, "no OpenCL device matches 'no such'"},
+    {"'--bogus\nline'", 2, "unknown or ambiguous option '--bogus line'"},
 };
 
 /* Every refusal particular to the benchmark, from its tests/bad_inputs.txt. */
