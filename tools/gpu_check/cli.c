@@ -108,6 +108,8 @@ int gc_main(int argc, char **argv, FILE *out, FILE *err)
             fputs(usage_text, out);
             return GC_EXIT_PASSED;
         } else if (strcmp(a, "--rules") == 0) {
+            if (argc != 2)
+                return error_line(err, "--rules takes no other argument: it judges no run (see --help)");
             print_rules(out);
             return GC_EXIT_PASSED;
         } else if (strcmp(a, "--gpus-visible") == 0) {

@@ -428,6 +428,17 @@ static void test_bad_input_is_one_line_and_exit_2(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "gpu-check: error: --gpus-visible: 'many' is not a count of GPUs (0 to 1024)\n");
     result_free(&r);
+    /* --rules judges no run: a run beside it is not silently left unjudged. */
+    size_t nout, nerr;
+    FILE *out = open_memstream(&r.out, &nout), *err = open_memstream(&r.err, &nerr);
+    char *argv[] = {"gpu-check", "--rules", (char *)good, NULL};
+    r.status = gc_main(3, argv, out, err);
+    fclose(out);
+    fclose(err);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "gpu-check: error: --rules takes no other argument: it judges no run (see --help)\n");
+    assert_string_equal(r.out, "");
+    result_free(&r);
 }
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_plausible_figures_pass, test_figure_above_its_peak_fails,
