@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PROG "crossroof-db"
 #define DEFAULT_DB "results/crossroof.db"
@@ -55,13 +56,17 @@ static sqlite3 *open_db(const char *path)
     return db;
 }
 
-static void import_or_die(sqlite3 *db, const char *db_path, const char *const *dirs, size_t n, bool quiet)
+/* Imports the runs, or refuses them all: a database file the import
+ * created (fresh) is then removed, so that a refusal leaves no empty one. */
+static void import_or_die(sqlite3 *db, const char *db_path, bool fresh, const char *const *dirs, size_t n, bool quiet)
 {
     char err[8192];
     db_import_summary sum;
     double t0 = now_s();
     if (db_import(db, dirs, n, &sum, err, sizeof err) != 0) {
         sqlite3_close(db);
+        if (fresh)
+            unlink(db_path);
         die(2, "%s", err);
     }
     if (!quiet)
@@ -73,8 +78,9 @@ static int import(const char *db_path, int argc, char **argv)
 {
     if (argc == 0)
         die(2, "import needs at least one run directory");
+    bool fresh = access(db_path, F_OK) != 0;
     sqlite3 *db = open_db(db_path);
-    import_or_die(db, db_path, (const char *const *)argv, (size_t)argc, false);
+    import_or_die(db, db_path, fresh, (const char *const *)argv, (size_t)argc, false);
     sqlite3_close(db);
     return 0;
 }
@@ -116,9 +122,10 @@ static int cluster_report(const char *db_path, int argc, char **argv)
     struct stat sb;
     if (realpath(argv[0], path) == NULL || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
         die(2, "%s: not a directory", argv[0]);
+    bool fresh = access(db_path, F_OK) != 0;
     sqlite3 *db = open_db(db_path);
     const char *dirs[] = {path};
-    import_or_die(db, db_path, dirs, 1, true);
+    import_or_die(db, db_path, fresh, dirs, 1, true);
     db_cluster c;
     if (db_cluster_load(db, path, below, &c, err, sizeof err) != 0) {
         sqlite3_close(db);

@@ -57,6 +57,21 @@ static void test_import_twice_and_query(void **state)
              "node,device,backend,dtype,figure,unit,flags,started,run\n"
              "vm,Dev X,opencl,double,100,GB/s,,2026-03-01T00:00:00Z,%s/run\n",
              tmp);
+    /* The schema's version the file carries (SQLite's header: user_version,
+     * 4 bytes big-endian at offset 60) is the one docs/database.md states. */
+    unsigned char header[64];
+    snprintf(args, sizeof args, "%s/a.db", tmp);
+    FILE *f = fopen(args, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(header, 1, sizeof header, f), sizeof header);
+    fclose(f);
+    unsigned version = (unsigned)header[60] << 24 | (unsigned)header[61] << 16 | (unsigned)header[62] << 8 | header[63];
+    char *doc = csv_slurp(CR_SOURCE_DIR "/docs/database.md");
+    assert_non_null(doc);
+    char documented[64];
+    snprintf(documented, sizeof documented, "`user_version` (%u)", version);
+    expect_in(doc, documented);
+    free(doc);
     assert_string_equal(r.out, expected);
     run_free(&r);
 }
@@ -91,6 +106,13 @@ static void test_refused_and_killed_imports_change_nothing(void **state)
     assert_string_equal(before, after);
     free(after);
     free(before);
+    /* Refused into a database it would have created: no file is left. */
+    snprintf(db, sizeof db, "%s/never.db", tmp);
+    snprintf(args, sizeof args, "--db %s import %s/corrupt", db, tmp);
+    r = run(NULL, tool, args);
+    expect_error_line(&r, tool, args, 2, where);
+    run_free(&r);
+    assert_int_not_equal(access(db, F_OK), 0);
 }
 
 /* Every case of the shared list of corrupt results, planted in a real run
