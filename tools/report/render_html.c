@@ -9,8 +9,8 @@
 #include "report/registry.h"
 #include "report/render_doc.h"
 #include "report/render_text.h"
+#include "shared/bounded_file.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,40 +106,23 @@ static void html_headlines(FILE *f, const rp_device *d, size_t i)
     fputs("</table>\n", f);
 }
 
-/* Reads a whole file; NULL with errno set on failure. */
-static unsigned char *slurp(const char *path, size_t *len)
+/* A figure as the report embeds it: a regular file of at most this size
+ * that begins with PNG's signature and its header chunk (an interrupted
+ * plot leaves an empty or a cut file: refused, naming it). */
+#define RP_PNG_MAX_BYTES ((size_t)64 << 20)
+
+static unsigned char *read_png(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return NULL;
-    unsigned char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (cap - n < 65536) {
-            cap = cap ? 2 * cap : 262144;
-            unsigned char *nb = realloc(buf, cap);
-            if (nb == NULL) {
-                free(buf);
-                fclose(in);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, in);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(in);
-    fclose(in);
-    if (bad) {
-        free(buf);
-        errno = EIO;
+    static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
+                                              'I',  'H', 'D', 'R'};
+    unsigned char *bytes = cr_read_bounded(path, RP_PNG_MAX_BYTES, len, err, errlen);
+    if (bytes != NULL && (*len < sizeof signature || memcmp(bytes, signature, sizeof signature) != 0)) {
+        cr_errf(err, errlen, "%s: not a PNG image (%zu bytes%s): draw it again (plot/plot.sh)", path, *len,
+                *len ? ", no PNG signature and header" : "");
+        free(bytes);
         return NULL;
     }
-    *len = n;
-    return buf;
+    return bytes;
 }
 
 /* The vector version beside a figure, where plot.sh drew one: its link. */
@@ -168,9 +151,9 @@ static int html_figure(FILE *f, const rp_device *d, const char *pre, const char 
     char path[RP_PATH_LEN + 512];
     snprintf(path, sizeof path, "%s/%s", d->path, png);
     size_t len = 0;
-    unsigned char *bytes = slurp(path, &len);
+    unsigned char *bytes = read_png(path, &len, err, errlen);
     if (bytes == NULL)
-        return cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
     char *b64 = malloc(cr_base64_encoded_len(len) + 1);
     if (b64 == NULL) {
         free(bytes);

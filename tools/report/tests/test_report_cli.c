@@ -193,6 +193,33 @@ static void test_bad_input(void **state)
     expect_error(tool, args, 1, "report.html cannot be read");
 }
 
+/* The report on a run whose footprint figure `plant` (a shell command
+ * given the file's name) made: refused, exit 1, one line holding error. */
+static void expect_figure_refused(const char *plant, const char *error)
+{
+    make_run("nopng", 30);
+    char args[400];
+    sh("cd %s/nopng/opencl-0-fake && rm stream-opencl-footprint.png && %s stream-opencl-footprint.png", tmp, plant);
+    snprintf(args, sizeof args, "%s/nopng", tmp);
+    run_result r = run("timeout 20", tool, args);
+    expect_error_on_stderr(&r, tool, plant, 1, error);
+    run_free(&r);
+    sh("rm -rf %s/nopng", tmp);
+}
+
+/* A figure that is no whole PNG (an interrupted plot's empty or cut file,
+ * a FIFO, a link to /dev/zero) is refused, one line naming it, at once:
+ * never embedded as an image, never read without bound or waited on. */
+static void test_figures_that_are_no_png_are_refused(void **state)
+{
+    (void)state;
+    expect_figure_refused(": >", "stream-opencl-footprint.png: not a PNG image (0 bytes)");
+    expect_figure_refused("printf 'GIF89a, not a PNG image' >",
+                          "stream-opencl-footprint.png: not a PNG image (23 bytes, no PNG signature");
+    expect_figure_refused("mkfifo", "stream-opencl-footprint.png: not a regular file");
+    expect_figure_refused("ln -s /dev/zero", "stream-opencl-footprint.png: not a regular file");
+}
+
 /* Every case of the shared list of corrupt results: the report refuses the
  * run (exit 1, one line naming the file and line at fault) and writes
  * nothing; --check fails on a report written before the file went bad. */
@@ -293,5 +320,5 @@ static void test_parts_from_folders(void **state)
     run_free(&r);
 }
 
-CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_corrupt_results_are_refused,
-              test_hostile_names_are_escaped, test_parts_from_folders)
+CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_figures_that_are_no_png_are_refused,
+              test_corrupt_results_are_refused, test_hostile_names_are_escaped, test_parts_from_folders)
