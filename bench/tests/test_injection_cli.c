@@ -258,12 +258,13 @@ static void hostile_path(char p[1024], const char *parent, const char *label)
     snprintf(p, 1024, "%s/%s " PLANTED "\nline 2", parent, label, tmp, tmp, tmp);
 }
 
-/* A device name with the same, HTML, and gnuplot's enhanced-text markup;
- * newline says whether it holds a line break (a listing has none). */
+/* A device name with the same, HTML, and gnuplot's enhanced-text markup,
+ * a quote first and after the line break; newline says whether it holds a
+ * line break (a listing has none). */
 static const char *hostile_name(bool newline)
 {
     static char n[1024];
-    snprintf(n, sizeof n, "Evil " PLANTED "%s<script>alert(1)</script> {x}^2_y@z&w", tmp, tmp, tmp,
+    snprintf(n, sizeof n, "'Evil " PLANTED "%s'<script>alert(1)</script> {x}^2_y@z&w", tmp, tmp, tmp,
              newline ? "\n" : " ");
     return n;
 }
@@ -677,7 +678,7 @@ static void test_run_all_with_hostile_out_and_device(void **state)
     const char *what = "run_all.sh --quick --only hostile-opencl,latency-opencl --out HOSTILE";
     run_result r = step(what, cmd, 0);
     const char *summary = strstr(r.out, "crossroof summary") ? strstr(r.out, "crossroof summary") : r.out;
-    if (strstr(summary, "  passed   hostile-opencl on Evil 'sq'") == NULL)
+    if (strstr(summary, "  passed   hostile-opencl on 'Evil 'sq'") == NULL)
         problem("%s: the summary does not say that hostile-opencl passed on its device: %.1500s", what,
                 shown(summary));
     if (strstr(summary, "FAILED") != NULL)

@@ -47,7 +47,7 @@ typedef struct {
 typedef struct {
     char dir[4096];
     char backend[24];       /* "opencl", "cuda" */
-    char device[160];
+    char device[512];
     bool is_cpu;
     char unit[24];          /* "work-items/CU" or "warps/SM" */
     double threads_per_unit; /* 1, or the warp size */

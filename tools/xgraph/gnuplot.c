@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "shared/text_line.h"
+#include "xgraph/pending.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,11 +45,14 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
     int gfd = mkstemp(gp);
     if (gfd < 0)
         return cr_errf(err, errlen, "%s: %s", gp, strerror(errno));
+    xg_pending_add(gp);
     int lfd = mkstemp(log);
     if (lfd < 0) {
         close(gfd), unlink(gp);
+        xg_pending_done(gp);
         return cr_errf(err, errlen, "%s: %s", log, strerror(errno));
     }
+    xg_pending_add(log);
     close(lfd);
     FILE *f = fdopen(gfd, "w");
     int rc = 0;
@@ -92,6 +96,8 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
 out:
     unlink(gp);
     unlink(log);
+    xg_pending_done(gp);
+    xg_pending_done(log);
     return rc;
 }
 
@@ -99,11 +105,12 @@ void xg_gp_str(FILE *f, const char *name, const char *value)
 {
     /* Single quotes: gnuplot runs what backquotes hold in double-quoted
      * strings. A line break, which single quotes cannot hold, is joined on
-     * as the one escape in double quotes: 'a' . "\n" . 'b'. */
+     * as the one escape in double quotes: 'a' . "\n" . 'b'; so is a single
+     * quote, whose doubling gnuplot misreads at a string's start. */
     fprintf(f, "%s = '", name);
     for (const char *p = value; *p; ++p) {
         if (*p == '\'')
-            fputs("''", f);
+            fputs("' . \"'\" . '", f);
         else if (*p == '\n')
             fputs("' . \"\\n\" . '", f);
         else if (*p == '\r')
@@ -141,7 +148,7 @@ void xg_gp_num(FILE *f, const char *name, double v)
 
 void xg_gp_fmt(FILE *f, const char *name, const char *fmt, ...)
 {
-    char buf[512];
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);

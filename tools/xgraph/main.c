@@ -4,6 +4,7 @@
  * Host only: it reads the CSVs the benchmarks wrote. */
 #define _POSIX_C_SOURCE 200809L
 #include "xgraph/app.h"
+#include "xgraph/pending.h"
 #include "xgraph/data.h"
 #include "xgraph/params.h"
 #include "xgraph/plot.h"
@@ -198,12 +199,13 @@ static void draw_arch(const options *o, xg_data *d, xg_fits *fits, xg_reference 
     }
 }
 
-/* --app: the application's operating point of each type, its X-graph and
- * xgraph-app.csv; no type solved is an error. */
-static void run_app(const options *o, xg_app_spec *spec, xg_data *d, xg_fits *fits, bool *no_gnuplot)
+/* --app: the application's operating point of each type, solved before
+ * anything is written (an E not measured is refused with nothing left
+ * behind); no type solved is an error. */
+static void solve_app(const options *o, const xg_app_spec *spec, const xg_data *d, const xg_fits *fits,
+                      xg_app_result r[XG_NDTYPES])
 {
-    char err[1024], path[4300];
-    xg_app_result r[XG_NDTYPES];
+    char err[1024];
     bool any = false;
     for (int k = 0; k < XG_NDTYPES; ++k) {
         if (xg_app_solve(d, fits, k, spec, o->form, &r[k], err, sizeof err) != 0) {
@@ -218,6 +220,13 @@ static void run_app(const options *o, xg_app_spec *spec, xg_data *d, xg_fits *fi
             die(CR_EXIT_FAILED, "--app needs g(x): no %s", d->fma_csv);
         die(CR_EXIT_USAGE, "%s", r[0].note[0] ? r[0].note : r[1].note);
     }
+}
+
+/* The application's X-graph of each type solved, and xgraph-app.csv. */
+static void write_app(const options *o, const xg_app_spec *spec, const xg_data *d, const xg_fits *fits,
+                      xg_app_result r[XG_NDTYPES], bool *no_gnuplot)
+{
+    char err[1024], path[4300];
     printf("\napplication X-graph:\n");
     for (int k = 0; k < XG_NDTYPES; ++k) {
         xg_app_print(stdout, d, k, spec, &r[k]);
@@ -237,6 +246,7 @@ static void run_app(const options *o, xg_app_spec *spec, xg_data *d, xg_fits *fi
 
 int main(int argc, char **argv)
 {
+    xg_pending_on_signals();
     options o = parse(argc, argv);
     char err[1024];
     struct stat st;
@@ -256,11 +266,14 @@ int main(int argc, char **argv)
     xg_data d;
     if (xg_data_load(&d, o.dir, o.backend, err, sizeof err) != 0)
         die(CR_EXIT_FAILED, "%s", err);
+    xg_fits fits;
+    xg_fit_all(&d, &fits);
+    xg_app_result app[XG_NDTYPES];
+    if (o.app)
+        solve_app(&o, &spec, &d, &fits, app);
     if (cr_mkdirs(o.out, err, sizeof err) != 0)
         die(CR_EXIT_FAILED, "%s", err);
 
-    xg_fits fits;
-    xg_fit_all(&d, &fits);
     xg_param_list params = {0};
     char path[4300];
     snprintf(path, sizeof path, "%s/xgraph-params.csv", o.out);
@@ -274,7 +287,7 @@ int main(int argc, char **argv)
     bool no_gnuplot = false;
     draw_arch(&o, &d, &fits, &ref, &no_gnuplot);
     if (o.app)
-        run_app(&o, &spec, &d, &fits, &no_gnuplot);
+        write_app(&o, &spec, &d, &fits, app, &no_gnuplot);
     xg_params_free(&params);
     xg_reference_free(&ref);
     xg_data_free(&d);

@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "xgraph/gnuplot.h"
+#include "xgraph/pending.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* plot/xgraph_arch.gp and plot/xgraph_app.gp, embedded by the build. */
 extern const char xgraph_arch_gp[];
@@ -91,6 +93,7 @@ static double arch_n(const xg_dtype_data *dt, const xg_dtype_fit *o)
  * the gnuplot variables set before the script runs. */
 typedef struct {
     char base[4200], dat[4300];
+    char drawing[4300]; /* the base gnuplot draws to, renamed to base once whole */
     FILE *f;      /* the data file */
     FILE *v;      /* the variables, into vars */
     char *vars;
@@ -106,6 +109,7 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
 {
     snprintf(g->base, sizeof g->base, "%s/%s-%s", out, stem, dt->name);
     snprintf(g->dat, sizeof g->dat, "%s.dat", g->base);
+    snprintf(g->drawing, sizeof g->drawing, "%s/.%s-%s.drawing.%ld", out, stem, dt->name, (long)getpid());
     g->f = fopen(g->dat, "w");
     if (g->f == NULL)
         return cr_errf(err, errlen, "%s: %s", g->dat, strerror(errno));
@@ -123,18 +127,35 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
         g->f_top = fmax(g->f_top, dt->f[i].y);
     }
     xg_gp_path(g->v, "dat", g->dat);
-    xg_gp_path(g->v, "out", g->base);
+    xg_gp_path(g->v, "out", g->drawing);
     xg_gp_fmt(g->v, "device", "%s (%s, %g compute units)", d->device, d->backend, d->compute_units);
     xg_gp_str(g->v, "dtype", dt->name);
     xg_gp_str(g->v, "unit", d->unit);
     return 0;
 }
 
+/* The figure's file of kind ("png", "svg") under its temporary name, or its own. */
+static void figure_file(const figure *g, bool drawing, const char *kind, char *path, size_t len)
+{
+    snprintf(path, len, "%s.%s", drawing ? g->drawing : g->base, kind);
+}
+
 /* Completes the data file and, when draw, runs script on it in directory
  * out. Returns as xg_gnuplot. The variables' buffer is only final once
- * their stream is closed. */
+ * their stream is closed. gnuplot draws under a temporary name, renamed
+ * once both files are there: a figure is whole or absent. */
 static int figure_close(figure *g, bool draw, const char *out, const char *script, char *err, size_t errlen)
 {
+    static const char *const kinds[] = {"png", "svg"};
+    char tmp[2][sizeof g->drawing + 8], final[sizeof g->base + 8];
+    for (int k = 0; k < 2; ++k) {
+        figure_file(g, true, kinds[k], tmp[k], sizeof tmp[k]);
+        xg_pending_add(tmp[k]);
+        /* A figure an earlier drawing left must not pass for this one's. */
+        figure_file(g, false, kinds[k], final, sizeof final);
+        if (draw)
+            unlink(final);
+    }
     int rc = 0;
     if (ferror(g->f) | (fclose(g->f) != 0))
         rc = cr_errf(err, errlen, "%s: write error", g->dat);
@@ -147,11 +168,20 @@ static int figure_close(figure *g, bool draw, const char *out, const char *scrip
     /* gnuplot can end well having drawn nothing: only a figure on disk is
      * one to report. */
     for (int k = 0; rc == 0 && draw && k < 2; ++k) {
-        char path[sizeof g->base + 8];
         struct stat st;
-        snprintf(path, sizeof path, "%s.%s", g->base, k ? "svg" : "png");
-        if (stat(path, &st) != 0 || st.st_size == 0)
-            rc = cr_errf(err, errlen, "gnuplot wrote no %s", path);
+        figure_file(g, false, kinds[k], final, sizeof final);
+        if (stat(tmp[k], &st) != 0 || st.st_size == 0)
+            rc = cr_errf(err, errlen, "gnuplot wrote no %s", final);
+    }
+    for (int k = 0; rc == 0 && draw && k < 2; ++k) {
+        figure_file(g, false, kinds[k], final, sizeof final);
+        if (rename(tmp[k], final) != 0)
+            rc = cr_errf(err, errlen, "%s: %s", final, strerror(errno));
+    }
+    for (int k = 0; k < 2; ++k) {
+        if (rc != 0 || !draw)
+            unlink(tmp[k]);
+        xg_pending_done(tmp[k]);
     }
     return rc;
 }

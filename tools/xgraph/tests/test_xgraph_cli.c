@@ -761,15 +761,31 @@ static void rewrite_line(const char *dir, const char *name, int line, const char
     free(all);
 }
 
+/* xgraph stopped (SIGTERM to its process group, as run_all.sh stops a
+ * task) while gnuplot draws: no figure, cut or empty, and none of its
+ * temporaries (the gnuplot script and log, the figure's temporary name)
+ * is left. gnuplot here is a stand-in that waits. */
+static void test_stopped_drawing_leaves_nothing_behind(void **state)
+{
+    (void)state;
+    char dir[256], cmd[1024];
+    opencl_fixture(dir, "stopped", true, false);
+    snprintf(cmd, sizeof cmd, "%s/%s '%s'", bin_dir, tool, dir);
+    expect_nothing_left_after_sigterm(cmd, ":", dir, "^\\.xgraph-gp-", "^\\.xgraph|drawing|\\.(png|svg)$");
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
     char dir[256], args[700];
     opencl_fixture(dir, "bad", true, true);
     expect_listed_bad_inputs_after(tool, dir, "tools/xgraph/tests/bad_inputs.txt");
-    /* Refused once the fit is done and shown. */
-    snprintf(args, sizeof args, "%s --app Z=2,E=3,n=8", dir);
-    expect_late_error(tool, args, 2, "E=3: no float fma rows with ilp=3 (measured: 1 2 4)");
+    /* Refused once the fit is done, before anything is shown or written. */
+    char out[300];
+    snprintf(out, sizeof out, "%s/app-refused", tmp);
+    snprintf(args, sizeof args, "%s --app Z=2,E=3,n=8 --out %s", dir, out);
+    expect_error(tool, args, 2, "E=3: no float fma rows with ilp=3 (measured: 1 2 4)");
+    assert_int_not_equal(access(out, F_OK), 0);
     expect_error(tool, "", 2, "no results directory");
     snprintf(args, sizeof args, "%s/nowhere", tmp);
     expect_error(tool, args, 2, "nowhere: no such directory");
@@ -822,7 +838,7 @@ static void test_bad_data(void **state)
     /* --app without any fma CSV: g(x) is unknown, found after the fit of f(k). */
     opencl_fixture(dir, "nofma", false, false);
     snprintf(args, sizeof args, "%s --app Z=2,E=1,n=8 --no-plot", dir);
-    expect_late_error(tool, args, 1, "needs g(x): no");
+    expect_error(tool, args, 1, "needs g(x): no");
 }
 
 /* The shared list of corrupt results, the cases on the files xgraph reads:
@@ -856,8 +872,8 @@ static void test_corrupt_results_are_refused(void **state)
     assert_true(tried >= 10);
 }
 
-CLI_TEST_MAIN(test_parameters_and_figures, test_cuda_counts_warps_per_sm, test_cache_form, test_r_residency,
-              test_headlines_against_the_peaks,
+CLI_TEST_MAIN(test_parameters_and_figures, test_stopped_drawing_leaves_nothing_behind, test_cuda_counts_warps_per_sm,
+              test_cache_form, test_r_residency, test_headlines_against_the_peaks,
               test_little_kept_within_2x_of_the_chase, test_little_omitted_100x_below_the_chase,
               test_little_unchecked_without_a_chase, test_little_omitted_for_a_cache_resident_stream,
               test_application, test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused)
