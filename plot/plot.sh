@@ -2,7 +2,9 @@
 # Draws every figure whose CSV is present in a results directory, as PNG and
 # SVG beside the CSVs.   plot/plot.sh DIR
 # Exit status: 0 drawn (or nothing to draw), 1 gnuplot failed or a figure
-# could not be written whole (a full disk), 2 bad usage.
+# could not be written whole (a full disk), 2 bad usage. A figure is drawn
+# under a temporary name and renamed once whole: stopped at any point, it
+# leaves the figure whole or absent, and no temporary.
 #
 # Paths and the device name are data: gnuplot gets them as script arguments
 # (gnuplot -c), never inside a command string, and the directory as an
@@ -24,6 +26,12 @@ here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 # shellcheck source=common/csv_records.sh
 . "$here/../common/csv_records.sh"
 command -v gnuplot >/dev/null || die 1 "gnuplot not found (apt-get install gnuplot-nox)"
+
+# The figure being drawn, under its temporary name: removed on every exit.
+drawing=""
+trap '[ -z "$drawing" ] || rm -f -- "$drawing.png" "$drawing.svg"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 # The device name in DIR's NAME.meta.csv: the value of its device.name record.
 device_name() { # meta.csv
@@ -146,18 +154,19 @@ for csv in "$dir"/*.csv; do
         extra=("${extra[@]:0:fig_nargs[i]}")
         # A figure left from an earlier drawing must not pass for this one's.
         rm -f -- "$out.png" "$out.svg"
+        drawing=$(dirname -- "$out")/.$(basename -- "$out").drawing.$$
         # Panels without data for a backend are normal; other messages show.
-        if ! log=$(gnuplot -c "${fig_script[i]}" "$csv" "$out" "$name" "${extra[@]}" 2>&1); then
-            rm -f -- "$out.png" "$out.svg"
+        if ! log=$(gnuplot -c "${fig_script[i]}" "$csv" "$drawing" "$name" "${extra[@]}" 2>&1); then
             die 1 "${fig_name[i]} on $csv: gnuplot failed: $(complaint "$log")"
         fi
-        for f in "$out.png" "$out.svg"; do
-            [ -e "$f" ] || continue
-            if ! whole "$f"; then
-                rm -f -- "$out.png" "$out.svg"
-                die 1 "cannot write $f: gnuplot left it incomplete (is the disk full?)"
-            fi
+        for kind in png svg; do
+            [ -e "$drawing.$kind" ] || continue
+            whole "$drawing.$kind" || die 1 "cannot write $out.$kind: gnuplot left it incomplete (is the disk full?)"
         done
+        for kind in png svg; do
+            [ ! -e "$drawing.$kind" ] || mv -f -- "$drawing.$kind" "$out.$kind" || die 1 "cannot write $out.$kind"
+        done
+        drawing=""
         [ -z "$log" ] || grep -v "Skipping data file with no valid points" <<<"$log" >&2 || true
         [ -e "$out.png" ] && drawn=$((drawn + 1))
     done

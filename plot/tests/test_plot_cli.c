@@ -159,6 +159,21 @@ static void test_full_disk_leaves_no_partial_figure(void **state)
     assert_int_equal(figures_in("full"), 0);
 }
 
+/* plot.sh stopped (SIGTERM to its process group, as run_all.sh stops a
+ * task) while gnuplot is writing a figure: neither that figure, cut, nor
+ * its temporary is left. gnuplot here is a stand-in that writes the start
+ * of a figure under the name it is given and waits. */
+static void test_stopped_drawing_leaves_no_partial_figure(void **state)
+{
+    (void)state;
+    fixture_copy("stopped");
+    sh_in_tmp("find stopped -name '*.csv' ! -name 'fma-opencl*' -delete");
+    char cmd[1024], dir[512];
+    snprintf(dir, sizeof dir, "%s/stopped", tmp);
+    snprintf(cmd, sizeof cmd, "'%s' '%s'", PLOT, dir);
+    expect_nothing_left_after_sigterm(cmd, "printf partial > \"$4.png\"", dir, "\\.png$", "\\.(png|svg)$");
+}
+
 /* A figure an earlier drawing left is removed before it is drawn again:
  * a run whose gnuplot fails leaves neither the old file nor a new one. */
 static void test_old_figure_never_passes_for_new(void **state)
@@ -377,6 +392,6 @@ static int setup_plot(void **state)
 }
 
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
-              test_old_figure_never_passes_for_new, test_cluster_headline,
+              test_stopped_drawing_leaves_no_partial_figure, test_old_figure_never_passes_for_new, test_cluster_headline,
               test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
               test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_bad_usage)
