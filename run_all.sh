@@ -76,6 +76,7 @@ absolute() { # variable path
 . common/run_args.sh # parse_only, check_only_names
 . common/kv.sh
 . common/descriptor.sh
+. common/csv_records.sh # csv_records: a CSV's records, one a line
 # Each step of a run, by what it is responsible for.
 . tools/run/options.sh || exit 1  # the command line, run-options
 . tools/run/run_dir.sh || exit 1  # the run directory, its lock, whole files

@@ -6,19 +6,29 @@
 # separator (\037): quoted fields, doubled quotes and line breaks inside
 # quotes read as RFC 4180 has them, line breaks turned into spaces.
 csv_records() { # file
+    # Each stretch between separators is taken whole (index, match), never a
+    # character at a time: a field of megabytes costs one copy, not one per
+    # character.
     awk '
         {
             line = $0
             if (inq) field = field " "
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
+            while (line != "") {
                 if (inq) {
-                    if (c != "\"") field = field c
-                    else if (substr(line, i + 1, 1) == "\"") { field = field c; i++ }
-                    else inq = 0
-                } else if (c == "\"") inq = 1
+                    p = index(line, "\"")
+                    if (p == 0) { field = field line; line = ""; continue }
+                    field = field substr(line, 1, p - 1)
+                    if (substr(line, p + 1, 1) == "\"") { field = field "\""; line = substr(line, p + 2) }
+                    else { inq = 0; line = substr(line, p + 1) }
+                    continue
+                }
+                p = match(line, /[,"\r]/)
+                if (p == 0) { field = field line; line = ""; continue }
+                c = substr(line, p, 1)
+                field = field substr(line, 1, p - 1)
+                line = substr(line, p + 1)
+                if (c == "\"") inq = 1
                 else if (c == ",") { record = record field "\037"; field = "" }
-                else if (c != "\r") field = field c
             }
             if (inq) next
             print record field

@@ -861,6 +861,23 @@ static void test_odd_device_name(void **state)
     assert_false(exists("%s", pwned()));
 }
 
+/* TMP/DIR/run-log.csv: the log's header, then one record: "ok-opencl" on
+ * the fake device with status, seconds, mode and reason (a CSV field, as
+ * given: quoted where it must be). */
+static void put_run_log(const char *dir, const char *status, const char *seconds, const char *mode,
+                        const char *reason)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/run-log.csv", tmp, dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n"
+            "ok-opencl,opencl,0,Fake device,opencl-0-Fake_device,%s,%d,%s,%s,2024-01-01T00:00:00Z,%s\n",
+            status, strcmp(status, "passed") ? 1 : 0, seconds, mode, reason);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* The time estimate reads the newest run beside this one: a time there
  * that bash arithmetic would evaluate (and run what its subscript holds)
  * is ignored. */
@@ -868,20 +885,44 @@ static void test_earlier_run_is_data(void **state)
 {
     (void)state;
     make_fakes();
-    char args[512], path[512];
+    char args[512], seconds[512];
     sh("mkdir -p %s/rhist/old", tmp);
-    snprintf(path, sizeof path, "%s/rhist/old/run-log.csv", tmp);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n"
-               "ok-opencl,opencl,0,Fake device,opencl-0-Fake_device,passed,0,quick_default[$(touch %s)],full,"
-               "2024-01-01T00:00:00Z,\n",
-            pwned());
-    assert_int_equal(fclose(f), 0);
+    snprintf(seconds, sizeof seconds, "quick_default[$(touch %s)]", pwned());
+    put_run_log("rhist/old", "passed", seconds, "full", "");
     snprintf(args, sizeof args, "--only ok-opencl --out %s/rhist/new", tmp);
     run_result r = run_all_ok(args);
     run_free(&r);
     assert_false(exists("%s", pwned()));
+}
+
+/* A field of megabytes in an earlier run's log (read for the estimate) and
+ * in this run's own (read on --resume) is read whole, at once: not one
+ * character at a time, which took minutes. The run must end well within
+ * its hang guard. */
+static void test_huge_field_in_a_log(void **state)
+{
+    (void)state;
+    make_fakes();
+    size_t huge = (size_t)2 << 20;
+    char *reason = malloc(huge + 3), args[512];
+    assert_non_null(reason);
+    memset(reason, 'x', huge + 2);
+    reason[0] = reason[huge + 1] = '"';
+    reason[huge + 2] = '\0';
+    sh("mkdir -p %s/rhuge/old", tmp);
+    put_run_log("rhuge/old", "failed", "3", "full", reason);
+    snprintf(args, sizeof args, "--only ok-opencl --out %s/rhuge/new", tmp);
+    run_result r = run_all_ok(args);
+    run_free(&r);
+    hand_made_run("rhuge/resumed", "quick=0\ndevice=\nonly=ok-opencl\n");
+    put_run_log("rhuge/resumed", "failed", "0.1", "full", reason);
+    free(reason);
+    snprintf(args, sizeof args, "--resume %s/rhuge/resumed", tmp);
+    r = run_all(args);
+    if (r.status != 1)
+        fail_msg("--resume: status %d (want 1: the failed task stays failed)\nstderr:\n%.2000s", r.status, r.err);
+    expect_in(r.out, "  FAILED   ok-opencl on Fake device: xxxx");
+    run_free(&r);
 }
 
 /* On a terminal the progress line is cut to COLUMNS, which comes from the
@@ -911,16 +952,9 @@ static void test_record_on_two_lines(void **state)
 {
     (void)state;
     make_fakes();
-    char args[512], path[512];
+    char args[512];
     hand_made_run("rlines", "quick=0\ndevice=\nonly=ok-opencl\n");
-    snprintf(path, sizeof path, "%s/rlines/run-log.csv", tmp);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n"
-          "ok-opencl,opencl,0,Fake device,opencl-0-Fake_device,failed,1,0.1,full,2024-01-01T00:00:00Z,"
-          "\"first line\nsecond, \"\"line\"\"\"\n",
-          f);
-    assert_int_equal(fclose(f), 0);
+    put_run_log("rlines", "failed", "0.1", "full", "\"first line\nsecond, \"\"line\"\"\"");
     snprintf(args, sizeof args, "--resume %s/rlines", tmp);
     run_result r = run_all(args);
     if (r.status != 1 || strstr(r.out, "FAILED   second") != NULL)
@@ -935,4 +969,4 @@ TEST_MAIN(setup_all, teardown, test_failure_skip_and_completeness, test_interrup
           test_sigkill_leaves_no_orphan, test_one_run_per_directory, test_resume_reads_options_as_data,
           test_options_round_trip, test_full_disk_at_run_options, test_full_disk_at_the_log,
           test_full_disk_at_the_summary, test_odd_out_path, test_odd_device_name, test_earlier_run_is_data,
-          test_terminal_width_is_data, test_record_on_two_lines)
+          test_terminal_width_is_data, test_record_on_two_lines, test_huge_field_in_a_log)

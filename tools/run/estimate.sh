@@ -41,10 +41,10 @@ read_history() {
             # Whole seconds only, in decimal: bash arithmetic would evaluate
             # anything else, and run what an array subscript in it holds.
             [[ ${F[7]:-} =~ ^0*([0-9]{1,9})(\.[0-9]*)?$ ]] || continue
-            history["${F[4]:-}/${F[0]}"]=${BASH_REMATCH[1]}
-            history["${F[0]}"]=${BASH_REMATCH[1]}
+            history["${F[4]:-}/${F[0]:-}"]=${BASH_REMATCH[1]}
+            history["${F[0]:-}"]=${BASH_REMATCH[1]}
             found=1
-        done <"$f"
+        done < <(csv_records "$f")
         if [ $found = 1 ]; then
             history_from=${f%/*}
             history_from=${history_from##*/}

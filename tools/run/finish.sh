@@ -62,13 +62,13 @@ summarize() {
     declare -A last=()
     passed=() skipped=() failed=()
     while csv_read; do
-        last["${F[4]:-}/${F[0]}"]=$k
+        last["${F[4]:-}/${F[0]:-}"]=$k
         k=$((k + 1))
-    done <"$log_csv"
+    done < <(csv_records "$log_csv")
     k=0
     while csv_read; do
         k=$((k + 1))
-        [ "${F[0]}" = task ] || [ "${last["${F[4]:-}/${F[0]}"]}" != $((k - 1)) ] && continue
+        [ "${F[0]:-}" = task ] || [ "${last["${F[4]:-}/${F[0]:-}"]}" != $((k - 1)) ] && continue
         what="${F[0]}${F[3]:+ on ${F[3]}}"
         [ "${F[0]}" = xgraph ] && what="xgraph on ${F[4]}"
         why=${F[10]:-}
@@ -78,7 +78,7 @@ summarize() {
             skipped) skipped+=("$what: $why") ;;
             *) failed+=("$what: $why (log: $out/${F[4]:-}/${F[0]}.log)") ;;
         esac
-    done <"$log_csv"
+    done < <(csv_records "$log_csv")
     failed+=("${extra_failed[@]}")
 }
 summary_text() {

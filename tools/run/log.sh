@@ -35,31 +35,15 @@ csv_field() {
     if [[ $s == *[,\"$'\n'$'\r']* ]]; then s=${s//\"/\"\"}; s="\"$s\""; fi
     printf '%s' "$s"
 }
-# Splits one CSV record into the array F.
-csv_split() {
-    local line=$1 f="" q=0 c i
-    F=()
-    for ((i = 0; i < ${#line}; i++)); do
-        c=${line:i:1}
-        if [ $q = 1 ]; then
-            if [ "$c" = '"' ]; then
-                if [ "${line:i+1:1}" = '"' ]; then f+='"'; i=$((i + 1)); else q=0; fi
-            else f+=$c; fi
-        else
-            case $c in '"') q=1 ;; ,) F+=("$f"); f="" ;; *) f+=$c ;; esac
-        fi
-    done
-    F+=("$f")
-}
-# Reads one CSV record from stdin into F; a quoted field may span lines (an
-# odd number of quotes so far: the record goes on). False at the end.
+# Reads one record of csv_records' output (common/csv_records.sh: a record
+# a line, its fields split by \037, line breaks inside a field made spaces)
+# from stdin into F. False at the end. The records come from awk, which
+# takes a field whole: a field of megabytes costs one copy, where bash
+# slicing one character at a time would take minutes.
 csv_read() {
-    local rec line quotes
+    local rec
     IFS= read -r rec || [ -n "$rec" ] || return 1
-    while quotes=${rec//[^\"]/}; [ $((${#quotes} % 2)) = 1 ] && IFS= read -r line; do
-        rec+=$'\n'$line
-    done
-    csv_split "$rec"
+    IFS=$'\037' read -r -a F <<<"$rec"
 }
 # A log's last line, without the program's name and "skipped: " before it:
 # why a benchmark was skipped or failed.
@@ -95,8 +79,8 @@ record() { # task backend index label dir status rc seconds reason
 read_done_tasks() {
     declare -gA done_task=()
     while csv_read; do
-        [ "${F[0]}" = task ] && continue
-        done_task["${F[4]:-}/${F[0]}"]=1
-    done <"$log_csv"
+        [ "${F[0]:-}" = task ] && continue
+        done_task["${F[4]:-}/${F[0]:-}"]=1
+    done < <(csv_records "$log_csv")
     done_before=${#done_task[@]}
 }
