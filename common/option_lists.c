@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
-/* Comma lists of option values: names from a table, strictly increasing
- * counts; every one under the same rule (cr_list_check). */
+/* Comma lists of names from a table, and the rule every comma list of an
+ * option follows (cr_list_check). */
 #include "options.h"
 
 #include "error.h"
@@ -46,34 +46,5 @@ int cr_parse_name_list(const char *text, const char *const *names, unsigned coun
     }
     if (*bits == 0)
         return cr_errf(err, errlen, "'%s' names nothing", text);
-    return 0;
-}
-
-int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen)
-{
-    if (text == NULL || text[0] == '\0')
-        return cr_errf(err, errlen, "empty list");
-    size_t n = 0;
-    const char *p = text;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        char item[32];
-        if (len == 0 || len >= sizeof item)
-            return cr_errf(err, errlen, "list '%s' has an empty or overlong item", text);
-        memcpy(item, p, len);
-        item[len] = '\0';
-        if (n == cap)
-            return cr_errf(err, errlen, "list '%s' has more than %zu items", text, cap);
-        char sub[CR_ERRLEN];
-        if (cr_parse_count(item, &out[n], sub, sizeof sub) != 0)
-            return cr_errf(err, errlen, "list '%s': %s", text, sub);
-        if (n > 0 && out[n] <= out[n - 1])
-            return cr_errf(err, errlen, "list '%s' is not strictly increasing", text);
-        ++n;
-        if (p[len] == '\0')
-            break;
-        p += len + 1;
-    }
-    *count = n;
     return 0;
 }

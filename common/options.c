@@ -211,6 +211,35 @@ bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory)
     return mode == CR_HOST_REF_ON || (mode == CR_HOST_REF_AUTO && device_shares_host_memory);
 }
 
+int cr_parse_count_list(const char *text, uint64_t *out, size_t cap, size_t *count, char *err, size_t errlen)
+{
+    if (text == NULL || text[0] == '\0')
+        return cr_errf(err, errlen, "empty list");
+    size_t n = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        if (len == 0 || len >= sizeof item)
+            return cr_errf(err, errlen, "list '%s' has an empty or overlong item", text);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (n == cap)
+            return cr_errf(err, errlen, "list '%s' has more than %zu items", text, cap);
+        char sub[CR_ERRLEN];
+        if (cr_parse_count(item, &out[n], sub, sizeof sub) != 0)
+            return cr_errf(err, errlen, "list '%s': %s", text, sub);
+        if (n > 0 && out[n] <= out[n - 1])
+            return cr_errf(err, errlen, "list '%s' is not strictly increasing", text);
+        ++n;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    *count = n;
+    return 0;
+}
+
 int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
