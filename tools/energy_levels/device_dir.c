@@ -2,6 +2,7 @@
 #include "energy_levels/device_dir.h"
 
 #include "error.h"
+#include "shared/descriptors.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -77,10 +78,14 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* The stream benchmark's metadata first, then the others in name order. */
+/* The metadata of the X-model's memory side first (the benchmark whose
+ * descriptor says xmodel=memory, which sizes its sweep by the last-level
+ * cache), then the others in name order. */
 static int meta_rank(const char *name)
 {
-    return strncmp(name, "stream-", 7) == 0 ? 0 : 1;
+    const cr_descriptor *memory = cr_descriptor_xmodel("memory");
+    size_t n = memory ? strlen(memory->name) : 0;
+    return memory && strncmp(name, memory->name, n) == 0 && name[n] == '-' ? 0 : 1;
 }
 
 static int load_files(el_device *d, struct dirent **ents, int n, char *err, size_t errlen)
