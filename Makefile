@@ -176,7 +176,7 @@ $(eval $(call folder_tests,plot,))
 
 # ---- benchmarks ----
 # Per benchmark B: the archive of bench/B/*.c (but its parts of tools:
-# gpu_rules.c, the GPU check's, and energy_levels.c); for each of its backends (B_BACKENDS): B-opencl from
+# gpu_rules.c, the GPU check's, energy_levels.c and csv_schemas.c); for each of its backends (B_BACKENDS): B-opencl from
 # opencl/B/*.c, opencl/B/kernels.cl where there is one and B_CL_EMBED
 # (further embedded symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu
 # and *.c) and B_CUDA_EXTRA objects; the tests in bench/B/tests/. B_LIBS:
@@ -184,7 +184,7 @@ $(eval $(call folder_tests,plot,))
 # library), linked after its own by its executables and tests. B_PIECES:
 # the shared backend pieces (below) its backends build on, linked before
 # its own archive.
-BENCH_TOOL_PARTS := gpu_rules energy_levels
+BENCH_TOOL_PARTS := gpu_rules energy_levels csv_schemas
 # A tool's parts in the benchmarks' folders, bench/<b>/FILE.c, into the
 # tool's archive with their list in the benchmarks' order, generated from
 # the descriptors (common/descriptor_gen.sh MODE) and rewritten only where it
@@ -299,6 +299,8 @@ $(BUILD)/gen/descriptor_table.c: FORCE
 	@common/descriptor_gen.sh c . > $@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
 $(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/descriptor_table.o
 $(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/descriptor_table.o
+# The schemas of the files a benchmark writes beside its results are its own.
+$(eval $(call bench_parts_rules,shared,csv_schemas,csv-schemas))
 $(eval $(call folder_tests,tools/shared,tool_shared.a))
 # tools/peers.sh, a script: its end-to-end test, on stand-ins of both suites.
 $(eval $(call folder_tests,tools/peers,))

@@ -9,12 +9,15 @@
 #   common/descriptor_gen.sh energy-levels ROOT
 #                                            the energy levels' rules, the lists
 #                                            of bench/*/energy_levels.c in order
+#   common/descriptor_gen.sh csv-schemas ROOT
+#                                            the benchmarks' extra files' schemas,
+#                                            the lists of bench/*/csv_schemas.c
 # Exit status: 0 written to stdout; 1 a descriptor is wrong (one line:
 # FILE:LINE: what); 2 bad usage.
 set -euo pipefail
 
 say_error() { printf 'descriptor_gen.sh: error: %s\n' "$1" >&2; }
-[ $# -eq 2 ] && [[ $1 =~ ^(make|c|gpu-rules|energy-levels)$ ]] || { say_error "usage: common/descriptor_gen.sh make|c|gpu-rules|energy-levels ROOT"; exit 2; }
+[ $# -eq 2 ] && [[ $1 =~ ^(make|c|gpu-rules|energy-levels|csv-schemas)$ ]] || { say_error "usage: common/descriptor_gen.sh make|c|gpu-rules|energy-levels|csv-schemas ROOT"; exit 2; }
 mode=$1 root=$2
 here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 . "$here/kv.sh"
@@ -122,4 +125,5 @@ case $mode in
     c) emit_c ;;
     gpu-rules) emit_tool_parts gpu_rules gpu_check/rules.h cr_bench_part gc_rules_ gc_rule_lists gc_nrule_lists ;;
     energy-levels) emit_tool_parts energy_levels energy_levels/rule.h cr_bench_part el_rules_ el_rule_lists el_nrule_lists ;;
+    csv-schemas) emit_tool_parts csv_schemas shared/csv_schema.h cr_bench_part cr_csv_schemas_ cr_csv_schema_lists cr_ncsv_schema_lists ;;
 esac

@@ -60,19 +60,6 @@ static const cr_column_spec run_log_cols[] = {
 };
 const cr_csv_schema cr_schema_run_log = {"run_all.sh's run log", run_log_cols, COUNT(run_log_cols), false, NULL, 0};
 
-/* bench/sfu/summary_table.c's columns. */
-static const cr_column_spec sfu_table_cols[] = {
-    {"func", CR_TEXT, CR_NEVER_EMPTY},           {"math", CR_TEXT, CR_MAY_BE_EMPTY},          {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},
-    {"version", CR_TEXT, CR_MAY_BE_EMPTY},       {"latency_ns", CR_NUMBER, CR_MAY_BE_EMPTY},  {"latency_cycles", CR_NUMBER, CR_MAY_BE_EMPTY},
-    {"mean_rel_err", CR_ERROR, CR_MAY_BE_EMPTY}, {"max_rel_err", CR_ERROR, CR_MAY_BE_EMPTY}, {"max_ulp", CR_ERROR, CR_MAY_BE_EMPTY},
-    {"max_ulp_wide", CR_ERROR, CR_MAY_BE_EMPTY}, {"bound_ulp", CR_ERROR, CR_MAY_BE_EMPTY},  {"ftz", CR_TEXT, CR_MAY_BE_EMPTY},
-    {"registers", CR_COUNT, CR_MAY_BE_EMPTY},    {"throughput_Gops", CR_NUMBER, CR_MAY_BE_EMPTY}, {"per_cu_Gops", CR_NUMBER, CR_MAY_BE_EMPTY},
-    {"speedup_vs_precise", CR_NUMBER, CR_MAY_BE_EMPTY}, {"valid", CR_FLAG, CR_NEVER_EMPTY},
-    {"flags", CR_TEXT, CR_ADDED_LATER}, {"note", CR_TEXT, CR_ADDED_LATER},
-};
-const cr_csv_schema cr_schema_sfu_table = {"the SFU summary table", sfu_table_cols, COUNT(sfu_table_cols), false,
-                                           NULL, 0};
-
 /* tools/xgraph/params.c and app.c. */
 static const cr_column_spec xgraph_params_cols[] = {
     {"parameter", CR_TEXT, CR_NEVER_EMPTY}, {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},      {"ilp", CR_COUNT, CR_MAY_BE_EMPTY},
@@ -148,6 +135,20 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* The schema of a benchmark's extra file of that name, or NULL. */
+static const cr_csv_schema *extra_schema(const char *name)
+{
+    size_t n = cr_bench_parts_count(cr_csv_schema_lists, cr_ncsv_schema_lists);
+    for (size_t i = 0; i < n; ++i) {
+        const cr_extra_schema *x = cr_bench_parts_at(cr_csv_schema_lists, cr_ncsv_schema_lists, sizeof *x, i);
+        size_t b = strlen(x->benchmark), k = strlen(x->kind), len = strlen(name);
+        if (len > b + k + 6 && strncmp(name, x->benchmark, b) == 0 && name[b] == '-' &&
+            name[len - k - 5] == '.' && strncmp(name + len - k - 4, x->kind, k) == 0 && ends_with(name, ".csv"))
+            return x->schema;
+    }
+    return NULL;
+}
+
 const cr_csv_schema *cr_schema_for(const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -159,8 +160,9 @@ const cr_csv_schema *cr_schema_for(const char *path)
         return &cr_schema_xgraph_params;
     if (strcmp(name, "xgraph-app.csv") == 0)
         return &cr_schema_xgraph_app;
-    if (strncmp(name, "sfu-", 4) == 0 && ends_with(name, ".table.csv"))
-        return &cr_schema_sfu_table;
+    const cr_csv_schema *extra = extra_schema(name);
+    if (extra)
+        return extra;
     if (strcmp(name, "energy-levels.csv") == 0)
         return &schema_energy_levels;
     if (strcmp(name, "peers.csv") == 0)

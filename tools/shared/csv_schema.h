@@ -6,6 +6,8 @@
 #ifndef CR_CSV_SCHEMA_H
 #define CR_CSV_SCHEMA_H
 
+#include "shared/bench_parts.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,10 +54,19 @@ typedef struct {
 extern const cr_csv_schema cr_schema_results;      /* <benchmark>-<backend>.csv (common/results.h) */
 extern const cr_csv_schema cr_schema_metadata;     /* *.meta.csv */
 extern const cr_csv_schema cr_schema_run_log;      /* run_all.sh's run-log.csv */
-extern const cr_csv_schema cr_schema_sfu_table;    /* sfu-<backend>.table.csv */
 extern const cr_csv_schema cr_schema_xgraph_params; /* xgraph-params.csv */
 extern const cr_csv_schema cr_schema_xgraph_app;   /* xgraph-app.csv */
 extern const cr_csv_schema cr_schema_reference;    /* xgraph --reference, Li's Table 3.2 */
+/* A file a benchmark writes beside its results, <benchmark>-<backend>.<kind>.csv,
+ * and what it holds: bench/<benchmark>/csv_schemas.c lists them (a
+ * cr_bench_part of these, cr_csv_schemas_<benchmark>), gathered in the
+ * benchmarks' order at build time (common/descriptor_gen.sh csv-schemas). */
+typedef struct {
+    const char *benchmark, *kind;
+    const cr_csv_schema *schema;
+} cr_extra_schema;
+extern const cr_bench_part *const cr_csv_schema_lists[];
+extern const size_t cr_ncsv_schema_lists;
 /* A CSV of no known kind: a header of distinct names (a letter or '_'
  * first, so that a data row is not taken for one), as many fields in every
  * row, text anywhere. */

@@ -398,7 +398,6 @@ static void test_schema_by_name(void **state)
         {"regspill-offline.csv", &cr_schema_results},
         {"stream-opencl.meta.csv", &cr_schema_metadata},
         {"run-log.csv", &cr_schema_run_log},
-        {"sfu-cuda.table.csv", &cr_schema_sfu_table},
         {"xgraph-params.csv", &cr_schema_xgraph_params},
         {"xgraph-app.csv", &cr_schema_xgraph_app},
         {"newbench-opencl.csv", &cr_schema_any},
@@ -407,6 +406,10 @@ static void test_schema_by_name(void **state)
     for (size_t i = 0; i < sizeof names / sizeof *names; ++i)
         if (cr_schema_for(names[i].name) != names[i].schema)
             fail_msg("%s: read as %s", names[i].name, cr_schema_for(names[i].name)->what);
+    /* A benchmark's own extra file, from its folder's list; only its own name. */
+    assert_string_equal(cr_schema_for("results/r/cuda-0-h200/sfu-cuda.table.csv")->what, "the SFU summary table");
+    assert_ptr_equal(cr_schema_for("stream-cuda.table.csv"), &cr_schema_results);
+    assert_ptr_equal(cr_schema_for("sfu-.table.csv"), &cr_schema_results);
 }
 
 static void test_params(void **state)
