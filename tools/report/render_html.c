@@ -111,11 +111,11 @@ static void html_headlines(FILE *f, const rp_device *d, size_t i)
  * plot leaves an empty or a cut file: refused, naming it). */
 #define RP_PNG_MAX_BYTES ((size_t)64 << 20)
 
-static unsigned char *read_png(const char *path, size_t *len, char *err, size_t errlen)
+static char *read_png(const char *path, size_t *len, char *err, size_t errlen)
 {
     static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
                                               'I',  'H', 'D', 'R'};
-    unsigned char *bytes = cr_read_bounded(path, RP_PNG_MAX_BYTES, len, err, errlen);
+    char *bytes = cr_read_bounded(path, RP_PNG_MAX_BYTES, "a figure", len, err, errlen);
     if (bytes != NULL && (*len < sizeof signature || memcmp(bytes, signature, sizeof signature) != 0)) {
         cr_errf(err, errlen, "%s: not a PNG image (%zu bytes%s): draw it again (plot/plot.sh)", path, *len,
                 *len ? ", no PNG signature and header" : "");
@@ -151,7 +151,7 @@ static int html_figure(FILE *f, const rp_device *d, const char *pre, const char 
     char path[RP_PATH_LEN + 512];
     snprintf(path, sizeof path, "%s/%s", d->path, png);
     size_t len = 0;
-    unsigned char *bytes = read_png(path, &len, err, errlen);
+    char *bytes = read_png(path, &len, err, errlen);
     if (bytes == NULL)
         return -1;
     char *b64 = malloc(cr_base64_encoded_len(len) + 1);
@@ -159,7 +159,7 @@ static int html_figure(FILE *f, const rp_device *d, const char *pre, const char 
         free(bytes);
         return cr_errf(err, errlen, "out of memory");
     }
-    cr_base64_encode(bytes, len, b64);
+    cr_base64_encode((const unsigned char *)bytes, len, b64);
     free(bytes);
     fputs("<figure><img alt=\"", f);
     rp_html_text(f, png);

@@ -6,54 +6,69 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static unsigned char *refuse(int fd, unsigned char *buf, char *err, size_t errlen, const char *path, const char *why)
+int cr_too_large(const char *path, size_t max, const char *what, char *err, size_t errlen)
 {
-    cr_errf(err, errlen, "%s: %s", path, why);
-    free(buf);
-    if (fd >= 0)
-        close(fd);
-    return NULL;
+    return cr_errf(err, errlen, "%s: more than %s may hold (%zu MiB)", path, what, max >> 20);
 }
 
-unsigned char *cr_read_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+/* The bytes of fd, NUL-terminated, at most max of them. */
+static char *read_all(int fd, size_t cap, size_t max, const char *what, const char *path, size_t *len, char *err,
+                      size_t errlen)
+{
+    char *text = malloc(cap);
+    size_t n = 0;
+    for (;;) {
+        if (text == NULL) {
+            cr_errf(err, errlen, "%s: out of memory", path);
+            return NULL;
+        }
+        if (n == cap - 1) {
+            char *b = realloc(text, cap *= 2);
+            if (b == NULL)
+                free(text);
+            text = b;
+            continue;
+        }
+        ssize_t got = read(fd, text + n, cap - 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || (n += (size_t)got) > max) {
+            if (got < 0)
+                cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+            else if (got > 0)
+                cr_too_large(path, max, what, err, errlen);
+            else
+                break;
+            free(text);
+            return NULL;
+        }
+    }
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+char *cr_read_bounded(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen)
 {
     /* Non-blocking: opening a FIFO for reading must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return refuse(-1, NULL, err, errlen, path, strerror(errno));
+    if (fd < 0) {
+        cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
     struct stat st;
-    if (fstat(fd, &st) != 0)
-        return refuse(fd, NULL, err, errlen, path, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return refuse(fd, NULL, err, errlen, path, "not a regular file");
-    if ((uintmax_t)st.st_size > (uintmax_t)max) {
-        char why[96];
-        snprintf(why, sizeof why, "larger than %zu bytes, the most read of such a file", max);
-        return refuse(fd, NULL, err, errlen, path, why);
-    }
-    size_t size = (size_t)st.st_size;
-    unsigned char *buf = malloc(size + 1);
-    if (buf == NULL)
-        return refuse(fd, NULL, err, errlen, path, "out of memory");
-    size_t n = 0;
-    while (n < size) {
-        ssize_t got = read(fd, buf + n, size - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return refuse(fd, buf, err, errlen, path, strerror(errno));
-        if (got == 0)
-            return refuse(fd, buf, err, errlen, path, "shorter than its size: it changed while read");
-        n += (size_t)got;
-    }
+    char *text = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        cr_errf(err, errlen, "%s: not a regular file", path);
+    else if ((uintmax_t)st.st_size > (uintmax_t)max)
+        cr_too_large(path, max, what, err, errlen);
+    else
+        text = read_all(fd, (size_t)st.st_size + 4096, max, what, path, len, err, errlen);
     close(fd);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    return text;
 }

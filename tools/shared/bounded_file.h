@@ -6,8 +6,13 @@
 
 #include <stddef.h>
 
-/* The whole of path (caller frees; *len its bytes), or NULL with "PATH:
- * why" in err: not a regular file, larger than max bytes, unreadable. */
-unsigned char *cr_read_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+/* The whole of path, NUL-terminated (caller frees; *len its bytes), read
+ * to its end whatever its size said (it may be growing); or NULL with
+ * "PATH: why" in err: not a regular file, more than max bytes ("more than
+ * <what> may hold (N MiB)"), unreadable. */
+char *cr_read_bounded(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen);
+
+/* The message for more than max bytes of what, into err; returns -1. */
+int cr_too_large(const char *path, size_t max, const char *what, char *err, size_t errlen);
 
 #endif

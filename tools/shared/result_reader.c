@@ -2,15 +2,12 @@
 #include "shared/result_reader.h"
 
 #include "error.h"
+#include "shared/bounded_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* A growing list of strings: the fields of the record being read. */
 typedef struct {
@@ -445,72 +442,14 @@ int cr_csv_parse(cr_csv_table *t, const char *name, const char *text, size_t len
 
 static int too_large(const char *path, char *err, size_t errlen)
 {
-    return cr_errf(err, errlen, "%s: more than a results file may hold (%zu MiB)", path, CR_CSV_MAX_BYTES >> 20);
-}
-
-/* The bytes of fd, NUL-terminated, at most CR_CSV_MAX_BYTES of them
- * (whatever its size said: it may be growing). */
-static char *read_all(int fd, size_t cap, const char *path, size_t *len, char *err, size_t errlen)
-{
-    char *text = malloc(cap);
-    size_t n = 0;
-    for (;;) {
-        if (text == NULL) {
-            cr_errf(err, errlen, "%s: out of memory", path);
-            return NULL;
-        }
-        if (n == cap - 1) {
-            char *b = realloc(text, cap *= 2);
-            if (b == NULL)
-                free(text);
-            text = b;
-            continue;
-        }
-        ssize_t got = read(fd, text + n, cap - 1 - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0 || (n += (size_t)got) > CR_CSV_MAX_BYTES) {
-            if (got < 0)
-                cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-            else if (got > 0)
-                too_large(path, err, errlen);
-            else
-                break;
-            free(text);
-            return NULL;
-        }
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
-
-/* The whole of a regular file, NUL-terminated; NULL with err. Opened
- * without blocking, so that a FIFO is refused rather than waited on. */
-static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    char *text = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        cr_errf(err, errlen, "%s: not a regular file", path);
-    else if ((uintmax_t)st.st_size > CR_CSV_MAX_BYTES)
-        too_large(path, err, errlen);
-    else
-        text = read_all(fd, (size_t)st.st_size + 4096, path, len, err, errlen);
-    close(fd);
-    return text;
+    return cr_too_large(path, CR_CSV_MAX_BYTES, "a results file", err, errlen);
 }
 
 int cr_csv_load(cr_csv_table *t, const char *path, const cr_csv_schema *schema, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     size_t len = 0;
-    char *text = read_file(path, &len, err, errlen);
+    char *text = cr_read_bounded(path, CR_CSV_MAX_BYTES, "a results file", &len, err, errlen);
     if (text == NULL)
         return -1;
     int rc = parse_text(t, path, text, len, schema, err, errlen);
