@@ -137,37 +137,12 @@ static void note_iters(at_state *s)
 
 /* ---- the skeleton's hooks ---- */
 
-static bool any_op_selected(const at_state *s)
-{
-    for (int type = 0; type < AT_NTYPES; ++type)
-        for (int op = 0; op < AT_NOPS; ++op)
-            if (at_op_selected(s, op, type))
-                return true;
-    return false;
-}
-
-/* Whether sweep sw measures anything with the operations, types and memory
- * spaces chosen (each sweep's own choice of them: sweeps.c). */
-static bool sweep_measures(const at_state *s, unsigned sw)
-{
-    unsigned u32 = at_selected(s->cfg.types, AT_TYPE_U32);
-    switch (sw) {
-    case AT_SW_DEGREE: return s->cfg.spaces != 0 && any_op_selected(s);
-    case AT_SW_HOST: return any_op_selected(s);
-    case AT_SW_STRIDE:
-        return u32 && s->cfg.spaces != 0 &&
-               (at_selected(s->cfg.ops, AT_READ) || at_selected(s->cfg.ops, AT_XCHG) || at_selected(s->cfg.ops, AT_ADD));
-    case AT_SW_GROUPS: return u32 && at_selected(s->cfg.ops, AT_ADD) && at_selected(s->cfg.spaces, AT_GLOBAL);
-    default: return true; /* launch and locks run kinds of their own */
-    }
-}
-
 static int parsed(void *state)
 {
     at_state *s = state;
     bool measures = false;
     for (unsigned sw = 1; sw <= AT_SW_LOCKS; sw <<= 1)
-        measures = measures || ((s->cfg.sweeps & sw) && sweep_measures(s, sw));
+        measures = measures || ((s->cfg.sweeps & sw) && at_sweep_measures(s, sw));
     if (!measures)
         return cr_fail_usage(&s->ses,
                              "the sweeps chosen measure nothing with these --ops, --types and --spaces (float "

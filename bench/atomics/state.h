@@ -97,6 +97,9 @@ cr_status at_calibrate_point(at_state *s, const cr_result *row, const char *what
 int at_measure_run(at_state *s, at_endpoint *ep, at_run *r, const char *sweep, double *figure);
 
 /* ---- sweeps.c, launch_locks.c: 0, or -1 where a row could not be written ---- */
+/* Whether sweep sw (AT_SW_*) measures anything with the operations, types
+ * and memory spaces chosen. */
+bool at_sweep_measures(const at_state *s, unsigned sw);
 int at_sweep_degree(at_state *s);
 int at_sweep_stride(at_state *s);
 int at_sweep_groups(at_state *s);
