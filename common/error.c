@@ -13,7 +13,7 @@ int cr_errf(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-static void say(const char *program, const char *fmt, va_list ap)
+void cr_vsay_error(const char *program, const char *fmt, va_list ap)
 {
     char msg[4096];
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -29,7 +29,7 @@ void cr_say_error(const char *program, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say(program, fmt, ap);
+    cr_vsay_error(program, fmt, ap);
     va_end(ap);
 }
 
@@ -37,7 +37,7 @@ void cr_die(const char *program, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say(program, fmt, ap);
+    cr_vsay_error(program, fmt, ap);
     va_end(ap);
     exit(status);
 }

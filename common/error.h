@@ -4,6 +4,7 @@
 #ifndef CR_ERROR_H
 #define CR_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Writes the message into err and returns -1, so that a parser can say
@@ -13,6 +14,7 @@ int cr_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((forma
 /* Prints "<program>: error: <message>" on stderr as one line (newlines in
  * the message become spaces) after what is already on stdout. */
 void cr_say_error(const char *program, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cr_vsay_error(const char *program, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* cr_say_error, then exits with status. */
 void cr_die(const char *program, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));

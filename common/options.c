@@ -558,8 +558,6 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
     }
     if (rc == 0)
         rc = settle_options(out);
-    else if (out->energy_min_s == 0)
-        out->energy_min_s = out->quick ? 0.1 : 0.2;
     free(longopts);
     return rc;
 }

@@ -275,11 +275,9 @@ void cr_session_note(cr_session *s, const char *fmt, ...)
 
 int cr_fail_usage(const cr_session *s, const char *fmt, ...)
 {
-    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    cr_vsay_error(s->opt.program, fmt, ap);
     va_end(ap);
-    cr_say_error(s->opt.program, "%s", msg);
     return CR_EXIT_USAGE;
 }
