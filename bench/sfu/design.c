@@ -215,11 +215,17 @@ static int run_version(sfu_state *s, sfu_version v)
     return 0;
 }
 
+/* Whether function f is measured in type t: Li's double set is div, rcp,
+ * sqrt and rsqrt. */
+static bool in_type(sfu_func f, cr_dtype t)
+{
+    return t != CR_DOUBLE || sfu_functions[f].has_double;
+}
+
 static int run_function(sfu_state *s)
 {
-    const sfu_function *fn = &sfu_functions[s->f];
-    if (s->t == CR_DOUBLE && !fn->has_double)
-        return 0; /* Li's double set is div, rcp, sqrt and rsqrt */
+    if (!in_type(s->f, s->t))
+        return 0;
     bool prepared = false;
     char err[CR_ERRLEN];
     for (size_t i = 0; i < s->be->nversions; ++i) {
@@ -333,7 +339,7 @@ static int parsed(void *state)
     for (int t = 0; t < CR_NDTYPES; ++t)
         for (int f = 0; f < SFU_NFUNCS; ++f)
             measures = measures || (selected(s->cfg.types, t) && selected(s->cfg.funcs, f) &&
-                                    (t != CR_DOUBLE || sfu_functions[f].has_double));
+                                    in_type((sfu_func)f, (cr_dtype)t));
     if (!measures)
         return cr_fail_usage(&s->ses, "--types double with these --functions measures nothing: Li's double set is "
                                       "div, rcp, sqrt and rsqrt");
