@@ -29,9 +29,17 @@
 #                     argument ("" where it is absent; reference=)
 #   report_section    the report's section its results go to (default its name)
 #   report_title      that section's heading, where the section is its own
-#   xmodel            its part in build/tools/xgraph's X-model: memory (f(k),
-#                     triad concurrency rows), compute (g(x), concurrency
-#                     rows with ilp=) or latency (a level row "memory")
+#   xmodel            its part in build/tools/xgraph's X-model: memory (f(k)),
+#                     compute (g(x), rows with ilp=) or latency (L)
+#   xmodel_sweep, xmodel_variant
+#                     the rows that give that part: those of this sweep (and
+#                     of this variant, where given; memory and latency need one)
+#   xmodel_fixed_sweep
+#                     memory: the sweep whose row of that variant is the
+#                     fixed-size check of f's plateau (optional)
+#   xmodel_accesses   memory: the elements one work-item of that variant
+#                     loads and stores per iteration, all in flight together
+#                     (Little's law's b, in elements)
 #   headline_sweep, headline_unit, headline_param, headline_pick,
 #   headline_better, headline_what
 #                     its headline figure in the results database (build/tools/
@@ -45,6 +53,7 @@
 # the energy levels its rows stand for (tools/energy_levels/rule.h).
 
 DESC_KEYS=" name title backends order report_section report_title xmodel figure"
+DESC_KEYS+=" xmodel_sweep xmodel_variant xmodel_fixed_sweep xmodel_accesses"
 DESC_KEYS+=" headline_sweep headline_unit headline_param headline_pick headline_better headline_what "
 DESC_PER_EXE=" quick_seconds full_seconds no_device_seconds gpu_check_options gpu_check_seconds "
 DESC_APIS=" opencl cuda "
@@ -65,6 +74,9 @@ desc_check_value() { # key value
         *_seconds) [[ $v =~ ^[1-9][0-9]{0,5}$ ]] || desc_error="$k: '$v' is not a whole number of seconds (1 to 999999)" ;;
         report_section) [[ $v =~ ^[a-z][a-z0-9_-]{0,23}$ ]] || desc_error="report_section: '$v' is not [a-z][a-z0-9_-]*" ;;
         xmodel) [[ $v =~ ^(memory|compute|latency)$ ]] || desc_error="xmodel: '$v' is not memory, compute or latency" ;;
+        xmodel_sweep | xmodel_variant | xmodel_fixed_sweep)
+            [[ $v =~ ^[A-Za-z0-9_.-]{1,24}$ ]] || desc_error="$k: '$v' is not a word" ;;
+        xmodel_accesses) [[ $v =~ ^[1-9][0-9]?$ ]] || desc_error="xmodel_accesses: '$v' is not a whole number from 1 to 99" ;;
         figure) desc_check_figure "$v" ;;
         headline_sweep | headline_unit) [[ $v =~ ^[A-Za-z0-9/%_.-]{1,24}$ ]] || desc_error="$k: '$v' is not a word" ;;
         headline_param) [[ $v =~ ^[a-z0-9_-]+=[^=\;]+$ ]] || desc_error="headline_param: '$v' is not KEY=VALUE" ;;
@@ -156,6 +168,7 @@ desc_complete() { # benchmark name-to-show
         [ -z "${DESC[$1:headline_sweep]+set}" ] || [ -n "${DESC[$1:$k]+set}" ] || [[ $k == headline_[up]* ]] ||
             { desc_error="$2: headline_sweep without $k"; return 1; }
     done
+    desc_complete_xmodel "$1" "$2" || return 1
     for k in "${!DESC[@]}"; do
         [[ $k == "$1:"* ]] || continue
         k=${k#"$1:"}
@@ -164,6 +177,24 @@ desc_complete() { # benchmark name-to-show
             { desc_error="$2: $k: $1 has no $api backend"; return 1; }
     done
     DESC_NAMES+=("$1")
+}
+
+# The X-model's rows named whole for the part it plays, and none without one.
+desc_complete_xmodel() { # benchmark name-to-show
+    local part=${DESC[$1:xmodel]:-} k need=""
+    case $part in
+        memory) need="xmodel_sweep xmodel_variant xmodel_accesses" ;;
+        compute) need="xmodel_sweep" ;;
+        latency) need="xmodel_sweep xmodel_variant" ;;
+    esac
+    for k in $need; do
+        [ -n "${DESC[$1:$k]+set}" ] || { desc_error="$2: xmodel=$part without $k"; return 1; }
+    done
+    for k in xmodel_sweep xmodel_variant xmodel_fixed_sweep xmodel_accesses; do
+        [ -z "${DESC[$1:$k]+set}" ] || [ -n "$part" ] || { desc_error="$2: $k without xmodel"; return 1; }
+        [ -z "${DESC[$1:$k]+set}" ] || [[ $part == memory || $k == xmodel_sweep || $k == xmodel_variant ]] ||
+            { desc_error="$2: $k is the memory part's, not $part's"; return 1; }
+    done
 }
 
 # Every bench/*/descriptor under ROOT; false, with desc_error, at the first problem.

@@ -76,6 +76,9 @@ emit_c() {
         printf '     .report_section = %s, .report_title = %s, .xmodel = %s, .figures = %s,\n' \
             "$(c_string "${DESC[$b:report_section]:-$b}")" "$(c_or_null "${DESC[$b:report_title]:-}")" \
             "$(c_or_null "${DESC[$b:xmodel]:-}")" "$(c_string "${figs# }")"
+        printf '     .xmodel_rows = {.sweep = %s, .variant = %s, .fixed_sweep = %s, .accesses = %d},\n' \
+            "$(c_or_null "${DESC[$b:xmodel_sweep]:-}")" "$(c_or_null "${DESC[$b:xmodel_variant]:-}")" \
+            "$(c_or_null "${DESC[$b:xmodel_fixed_sweep]:-}")" "$((10#${DESC[$b:xmodel_accesses]:-0}))"
         emit_headline "$b"
     done
     echo "};"

@@ -16,6 +16,16 @@ typedef struct {
     const char *sweep, *unit, *param_key, *param_value, *pick, *better, *what;
 } cr_headline;
 
+/* The rows that give a benchmark's part in the X-model (its xmodel_*
+ * keys): those of sweep, and of variant where not NULL; for the memory part,
+ * fixed_sweep's row of that variant checks f's plateau (NULL: none), and
+ * accesses is the elements one work-item loads and stores per iteration
+ * (Little's law's b, in elements; 0 elsewhere). */
+typedef struct {
+    const char *sweep, *variant, *fixed_sweep;
+    int accesses;
+} cr_xmodel_rows;
+
 typedef struct {
     const char *name;           /* its results are <name>-<backend>.csv */
     const char *title;          /* what it measures, one line */
@@ -25,6 +35,7 @@ typedef struct {
     const char *report_title;   /* that section's heading where it is its own, else NULL */
     const char *xmodel;         /* "memory", "compute", "latency" or NULL */
     const char *figures;        /* its figures' names, space-separated ("" none) */
+    cr_xmodel_rows xmodel_rows; /* where xmodel is given */
     cr_headline headline;
 } cr_descriptor;
 

@@ -87,12 +87,13 @@ int xg_app_solve(const xg_data *d, const xg_fits *fits, int k, const xg_app_spec
     const xg_dtype_fit *o = &fits->dt[k];
     memset(r, 0, sizeof *r);
     if (!o->have_f) {
-        snprintf(r->note, sizeof r->note, "no f(k): no %s triad rows in the concurrency sweep", dt->name);
+        snprintf(r->note, sizeof r->note, "no f(k): no %s %s rows in the %s sweep", dt->name,
+                 d->memory_rows.variant, d->memory_rows.sweep);
         return 0;
     }
     if (o->ng == 0) {
         snprintf(r->note, sizeof r->note, "no g(x): no %s %s", d->compute_bench,
-                 d->have_fma ? "rows of this type" : "CSV");
+                 d->have_compute ? "rows of this type" : "CSV");
         return 0;
     }
     int e = -1;

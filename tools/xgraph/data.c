@@ -50,27 +50,42 @@ static int find_parts(xg_data *d, char *err, size_t errlen)
 {
     static const char *const parts[] = {"memory", "compute", "latency"};
     char *names[] = {d->memory_bench, d->compute_bench, d->latency_bench};
+    cr_xmodel_rows *rows[] = {&d->memory_rows, &d->compute_rows, &d->latency_rows};
     for (size_t i = 0; i < 3; ++i) {
         const cr_descriptor *b = cr_descriptor_xmodel(parts[i]);
         snprintf(names[i], sizeof d->memory_bench, "%s", b ? b->name : "");
+        *rows[i] = b ? b->xmodel_rows : (cr_xmodel_rows){0};
     }
     if (d->memory_bench[0] == '\0')
         return cr_errf(err, errlen, "no benchmark gives f(k): none has xmodel=memory in its descriptor");
+    const char *v = d->memory_rows.variant;
+    snprintf(d->fixed_param, sizeof d->fixed_param, "R_%.24s", v);
+    snprintf(d->over_fixed_param, sizeof d->over_fixed_param, "R_over_%.24s", v);
+    snprintf(d->fixed_ratio_param, sizeof d->fixed_ratio_param, "R_%.24s_host_ratio", v);
     return 0;
 }
 
 /* ---- which CSV of the memory side ---- */
 
-static int find_stream(xg_data *d, const char *backend, char *err, size_t errlen)
+/* The --sweeps that give the memory part its rows: "S" or "S,FIXED". */
+static const char *memory_sweeps(const xg_data *d)
+{
+    static char s[64];
+    const cr_xmodel_rows *r = &d->memory_rows;
+    snprintf(s, sizeof s, "%s%s%s", r->sweep, r->fixed_sweep ? "," : "", r->fixed_sweep ? r->fixed_sweep : "");
+    return s;
+}
+
+static int find_memory_csv(xg_data *d, const char *backend, char *err, size_t errlen)
 {
     const char *bench = d->memory_bench;
-    size_t pre = strlen(bench) + 1; /* "stream-" */
+    size_t pre = strlen(bench) + 1; /* "<bench>-" */
     if (backend) {
         snprintf(d->backend, sizeof d->backend, "%s", backend);
-        snprintf(d->stream_csv, sizeof d->stream_csv, "%s/%s-%s.csv", d->dir, bench, backend);
-        if (!file_exists(d->stream_csv))
-            return cr_errf(err, errlen, "%s: no such file: f(k) comes from the %s concurrency sweep", d->stream_csv,
-                           bench);
+        snprintf(d->memory_csv, sizeof d->memory_csv, "%s/%s-%s.csv", d->dir, bench, backend);
+        if (!file_exists(d->memory_csv))
+            return cr_errf(err, errlen, "%s: no such file: f(k) comes from the %s %s sweep", d->memory_csv, bench,
+                           d->memory_rows.sweep);
         return 0;
     }
     DIR *dp = opendir(d->dir);
@@ -94,13 +109,13 @@ static int find_stream(xg_data *d, const char *backend, char *err, size_t errlen
     }
     closedir(dp);
     if (found == 0)
-        return cr_errf(err, errlen, "%s: no %s-<backend>.csv: f(k) comes from the %s concurrency sweep "
-                                    "(%s-opencl --sweeps concurrency,fixed --out %s)",
-                       d->dir, bench, bench, bench, d->dir);
+        return cr_errf(err, errlen, "%s: no %s-<backend>.csv: f(k) comes from the %s %s sweep "
+                                    "(%s-opencl --sweeps %s --out %s)",
+                       d->dir, bench, bench, d->memory_rows.sweep, bench, memory_sweeps(d), d->dir);
     if (found > 1)
         return cr_errf(err, errlen, "%s: %d %s CSVs (%s, %s, ...): pick one with --backend", d->dir, found, bench,
                        names[0], names[1]);
-    snprintf(d->stream_csv, sizeof d->stream_csv, "%s/%s-%s.csv", d->dir, bench, d->backend);
+    snprintf(d->memory_csv, sizeof d->memory_csv, "%s/%s-%s.csv", d->dir, bench, d->backend);
     return 0;
 }
 
@@ -224,6 +239,12 @@ static bool used(const cr_csv_table *t, size_t i, const int *c, const char *benc
            strcmp(f[c[C_VALID]], "1") == 0;
 }
 
+/* A row of the sweep (and variant) that gives a part of the X-model. */
+static bool of_part(char **f, const int *c, const cr_xmodel_rows *rows)
+{
+    return strcmp(f[c[C_SWEEP]], rows->sweep) == 0 && (!rows->variant || strcmp(f[c[C_VARIANT]], rows->variant) == 0);
+}
+
 static int need_positive(const cr_csv_table *t, size_t i, const char *what, double v, char *err, size_t errlen)
 {
     if (!(v > 0))
@@ -232,11 +253,16 @@ static int need_positive(const cr_csv_table *t, size_t i, const char *what, doub
     return 0;
 }
 
-static int load_stream(xg_data *d, char *err, size_t errlen)
+static int load_memory(xg_data *d, char *err, size_t errlen)
 {
+    const cr_xmodel_rows *rows = &d->memory_rows;
+    /* One iteration's accesses are all in flight together: Little's law
+     * counts each. */
+    for (int k = 0; k < XG_NDTYPES; ++k)
+        d->dt[k].bytes_per_thread = rows->accesses * d->dt[k].element_bytes;
     cr_csv_table t;
     int c[C_N];
-    if (open_results(&t, d->stream_csv, c, err, errlen) != 0)
+    if (open_results(&t, d->memory_csv, c, err, errlen) != 0)
         return -1;
     int rc = 0;
     double per_unit = d->threads_per_unit * d->compute_units;
@@ -250,10 +276,10 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
             break;
         char **f = t.rows[i].fields;
         int di = dtype_index(f[c[C_DTYPE]]);
-        if (!used(&t, i, c, d->memory_bench, d) || strcmp(f[c[C_VARIANT]], "triad") != 0 || di < 0)
+        if (!used(&t, i, c, d->memory_bench, d) || strcmp(f[c[C_VARIANT]], rows->variant) != 0 || di < 0)
             continue;
         xg_dtype_data *dt = &d->dt[di];
-        if (strcmp(f[c[C_SWEEP]], "concurrency") == 0) {
+        if (strcmp(f[c[C_SWEEP]], rows->sweep) == 0) {
             if ((rc = need_positive(&t, i, "work_items", wi, err, errlen)) != 0 ||
                 (rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
                 break;
@@ -266,12 +292,12 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
                 if (!(size <= dt->array_bytes_max))
                     dt->array_bytes_max = size;
             }
-        } else if (strcmp(f[c[C_SWEEP]], "fixed") == 0) {
+        } else if (rows->fixed_sweep && strcmp(f[c[C_SWEEP]], rows->fixed_sweep) == 0) {
             if ((rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
                 break;
-            dt->triad_fixed = fig;
-            dt->triad_fixed_ref = ref > 0 ? ref : NAN;
-            dt->triad_line = t.rows[i].line;
+            dt->fixed_figure = fig;
+            dt->fixed_ref = ref > 0 ? ref : NAN;
+            dt->fixed_line = t.rows[i].line;
         }
     }
     cr_csv_free(&t);
@@ -279,9 +305,9 @@ static int load_stream(xg_data *d, char *err, size_t errlen)
         if (d->dt[k].nf)
             qsort(d->dt[k].f, d->dt[k].nf, sizeof *d->dt[k].f, by_k);
     if (rc == 0 && d->dt[0].nf + d->dt[1].nf == 0)
-        rc = cr_errf(err, errlen, "%s: no valid triad rows of the concurrency sweep for backend %s: run %s-%s "
-                                  "--sweeps concurrency,fixed",
-                     d->stream_csv, d->backend, d->memory_bench, d->backend);
+        rc = cr_errf(err, errlen, "%s: no valid %s rows of the %s sweep for backend %s: run %s-%s --sweeps %s",
+                     d->memory_csv, rows->variant, rows->sweep, d->backend, d->memory_bench, d->backend,
+                     memory_sweeps(d));
     return rc;
 }
 
@@ -317,14 +343,14 @@ static int param_number(const cr_csv_table *t, size_t i, const char *params, con
     return 0;
 }
 
-static int load_fma(xg_data *d, char *err, size_t errlen)
+static int load_compute(xg_data *d, char *err, size_t errlen)
 {
     cr_csv_table t;
     int c[C_N];
-    int open = open_optional(d, d->compute_bench, d->fma_csv, sizeof d->fma_csv, &t, c, err, errlen);
+    int open = open_optional(d, d->compute_bench, d->compute_csv, sizeof d->compute_csv, &t, c, err, errlen);
     if (open <= 0)
         return open;
-    d->have_fma = true;
+    d->have_compute = true;
     int rc = 0;
     double per_unit = d->threads_per_unit * d->compute_units;
     const char *want_unit = d->threads_per_unit > 1 ? "warps" : "work-items";
@@ -334,7 +360,7 @@ static int load_fma(xg_data *d, char *err, size_t errlen)
             break;
         char **f = t.rows[i].fields;
         int di = dtype_index(f[c[C_DTYPE]]);
-        if (!used(&t, i, c, d->compute_bench, d) || strcmp(f[c[C_SWEEP]], "concurrency") != 0 || di < 0)
+        if (!used(&t, i, c, d->compute_bench, d) || !of_part(f, c, &d->compute_rows) || di < 0)
             continue;
         const char *params = f[c[C_PARAMS]];
         if ((rc = param_number(&t, i, params, "ilp", true, &ilp, err, errlen)) != 0 ||
@@ -365,9 +391,9 @@ static int load_fma(xg_data *d, char *err, size_t errlen)
         }
         if (push(&s->pts, &s->n, (xg_point){per_cu, fig}) != 0)
             rc = cr_errf(err, errlen, "out of memory");
-        if (!(fig <= dt->fma_best)) {
-            dt->fma_best = fig;
-            dt->fma_best_line = t.rows[i].line;
+        if (!(fig <= dt->compute_best)) {
+            dt->compute_best = fig;
+            dt->compute_best_line = t.rows[i].line;
         }
     }
     cr_csv_free(&t);
@@ -391,15 +417,15 @@ static int load_latency(xg_data *d, char *err, size_t errlen)
     if (open <= 0)
         return open;
     d->have_latency = true;
-    snprintf(d->l_chase_note, sizeof d->l_chase_note, "no valid 'memory' level row for backend %s", d->backend);
+    snprintf(d->l_chase_note, sizeof d->l_chase_note, "no valid '%s' %s row for backend %s",
+             d->latency_rows.variant, d->latency_rows.sweep, d->backend);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
         double wi, fig;
         if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0)
             break;
         char **f = t.rows[i].fields;
-        if (!used(&t, i, c, d->latency_bench, d) || strcmp(f[c[C_SWEEP]], "level") != 0 ||
-            strcmp(f[c[C_VARIANT]], "memory") != 0)
+        if (!used(&t, i, c, d->latency_bench, d) || !of_part(f, c, &d->latency_rows))
             continue;
         if (isnan(fig)) {
             snprintf(d->l_chase_note, sizeof d->l_chase_note, "line %u: %s", t.rows[i].line, f[c[C_NOTE]]);
@@ -408,8 +434,8 @@ static int load_latency(xg_data *d, char *err, size_t errlen)
         if ((rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
             break;
         d->l_chase_ns = fig;
-        snprintf(d->l_chase_note, sizeof d->l_chase_note, "pointer chase, 'memory' level (line %u; %s)",
-                 t.rows[i].line, f[c[C_PARAMS]]);
+        snprintf(d->l_chase_note, sizeof d->l_chase_note, "%s, '%s' %s (line %u; %s)", d->latency_bench,
+                 d->latency_rows.variant, d->latency_rows.sweep, t.rows[i].line, f[c[C_PARAMS]]);
     }
     cr_csv_free(&t);
     return rc;
@@ -424,15 +450,12 @@ int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, si
         xg_dtype_data *dt = &d->dt[k];
         dt->name = k ? "double" : "float";
         dt->element_bytes = k ? 8 : 4;
-        /* a[i] = b[i] + s*c[i]: two loads and a store per iteration, all in
-         * flight together; Little's law counts all three. */
-        dt->bytes_per_thread = 3 * dt->element_bytes;
-        dt->triad_fixed = dt->triad_fixed_ref = NAN;
+        dt->fixed_figure = dt->fixed_ref = NAN;
         dt->array_bytes_min = dt->array_bytes_max = NAN;
-        dt->fma_best = NAN;
+        dt->compute_best = NAN;
     }
-    if (find_parts(d, err, errlen) != 0 || find_stream(d, backend, err, errlen) != 0 ||
-        load_meta(d, err, errlen) != 0 || load_stream(d, err, errlen) != 0 || load_fma(d, err, errlen) != 0 ||
+    if (find_parts(d, err, errlen) != 0 || find_memory_csv(d, backend, err, errlen) != 0 ||
+        load_meta(d, err, errlen) != 0 || load_memory(d, err, errlen) != 0 || load_compute(d, err, errlen) != 0 ||
         load_latency(d, err, errlen) != 0) {
         xg_data_free(d);
         return -1;

@@ -1,12 +1,14 @@
-/* What the X-graph needs from one device's results directory: f(k) from the
- * stream concurrency sweep (triad), g_E(x) from the fma concurrency sweep,
- * the pointer chase's memory latency, the fixed-size triad, and from the
- * metadata the compute-unit count that turns launched threads into the
+/* What the X-graph needs from one device's results directory, from the
+ * benchmarks whose descriptors give them a part in the X-model (xmodel=):
+ * f(k) from the memory part's rows and their fixed-size check, g_E(x) from
+ * the compute part's, the memory latency from the latency part's, and from
+ * the metadata the compute-unit count that turns launched threads into the
  * model's per-compute-unit concurrency. */
 #ifndef CR_XGRAPH_DATA_H
 #define CR_XGRAPH_DATA_H
 
 #include "xgraph/fit.h"
+#include "shared/descriptors.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,25 +25,25 @@ typedef struct {
 typedef struct {
     const char *name;        /* "float", "double" */
     double element_bytes;
-    double bytes_per_thread; /* b: what one triad iteration moves */
+    double bytes_per_thread; /* b: what one iteration of the memory part's variant moves */
     xg_point *f;             /* k (per compute unit), GB/s, sorted by k */
     size_t nf;
-    /* size_bytes of the concurrency rows: one array's size (the triad
-     * streams three of them); NaN where no row records one. */
+    /* size_bytes of f's rows: one array's size (an iteration's accesses
+     * each stream one array); NaN where no row records one. */
     double array_bytes_min, array_bytes_max;
-    double triad_fixed;      /* GB/s of the fixed sweep's triad, NaN if none */
-    unsigned triad_line;
+    double fixed_figure;     /* GB/s of the fixed-size check's row, NaN if none */
+    unsigned fixed_line;
     /* The same rows' ref_ratio where the benchmark measured the host's own
-     * triad limit with each point (CPU and APU devices; interleaved on an
+     * memory limit with each point (CPU and APU devices; interleaved on an
      * APU, in its own phase with the device idle on a CPU device): the
      * bandwidth in units of what the host's memory gives. */
     xg_point *f_ref;         /* k, ratio */
     size_t nf_ref;
-    double triad_fixed_ref;
+    double fixed_ref;
     xg_ilp_series g[XG_MAX_ILP];
     size_t ng;               /* sorted by E */
-    double fma_best;         /* the best Gflop/s of any fma row (median figure) */
-    unsigned fma_best_line;
+    double compute_best;     /* the best Gflop/s of any compute row (median figure) */
+    unsigned compute_best_line;
 } xg_dtype_data;
 
 typedef struct {
@@ -54,27 +56,31 @@ typedef struct {
     double compute_units;
     double llc_bytes;       /* the larger of the metadata's llc_bytes (the host's last-level
                              * cache) and device.cache_bytes; NaN when neither is known */
-    /* The device's theoretical peaks from the stream run's metadata
+    /* The device's theoretical peaks from the memory part's metadata
      * (peak.*), NaN when unknown, and how each was obtained. */
     double peak_memory_gbs;
     double peak_gflops[XG_NDTYPES];
     char peak_memory_source[384], peak_compute_source[384];
     /* The benchmarks that give the X-model its memory side (f(k)), its
      * compute side (g(x)) and the chase's latency: their descriptors'
-     * xmodel= ("" where none does). */
+     * xmodel= ("" where none does), and which of their rows (xmodel_*). */
     char memory_bench[24], compute_bench[24], latency_bench[24];
-    char stream_csv[4200], fma_csv[4200], latency_csv[4200];
-    bool have_fma, have_latency;
+    cr_xmodel_rows memory_rows, compute_rows, latency_rows;
+    /* The names of the fixed-size check's parameters: R_<variant>,
+     * R_over_<variant>, R_<variant>_host_ratio. */
+    char fixed_param[40], over_fixed_param[48], fixed_ratio_param[56];
+    char memory_csv[4200], compute_csv[4200], latency_csv[4200];
+    bool have_compute, have_latency;
     double l_chase_ns;      /* NaN when there is no usable row */
     char l_chase_note[320];
     xg_dtype_data dt[XG_NDTYPES];
 } xg_data;
 
-/* Loads DIR. backend picks stream-<backend>.csv when DIR holds several
- * (NULL: the only one there). Returns 0, or -1 with err naming the file
- * (and line) at fault: no stream CSV, a malformed CSV, a required column or
- * metadata key missing. A missing fma or latency CSV is no error: have_fma
- * and have_latency say so. */
+/* Loads DIR. backend picks the memory part's <bench>-<backend>.csv when DIR
+ * holds several (NULL: the only one there). Returns 0, or -1 with err naming
+ * the file (and line) at fault: no memory CSV, a malformed CSV, a required
+ * column or metadata key missing. A missing compute or latency CSV is no
+ * error: have_compute and have_latency say so. */
 int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, size_t errlen);
 
 void xg_data_free(xg_data *d);

@@ -9,6 +9,7 @@
 #include "xgraph/params.h"
 #include "xgraph/plot.h"
 #include "xgraph/li2016_reference.h"
+#include "shared/descriptors.h"
 
 #include "cr.h"
 #include "csv.h"
@@ -24,57 +25,74 @@
 
 #define PROG "xgraph"
 
-static const char usage_text[] =
-    "usage: " PROG " DIR [--app Z=..,E=..,n=..] [--f-curve fit|measured] [--backend NAME]\n"
-    "              [--reference FILE] [--out DIR] [--no-plot] [--help] [--version]\n"
-    "\n"
-    "Fits the X-model's architecture parameters (Li 2016, ch. 3) to one device's results\n"
-    "directory and draws its X-graphs:\n"
-    "  f(k) = min(s*k, R) from stream-<backend>.csv (triad, concurrency sweep; required),\n"
-    "  g_E(x) = min(m_E*x, M_E) per ILP E from fma-<backend>.csv (optional),\n"
-    "  the pointer chase's memory latency from latency-<backend>.csv (optional).\n"
-    "k and x count work-items per compute unit (OpenCL) or warps per SM (CUDA).\n"
-    "\n"
-    "Writes to the output directory xgraph-params.csv, columns parameter,dtype,ilp,value,\n"
-    "unit,fit_quality (relative RMS deviation of the fit),source,note; per type:\n"
-    "  R, s, delta_k, delta95_k  f's plateau, slope, knee (R/s) and first k at 95% of R\n"
-    "  R_resident                1: the stream arrays (3 x size_bytes) are below 4x the\n"
-    "                            larger of the metadata's llc_bytes and device.cache_bytes,\n"
-    "                            so R is the cache's bandwidth, not memory's (its note says\n"
-    "                            so); 0: memory; empty: unknown\n"
-    "  L_fit_ns                  Little's law at the knee: delta x threads x CUs x b / R,\n"
-    "                            b = 3 elements (a triad iteration: 2 loads + 1 store);\n"
-    "                            only where its premise is checked and holds: within 2x of\n"
-    "                            L_chase_ns and R not cache-resident; else empty, the note\n"
-    "                            says why and what it gave\n"
-    "  L_chase_ns, L_ratio       the pointer chase's 'memory' level, L_fit / L_chase\n"
-    "  L_ns                      the X-model's L, the one the X-graph and this summary use:\n"
-    "                            L_fit_ns where it is kept, else L_chase_ns (empty: neither)\n"
-    "  R_triad, R_over_triad, R_consistent   the fixed-size triad; 1 within 10%, else 0\n"
-    "  M_E, M_E_settled, m_E, pi_E (per E): g_E's peak (median of the points within 5% of\n"
-    "                            the highest), its plateau's median, slope and knee\n"
-    "  M, M_best_measured, M_over_best, M_consistent   the largest M_E against the best point\n"
-    "  Z_ridge = M/R, n_balance = delta + pi_E     Li's DLP and TLP of the machine\n"
-    "  cache_peak, L_cache_ns, L_eq35_ns, R_eq35, S_over_beta, alpha   Eq. 3.5, where f\n"
-    "                            peaks and falls into a valley\n"
-    "A bound rather than a value (f saturated at the smallest k, or still rising at the\n"
-    "largest) is said in the note; values that cannot be had are empty.\n"
-    "Also xgraph-<float|double>.dat and .png/.svg: the architectural X-graph, Z = M/R.\n"
-    "\n"
-    "  --app Z=..,E=..,n=..  an application: compute intensity Z (flop/byte), ILP E (one\n"
-    "                        of the measured ones), concurrency n per compute unit; prints\n"
-    "                        its crossings, their stability and the machine state, writes\n"
-    "                        xgraph-app.csv and xgraph-app-<dtype>.png/.svg\n"
-    "  --f-curve FORM        f(k) in the application model: fit (default) or measured\n"
-    "                        (the measured points joined by straight lines)\n"
-    "  --backend NAME        which stream-NAME.csv when the directory holds several\n"
-    "  --reference FILE      reference f(k) lines (default: Li's Table 3.2, built in)\n"
-    "  --out DIR             where the outputs go (default: the results directory)\n"
-    "  --no-plot             data files only, no gnuplot\n"
-    "\n"
-    "Exit status: 0 done; 1 bad data (no stream CSV, a malformed CSV: FILE:LINE named,\n"
-    "a missing column or metadata key) or gnuplot missing or failing; 2 bad usage (options,\n"
-    "a directory that does not exist, --app values, an E that was not measured).\n";
+/* The help: which benchmark gives each part of the model, and which of its
+ * rows, as the descriptors say (xmodel=). */
+static void print_usage(void)
+{
+    const cr_descriptor *mem = cr_descriptor_xmodel("memory"), *com = cr_descriptor_xmodel("compute"),
+                        *lat = cr_descriptor_xmodel("latency");
+    const cr_xmodel_rows none = {.sweep = "-", .variant = "-"};
+    const cr_xmodel_rows *mr = mem ? &mem->xmodel_rows : &none, *cr = com ? &com->xmodel_rows : &none,
+                         *lr = lat ? &lat->xmodel_rows : &none;
+    const char *fixed = mr->fixed_sweep ? mr->fixed_sweep : "fixed-size";
+    printf("usage: " PROG " DIR [--app Z=..,E=..,n=..] [--f-curve fit|measured] [--backend NAME]\n"
+           "              [--reference FILE] [--out DIR] [--no-plot] [--help] [--version]\n"
+           "\n"
+           "Fits the X-model's architecture parameters (Li 2016, ch. 3) to one device's results\n"
+           "directory and draws its X-graphs, from the benchmarks whose descriptors give them\n"
+           "a part (xmodel=):\n"
+           "  f(k) = min(s*k, R) from %s-<backend>.csv (%s, %s sweep; required),\n",
+           mem ? mem->name : "(none)", mr->variant, mr->sweep);
+    printf("  g_E(x) = min(m_E*x, M_E) per ILP E from %s-<backend>.csv (%s sweep; optional),\n"
+           "  the memory latency from %s-<backend>.csv (%s, %s sweep; optional).\n",
+           com ? com->name : "(none)", cr->sweep, lat ? lat->name : "(none)", lr->variant, lr->sweep);
+    printf("k and x count work-items per compute unit (OpenCL) or warps per SM (CUDA).\n"
+           "\n"
+           "Writes to the output directory xgraph-params.csv, columns parameter,dtype,ilp,value,\n"
+           "unit,fit_quality (relative RMS deviation of the fit),source,note; per type:\n"
+           "  R, s, delta_k, delta95_k  f's plateau, slope, knee (R/s) and first k at 95%% of R\n"
+           "  R_resident                1: f's arrays (%d x size_bytes) are below 4x the\n"
+           "                            larger of the metadata's llc_bytes and device.cache_bytes,\n"
+           "                            so R is the cache's bandwidth, not memory's (its note says\n"
+           "                            so); 0: memory; empty: unknown\n"
+           "  L_fit_ns                  Little's law at the knee: delta x threads x CUs x b / R,\n"
+           "                            b = %d elements (the loads and stores of one %s iteration);\n"
+           "                            only where its premise is checked and holds: within 2x of\n"
+           "                            L_chase_ns and R not cache-resident; else empty, the note\n"
+           "                            says why and what it gave\n",
+           mr->accesses, mr->accesses, mr->variant);
+    printf("  L_chase_ns, L_ratio       the latency part's '%s' row, L_fit / L_chase\n"
+           "  L_ns                      the X-model's L, the one the X-graph and this summary use:\n"
+           "                            L_fit_ns where it is kept, else L_chase_ns (empty: neither)\n"
+           "  R_%s, R_over_%s, R_consistent   the %s sweep's %s; 1 within 10%%, else 0\n",
+           lr->variant, mr->variant, mr->variant, fixed, mr->variant);
+    fputs("  M_E, M_E_settled, m_E, pi_E (per E): g_E's peak (median of the points within 5% of\n"
+          "                            the highest), its plateau's median, slope and knee\n"
+          "  M, M_best_measured, M_over_best, M_consistent   the largest M_E against the best point\n"
+          "  Z_ridge = M/R, n_balance = delta + pi_E     Li's DLP and TLP of the machine\n"
+          "  cache_peak, L_cache_ns, L_eq35_ns, R_eq35, S_over_beta, alpha   Eq. 3.5, where f\n"
+          "                            peaks and falls into a valley\n"
+          "A bound rather than a value (f saturated at the smallest k, or still rising at the\n"
+          "largest) is said in the note; values that cannot be had are empty.\n"
+          "Also xgraph-<float|double>.dat and .png/.svg: the architectural X-graph, Z = M/R.\n"
+          "\n"
+          "  --app Z=..,E=..,n=..  an application: compute intensity Z (flop/byte), ILP E (one\n"
+          "                        of the measured ones), concurrency n per compute unit; prints\n"
+          "                        its crossings, their stability and the machine state, writes\n"
+          "                        xgraph-app.csv and xgraph-app-<dtype>.png/.svg\n"
+          "  --f-curve FORM        f(k) in the application model: fit (default) or measured\n"
+          "                        (the measured points joined by straight lines)\n",
+          stdout);
+    printf("  --backend NAME        which %s-NAME.csv when the directory holds several\n"
+           "  --reference FILE      reference f(k) lines (default: Li's Table 3.2, built in)\n"
+           "  --out DIR             where the outputs go (default: the results directory)\n"
+           "  --no-plot             data files only, no gnuplot\n"
+           "\n"
+           "Exit status: 0 done; 1 bad data (no %s CSV, a malformed CSV: FILE:LINE named,\n"
+           "a missing column or metadata key) or gnuplot missing or failing; 2 bad usage (options,\n"
+           "a directory that does not exist, --app values, an E that was not measured).\n",
+           mem ? mem->name : "(none)", mem ? mem->name : "memory part's");
+}
 
 #define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
@@ -116,7 +134,7 @@ static options parse(int argc, char **argv)
         case O_REF: o.reference = optarg; break;
         case O_OUT: o.out = optarg; break;
         case O_NOPLOT: o.plot = false; break;
-        case O_HELP: fputs(usage_text, stdout); exit(0);
+        case O_HELP: print_usage(); exit(0);
         case O_VERSION: printf("%s %s\n", PROG, CR_VERSION); exit(0);
         case ':': die(CR_EXIT_USAGE, "%s needs a value", argv[optind - 1]);
         default: die(CR_EXIT_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
@@ -145,8 +163,8 @@ static void print_summary(const xg_data *d, const xg_fits *fits, const xg_param_
 {
     printf("xgraph: %s (%s), %g compute units; k and x in %s\n", d->device[0] ? d->device : "unnamed device",
            d->backend, d->compute_units, d->unit);
-    if (!d->have_fma)
-        printf("missing: %s: M, m_E and pi_E are not fitted and g(x) is not drawn\n", d->fma_csv);
+    if (!d->have_compute)
+        printf("missing: %s: M, m_E and pi_E are not fitted and g(x) is not drawn\n", d->compute_csv);
     if (!d->have_latency)
         printf("missing: %s: no pointer-chase latency to check Little's law against, so no L\n", d->latency_csv);
     for (int k = 0; k < XG_NDTYPES; ++k) {
@@ -159,7 +177,7 @@ static void print_summary(const xg_data *d, const xg_fits *fits, const xg_param_
         const xg_param *res = xg_params_find(l, "R_resident", ty, 0);
         print_param(l, "R", ty,
                     !res || isnan(res->value) ? "R (residency?)" : res->value == 1 ? "R (cache)" : "R (memory)");
-        print_param(l, "R_triad", ty, "R_triad");
+        print_param(l, d->fixed_param, ty, d->fixed_param);
         print_param(l, "R_consistent", ty, "R within 10%");
         print_param(l, "R_consistent_drift", ty, "  host-relative");
         print_param(l, "delta_k", ty, "delta");
@@ -216,8 +234,8 @@ static void solve_app(const options *o, const xg_app_spec *spec, const xg_data *
         any |= r[k].done;
     }
     if (!any) {
-        if (!d->have_fma)
-            die(CR_EXIT_FAILED, "--app needs g(x): no %s", d->fma_csv);
+        if (!d->have_compute)
+            die(CR_EXIT_FAILED, "--app needs g(x): no %s", d->compute_csv);
         die(CR_EXIT_USAGE, "%s", r[0].note[0] ? r[0].note : r[1].note);
     }
 }

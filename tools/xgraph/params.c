@@ -26,8 +26,8 @@ static void find_peak(const xg_dtype_data *dt, xg_dtype_fit *o)
     o->valley_y = valley;
 }
 
-/* Where f's plateau was measured: the triad's three arrays (size_bytes is
- * one array's) against the last-level cache. Below 4x the cache, the
+/* Where f's plateau was measured: the memory part's arrays, one per access
+ * of an iteration (size_bytes is one array's), against the last-level cache. Below 4x the cache, the
  * plateau is the cache's bandwidth, not memory's. Returns 1 cache, 0
  * memory, -1 unknown. */
 #define XG_RESIDENT_FACTOR 4
@@ -35,7 +35,7 @@ static int residency(const xg_data *d, const xg_dtype_data *dt)
 {
     if (isnan(d->llc_bytes) || isnan(dt->array_bytes_min))
         return -1;
-    return 3 * dt->array_bytes_min < XG_RESIDENT_FACTOR * d->llc_bytes;
+    return d->memory_rows.accesses * dt->array_bytes_min < XG_RESIDENT_FACTOR * d->llc_bytes;
 }
 
 /* Whether Little's law at the knee may stand for the memory latency; the
@@ -58,7 +58,7 @@ static const char *l_source(const xg_dtype_fit *o, char *buf, size_t len)
 {
     static const char *const why[] = {
         [XG_L_FAILS] = "its premise fails",
-        [XG_L_CACHE_RESIDENT] = "not about memory in a cache-resident stream",
+        [XG_L_CACHE_RESIDENT] = "not about memory where f's arrays are cache-resident",
         [XG_L_NO_KNEE] = "f has no knee",
         [XG_L_UNCHECKED] = "unchecked, no main-memory pointer chase",
     };
@@ -191,7 +191,8 @@ static int build_cache(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
 {
     const char *ty = dt->name;
     char src[160];
-    snprintf(src, sizeof src, "%.60s: triad, concurrency sweep, Eq. 3.5", base(d->stream_csv));
+    snprintf(src, sizeof src, "%.60s: %s, %s sweep, Eq. 3.5", base(d->memory_csv), d->memory_rows.variant,
+             d->memory_rows.sweep);
     xg_param *p;
     if (!o->have_cache) {
         if (!(p = add(l, "cache_peak", ty, 0, NAN, d->unit, NAN, src)))
@@ -227,13 +228,13 @@ static int build_cache(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
     return 0;
 }
 
-/* The same check in units of the host's own triad limit, measured with
- * every point: a shared machine's bandwidth drifts between the concurrency
- * sweep and the fixed sweep, the ratios less. On a CPU device the limit is
+/* The same check in units of the host's own memory limit, measured with
+ * every point: a shared machine's bandwidth drifts between f's sweep and
+ * the fixed-size one, the ratios less. On a CPU device the limit is
  * measured in a phase of its own, with the device idle. */
 static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
-    if (dt->nf_ref == 0 || isnan(dt->triad_fixed_ref))
+    if (dt->nf_ref == 0 || isnan(dt->fixed_ref))
         return 0;
     double v[256];
     size_t n = 0;
@@ -250,19 +251,21 @@ static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
     double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     const char *ty = dt->name;
     char src[160];
-    snprintf(src, sizeof src, "%.60s: ref_ratio of the triad rows", base(d->stream_csv));
+    snprintf(src, sizeof src, "%.60s: ref_ratio of the %s rows", base(d->memory_csv), d->memory_rows.variant);
     xg_param *p;
     if (!(p = add(l, "R_host_ratio", ty, 0, med, "x host limit", NAN, src)))
         return -1;
     const char *how = d->is_cpu ? "beside" : "interleaved with";
-    note(p, "f's plateau against the host's triad limit measured %s each point%s: the median ratio of the %zu "
+    note(p, "f's plateau against the host's memory limit measured %s each point%s: the median ratio of the %zu "
             "plateau point(s)", how, d->is_cpu ? " with the device idle" : "", n);
-    if (!(p = add(l, "R_triad_host_ratio", ty, 0, dt->triad_fixed_ref, "x host limit", NAN, src)))
+    if (!(p = add(l, d->fixed_ratio_param, ty, 0, dt->fixed_ref, "x host limit", NAN, src)))
         return -1;
-    note(p, "the fixed-size triad against the host's limit measured %s it", how);
-    if (!(p = add(l, "R_consistent_drift", ty, 0, NAN, "yes=1/no=0", NAN, "R_host_ratio / R_triad_host_ratio")))
+    note(p, "the fixed-size %s against the host's limit measured %s it", d->memory_rows.variant, how);
+    char ratio[96];
+    snprintf(ratio, sizeof ratio, "R_host_ratio / %s", d->fixed_ratio_param);
+    if (!(p = add(l, "R_consistent_drift", ty, 0, NAN, "yes=1/no=0", NAN, ratio)))
         return -1;
-    verdict(p, "R_host_ratio", med, "R_triad_host_ratio", dt->triad_fixed_ref);
+    verdict(p, "R_host_ratio", med, d->fixed_ratio_param, dt->fixed_ref);
     return 0;
 }
 
@@ -271,17 +274,17 @@ static void residency_words(const xg_data *d, const xg_dtype_data *dt, int cache
                             size_t ylen)
 {
     const double mib = 1024.0 * 1024.0;
-    double ws = 3 * dt->array_bytes_min;
-    const char *mixed = dt->array_bytes_max > dt->array_bytes_min ? " (the smallest of the concurrency rows)" : "";
+    double ws = d->memory_rows.accesses * dt->array_bytes_min;
+    const char *mixed = dt->array_bytes_max > dt->array_bytes_min ? " (the smallest of f's rows)" : "";
     if (cache < 0) {
         snprintf(why, ylen, "residency unknown: %s",
                  isnan(d->llc_bytes) ? "no last-level cache size in the metadata"
-                                     : "the concurrency rows record no array size");
+                                     : "f's rows record no array size");
         snprintf(what, wlen, "R, the plateau of the memory system or of a cache (%s)", why);
         return;
     }
-    snprintf(why, ylen, "the stream arrays, %.4g MiB in all%s, are %s %dx the %.4g MiB last-level cache: %s", ws / mib,
-             mixed, cache ? "below" : "at least", XG_RESIDENT_FACTOR, d->llc_bytes / mib,
+    snprintf(why, ylen, "the %s arrays, %.4g MiB in all%s, are %s %dx the %.4g MiB last-level cache: %s",
+             d->memory_rows.variant, ws / mib, mixed, cache ? "below" : "at least", XG_RESIDENT_FACTOR, d->llc_bytes / mib,
              cache ? "this is the cache's bandwidth, not memory's" : "they stream from memory");
     snprintf(what, wlen, "%s: %s", cache ? "R (cache)" : "R, the memory system's plateau", why);
 }
@@ -295,9 +298,10 @@ static int build_little(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
     const xg_roof_fit *f = &o->f;
     char law[256];
     snprintf(law, sizeof law,
-             "L %s delta x %g thread(s) per unit x %g compute units x b / R, b = %g bytes (triad: 2 loads + 1 store "
+             "L %s delta x %g thread(s) per unit x %g compute units x b / R, b = %g bytes (%s: %d loads and stores "
              "of %g-byte %s per iteration)",
-             relation(f), d->threads_per_unit, d->compute_units, dt->bytes_per_thread, dt->element_bytes, dt->name);
+             relation(f), d->threads_per_unit, d->compute_units, dt->bytes_per_thread, d->memory_rows.variant,
+             d->memory_rows.accesses, dt->element_bytes, dt->name);
     double ratio = o->l_fit_ns / d->l_chase_ns;
     bool kept = o->l_premise == XG_L_HOLDS;
     xg_param *p = add(l, "L_fit_ns", dt->name, 0, kept ? o->l_fit_ns : NAN, "ns", kept ? f->rel_rms : NAN, src);
@@ -318,7 +322,7 @@ static int build_little(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
              law);
         break;
     case XG_L_CACHE_RESIDENT:
-        note(p, "omitted: cache-resident stream: Little's law here is not about memory; it gives %.4g ns at the knee "
+        note(p, "omitted: cache-resident arrays: Little's law here is not about memory; it gives %.4g ns at the knee "
                 "of f measured in a cache (%s; %s)",
              o->l_fit_ns, why_resident, law);
         break;
@@ -334,11 +338,14 @@ static int build_little(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
     return 0;
 }
 
+static int build_fixed(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l);
+
 static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
     const char *ty = dt->name;
     char src[160];
-    snprintf(src, sizeof src, "%.60s: triad, concurrency sweep, %zu points", base(d->stream_csv), dt->nf);
+    snprintf(src, sizeof src, "%.60s: %s, %s sweep, %zu points", base(d->memory_csv), d->memory_rows.variant,
+             d->memory_rows.sweep, dt->nf);
     const xg_roof_fit *f = &o->f;
     xg_param *p;
 
@@ -349,9 +356,8 @@ static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
     fit_note(p, f, what);
     char rsrc[256];
     snprintf(rsrc, sizeof rsrc,
-             "%.60s: 3 x size_bytes of the concurrency rows; the larger of llc_bytes and device.cache_bytes of its "
-             "metadata",
-             base(d->stream_csv));
+             "%.60s: %d x size_bytes of the %s rows; the larger of llc_bytes and device.cache_bytes of its metadata",
+             base(d->memory_csv), d->memory_rows.accesses, d->memory_rows.sweep);
     if (!(p = add(l, "R_resident", ty, 0, o->resident < 0 ? NAN : o->resident, "cache=1/memory=0", NAN, rsrc)))
         return -1;
     note(p, "%s", why);
@@ -379,7 +385,7 @@ static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
         note(p, "no pointer-chase latency to compare with");
     else
         note(p, "%sthe check of L_fit_ns's premise: within %g..%g it holds and L_fit_ns is L, else L is the chase's "
-                "(the chase has one load in flight per thread, the triad streams with prefetching)",
+                "(the chase has one load in flight per thread, f's kernel streams with prefetching)",
              f->status == XG_FIT_SATURATED ? "an upper bound, as L_fit is; " : "", 1 / XG_L_AGREEMENT, XG_L_AGREEMENT);
     bool little = o->l_premise == XG_L_HOLDS;
     if (!(p = add(l, "L_ns", ty, 0, o->l_ns, "ns", little ? f->rel_rms : NAN,
@@ -391,42 +397,57 @@ static int build_memory(const xg_data *d, const xg_dtype_data *dt, const xg_dtyp
     if (build_cache(d, dt, o, l) != 0)
         return -1;
 
-    snprintf(src, sizeof src, "%.60s: triad, fixed sweep (line %u)", base(d->stream_csv), dt->triad_line);
-    if (!(p = add(l, "R_triad", ty, 0, dt->triad_fixed, "GB/s", NAN, isnan(dt->triad_fixed) ? "" : src)))
+    return build_fixed(d, dt, o, l) != 0 ? -1 : build_drift(d, dt, o, l);
+}
+
+/* f's plateau against the memory part's row at its fixed size. */
+static int build_fixed(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
+{
+    const char *ty = dt->name, *variant = d->memory_rows.variant;
+    const char *fixed = d->memory_rows.fixed_sweep ? d->memory_rows.fixed_sweep : "fixed-size";
+    const xg_roof_fit *f = &o->f;
+    xg_param *p;
+    char src[160], ratio[96];
+    snprintf(src, sizeof src, "%.60s: %s, %s sweep (line %u)", base(d->memory_csv), variant, fixed, dt->fixed_line);
+    if (!(p = add(l, d->fixed_param, ty, 0, dt->fixed_figure, "GB/s", NAN, isnan(dt->fixed_figure) ? "" : src)))
         return -1;
-    note(p, "%s", isnan(dt->triad_fixed) ? "no fixed-sweep triad row: run stream with --sweeps concurrency,fixed"
-                                          : "the stream triad's bandwidth at the fixed size (median)");
-    if (!(p = add(l, "R_over_triad", ty, 0, f->plateau / dt->triad_fixed, "", NAN, "R / R_triad")))
-        return -1;
-    note(p, "%sR from the concurrency sweep against the fixed-size triad", plateau_bound(f));
-    if (!(p = add(l, "R_consistent", ty, 0, NAN, "yes=1/no=0", NAN, "R / R_triad")))
-        return -1;
-    if (isnan(dt->triad_fixed))
-        note(p, "not checked: no fixed-sweep triad");
+    if (isnan(dt->fixed_figure))
+        note(p, "no %s row of the %s sweep: run %s with --sweeps %s,%s", variant, fixed, d->memory_bench,
+             d->memory_rows.sweep, fixed);
     else
-        verdict(p, "R", f->plateau, "R_triad", dt->triad_fixed);
-    return build_drift(d, dt, o, l);
+        note(p, "the %s %s's bandwidth at the fixed size (median)", d->memory_bench, variant);
+    snprintf(ratio, sizeof ratio, "R / %s", d->fixed_param);
+    if (!(p = add(l, d->over_fixed_param, ty, 0, f->plateau / dt->fixed_figure, "", NAN, ratio)))
+        return -1;
+    note(p, "%sR from the %s sweep against the fixed-size %s", plateau_bound(f), d->memory_rows.sweep, variant);
+    if (!(p = add(l, "R_consistent", ty, 0, NAN, "yes=1/no=0", NAN, ratio)))
+        return -1;
+    if (isnan(dt->fixed_figure))
+        note(p, "not checked: no fixed-size %s", variant);
+    else
+        verdict(p, "R", f->plateau, d->fixed_param, dt->fixed_figure);
+    return 0;
 }
 
 static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
     const char *ty = dt->name;
     xg_param *p;
-    if (!d->have_fma || o->ng == 0) {
+    if (!d->have_compute || o->ng == 0) {
         if (!(p = add(l, "M", ty, 0, NAN, "Gflop/s", NAN, "")))
             return -1;
-        if (!d->have_fma)
+        if (!d->have_compute)
             note(p, "no %s-%s.csv in the directory: M, m_E and pi_E not fitted, g(x) not drawn", d->compute_bench,
                  d->backend);
         else
-            note(p, "no valid %s rows of the %s concurrency sweep in %s", ty, d->compute_bench, base(d->fma_csv));
+            note(p, "no valid %s rows of the %s concurrency sweep in %s", ty, d->compute_bench, base(d->compute_csv));
         return 0;
     }
     char src[160], unit[40];
     for (size_t e = 0; e < o->ng; ++e) {
         const xg_roof_fit *g = &o->g[e];
         int ilp = o->ilp[e];
-        snprintf(src, sizeof src, "%.60s: %s, ilp=%d, concurrency sweep, %zu points", base(d->fma_csv),
+        snprintf(src, sizeof src, "%.60s: %s, ilp=%d, concurrency sweep, %zu points", base(d->compute_csv),
              d->compute_bench, ilp, g->n);
         if (!(p = add(l, "M_E", ty, ilp, g->plateau, "Gflop/s", g->rel_rms, src)))
             return -1;
@@ -448,22 +469,22 @@ static int build_compute(const xg_data *d, const xg_dtype_data *dt, const xg_dty
              g->status == XG_FIT_OK ? " (M_E/m_E)" : "");
     }
     const xg_roof_fit *gb = &o->g[o->best];
-    snprintf(src, sizeof src, "%.60s: the largest M_E", base(d->fma_csv));
+    snprintf(src, sizeof src, "%.60s: the largest M_E", base(d->compute_csv));
     if (!(p = add(l, "M", ty, o->ilp[o->best], o->m_peak, "Gflop/s", gb->rel_rms, src)))
         return -1;
     note(p, "%sthe computation system's peak: the largest M_E over %zu ILP value(s), at E = %d",
          plateau_bound(gb), o->ng, o->ilp[o->best]);
-    snprintf(src, sizeof src, "%.60s: line %u", base(d->fma_csv), dt->fma_best_line);
-    if (!(p = add(l, "M_best_measured", ty, 0, dt->fma_best, "Gflop/s", NAN, src)))
+    snprintf(src, sizeof src, "%.60s: line %u", base(d->compute_csv), dt->compute_best_line);
+    if (!(p = add(l, "M_best_measured", ty, 0, dt->compute_best, "Gflop/s", NAN, src)))
         return -1;
-    note(p, "the best fma point of the run (median figure)");
-    if (!(p = add(l, "M_over_best", ty, 0, o->m_peak / dt->fma_best, "", NAN, "M / M_best_measured")))
+    note(p, "the best %s point of the run (median figure)", d->compute_bench);
+    if (!(p = add(l, "M_over_best", ty, 0, o->m_peak / dt->compute_best, "", NAN, "M / M_best_measured")))
         return -1;
     note(p, "the fitted peak against the best measured point: far below 1 only where the top of the curve rests "
             "on points more than 5%% apart");
     if (!(p = add(l, "M_consistent", ty, 0, NAN, "yes=1/no=0", NAN, "M / M_best_measured")))
         return -1;
-    verdict(p, "M", o->m_peak, "M_best_measured", dt->fma_best);
+    verdict(p, "M", o->m_peak, "M_best_measured", dt->compute_best);
     if (o->have_f) {
         if (!(p = add(l, "Z_ridge", ty, 0, o->m_peak / o->f.plateau, "flop/B", NAN, "M / R")))
             return -1;
@@ -487,7 +508,8 @@ static void gate(const xg_data *d, int k, const xg_dtype_fit *o, xg_param *p)
         return;
     if (strcmp(p->parameter, "R") == 0) {
         if (o->resident == 1)
-            CR_FLAG(p, "cache", "the stream arrays sat in the last-level cache: this R is the cache's, not memory's");
+            CR_FLAG(p, "cache", "the %s arrays sat in the last-level cache: this R is the cache's, not memory's",
+                    d->memory_rows.variant);
         else if (isfinite(d->peak_memory_gbs) && p->value > CR_PEAK_MARGIN * d->peak_memory_gbs)
             CR_FLAG(p, "above-peak", "%.4g GB/s is %.3gx the memory peak of %.4g GB/s (%s)", p->value,
                  p->value / d->peak_memory_gbs, d->peak_memory_gbs, d->peak_memory_source);

@@ -71,7 +71,7 @@ static void demand_line(FILE *f, const xg_roof_fit *g, double n, double z)
 }
 
 /* The graph's n: f's whole sweep, and g's as far as four times its latest
- * knee: a CPU's fma sweep runs to hundreds of work-items per compute unit,
+ * knee: a CPU's compute sweep runs to hundreds of work-items per compute unit,
  * long after g saturated, and would squeeze f's rise into a sliver. */
 static double arch_n(const xg_dtype_data *dt, const xg_dtype_fit *o)
 {
@@ -120,7 +120,7 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
         fclose(g->f);
         return cr_errf(err, errlen, "out of memory");
     }
-    block(g->f, "f(k) measured: stream triad (median), k in %s, GB/s", d->unit);
+    block(g->f, "f(k) measured: %s %s (median), k in %s, GB/s", d->memory_bench, d->memory_rows.variant, d->unit);
     g->f_top = 0;
     for (size_t i = 0; i < dt->nf; ++i) {
         point(g->f, dt->f[i].k, dt->f[i].y);
@@ -262,7 +262,7 @@ static void arch_vars(FILE *v, const xg_data *d, const xg_dtype_data *dt, const 
     xg_gp_num(v, "refside", !same_axes);
     xg_gp_num(v, "refxmax", x->ref_x);
     xg_gp_num(v, "refymax", 1.15 * x->ref_y);
-    xg_gp_fmt(v, "t_fm", "f(k) measured: triad, %zu medians", dt->nf);
+    xg_gp_fmt(v, "t_fm", "f(k) measured: %s, %zu medians", d->memory_rows.variant, dt->nf);
     /* L is the checked one: Little's law at the knee only where the pointer
      * chase confirms it, else the chase's, said in the words that fit the
      * key (the parameters' notes give the reason). */
@@ -356,7 +356,8 @@ int xg_draw_app(const xg_data *d, const xg_fits *fits, int k, const xg_machine *
     xg_gp_num(v, "E", ilp);
     xg_gp_num(v, "ymax", 1.2 * fmax(ymax, o->have_f ? o->f.plateau : 0));
     xg_gp_num(v, "ncross", nc);
-    xg_gp_fmt(v, "t_fm", "f(k) measured: stream triad, median of %zu points", dt->nf);
+    xg_gp_fmt(v, "t_fm", "f(k) measured: %s %s, median of %zu points", d->memory_bench, d->memory_rows.variant,
+              dt->nf);
     xg_gp_fmt(v, "t_ff", "f(k) used: %.*s", (int)strcspn(f_form, ";"), f_form); /* the words before any ';' */
     xg_gp_fmt(v, "t_g", "g(x)/Z: fitted g_E, E = %d, Z = %g flop/B", ilp, m->z);
     return figure_close(&g, draw, out, xgraph_app_gp, err, errlen);

@@ -84,8 +84,9 @@ const rp_part rp_part_xgraph = {
     .section = "xmodel",
     .title = "X-model (Li 2016, ch. 3)",
     .how = "Li's cross-roofline model fitted to this device's measurements by build/tools/xgraph: f(k) from the "
-           "stream benchmark's concurrency sweep, g(x) from the fma benchmark (one curve per instruction-level "
-           "parallelism E), the latency from the latency benchmark's pointer chase. R is the largest sustainable "
+           "memory benchmark's concurrency sweep, g(x) from the compute benchmark's (one curve per "
+           "instruction-level parallelism E), the latency from the latency benchmark's pointer chase (the "
+           "benchmarks whose descriptors give them those parts, xmodel=). R is the largest sustainable "
            "memory throughput (the plateau of f(k)), L the memory latency (L_ns: Little's law at the knee of f(k) "
            "where the pointer chase confirms it within 2x, else the chase's), M the computation lanes (the peak of "
            "g(x); M_E_settled is where a curve that sags past its peak settles); delta and pi are where f(k) and "

@@ -447,13 +447,13 @@ static void test_r_residency(void **state)
     near(resident(dir, "res-cache", "llc_bytes,33554432\n", &t, "R (cache)",
                   "this is the cache's bandwidth, not memory's"),
          1);
-    starts_with(param_note(&t, "R", "float"), "R (cache): the stream arrays, 96 MiB in all, are below 4x the 32 MiB "
+    starts_with(param_note(&t, "R", "float"), "R (cache): the triad arrays, 96 MiB in all, are below 4x the 32 MiB "
                                               "last-level cache: this is the cache's bandwidth, not memory's: ");
     assert_non_null(strstr(param_note(&t, "R_resident", "double"), "below 4x the 32 MiB last-level cache"));
 
     /* 96 MiB against 4 x 24 MiB = 96 MiB: not below, so memory. */
     near(resident(dir, "res-memory", "llc_bytes,25165824\n", &t, "R (memory)", NULL), 0);
-    starts_with(param_note(&t, "R", "float"), "R, the memory system's plateau: the stream arrays, 96 MiB in all, are "
+    starts_with(param_note(&t, "R", "float"), "R, the memory system's plateau: the triad arrays, 96 MiB in all, are "
                                               "at least 4x the 24 MiB last-level cache: they stream from memory: ");
     assert_null(strstr(param_note(&t, "R", "float"), "cache's bandwidth"));
 
@@ -481,7 +481,7 @@ static void test_r_residency(void **state)
     fit_without_plots(dir, &t);
     assert_true(isnan(param(&t, "R_resident", "float", "")));
     assert_string_equal(param_note(&t, "R_resident", "float"),
-                        "residency unknown: the concurrency rows record no array size");
+                        "residency unknown: f's rows record no array size");
 }
 
 /* The model's headlines pass the plausibility gate against the peaks in
@@ -575,7 +575,7 @@ static void test_little_kept_within_2x_of_the_chase(void **state)
     near(param(&t, "L_fit_ns", "float", ""), 0.6);
     starts_with(param_note(&t, "L_fit_ns", "float"),
                 "Little's law at the knee: L = delta x 1 thread(s) per unit x 2 compute units x b / R, b = 12 bytes "
-                "(triad: 2 loads + 1 store of 4-byte float per iteration); its premise holds: 0.6x the 1 ns pointer "
+                "(triad: 3 loads and stores of 4-byte float per iteration); its premise holds: 0.6x the 1 ns pointer "
                 "chase (within 2x)");
     expect_l(&t, "float", 0.6, "L_fit_ns");
     assert_string_equal(param_note(&t, "L_ns", "float"),
@@ -625,7 +625,7 @@ static void test_little_unchecked_without_a_chase(void **state)
     assert_string_equal(param_note(&t, "L_fit_ns", "float"),
                         "omitted: no main-memory pointer chase to check the premise against (no latency-opencl.csv "
                         "in the directory); Little's law at the knee gives 0.6 ns (L = delta x 1 thread(s) per unit x "
-                        "2 compute units x b / R, b = 12 bytes (triad: 2 loads + 1 store of 4-byte float per "
+                        "2 compute units x b / R, b = 12 bytes (triad: 3 loads and stores of 4-byte float per "
                         "iteration))");
     expect_l(&t, "float", NAN, "");
     assert_string_equal(param_note(&t, "L_ns", "float"),
@@ -646,8 +646,8 @@ static void test_little_omitted_for_a_cache_resident_stream(void **state)
     fit_without_plots(dir, &t);
     near(param(&t, "R_resident", "float", ""), 1);
     expect_little_omitted(&t, "float",
-                          "omitted: cache-resident stream: Little's law here is not about memory; it gives 2.4 ns at "
-                          "the knee of f measured in a cache (the stream arrays, 96 MiB in all, are below 4x the 32 "
+                          "omitted: cache-resident arrays: Little's law here is not about memory; it gives 2.4 ns at "
+                          "the knee of f measured in a cache (the triad arrays, 96 MiB in all, are below 4x the 32 "
                           "MiB last-level cache",
                           3, "L_chase_ns");
     near(param(&t, "L_ratio", "float", ""), 0.8);

@@ -59,7 +59,7 @@ static void test_the_real_directory_reads(void **state)
     char err[1024] = "";
     if (xg_data_load(&d, dev_dir, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
-    assert_true(d.have_fma && d.have_latency);
+    assert_true(d.have_compute && d.have_latency);
     fit(&d);
     xg_data_free(&d);
 }
