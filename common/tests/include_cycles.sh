@@ -144,16 +144,22 @@ awk '$3 != "-" { a = $1; b = $3; sub(/\.[^.\/]*$/, "", a); sub(/\.[^.\/]*$/, "",
 acyclic "include graph" "$work/includes" || status=1
 
 if [ -n "$build" ]; then
-    objs=$(find "$build/obj/common" "$build/obj/bench" "$build/obj/tools" "$build/obj/opencl" -name '*.o' | sort)
-    for o in $objs; do
-        m=${o#"$build"/obj/}
-        nm --defined-only -g "$o" | awk -v m="${m%.o}" 'NF == 3 && $3 != "main" { print $3, m }'
-    done | sort > "$work/defs"
-    for o in $objs; do
-        m=${o#"$build"/obj/}
-        echo "${m%.o} ${m%.o}"
-        nm -u "$o" | awk '{ print $NF }' | sort -u | join - "$work/defs" | awk -v m="${m%.o}" '$2 != m { print m, $2 }'
-    done > "$work/links"
+    # One nm over every object (-A: each line starts "OBJECT:"), read
+    # twice by awk: the symbols each module defines, then those it needs.
+    find "$build/obj/common" "$build/obj/bench" "$build/obj/tools" "$build/obj/opencl" -name '*.o' | sort > "$work/objs"
+    # shellcheck disable=SC2046 # one argument per object: no path has a space
+    nm -A -g $(cat "$work/objs") > "$work/nm"
+    # A line whose first field ends in ":" has no address: a symbol needed.
+    awk -v skip=$((${#build} + 6)) '
+    function module(line) { return substr(line, skip, index(line, ":") - skip - 2) }
+    FNR == NR { if ($1 !~ /:$/ && $NF != "main") def[$NF] = def[$NF] " " module($0); next }
+    FNR == 1 { while ((getline o < objs) > 0) print module(o ":"), module(o ":") }
+    $1 ~ /:$/ && ($NF in def) {
+        m = module($0); n = split(def[$NF], by, " ")
+        for (i = 1; i <= n; i++)
+            if (by[i] != m && !((m, by[i]) in edge)) { edge[m, by[i]] = 1; print m, by[i] }
+    }
+    ' objs="$work/objs" "$work/nm" "$work/nm" > "$work/links"
     acyclic "link graph" "$work/links" || status=1
 fi
 exit $status

@@ -1,8 +1,9 @@
 /* common/tests/include_cycles.sh (make layout-check) end to end: the
  * include rule of each layer, on small trees made here and on a copy of
- * this source tree with one bad include planted, and the include cycles it
- * finds. Each include against the rule is one line naming the file, the
- * header and what the file's layer may include; the exit status is 1. */
+ * this source tree with one bad include planted, the include cycles it
+ * finds, and the link cycles among a build's objects. Each include against
+ * the rule is one line naming the file, the header and what the file's
+ * layer may include; the exit status is 1. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,6 +125,44 @@ static void test_an_include_cycle_is_found(void **state)
     run_free(&r);
 }
 
+/* tmp/objs/obj/common/NAME.o compiled from source text. */
+static void put_object(const char *name, const char *source)
+{
+    sh("mkdir -p %s/objs/obj/common %s/objs/obj/bench %s/objs/obj/tools %s/objs/obj/opencl && "
+       "printf '%%s\\n' '%s' | cc -x c -c -o %s/objs/obj/common/%s.o -",
+       tmp, tmp, tmp, tmp, source, tmp, name);
+}
+
+static run_result check_tree_and_objects(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --root %s/tree %s/objs", CHECK, tmp, tmp);
+    return run_shell(cmd);
+}
+
+/* With a build directory, the modules' objects: one that needs what another
+ * defines depends on it (a weak reference to nothing defined is no edge);
+ * a loop of such needs is a link cycle, named. */
+static void test_a_link_cycle_is_found(void **state)
+{
+    (void)state;
+    make_tree();
+    sh("rm -rf %s/objs", tmp);
+    put_object("a", "int b(void); int a(void) { return b(); }");
+    put_object("b", "int b(void) { return 1; }");
+    put_object("c", "int a(void); extern int w(void) __attribute__((weak)); int c(void) { return a() + (w ? w() : 0); }");
+    run_result r = check_tree_and_objects();
+    if (r.status != 0)
+        fail_msg("status %d, stderr:\n%s", r.status, r.err);
+    expect_in(r.out, "link graph: 3 modules, no cycle");
+    run_free(&r);
+    put_object("b", "int c(void); int b(void) { return c(); }");
+    r = check_tree_and_objects();
+    assert_int_equal(r.status, 1);
+    expect_all_in(r.err, "link graph: modules in a cycle:", "common/a", "common/b", "common/c");
+    run_free(&r);
+}
+
 /* This tree passes; with the include that made the atomics backend call
  * into the host truth planted back, it does not, and that one line says
  * why. */
@@ -145,5 +184,5 @@ static void test_a_planted_include_in_this_tree_is_caught(void **state)
 CLI_TEST_MAIN(test_every_layer_within_its_rule_passes, test_a_backend_including_the_truth_is_refused,
               test_a_cuda_backend_reaching_into_a_design_is_refused,
               test_a_backend_including_another_benchmarks_backend_is_refused, test_every_layer_has_its_rule,
-              test_an_include_cycle_is_found, test_a_planted_include_in_this_tree_is_caught,
+              test_an_include_cycle_is_found, test_a_link_cycle_is_found, test_a_planted_include_in_this_tree_is_caught,
               test_a_root_that_is_no_directory_is_refused)
