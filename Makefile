@@ -371,24 +371,42 @@ cuda:
 endif
 
 SAN_BIN := $(BUILD)/san/bin
-unit-tests: $(UNIT_TESTS:%=$(BUILD)/tests/%)
+# What each pass runs. A test in one pass only: the fuzz tests under the
+# sanitizers alone (what they look for is what ASan and UBSan see); the
+# truth tests heavy with arithmetic (dots of 16 Mi elements, chains of
+# millions of steps) plain alone (their code runs under the sanitizers in
+# the other unit tests); of the end-to-end tests, those of scripts that run
+# none of our executables (on trees and stand-ins of their own), the GPU
+# bundle's (it carries the plain build) and the new benchmark's (it builds a
+# tree of its own) plain alone, and the hostile inputs' under the
+# sanitizers alone (what it feeds, the tools parse). Within a test, a case
+# that only costs time in the sanitizer pass is plain_pass_only
+# (common/tests/cli_harness.h).
+UNIT_SAN_ONLY   := test_result_reader_fuzz test_report_fuzz test_xgraph_fuzz
+UNIT_PLAIN_ONLY := test_dot_verification test_fma_truth
+CLI_SAN_ONLY    := test_injection_cli
+CLI_PLAIN_ONLY  := test_docs_check_cli test_layout_check_cli test_peers_cli test_gpu_bundle_cli test_new_benchmark_cli
+UNIT_PLAIN := $(filter-out $(UNIT_SAN_ONLY),$(UNIT_TESTS))
+UNIT_SAN   := $(filter-out $(UNIT_PLAIN_ONLY),$(UNIT_TESTS))
+CLI_PLAIN  := $(filter-out $(CLI_SAN_ONLY),$(CLI_TESTS))
+CLI_SAN    := $(filter-out $(CLI_PLAIN_ONLY),$(CLI_TESTS))
+unit-tests: $(UNIT_PLAIN:%=$(BUILD)/tests/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
-unit-tests-san: $(UNIT_TESTS:%=$(BUILD)/tests-san/%)
+unit-tests-san: $(UNIT_SAN:%=$(BUILD)/tests-san/%)
 	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; $(SAN_ENV) $$t; done
-integration: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(FAULTY_BINS)
-	@set -e; for t in $(CLI_TESTS:%=$(BUILD)/tests/%); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done
+integration: all $(CLI_PLAIN:%=$(BUILD)/tests/%) $(FAULTY_BINS)
+	@set -e; for t in $(CLI_PLAIN:%=$(BUILD)/tests/%); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done
 # The OpenCL executables and tools under the sanitizers; the CUDA ones are
-# linked in unchanged so that the tests find them. The tests of scripts that
-# run none of them (on trees and stand-ins of their own) run once, above;
-# a test leaves out of this pass what only costs time there (plain_pass_only,
-# common/tests/cli_harness.h).
-SCRIPT_CLI_TESTS := test_docs_check_cli test_layout_check_cli test_peers_cli
-integration-san: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
+# linked in unchanged so that the tests find them.
+integration-san: all $(CLI_SAN:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
                  $(TOOL_BINS:$(BUILD)/%=$(BUILD)/san/%) $(FAULTY_BINS:$(BUILD)/%=$(BUILD)/san/%)
-	@for b in $(abspath $(CUDA_BINS)); do [ ! -e $$b ] || ln -sf $$b $(SAN_BIN)/; done
-	@set -e; for t in $(filter-out $(SCRIPT_CLI_TESTS:%=$(BUILD)/tests/%),$(CLI_TESTS:%=$(BUILD)/tests/%)); do \
+	@$(MAKE) --no-print-directory san-cuda-links
+	@set -e; for t in $(CLI_SAN:%=$(BUILD)/tests/%); do \
 	    echo "== $$t on the executables built with ASan+UBSan"; \
 	    $(SAN_ENV) CROSSROOF_SANITIZED=1 CROSSROOF_BIN=$(SAN_BIN) $$t; done
+
+san-cuda-links:
+	@mkdir -p $(SAN_BIN); for b in $(abspath $(CUDA_BINS)); do [ ! -e $$b ] || ln -sf $$b $(SAN_BIN)/; done
 
 # ---- the GPU bundle: run_all.sh and all it runs, for a machine with only a driver ----
 # A build of its own: SASS for GPU_BUNDLE_SM (those this nvcc has: Ampere,
@@ -437,16 +455,47 @@ deps:
 	@common/deps.sh
 
 # Everything the tests run or read is built first, CHECK_JOBS at a time
-# (default: every CPU); then the tests run one at a time, as tests that time
-# something must.
+# (default: every CPU). Then the tests: those that time nothing (the unit
+# tests, the tools' end-to-end tests, and the sanitizer pass of every
+# end-to-end test, whose few cases that rest on timing are plain_pass_only:
+# common/tests/cli_harness.h), CHECK_JOBS at a time, each one's output
+# printed whole when it ends; then the plain pass of the end-to-end tests
+# of what times a device (TIMED_CLI_TESTS), and the unit tests that time
+# sleeps (TIMED_UNIT_TESTS), one at a time, alone, as a measurement must be.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TIMED_CLI_TESTS := $(filter $(BENCHMARKS:%=test_%_cli) test_run_all_cli test_gpu_check_cli test_energy_cli \
+                   test_bandwidth_cuda_paths_cli,$(CLI_TESTS))
+# Unit tests that sleep and read the clock (a time budget spent, a sampling
+# thread): alone too, in both builds.
+TIMED_UNIT_TESTS := test_stats test_timer test_energy_nvml test_measure_energy
+# The sanitizer pass first: its tests are the longest, and the last to start should be short.
+CHECK_TOGETHER := $(CLI_SAN:%=check-run/cli-san/%) \
+                  $(patsubst %,check-run/unit-san/%,$(filter-out $(TIMED_UNIT_TESTS),$(UNIT_SAN))) \
+                  $(patsubst %,check-run/cli/%,$(filter-out $(TIMED_CLI_TESTS),$(CLI_PLAIN))) \
+                  $(patsubst %,check-run/unit/%,$(filter-out $(TIMED_UNIT_TESTS),$(UNIT_PLAIN)))
+.PHONY: check-together check-alone san-cuda-links
+check-together: $(CHECK_TOGETHER)
+check-alone: $(patsubst %,check-run/unit/%,$(filter $(TIMED_UNIT_TESTS),$(UNIT_PLAIN))) \
+             $(patsubst %,check-run/unit-san/%,$(filter $(TIMED_UNIT_TESTS),$(UNIT_SAN))) \
+             $(patsubst %,check-run/cli/%,$(filter $(TIMED_CLI_TESTS),$(CLI_PLAIN)))
+check-run/unit/%: FORCE
+	@echo "== $(BUILD)/tests/$*"; $(BUILD)/tests/$*
+check-run/unit-san/%: FORCE
+	@echo "== $(BUILD)/tests-san/$* (ASan+UBSan)"; $(SAN_ENV) $(BUILD)/tests-san/$*
+check-run/cli/%: FORCE
+	@echo "== $(BUILD)/tests/$*"; CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/$*
+check-run/cli-san/%: san-cuda-links FORCE
+	@echo "== $(BUILD)/tests/$* on the executables built with ASan+UBSan"; \
+	    $(SAN_ENV) CROSSROOF_SANITIZED=1 CROSSROOF_BIN=$(SAN_BIN) $(BUILD)/tests/$*
 .PHONY: check-build
-check-build: all $(UNIT_TESTS:%=$(BUILD)/tests/%) $(UNIT_TESTS:%=$(BUILD)/tests-san/%) $(CLI_TESTS:%=$(BUILD)/tests/%) \
+check-build: all $(UNIT_PLAIN:%=$(BUILD)/tests/%) $(UNIT_SAN:%=$(BUILD)/tests-san/%) $(CLI_TESTS:%=$(BUILD)/tests/%) \
              $(FAULTY_BINS) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) $(TOOL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
              $(FAULTY_BINS:$(BUILD)/%=$(BUILD)/san/%)
 check: deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build
-	@$(MAKE) --no-print-directory -j1 layout-check docs-check unit-tests unit-tests-san integration integration-san
+	@$(MAKE) --no-print-directory -j1 layout-check docs-check
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget check-together
+	@$(MAKE) --no-print-directory -j1 check-alone
 
 # run_all.sh --slurm: its options without a cluster, then for real on a
 # private cluster of local daemons (as root; exit 77 where they cannot start,

@@ -365,7 +365,10 @@ static inline void require_no_gpu(void)
  * every test on the executables and tools built with ASan+UBSan. A test
  * that there would only cost time, its host code run by the pass's other
  * tests (a whole quick run; stand-ins sleeping out their budgets, timed
- * against the plain tools' speed), runs in the plain pass alone, saying so. */
+ * against the plain tools' speed; executables the sanitizers do not build,
+ * the CUDA ones), or whose verdict rests on timing (make check runs that
+ * pass beside other tests, and the plain pass of a benchmark's tests
+ * alone), runs in the plain pass alone, saying so. */
 static inline void plain_pass_only(const char *why)
 {
     const char *pass = getenv("CROSSROOF_SANITIZED");

@@ -76,6 +76,7 @@ static int swept(const table *t, double *out, int cap)
 static void test_first_level_matches_the_host(void **state)
 {
     (void)state;
+    plain_pass_only("the levels are told apart by timing, which must run alone");
     uint64_t l1 = sysfs_cache(1, "size"), line = sysfs_cache(1, "coherency_line_size"), l2 = sysfs_cache(2, "size");
     if (!l1 || !line) {
         print_message("skipped: sysfs describes no L1d cache here\n");
