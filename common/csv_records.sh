@@ -4,8 +4,14 @@
 
 # The records of a CSV file, one a line, fields separated by the unit
 # separator (\037): quoted fields, doubled quotes and line breaks inside
-# quotes read as RFC 4180 has them, line breaks turned into spaces.
+# quotes read as RFC 4180 has them, line breaks turned into spaces. Only a
+# regular file of at most 64 MiB is read (a FIFO would block, /dev/zero never
+# end); any other is one line on stderr and no record.
 csv_records() { # file
+    if [ ! -f "$1" ] || [ -n "$(find -L "$1" -maxdepth 0 -size +65536k 2>/dev/null)" ]; then
+        [ ! -e "$1" ] && [ ! -L "$1" ] || printf '%s: not read: not a regular file of at most 64 MiB\n' "$1" >&2
+        return 0
+    fi
     # Each stretch between separators is taken whole (index, match), never a
     # character at a time: a field of megabytes costs one copy, not one per
     # character.

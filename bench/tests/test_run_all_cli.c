@@ -925,6 +925,24 @@ static void test_huge_field_in_a_log(void **state)
     run_free(&r);
 }
 
+/* An earlier run's log that is a FIFO (which would block its reader) or a
+ * link to /dev/zero (which never ends) is not read for the estimate: the
+ * new run goes on, saying which file it left. */
+static void test_a_log_that_is_no_file_is_left(void **state)
+{
+    (void)state;
+    make_fakes();
+    char args[512];
+    sh("mkdir -p %s/rodd/fifo %s/rodd/zero && mkfifo %s/rodd/fifo/run-log.csv && "
+       "ln -s /dev/zero %s/rodd/zero/run-log.csv",
+       tmp, tmp, tmp, tmp);
+    snprintf(args, sizeof args, "--only ok-opencl --out %s/rodd/new", tmp);
+    run_result r = run_all_ok(args);
+    expect_all_in(r.err, "rodd/fifo/run-log.csv: not read: not a regular file",
+                  "rodd/zero/run-log.csv: not read: not a regular file");
+    run_free(&r);
+}
+
 /* On a terminal the progress line is cut to COLUMNS, which comes from the
  * environment: a value bash arithmetic would evaluate (and run what an array
  * subscript in it holds) is ignored. script(1) gives run_all a terminal. */
@@ -969,4 +987,4 @@ TEST_MAIN(setup_all, teardown, test_failure_skip_and_completeness, test_interrup
           test_sigkill_leaves_no_orphan, test_one_run_per_directory, test_resume_reads_options_as_data,
           test_options_round_trip, test_full_disk_at_run_options, test_full_disk_at_the_log,
           test_full_disk_at_the_summary, test_odd_out_path, test_odd_device_name, test_earlier_run_is_data,
-          test_terminal_width_is_data, test_record_on_two_lines, test_huge_field_in_a_log)
+          test_terminal_width_is_data, test_record_on_two_lines, test_huge_field_in_a_log, test_a_log_that_is_no_file_is_left)

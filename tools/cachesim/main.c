@@ -1,9 +1,11 @@
+#define _POSIX_C_SOURCE 200809L
 /* cachesim: a trace-driven model of one or more cache levels (Crawford's
  * cache_sim, with sectors, several levels, a warp scheduler and coalescing).
  * Host only; see docs/cachesim.md for the trace format. */
 #include "cachesim/cli.h"
 #include "cachesim/report.h"
 #include "error.h"
+#include "shared/bounded_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +24,13 @@ int main(int argc, char **argv)
         return 0;
     }
     bool from_stdin = strcmp(o.trace_path, "-") == 0;
-    FILE *in = from_stdin ? stdin : fopen(o.trace_path, "r");
+    /* A path is a regular file (a pipe comes as -): /dev/zero or a FIFO
+     * is refused at once rather than read without end or waited on. */
+    int fd = from_stdin ? 0 : cr_open_regular(o.trace_path, err, sizeof err);
+    if (fd < 0)
+        cr_die(PROG, 2, "cannot open trace %s%s", err,
+               strstr(err, "not a regular file") ? " (give - to read a pipe from stdin)" : "");
+    FILE *in = from_stdin ? stdin : fdopen(fd, "r");
     if (in == NULL)
         cr_die(PROG, 2, "cannot open trace %s: %s", o.trace_path, strerror(errno));
     cs_trace t = {0};

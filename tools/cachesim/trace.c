@@ -99,17 +99,37 @@ static int append(cs_trace *t, const cs_trace_access *a)
     return 0;
 }
 
+/* The next line of in into buf (its newline dropped): its length, -1 at
+ * the end of the input, -2 where it does not fit (an access's line is
+ * short: a line of megabytes, or a stream of NUL bytes without a newline,
+ * is no trace). */
+static long next_line(FILE *in, char *buf, size_t cap)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (n + 1 == cap)
+            return -2;
+        buf[n++] = (char)c;
+    }
+    if (c == EOF && n == 0)
+        return -1;
+    buf[n] = '\0';
+    return (long)n;
+}
+
 int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t errlen)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t got;
+    char buf[CS_TRACE_MAX_LINE + 1];
+    long got;
     unsigned long line_no = 0;
     int status = 0;
-    while (status == 0 && (got = getline(&buf, &cap, in)) >= 0) {
+    while (status == 0 && (got = next_line(in, buf, sizeof buf)) != -1) {
         ++line_no;
-        if (got > 0 && buf[got - 1] == '\n')
-            buf[--got] = '\0';
+        if (got == -2) {
+            status = cr_errf(err, errlen, "%s:%lu: a line of more than %d bytes", name, line_no, CS_TRACE_MAX_LINE);
+            break;
+        }
         if (strlen(buf) != (size_t)got) {
             status = cr_errf(err, errlen, "%s:%lu: a NUL byte in the line", name, line_no);
             break;
@@ -127,7 +147,6 @@ int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t err
     }
     if (status == 0 && ferror(in))
         status = cr_errf(err, errlen, "%s: read error after line %lu", name, line_no);
-    free(buf);
     return status;
 }
 

@@ -28,8 +28,12 @@ typedef struct {
  * blank or comment line, -1 with the reason in why. */
 int cs_trace_parse_line(const char *text, cs_trace_access *access, char *why, size_t whylen);
 
-/* Reads every line of in into t (empty on entry). On a malformed line
- * returns -1 with "NAME:LINE: reason" in err. */
+/* The longest line a trace may have, in bytes (without its newline). */
+#define CS_TRACE_MAX_LINE 4096
+
+/* Reads every line of in into t (empty on entry). On a malformed line (one
+ * longer than CS_TRACE_MAX_LINE too) returns -1 with "NAME:LINE: reason" in
+ * err. */
 int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t errlen);
 
 void cs_trace_free(cs_trace *t);

@@ -6,12 +6,13 @@
 #include "error.h"
 #include "shared/md_text.h"
 #include "shared/result_reader.h"
-#include "shared/text_line.h"
+#include "shared/bounded_file.h"
 #include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* With no finite value (or no memory) both are NaN: the summary of nothing. */
 void db_median_mad(const double *values, size_t n, double *median, double *mad)
@@ -166,30 +167,40 @@ static bool has_node(const db_cluster *c, const char *name)
     return false;
 }
 
-/* Nodes that were to run and left no directory. */
-static void add_missing_nodes(db_cluster *c)
+/* Nodes that were to run and left no directory: the lines of
+ * expected-nodes, where there is one (a regular file: a FIFO there is
+ * refused, not waited on). */
+#define EXPECTED_NODES_MAX_BYTES ((size_t)1 << 20)
+static int add_missing_nodes(db_cluster *c, char *err, size_t errlen)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/expected-nodes", c->path);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return;
-    char line[512];
-    while (cr_text_line(f, line, sizeof line)) {
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    size_t len;
+    char *text = cr_read_bounded(path, EXPECTED_NODES_MAX_BYTES, "a list of nodes", &len, err, errlen);
+    if (text == NULL)
+        return -1;
+    for (char *line = text, *next; line != NULL && line < text + len; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
         /* The whole line but the blanks around it: a name may hold one. */
-        char *name = line + strspn(line, " \t");
-        size_t len = strlen(name);
-        while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
-            name[--len] = '\0';
+        char *name = line + strspn(line, " \t\r");
+        size_t n = strlen(name);
+        while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t' || name[n - 1] == '\r'))
+            name[--n] = '\0';
         if (name[0] == '\0' || name[0] == '#' || has_node(c, name))
             continue;
-        db_node *n = add_node(c, name);
-        if (n == NULL)
+        db_node *node = add_node(c, name);
+        if (node == NULL)
             break;
-        snprintf(n->status, sizeof n->status, "missing");
-        snprintf(n->reason, sizeof n->reason, "listed in expected-nodes; no directory under nodes/");
+        snprintf(node->status, sizeof node->status, "missing");
+        snprintf(node->reason, sizeof node->reason, "listed in expected-nodes; no directory under nodes/");
     }
-    fclose(f);
+    free(text);
+    return 0;
 }
 
 static db_node *find_node(db_cluster *c, const char *name)
@@ -208,10 +219,9 @@ static int apply_batch_states(db_cluster *c, char *err, size_t errlen)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/nodes.csv", c->path);
-    FILE *probe = fopen(path, "r");
-    if (probe == NULL)
-        return 0;
-    fclose(probe);
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0; /* there is none; one that is no regular file, the reader refuses */
     cr_csv_table t;
     if (cr_csv_load(&t, path, &cr_schema_any, err, errlen) != 0)
         return -1;
@@ -319,8 +329,7 @@ int db_cluster_load(sqlite3 *db, const char *path, double below, db_cluster *c, 
         return -1;
     if (c->nnodes == 0)
         return cr_errf(err, errlen, "%s: no node of this cluster run in the database (import it first)", path);
-    add_missing_nodes(c);
-    if (apply_batch_states(c, err, errlen) != 0 || load_figures(db, c, err, errlen) != 0) {
+    if (add_missing_nodes(c, err, errlen) != 0 || apply_batch_states(c, err, errlen) != 0 || load_figures(db, c, err, errlen) != 0) {
         db_cluster_free(c);
         return -1;
     }

@@ -4,6 +4,7 @@
 #include "db/run_dirs.h"
 #include "db/sql.h"
 #include "error.h"
+#include "shared/bounded_file.h"
 #include "shared/result_reader.h"
 
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     ST_FIND_RUN,
@@ -143,9 +145,13 @@ static void hash_bytes(content_hash *c, const void *p, size_t n)
 static int hash_file(content_hash *c, const char *rel, const char *path, char *err, size_t errlen)
 {
     hash_bytes(c, rel, strlen(rel) + 1);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return cr_errf(err, errlen, "%s: cannot open", path);
+    int fd = cr_open_regular(path, err, errlen);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (f == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return fd < 0 ? -1 : cr_errf(err, errlen, "%s: cannot open", path);
+    }
     char buf[65536];
     size_t got;
     while ((got = fread(buf, 1, sizeof buf, f)) > 0)

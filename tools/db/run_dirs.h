@@ -31,7 +31,8 @@ void db_free_names(char **names, size_t n);
 bool db_holds_results(const char *dir);
 
 /* True for a directory entry name that is a subdirectory of dir (dot names
- * excluded), and for a name ending in ".csv" that is a regular file. */
+ * excluded), and for a name ending in ".csv" that is there and is no
+ * directory (its reader refuses what is no regular file, by name). */
 bool db_is_subdir(const char *dir, const char *name);
 bool db_is_csv(const char *dir, const char *name);
 

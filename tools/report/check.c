@@ -5,6 +5,7 @@
 
 #include "report/base64.h"
 #include "report/model.h"
+#include "shared/bounded_file.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -12,33 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The whole of a file the report wrote or embeds, read as every file a
+ * tool reads (regular files only, bounded); NULL where it is not one. */
+#define CHECK_MAX_BYTES ((size_t)1 << 30)
 static char *read_text(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (cap - n < 65537) {
-            cap = cap ? 2 * cap : 1 << 20;
-            char *nb = realloc(buf, cap);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    char err[256];
+    return cr_read_bounded(path, CHECK_MAX_BYTES, "a report or its figure", len, err, sizeof err);
 }
 
 /* An attribute value as the HTML means it: the entities the report

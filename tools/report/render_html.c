@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char css[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1500px;margin:1.5em auto;"
@@ -134,10 +135,10 @@ static void svg_link(FILE *f, const char *path, const char *pre, const char *png
     if (n <= 4)
         return;
     memcpy(svg + n - 4, ".svg", 4);
-    FILE *probe = fopen(svg, "rb");
-    if (probe == NULL)
+    /* Looked at, never opened: a FIFO of that name must not block. */
+    struct stat st;
+    if (stat(svg, &st) != 0 || !S_ISREG(st.st_mode))
         return;
-    fclose(probe);
     fputs(" (<a href=\"", f);
     char name[512];
     snprintf(name, sizeof name, "%s", png);

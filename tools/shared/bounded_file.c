@@ -53,18 +53,31 @@ static char *read_all(int fd, size_t cap, size_t max, const char *what, const ch
     return text;
 }
 
-char *cr_read_bounded(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen)
+int cr_open_regular(const char *path, char *err, size_t errlen)
 {
     /* Non-blocking: opening a FIFO for reading must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
+    if (fd < 0)
+        return cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+    struct stat st;
+    int flags;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        close(fd);
+        return cr_errf(err, errlen, "%s: not a regular file", path);
     }
+    return fd;
+}
+
+char *cr_read_bounded(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen)
+{
+    int fd = cr_open_regular(path, err, errlen);
+    if (fd < 0)
+        return NULL;
     struct stat st;
     char *text = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        cr_errf(err, errlen, "%s: not a regular file", path);
+    if (fstat(fd, &st) != 0)
+        cr_errf(err, errlen, "%s: %s", path, strerror(errno));
     else if ((uintmax_t)st.st_size > (uintmax_t)max)
         cr_too_large(path, max, what, err, errlen);
     else

@@ -66,6 +66,25 @@ static void test_malformed_trace_names_its_line(void **state)
     run_free(&r);
 }
 
+/* Input without end is refused, not read until memory runs out: endless
+ * bytes without a newline on stdin at the first line's limit, and a FIFO
+ * given as a path at once, without waiting for a writer. */
+static void test_endless_input_is_refused(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "sh -c '%s/%s - 16 128 4 LRU WTNA < /dev/zero'", bin_dir, tool);
+    run_result r = run_shell(cmd);
+    expect_error_line(&r, tool, "- < /dev/zero", 2, "stdin:1: a line of more than 4096 bytes");
+    run_free(&r);
+    char fifo[600], args[700], want[700];
+    snprintf(fifo, sizeof fifo, "%s/trace.fifo", tmp);
+    sh("rm -f '%s' && mkfifo '%s'", fifo, fifo);
+    snprintf(args, sizeof args, "%s 16 128 4 LRU WTNA", fifo);
+    snprintf(want, sizeof want, "cannot open trace %s: not a regular file", fifo);
+    expect_error(tool, args, 2, want);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -80,4 +99,4 @@ static void test_bad_inputs(void **state)
 }
 
 CLI_TEST_MAIN(test_crawford_command_line, test_stdin_csv_two_levels, test_malformed_trace_names_its_line,
-              test_help, test_bad_inputs)
+              test_endless_input_is_refused, test_help, test_bad_inputs)

@@ -149,6 +149,34 @@ static void test_every_corrupt_input_refused(void **state)
     free(before);
 }
 
+/* A CSV that is no regular file (a FIFO would block its reader, a link to
+ * /dev/zero never end) is refused by name, never left out unsaid; so is an
+ * expected-nodes of a cluster run that is a FIFO. */
+static void test_files_that_are_no_files_refused(void **state)
+{
+    (void)state;
+    static const char *const plants[] = {"mkfifo '%s/odd/opencl-0-dev/extra-opencl.csv'",
+                                         "ln -s /dev/zero '%s/odd/opencl-0-dev/extra-opencl.csv'"};
+    char args[1024], where[1024];
+    for (size_t i = 0; i < sizeof plants / sizeof *plants; ++i) {
+        sh("rm -rf '%s/odd'", tmp);
+        make_run(tmp, "odd", &node_ok);
+        sh(plants[i], tmp);
+        snprintf(args, sizeof args, "--db %s/odd.db import %s/odd", tmp, tmp);
+        snprintf(where, sizeof where, "%s/odd/opencl-0-dev/extra-opencl.csv: not a regular file", tmp);
+        run_result r = run(NULL, tool, args);
+        expect_error_line(&r, tool, args, 2, where);
+        run_free(&r);
+    }
+    fixture_run cluster = make_cluster_run(tmp, "fifo-cluster");
+    sh("rm -f '%s/expected-nodes' && mkfifo '%s/expected-nodes'", cluster.path, cluster.path);
+    snprintf(args, sizeof args, "--db %s/fc.db cluster-report %s", tmp, cluster.path);
+    snprintf(where, sizeof where, "%s/expected-nodes: not a regular file", cluster.path);
+    run_result r = run(NULL, tool, args);
+    expect_error_line(&r, tool, args, 2, where);
+    run_free(&r);
+}
+
 static void test_cluster_report(void **state)
 {
     (void)state;
@@ -231,5 +259,5 @@ static void test_bad_input(void **state)
 }
 
 CLI_TEST_MAIN(test_import_twice_and_query, test_refused_and_killed_imports_change_nothing,
-              test_every_corrupt_input_refused, test_cluster_report,
+              test_every_corrupt_input_refused, test_files_that_are_no_files_refused, test_cluster_report,
               test_cluster_without_results, test_bad_input)
