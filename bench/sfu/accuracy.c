@@ -235,10 +235,23 @@ static bool is_flush(double got, sfu_exact_value exact, cr_dtype t)
     return got == 0 && sfu_is_subnormal(ex, t) && signbit(got) == signbit(ex);
 }
 
+bool sfu_far_off(double got, double exact)
+{
+    if (isnan(exact) || isinf(exact))
+        return isnan(exact) ? !isnan(got) : got != exact;
+    return !(fabs(got - exact) <= SFU_FAR_SCALE * fmax(1.0, fabs(exact)));
+}
+
+bool sfu_mostly_far(uint64_t far, uint64_t n)
+{
+    return far > n / 8;
+}
+
 void sfu_error_add(sfu_error_stats *s, double x, double y, double got, sfu_exact_value exact, cr_dtype t, double bound,
                    bool flush_allowed)
 {
     s->n++;
+    s->far += sfu_far_off(got, sfu_exact_to_type(exact, t));
     if (is_flush(got, exact, t)) {
         s->flushed++;
         if (flush_allowed)

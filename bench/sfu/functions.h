@@ -161,7 +161,17 @@ typedef struct {
     double worst_x, worst_y; /* the inputs of max_ulp */
     uint64_t over_bound;   /* results whose ulp error exceeds the bound */
     uint64_t flushed;      /* subnormal exact results returned as zero (always counted; errors unless allowed) */
+    uint64_t far;          /* results not even near: off by more than sfu_far_off() allows */
 } sfu_error_stats;
+
+/* The sanity floor of any version, fast or precise: an approximation may
+ * be far off near a zero or a pole, never at most of its inputs. got is
+ * far from exact when it misses by more than 1/64 of the larger of |exact|
+ * and 1 (a NaN misses by everything); a version with more than 1/8 of its
+ * results far off computes some other function (a sin that gives cos). */
+#define SFU_FAR_SCALE (1.0 / 64)
+bool sfu_far_off(double got, double exact);
+bool sfu_mostly_far(uint64_t far, uint64_t n);
 
 /* Adds one result. bound: ulp bound to count against (INFINITY for none).
  * A subnormal exact result (its value rounded to t is a non-zero subnormal)

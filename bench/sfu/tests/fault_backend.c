@@ -6,18 +6,26 @@
  *   accuracy  the first evaluation of the precise version on inputs
  *             outside the chain domain (the accuracy samples; the contract's
  *             evaluation: one iteration, a = 1, b = -0) returns its first
- *             result 1000 ulps off */
+ *             result 1000 ulps off
+ *   cos-for-sin every evaluation of sin by a version other than precise
+ *             (the accuracy samples, and those that bound a chain's error)
+ *             gives cos instead: an approximation of the wrong function */
 #include "sfu/backend.h"
 
+#include "error.h"
 #include "tests/planted_fault.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum { VERIFY, ACCURACY };
-CR_FAULT_DECORATOR(sfu_backend, "verify", "accuracy");
+enum { VERIFY, ACCURACY, COS_FOR_SIN };
+CR_FAULT_DECORATOR(sfu_backend, "verify", "accuracy", "cos-for-sin");
 static sfu_kernel prepared;      /* the kernel of the chains prepared last */
 static bool precise_evaluation; /* they are an evaluation of the precise version, not all from the chain domain */
+static bool sin_evaluation;     /* an evaluation of sin by another version */
+static double *inputs;          /* the x of the chains prepared last, as doubles */
+static uint64_t ninputs;
 
 static double value(cr_dtype t, const void *base, uint64_t i)
 {
@@ -43,6 +51,17 @@ static cr_status chain_prepare(const sfu_kernel *k, const sfu_chain *c, const vo
     bool evaluation = c->iters == 1 && c->a == 1.0 && c->b == 0.0 && signbit(c->b);
     precise_evaluation = evaluation && k->version == SFU_PRECISE && k->fast_units == 0 &&
                          outside_chain_domain(k, x0, y0, c->work_items * c->ilp);
+    uint64_t n = c->work_items * c->ilp;
+    sin_evaluation = evaluation && k->version != SFU_PRECISE && strcmp(sfu_functions[k->func].name, "sin") == 0;
+    if (sin_evaluation) {
+        double *more = realloc(inputs, n * sizeof *more);
+        if (more == NULL)
+            return cr_errf(err, errlen, "out of memory");
+        inputs = more;
+        ninputs = n;
+        for (uint64_t i = 0; i < n; ++i)
+            inputs[i] = value(k->dtype, x0, i);
+    }
     return inner->chain_prepare(k, c, x0, y0, err, errlen);
 }
 
@@ -77,6 +96,13 @@ static cr_status chain_download(void *xout, void *sout, uint64_t n, char *err, s
     }
     if (precise_evaluation && cr_fault_first(fault, ACCURACY, &planted))
         add_ulps(prepared.dtype, xout, 1000);
+    if (sin_evaluation && fault == COS_FOR_SIN)
+        for (uint64_t i = 0; i < n && i < ninputs; ++i) {
+            if (prepared.dtype == CR_FLOAT)
+                ((float *)xout)[i] = cosf((float)inputs[i]);
+            else
+                ((double *)xout)[i] = cos(inputs[i]);
+        }
     return CR_OK;
 }
 

@@ -358,6 +358,48 @@ static void test_planted_accuracy_failure_fails_the_run(void **state)
     expect_planted("accuracy", "accuracy", "exceed the specification's 2.5 ulp");
 }
 
+/* A fast version that approximates the wrong function (sin giving cos)
+ * clears no bound of its own, but not the floor every version must: its
+ * typical accuracy row and every row timed with it (latency, concurrency)
+ * are invalid, saying so, and so is the throughput drawn from them; the
+ * precise version's rows stay valid. */
+static void test_planted_wrong_function_fails_its_rows(void **state)
+{
+    (void)state;
+    run_result r;
+    table t = run_faulty_csv("cos-for-sin", NULL, "sfu-opencl",
+                             "--quick --reps 3:5 --max-time 0.3 --warmup 1 --functions sin --types float "
+                             "--versions precise,relaxed-math --partition-functions none --inputs 1000",
+                             "fault-cos-for-sin", 1, &r);
+    run_free(&r);
+    int timed = 0, throughput = 0, typical = 0;
+    for (int i = 0; i < t.nrows; ++i) {
+        const char *variant = cell(&t, i, "variant"), *sweep = cell(&t, i, "sweep"), *valid = cell(&t, i, "valid");
+        if (strcmp(variant, "sin/precise") == 0) {
+            if (strcmp(valid, "1") != 0)
+                fail_msg("row %d (%s): the precise version's row is invalid: %s", i, sweep, cell(&t, i, "note"));
+        } else if (strcmp(variant, "sin/relaxed-math") == 0) {
+            bool wrong = strcmp(sweep, "latency") == 0 || strcmp(sweep, "concurrency") == 0 ||
+                         (strcmp(sweep, "accuracy") == 0 && strstr(cell(&t, i, "params"), "domain=typical"));
+            if (strcmp(sweep, "throughput") == 0) {
+                assert_string_equal(valid, "0");
+                ++throughput;
+            } else if (wrong) {
+                if (strcmp(valid, "0") != 0)
+                    fail_msg("row %d (relaxed-math %s) is valid", i, sweep);
+                expect_cell_has(&t, i, "note", "not sin at all");
+                timed += strcmp(sweep, "accuracy") != 0;
+                typical += strcmp(sweep, "accuracy") == 0;
+            }
+        }
+    }
+    assert_true(timed >= 2);
+    assert_int_equal(throughput, 1);
+    assert_int_equal(typical, 1);
+    table_free(&t);
+}
+
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
               test_no_device_is_skipped, test_cuda_binary_without_gpu, test_planted_chain_failure_fails_the_run,
-              test_planted_accuracy_failure_fails_the_run, test_small_run_is_verified)
+              test_planted_accuracy_failure_fails_the_run, test_planted_wrong_function_fails_its_rows,
+              test_small_run_is_verified)

@@ -441,6 +441,38 @@ static void test_special_inputs(void **state)
 
 /* ---- error statistics ---- */
 
+/* The floor of every version: near is within 1/64 of max(|exact|, 1);
+ * more than 1/8 of the results far off is another function. */
+static void test_far_off(void **state)
+{
+    (void)state;
+    assert_false(sfu_far_off(1.0 + 1.0 / 128, 1.0));
+    assert_true(sfu_far_off(1.0 + 1.0 / 32, 1.0));
+    assert_false(sfu_far_off(0.01, 0.0)); /* near a zero: 1/64 of 1 */
+    assert_true(sfu_far_off(0.5, 0.0));
+    assert_false(sfu_far_off(1000 * (1 + 1.0 / 128), 1000)); /* relative above 1 */
+    assert_true(sfu_far_off(1000 * 1.05, 1000));
+    assert_true(sfu_far_off(NAN, 1.0));
+    assert_false(sfu_far_off(INFINITY, INFINITY));
+    assert_true(sfu_far_off(-INFINITY, INFINITY));
+    assert_true(sfu_far_off(INFINITY, 1e30));
+    assert_false(sfu_far_off(NAN, NAN));
+    assert_true(sfu_far_off(0.0, NAN));
+    const double pi = 3.14159265358979323846;
+    uint64_t far = 0, n = 1000;
+    for (uint64_t i = 0; i < n; ++i) {
+        double x = -pi + 2 * pi * (double)i / (double)n;
+        far += sfu_far_off(cos(x), sin(x));
+    }
+    assert_true(sfu_mostly_far(far, n)); /* cos for sin */
+    assert_false(sfu_mostly_far(n / 8, n));
+    assert_true(sfu_mostly_far(n / 8 + 1, n));
+    sfu_error_stats s = {0};
+    sfu_error_add(&s, 0.5, 0, cos(0.5), R(sin(0.5), 0), CR_DOUBLE, INFINITY, false);
+    sfu_error_add(&s, 0.5, 0, sin(0.5), R(sin(0.5), 0), CR_DOUBLE, INFINITY, false);
+    assert_int_equal(s.far, 1);
+}
+
 static void test_error_stats(void **state)
 {
     (void)state;
@@ -676,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_reference_many_matches_single),
         cmocka_unit_test(test_special_ok),
         cmocka_unit_test(test_special_inputs),
+        cmocka_unit_test(test_far_off),
         cmocka_unit_test(test_error_stats),
         cmocka_unit_test(test_ftz_probes),
         cmocka_unit_test(test_domains_keep_results_normal),
