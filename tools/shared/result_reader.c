@@ -227,7 +227,8 @@ static int split(cr_csv_table *t, const char *name, const char *text, char *err,
             goto out;
         }
         if (rec.n != t->ncols) {
-            cr_errf(err, errlen, "%s:%u: %zu fields, the header has %zu", name, at, rec.n, t->ncols);
+            cr_errf(err, errlen, "%s:%u: %zu field%s, the header has %zu", name, at, rec.n, rec.n == 1 ? "" : "s",
+                    t->ncols);
             goto out;
         }
         if (t->nrows == rows_cap) {

@@ -116,6 +116,8 @@ typedef struct {
 static const verdict_case verdict_cases[] = {
     /* Records: as many fields as the header, quotes closed and alone. */
     {ANY, "a,b\n1,2\n1,2,3\n", "f.csv:3: 3 fields, the header has 2"},
+    {ANY, "a,b,c\n1,2,3\n1,2\n", "f.csv:3: 2 fields, the header has 3"},
+    {ANY, "a,b,c\n1,2,3\n\"x\"\n", "f.csv:3: 1 field, the header has 3"},
     {ANY, "a,b\n1,\"open\n", "f.csv:2: malformed quoting"},
     {ANY, "a,b\n1,x\"y\n", "f.csv:2: malformed quoting"},
     {ANY, "# only a comment\n", "f.csv:2: empty file: no header"},

@@ -80,8 +80,28 @@ static void test_noise_and_an_outlier(void **state)
     within(f.plateau, 100, 0.03);
     within(f.slope, 10, 0.031);
     within(f.knee, 10, 0.06);
+    /* 95% of the plateau is first reached at k = 10 (97); the point above
+     * the plateau (160 at k = 24) is no level to reach. */
+    within(f.reach95, 10, 0);
     assert_true(f.max_rel > 0.5); /* the outliers stay visible in the quality */
     assert_true(f.rel_rms > 0.03);
+}
+
+/* Rising points whose ratios y/k differ: the slope minimises the summed
+ * relative error sum |y - s*k| / y, so it is the median of the ratios
+ * weighted by k/y, not their plain median. Ratios 10, 8, 12, 13 (k = 1..4)
+ * weigh 1/10, 1/8, 1/12, 1/13: sorted, the running weight passes half of
+ * the total (0.385) at 10; the plain median would be 11. Still rising at
+ * its last point: a slope and no plateau. */
+static void test_unequal_ratios_weighted_slope(void **state)
+{
+    (void)state;
+    xg_point p[] = {{1, 10}, {2, 16}, {3, 36}, {4, 52}};
+    xg_roof_fit f;
+    assert_int_equal(xg_fit_roof(p, 4, &f), 0);
+    assert_int_equal(f.status, XG_FIT_UNSATURATED);
+    within(f.slope, 10, 0);
+    within(f.plateau, 52, 0); /* a lower bound: the highest point */
 }
 
 static void test_one_point(void **state)
@@ -257,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_exact_roof_recovered),
         cmocka_unit_test(test_order_does_not_matter),
         cmocka_unit_test(test_noise_and_an_outlier),
+        cmocka_unit_test(test_unequal_ratios_weighted_slope),
         cmocka_unit_test(test_one_point),
         cmocka_unit_test(test_all_equal_is_saturated),
         cmocka_unit_test(test_saturated_at_the_first_point),
