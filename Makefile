@@ -38,6 +38,9 @@ HOST_OPT := -O3 -march=native -fopenmp
 LDLIBS   := -lhwloc -lmpfr -lgmp -lm
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_ENV  := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+# The fuzz tests' (test_*_fuzz.c): a mutant that makes a reader grow
+# without bound stops it at 2 GiB of resident memory, as a failure.
+FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:hard_rss_limit_mb=2048 UBSAN_OPTIONS=print_stacktrace=1
 
 # ---- CUDA: nvcc from NVCC, CUDA_HOME, CUDA_PATH or PATH ----
 NVCC ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc $(CUDA_PATH)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
@@ -382,7 +385,7 @@ SAN_BIN := $(BUILD)/san/bin
 # sanitizers alone (what it feeds, the tools parse). Within a test, a case
 # that only costs time in the sanitizer pass is plain_pass_only
 # (common/tests/cli_harness.h).
-UNIT_SAN_ONLY   := test_result_reader_fuzz test_report_fuzz test_xgraph_fuzz
+UNIT_SAN_ONLY   := $(filter %_fuzz,$(UNIT_TESTS))
 UNIT_PLAIN_ONLY := test_dot_verification test_fma_truth
 CLI_SAN_ONLY    := test_injection_cli
 CLI_PLAIN_ONLY  := test_docs_check_cli test_layout_check_cli test_peers_cli test_gpu_bundle_cli test_new_benchmark_cli
@@ -393,7 +396,17 @@ CLI_SAN    := $(filter-out $(CLI_PLAIN_ONLY),$(CLI_TESTS))
 unit-tests: $(UNIT_PLAIN:%=$(BUILD)/tests/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 unit-tests-san: $(UNIT_SAN:%=$(BUILD)/tests-san/%)
-	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; $(SAN_ENV) $$t; done
+	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; case $$t in *_fuzz) $(FUZZ_ENV) $$t;; *) $(SAN_ENV) $$t;; esac; done
+# The fuzz tests for longer than make check gives them: FUZZ_SECONDS each
+# (default 300), as many mutants as fit, under the sanitizers and the
+# memory cap, each stopped at twice its time; CR_FUZZ_SEED=N fuzzes other
+# mutants.
+FUZZ_TESTS := $(filter %_fuzz,$(UNIT_SAN))
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz
+fuzz: $(FUZZ_TESTS:%=$(BUILD)/tests-san/%)
+	@set -e; for t in $^; do echo "== $$t, $(FUZZ_SECONDS) s"; \
+	    $(FUZZ_ENV) CR_FUZZ_SECONDS=$(FUZZ_SECONDS) CR_FUZZ_ITERS=1000000000 timeout $$(($(FUZZ_SECONDS) * 2 + 60)) $$t; done
 integration: all $(CLI_PLAIN:%=$(BUILD)/tests/%) $(FAULTY_BINS)
 	@set -e; for t in $(CLI_PLAIN:%=$(BUILD)/tests/%); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done
 # The OpenCL executables and tools under the sanitizers; the CUDA ones are
@@ -481,7 +494,7 @@ check-alone: $(patsubst %,check-run/unit/%,$(filter $(TIMED_UNIT_TESTS),$(UNIT_P
 check-run/unit/%: FORCE
 	@echo "== $(BUILD)/tests/$*"; $(BUILD)/tests/$*
 check-run/unit-san/%: FORCE
-	@echo "== $(BUILD)/tests-san/$* (ASan+UBSan)"; $(SAN_ENV) $(BUILD)/tests-san/$*
+	@echo "== $(BUILD)/tests-san/$* (ASan+UBSan)"; $(if $(filter %_fuzz,$*),$(FUZZ_ENV),$(SAN_ENV)) $(BUILD)/tests-san/$*
 check-run/cli/%: FORCE
 	@echo "== $(BUILD)/tests/$*"; CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/$*
 check-run/cli-san/%: san-cuda-links FORCE

@@ -4,12 +4,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* One line: a file name, a device name or an argument may hold a newline. */
+static void one_line(char *s)
+{
+    for (; *s; ++s)
+        if (*s == '\n' || *s == '\r')
+            *s = ' ';
+}
+
 int cr_errf(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    if (errlen > 0)
+        one_line(err);
     return -1;
 }
 
@@ -17,10 +27,7 @@ void cr_vsay_error(const char *program, const char *fmt, va_list ap)
 {
     char msg[4096];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    /* One line: a file name, a device name or an argument may hold a newline. */
-    for (char *p = msg; *p; ++p)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    one_line(msg);
     fflush(stdout);
     fprintf(stderr, "%s: error: %s\n", program, msg);
 }

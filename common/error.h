@@ -7,7 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Writes the message into err and returns -1, so that a parser can say
+/* Writes the message into err as one line (newlines in it, from a value it
+ * quotes, become spaces) and returns -1, so that a parser can say
  * `return cr_errf(err, errlen, "...", ...);`. */
 int cr_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
