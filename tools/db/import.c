@@ -534,16 +534,33 @@ static int import_run(importer *im, const db_run_dir *r, db_import_summary *sum,
     return rc;
 }
 
-static long kill_after_rows(void)
+static long test_hook(const char *name)
 {
-    const char *v = getenv("CROSSROOF_DB_KILL_AFTER_ROWS");
+    const char *v = getenv(name);
     return v && *v ? strtol(v, NULL, 10) : -1;
+}
+
+/* "RUN: cannot write the database: why" in place of "why". */
+static void name_the_run(const char *run, char *err, size_t errlen)
+{
+    char *why = strdup(err);
+    if (why != NULL)
+        cr_errf(err, errlen, "%s: cannot write the database: %s", run, why);
+    free(why);
 }
 
 int db_import(sqlite3 *db, const char *const *dirs, size_t ndirs, db_import_summary *sum, char *err, size_t errlen)
 {
     *sum = (db_import_summary){0};
-    importer im = {.db = db, .kill_after = kill_after_rows()};
+    importer im = {.db = db, .kill_after = test_hook("CROSSROOF_DB_KILL_AFTER_ROWS")};
+    db_forget_failure();
+    /* The test hook of a full database: no more pages than that. */
+    long max_pages = test_hook("CROSSROOF_DB_MAX_PAGES");
+    if (max_pages > 0) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %ld;", max_pages);
+        sqlite3_exec(db, pragma, NULL, NULL, NULL);
+    }
     if (prepare_all(&im, err, errlen) != 0) {
         finalize_all(&im);
         return -1;
@@ -561,7 +578,8 @@ int db_import(sqlite3 *db, const char *const *dirs, size_t ndirs, db_import_summ
         if (n == 0)
             rc = cr_errf(err, errlen, "%s: a cluster run with no node directory under nodes/", dirs[i]);
         for (size_t k = 0; k < n && rc == 0; ++k)
-            rc = import_run(&im, &runs[k], sum, err, errlen);
+            if ((rc = import_run(&im, &runs[k], sum, err, errlen)) != 0 && db_write_failed())
+                name_the_run(runs[k].path, err, errlen);
         free(runs);
     }
     finalize_all(&im);

@@ -7,6 +7,7 @@
 #include "db/import.h"
 #include "db/query.h"
 #include "db/schema.h"
+#include "db/sql.h"
 #include "error.h"
 
 #include <limits.h>
@@ -57,7 +58,9 @@ static sqlite3 *open_db(const char *path)
 }
 
 /* Imports the runs, or refuses them all: a database file the import
- * created (fresh) is then removed, so that a refusal leaves no empty one. */
+ * created (fresh) is then removed, so that a refusal leaves no empty one.
+ * Bad runs exit 2; a database that cannot take them (read-only, full,
+ * locked) exits 1, naming the run it was writing. */
 static void import_or_die(sqlite3 *db, const char *db_path, bool fresh, const char *const *dirs, size_t n, bool quiet)
 {
     char err[8192];
@@ -67,7 +70,7 @@ static void import_or_die(sqlite3 *db, const char *db_path, bool fresh, const ch
         sqlite3_close(db);
         if (fresh)
             unlink(db_path);
-        die(2, "%s", err);
+        die(db_write_failed() ? 1 : 2, "%s", err);
     }
     if (!quiet)
         printf(PROG ": imported %zu run(s) (%zu unchanged), %zu rows, %.2f s into %s\n", sum.runs, sum.unchanged,

@@ -6,11 +6,31 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The primary code of the last call that failed here (SQLITE_OK: none). */
+static int last_failure = SQLITE_OK;
+
+bool db_write_failed(void)
+{
+    switch (last_failure) {
+    case SQLITE_READONLY: case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_BUSY:
+    case SQLITE_LOCKED: case SQLITE_NOMEM: case SQLITE_CORRUPT: case SQLITE_PERM: case SQLITE_NOTADB:
+        return true;
+    default: return false;
+    }
+}
+
+void db_forget_failure(void)
+{
+    last_failure = SQLITE_OK;
+}
+
 int db_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
 {
     char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+    if (rc == SQLITE_OK)
         return 0;
+    last_failure = rc & 0xff;
     cr_errf(err, errlen, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
     sqlite3_free(msg);
     return -1;
@@ -18,8 +38,10 @@ int db_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t er
 
 int db_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql, char *err, size_t errlen)
 {
-    if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK)
+    int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+    if (rc == SQLITE_OK)
         return 0;
+    last_failure = rc & 0xff;
     return cr_errf(err, errlen, "cannot prepare a statement: %s", sqlite3_errmsg(db));
 }
 
@@ -30,6 +52,7 @@ int db_step_done(sqlite3 *db, sqlite3_stmt *st, const char *what, char *err, siz
     sqlite3_clear_bindings(st);
     if (rc == SQLITE_DONE || rc == SQLITE_ROW)
         return 0;
+    last_failure = rc & 0xff;
     return cr_errf(err, errlen, "%s: %s", what, sqlite3_errmsg(db));
 }
 

@@ -8,8 +8,15 @@
 #include "shared/csv_schema.h"
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* Whether the last of the calls below that failed, failed at the database
+ * itself (read-only, full, locked, an I/O error: the database's fault, not
+ * the input's), since db_forget_failure. */
+bool db_write_failed(void);
+void db_forget_failure(void);
 
 /* Runs every statement of sql. Returns 0, or -1 with "what: SQLite's message". */
 int db_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen);

@@ -177,6 +177,31 @@ static void test_files_that_are_no_files_refused(void **state)
     run_free(&r);
 }
 
+/* A database that cannot take a run (full: the test hook
+ * CROSSROOF_DB_MAX_PAGES caps its pages) is the database's failure, not
+ * the run's: exit 1, one line naming the run it was writing; the database
+ * keeps what it had. */
+static void test_a_full_database_fails_naming_the_run(void **state)
+{
+    (void)state;
+    char db[300], args[1024], want[1024], more[300];
+    snprintf(db, sizeof db, "%s/full.db", tmp);
+    import_into(db, make_run(tmp, "before-full", &node_ok).path);
+    char *before = headline_count(db);
+    snprintf(more, sizeof more, "%s/into-full", tmp);
+    copy_real_run(more); /* hundreds of rows: more than the pages it has */
+    snprintf(args, sizeof args, "--db %s import %s", db, more);
+    run_result r = run("CROSSROOF_DB_MAX_PAGES=1", tool, args);
+    snprintf(want, sizeof want, "%s: cannot write the database: ", more);
+    expect_error_line(&r, tool, args, 1, want);
+    expect_in(r.err, "full");
+    run_free(&r);
+    char *after = headline_count(db);
+    assert_string_equal(before, after);
+    free(after);
+    free(before);
+}
+
 static void test_cluster_report(void **state)
 {
     (void)state;
@@ -259,5 +284,5 @@ static void test_bad_input(void **state)
 }
 
 CLI_TEST_MAIN(test_import_twice_and_query, test_refused_and_killed_imports_change_nothing,
-              test_every_corrupt_input_refused, test_files_that_are_no_files_refused, test_cluster_report,
+              test_every_corrupt_input_refused, test_files_that_are_no_files_refused, test_a_full_database_fails_naming_the_run, test_cluster_report,
               test_cluster_without_results, test_bad_input)
