@@ -77,8 +77,12 @@ done
 # ---- every value checked before anything is built, created or submitted ----
 [[ -z $nodes || $nodes =~ ^[1-9][0-9]{0,4}$ ]] || die "--nodes: '$nodes' is not a whole number of nodes (1 to 99999)"
 [[ $gpus_per_node =~ ^(0|[1-9][0-9]{0,2})$ ]] || die "--gpus-per-node: '$gpus_per_node' is not a whole number of GPUs (1 to 999)"
-[ -z "$below" ] || [[ $below =~ ^(0?\.[0-9]*[1-9][0-9]*|1(\.0*)?)$ ]] ||
-    die "--below: '$below' is not a fraction of the median (0 < F <= 1, e.g. 0.9)"
+# A fraction of the median, as --below and a resumed run's below= take it.
+check_below() { # what value
+    [ -z "$2" ] || [[ $2 =~ ^(0?\.[0-9]*[1-9][0-9]*|1(\.0*)?)$ ]] ||
+        die "$1: '$2' is not a fraction of the median (0 < F <= 1, e.g. 0.9)"
+}
+check_below --below "$below"
 if [ -n "$resume" ] && [ ${#given[@]} -gt 0 ]; then
     die "--resume takes the options of the cluster run it finishes; ${given[0]} cannot change them"
 fi
@@ -104,7 +108,8 @@ fi
 # ---- a resumed cluster run: its options, read back ----
 read_cluster_options() { # file
     local file=$1 line key value n=0
-    [ -r "$file" ] || die "--resume: $resume is not a cluster run of crossroof-slurm (no cluster-options in it)"
+    [ -f "$file" ] && [ -r "$file" ] ||
+        die "--resume: $resume is not a cluster run of crossroof-slurm (no cluster-options file in it)"
     while IFS= read -r line || [ -n "$line" ]; do
         n=$((n + 1))
         case $line in '' | '#'*) continue ;; *=*) ;; *) die "--resume: $file:$n: not a key=value line" ;; esac
@@ -116,7 +121,8 @@ read_cluster_options() { # file
             gpus_per_node) [[ $value =~ ^(0|[1-9][0-9]{0,2})$ ]] || die "--resume: $file:$n: gpus_per_node is not a number: '$value'"
                            gpus_per_node=$value ;;
             partition) partition=$value ;;
-            below) below=$value ;;
+            below) check_below "--resume: $file:$n: below" "$value"
+                   below=$value ;;
             db) db=$value ;;
             run_all) run_all_args+=("$value") ;;
             sbatch) stored_sbatch+=("$value") ;;

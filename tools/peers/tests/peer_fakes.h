@@ -25,6 +25,14 @@
     "S=${FAKE_STATE:?}; me=${0##*/}; echo \"$me\" >> \"$S/calls\"; echo \"$me $*\" >> \"$S/args\"\n"                  \
     "c=$(grep -cx \"$me\" \"$S/calls\"); slice=$(( (c - 1) / ${FAKE_COMBOS:-1} + 1 ))\n"
 
+/* stream-opencl for the OpenCL mode: the fixed-size rows of the five
+ * kernels, verified, at 1 and 2 ms (min, median), in --out's CSV. */
+static const char stream_opencl[] =
+    "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\nmkdir -p \"$out\"\n"
+    "{ echo benchmark,backend,variant,dtype,sweep,min_s,median_s,valid\n"
+    "  for k in copy mul add triad dot; do echo stream,opencl,$k,float,fixed,0.001,0.002,1; done; }"
+    " > \"$out/stream-opencl.csv\"\n";
+
 /* cuda-stream, BabelStream: slice 1 at min 1.25 ms and mean 2.5 ms, slice 2
  * at 1 ms and 2.5 ms; FAKE_BS_FAIL: its check fails. */
 static const char cuda_stream[] =

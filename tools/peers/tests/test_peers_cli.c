@@ -74,6 +74,7 @@ static void make_fakes(void)
     put_script("bin", "stream-cuda", stream_cuda);
     put_script("bin", "bandwidth-cuda", bandwidth_cuda);
     put_script("peers", "cuda-stream", cuda_stream);
+    put_script("bin", "stream-opencl", stream_opencl);
     char nvb[sizeof nvbandwidth_fmt + 32];
     snprintf(nvb, sizeof nvb, nvbandwidth_fmt, (int)getpid());
     put_script("peers", "nvbandwidth", nvb);
@@ -233,6 +234,25 @@ static void test_failed_runs(void **state)
     run_free(&r);
 }
 
+/* The OpenCL mode on a BabelStream that prints no times (garbage, a crash
+ * message) beside a stream-opencl that writes its five kernels: exit 1 and
+ * one line naming the output, never a table of missing rows. */
+static void test_opencl_peer_without_times_fails(void **state)
+{
+    (void)state;
+    make_fakes();
+    put_script("peers", "ocl-garbage", "#!/bin/sh\necho 'Running kernels 2 times'\necho 'Copy,garbage'\n");
+    run_result r = peers(1, NULL,
+                         "--babelstream peers/ocl-garbage --rounds 1 --slices 1 --elements 1024 --reps 2 "
+                         "--median-runs 1 --dtype float --out out");
+    expect_in(r.err, "peers.sh: error: BabelStream round 1 float: no time of each of Copy, Mul, Add, Triad and Dot in "
+                     "its output: see out/");
+    const char *first = strstr(r.err, "error:");
+    assert_null(strstr(first + 1, "error:")); /* one error, whatever the progress lines */
+    assert_null(strstr(r.out, "missing rows"));
+    run_free(&r);
+}
+
 static void test_bad_usage_is_one_line_and_exit_2(void **state)
 {
     (void)state;
@@ -248,6 +268,9 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
         {"", "--babelstream-cuda peers/cuda-stream --cuda-elements 1024,x",
          "--cuda-elements: 'x' is not a positive whole number"},
         {"", "--babelstream-cuda peers/cuda-stream --dtype half", "--dtype: 'half' is not float or double"},
+        {"", "--babelstream peers/cuda-stream --elements 999999999999999",
+         "--elements 999999999999999: three arrays of 7999999999999992 bytes are more than this host's"},
+        {"", "--babelstream peers/cuda-stream --elements 1e9", "--elements: '1e9' is not a positive whole number"},
         {"", "--nvbandwidth peers/nvbandwidth --buffer-mib 2000000", "--buffer-mib: 2000000 MiB is more than any"},
         {"", "--nvbandwidth peers/nvbandwidth --device x", "--device: 'x' is not an index"},
         {"", "--nvbandwidth peers/nvbandwidth --samples", "--samples needs a value"},
@@ -269,4 +292,4 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
 }
 
 CLI_TEST_MAIN(test_babelstream_cuda_ratios_and_order, test_nvbandwidth_ratios_counting_and_device,
-              test_budget_stops_a_mode, test_failed_runs, test_bad_usage_is_one_line_and_exit_2)
+              test_budget_stops_a_mode, test_failed_runs, test_opencl_peer_without_times_fails, test_bad_usage_is_one_line_and_exit_2)

@@ -82,6 +82,16 @@ check "resume: a node ended by a signal again, alone" has "$dry" "'--nodes=1' '-
 printf 'state=finished\nexit=0\n' >"$run/status/n3"
 dry=$(slurm --resume "$run" --dry-run)
 check "resume: every node complete, nothing submitted" has "$dry" "nothing to submit"
+printf 'nodes=4\nbelow=$(touch x)\n' >"$run/cluster-options"
+err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
+check "resume: a below= that is no fraction refused with file:line" has "$err" "cluster-options:2: below: '\$(touch x)' is not a fraction"
+printf 'nodes=4\nbelow=1.5\n' >"$run/cluster-options"
+err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
+check "resume: below=1.5 refused" has "$err" "cluster-options:2: below: '1.5' is not a fraction"
+rm "$run/cluster-options" && mkfifo "$run/cluster-options"
+err=$(timeout 10 "$repo/run_all.sh" --slurm --resume "$run" --dry-run 2>&1 >/dev/null)
+check "resume: a cluster-options that is a FIFO refused at once" has "$err" "no cluster-options file in it"
+rm "$run/cluster-options"
 printf 'nodes=4\nbogus=1\n' >"$run/cluster-options"
 err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
 check "resume: a bad cluster-options refused with file:line" has "$err" "cluster-options:2: unknown key 'bogus'"
