@@ -25,11 +25,12 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of v[0..n) (n >= 1); reorders v. */
+/* Median of v[0..n) (n >= 1); reorders v. The mean of the middle two
+ * without their sum, which overflows near the largest double. */
 static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] + 0.5 * (v[n / 2] - v[n / 2 - 1]);
 }
 
 static double plateau_median(const xg_point *p, size_t from, size_t to, double *scratch)
@@ -213,6 +214,12 @@ int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
     for (size_t i = 1; i < n; ++i)
         f->y_max = fmax(f->y_max, p[i].y);
 
+    /* The fit is the same at any scale: it runs on y / y_max, so that
+     * figures near the largest double overflow none of its sums. */
+    double scale = f->y_max;
+    for (size_t i = 0; i < n; ++i)
+        p[i].y /= scale;
+    f->y_max = 1;
     if (n == 1) {
         /* y = min(s·k, R) at one k says only R >= y and s >= y/k. */
         f->status = XG_FIT_ONE_POINT;
@@ -223,8 +230,11 @@ int xg_fit_roof(const xg_point *pts, size_t n, xg_roof_fit *f)
     } else {
         fit_sorted(p, n, scratch, ws, f);
     }
-    f->settled = f->plateau;
     residuals(p, n, f);
+    f->y_max = scale;
+    f->plateau *= scale;
+    f->slope *= scale;
+    f->settled = f->plateau;
     free(p), free(scratch), free(ws);
     return 0;
 }

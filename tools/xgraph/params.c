@@ -564,7 +564,7 @@ static int write_rows(FILE *f, void *ctx)
         fputc(',', f);
         cr_csv_field(f, p->unit);
         fputc(',', f);
-        cr_csv_double(f, p->quality);
+        cr_csv_double(f, isfinite(p->quality) ? p->quality : NAN);
         fputc(',', f);
         cr_csv_field(f, p->source);
         fputc(',', f);

@@ -104,6 +104,27 @@ static void test_unequal_ratios_weighted_slope(void **state)
     within(f.plateau, 52, 0); /* a lower bound: the highest point */
 }
 
+/* The same roof near the largest double (plateau 1.7e308): the fit is the
+ * same, its quality finite (it read inf, which the report refuses), and a
+ * median of two such figures does not overflow. */
+static void test_huge_figures_fit_as_small_ones(void **state)
+{
+    (void)state;
+    xg_point p[16];
+    size_t n = exact_roof(p);
+    for (size_t i = 0; i < n; ++i)
+        p[i].y *= 1.7e306;
+    xg_roof_fit f;
+    assert_int_equal(xg_fit_roof(p, n, &f), 0);
+    assert_int_equal(f.status, XG_FIT_OK);
+    within(f.plateau, 1.7e308, 1e-12);
+    within(f.knee, 10, 1e-12);
+    assert_true(isfinite(f.rel_rms) && f.rel_rms < 1e-12);
+    xg_point two[] = {{1, 1.0e308}, {2, 1.7e308}, {4, 1.7e308}, {8, 1.6e308}};
+    assert_int_equal(xg_fit_roof(two, 4, &f), 0);
+    assert_true(isfinite(f.plateau) && isfinite(f.rel_rms) && isfinite(f.max_rel));
+}
+
 static void test_one_point(void **state)
 {
     (void)state;
@@ -278,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_order_does_not_matter),
         cmocka_unit_test(test_noise_and_an_outlier),
         cmocka_unit_test(test_unequal_ratios_weighted_slope),
+        cmocka_unit_test(test_huge_figures_fit_as_small_ones),
         cmocka_unit_test(test_one_point),
         cmocka_unit_test(test_all_equal_is_saturated),
         cmocka_unit_test(test_saturated_at_the_first_point),
