@@ -19,7 +19,10 @@ const char db_query_usage[] =
     "  cluster CLUSTER_RUN_DIR [--below FRACTION]\n"
     "      every node's headline figures, their median and MAD, outliers and nodes not ok\n"
     "  compare RUN_A RUN_B\n"
-    "      the headline figures of two imported runs paired by device (backend and index), with B/A\n"
+    "      the headline figures of two imported runs paired by device (backend and index), with B/A;\n"
+    "      a figure one run lacks is listed too, paired 'only in A' or 'only in B'\n"
+    "  best [BENCHMARK [VARIANT]]\n"
+    "      each device's best verified, unflagged headline figure over every run (node, device, backend)\n"
     "  headlines [RUN_DIR]\n"
     "      every headline figure (of one run, or of all)\n";
 
@@ -48,16 +51,38 @@ static const char headlines_sql[] =
     " r.path AS run FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id "
     "WHERE ?1 IS NULL OR r.path = ?1 OR r.cluster = ?1 ORDER BY r.path, d.dir, h.benchmark, h.variant, h.dtype";
 
-/* Devices paired as run_all.sh names their directories: backend and index. */
+/* Devices paired as run_all.sh names their directories: backend and index.
+ * A figure of one run that the other lacks is a row of its own, never left
+ * out unsaid. */
+#define SAME_FIGURE(x, y)                                                                                           \
+    x ".pair = " y ".pair AND " x ".benchmark = " y ".benchmark AND " x ".variant = " y ".variant AND " x          \
+    ".dtype = " y ".dtype AND " x ".unit = " y ".unit"
 static const char compare_sql[] =
     "WITH side AS (SELECT r.path AS run, d.backend || IFNULL('-' || d.device_index, '') AS pair, d.name AS device,"
     "  h.benchmark, h.variant, h.dtype, h.figure, h.unit, h.flags"
-    "  FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id) "
-    "SELECT a.pair AS device, a.benchmark, a.variant, a.dtype, a.unit, a.figure AS a, b.figure AS b,"
-    " CASE WHEN a.figure <> 0 THEN b.figure / a.figure END AS b_over_a, a.flags AS a_flags, b.flags AS b_flags "
-    "FROM side a JOIN side b ON b.pair = a.pair AND b.benchmark = a.benchmark AND b.variant = a.variant"
-    " AND b.dtype = a.dtype AND b.unit = a.unit "
-    "WHERE a.run = ?1 AND b.run = ?2 ORDER BY a.pair, a.benchmark, a.variant, a.dtype";
+    "  FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id),"
+    " a AS (SELECT * FROM side WHERE run = ?1), b AS (SELECT * FROM side WHERE run = ?2) "
+    "SELECT * FROM ("
+    " SELECT a.pair AS device, a.benchmark, a.variant, a.dtype, a.unit, a.figure AS a, b.figure AS b,"
+    "  CASE WHEN a.figure <> 0 THEN b.figure / a.figure END AS b_over_a, a.flags AS a_flags, b.flags AS b_flags,"
+    "  CASE WHEN b.run IS NULL THEN 'only in A' ELSE 'both' END AS paired"
+    " FROM a LEFT JOIN b ON " SAME_FIGURE("b", "a") " UNION ALL"
+    " SELECT b.pair, b.benchmark, b.variant, b.dtype, b.unit, NULL, b.figure, NULL, NULL, b.flags, 'only in B'"
+    " FROM b WHERE NOT EXISTS (SELECT 1 FROM a WHERE " SAME_FIGURE("a", "b") ")) "
+    "ORDER BY device, benchmark, variant, dtype";
+
+/* Each device's best headline over its runs, as its benchmark's descriptor
+ * says which way is better; flagged figures (above a peak, unstable, ...)
+ * are no best. ?1 benchmark, ?2 variant, or NULL for any. */
+static const char best_sql[] =
+    "WITH h AS (SELECT r.node, d.name AS device, d.backend, h.benchmark, h.variant, h.dtype, h.figure, h.unit,"
+    "  h.better, COALESCE(r.started, r.imported) AS started, r.path AS run, r.id AS run_id"
+    "  FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id"
+    "  WHERE IFNULL(h.flags, '') = '' AND (?1 IS NULL OR h.benchmark = ?1) AND (?2 IS NULL OR h.variant = ?2)),"
+    " ranked AS (SELECT *, row_number() OVER (PARTITION BY node, device, backend, benchmark, variant, dtype"
+    "  ORDER BY CASE better WHEN 'lower' THEN figure ELSE -figure END, started DESC, run_id DESC) AS rk FROM h) "
+    "SELECT node, device, backend, benchmark, variant, dtype, figure, unit, better, started, run FROM ranked "
+    "WHERE rk = 1 ORDER BY node, device, backend, benchmark, variant, dtype";
 
 static int run_sql(sqlite3 *db, const char *sql, const char *const *binds, int nbinds, FILE *out, char *err,
                    size_t errlen)
@@ -144,6 +169,12 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
         const char *binds[] = {a, b};
         return run_sql(db, compare_sql, binds, 2, out, err, errlen);
     }
+    if (strcmp(name, "best") == 0) {
+        if (arity(name, argc, 0, 2, "[BENCHMARK [VARIANT]]", err, errlen) != 0)
+            return 2;
+        const char *b[] = {argc > 0 ? argv[0] : NULL, argc > 1 ? argv[1] : NULL};
+        return run_sql(db, best_sql, b, 2, out, err, errlen);
+    }
     if (strcmp(name, "headlines") == 0) {
         if (arity(name, argc, 0, 1, "[RUN_DIR]", err, errlen) != 0)
             return 2;
@@ -154,6 +185,7 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
         return run_sql(db, headlines_sql, b, 1, out, err, errlen);
     }
     cr_errf(err, errlen,
-            "unknown query '%s' (known: figure-across-devices, figure-across-runs, cluster, compare, headlines)", name);
+            "unknown query '%s' (known: figure-across-devices, figure-across-runs, cluster, compare, best, headlines)",
+            name);
     return 2;
 }

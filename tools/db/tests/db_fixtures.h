@@ -19,6 +19,7 @@ typedef struct {
     double triad;       /* stream triad double, fixed sweep, GB/s */
     double latency;     /* latency memory uint64, ns; NaN: the benchmark failed */
     const char *bad_figure; /* written as triad's figure instead, to corrupt the file */
+    const char *triad_flags; /* the fixed triad's flags; NULL none */
 } fixture;
 
 static inline void make_dir(const char *path)
@@ -62,7 +63,8 @@ static inline fixture_run make_run(const char *root, const char *name, const fix
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(results_header, f);
-    row(f, "stream", x->device, "triad", "double", "fixed", "host_limit_GBps=30.5;kind=triad", triad, "GB/s", 1, "");
+    row(f, "stream", x->device, "triad", "double", "fixed", "host_limit_GBps=30.5;kind=triad", triad, "GB/s", 1,
+        x->triad_flags ? x->triad_flags : "");
     row(f, "stream", x->device, "triad", "double", "footprint", "k=8", "999", "GB/s", 1, "cache");
     row(f, "stream", x->device, "triad", "float", "fixed", "", "7", "GB/s", 0, "unstable");
     assert_int_equal(fclose(f), 0);
@@ -99,7 +101,7 @@ static inline fixture_run make_cluster_run(const char *root, const char *name)
     snprintf(nodes, sizeof nodes, "%s/nodes", cluster.path);
     make_dir(cluster.path);
     make_dir(nodes);
-    const fixture n1 = {"vm", "2026-03-01T00:00:00Z", "Dev X", 100, 100, NULL};
+    const fixture n1 = {"vm", "2026-03-01T00:00:00Z", "Dev X", 100, 100, NULL, NULL};
     fixture n2 = n1, n3 = n1;
     n2.triad = 102;
     n2.latency = NAN;

@@ -114,9 +114,9 @@ static char *dump(sqlite3 *db)
                        "IFNULL((SELECT group_concat(path || '=' || content_hash) FROM runs), '')");
 }
 
-static const fixture host1_old = {"h1", "2026-01-01T00:00:00Z", "Dev X", 90, 200, NULL};
-static const fixture host1_new = {"h1", "2026-02-01T00:00:00Z", "Dev X", 100, 210, NULL};
-static const fixture host2 = {"h2", "2026-01-15T00:00:00Z", "Dev Y", 80, 300, NULL};
+static const fixture host1_old = {"h1", "2026-01-01T00:00:00Z", "Dev X", 90, 200, NULL, NULL};
+static const fixture host1_new = {"h1", "2026-02-01T00:00:00Z", "Dev X", 100, 210, NULL, NULL};
+static const fixture host2 = {"h2", "2026-01-15T00:00:00Z", "Dev Y", 80, 300, NULL, NULL};
 
 /* ---- import ---- */
 
@@ -334,6 +334,66 @@ static void test_figure_across_runs_of_one_device(void **state)
              scratch, scratch);
     assert_string_equal(out, expected);
     free(out);
+    sqlite3_close(db);
+}
+
+/* Two runs of one device paired by backend and index: the figure one of
+ * them lacks (a-new's latency against a run whose latency failed) is a row
+ * of its own, on the side that has it. */
+static void test_compare_lists_what_it_cannot_pair(void **state)
+{
+    (void)state;
+    char path[256], err[512], dir[256];
+    sqlite3 *db = three_runs(path, sizeof path);
+    static const fixture no_latency = {"h1", "2026-03-01T00:00:00Z", "Dev X", 110, NAN, NULL, NULL};
+    make_dir(strcat(strcpy(dir, scratch), "/pair"));
+    must_import(db, make_run(dir, "no-latency", &no_latency).path);
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s/many/a-new", scratch);
+    snprintf(b, sizeof b, "%s/pair/no-latency", scratch);
+    char *ab[] = {a, b}, *ba[] = {b, a};
+    char *out = query(db, 0, "compare", 2, ab, err, sizeof err);
+    assert_string_equal(out, "device,benchmark,variant,dtype,unit,a,b,b_over_a,a_flags,b_flags,paired\n"
+                             "opencl-0,latency,memory,uint64,ns,210,,,,,only in A\n"
+                             "opencl-0,stream,triad,double,GB/s,100,110,1.1,,,both\n");
+    free(out);
+    out = query(db, 0, "compare", 2, ba, err, sizeof err);
+    assert_string_equal(out, "device,benchmark,variant,dtype,unit,a,b,b_over_a,a_flags,b_flags,paired\n"
+                             "opencl-0,latency,memory,uint64,ns,,210,,,,only in B\n"
+                             "opencl-0,stream,triad,double,GB/s,110,100,0.909090909,,,both\n");
+    free(out);
+    sqlite3_close(db);
+}
+
+/* Each device's best over its runs: the higher bandwidth, the lower
+ * latency (their descriptors say which is better), never a flagged one
+ * (a-flagged's 150 GB/s is above a peak). */
+static void test_best_figure_of_each_device(void **state)
+{
+    (void)state;
+    char path[256], err[512], expected[2048], dir[256];
+    sqlite3 *db = three_runs(path, sizeof path);
+    static const fixture flagged = {"h1", "2026-03-01T00:00:00Z", "Dev X", 150, 220, NULL, "above-peak"};
+    make_dir(strcat(strcpy(dir, scratch), "/best"));
+    must_import(db, make_run(dir, "a-flagged", &flagged).path);
+    char *out = query(db, 0, "best", 0, NULL, err, sizeof err);
+    snprintf(expected, sizeof expected,
+             "node,device,backend,benchmark,variant,dtype,figure,unit,better,started,run\n"
+             "h1,Dev X,opencl,latency,memory,uint64,200,ns,lower,2026-01-01T00:00:00Z,%s/many/a-old\n"
+             "h1,Dev X,opencl,stream,triad,double,100,GB/s,higher,2026-02-01T00:00:00Z,%s/many/a-new\n"
+             "h2,Dev Y,opencl,latency,memory,uint64,300,ns,lower,2026-01-15T00:00:00Z,%s/many/b\n"
+             "h2,Dev Y,opencl,stream,triad,double,80,GB/s,higher,2026-01-15T00:00:00Z,%s/many/b\n",
+             scratch, scratch, scratch, scratch);
+    assert_string_equal(out, expected);
+    free(out);
+    char *stream_only[] = {"stream", "triad"};
+    out = query(db, 0, "best", 2, stream_only, err, sizeof err);
+    expect_all_in(out, "h1,Dev X,opencl,stream,triad,double,100,", "h2,Dev Y,opencl,stream,triad,double,80,");
+    assert_null(strstr(out, "latency"));
+    free(out);
+    char *three[] = {"a", "b", "c"};
+    free(query(db, 2, "best", 3, three, err, sizeof err));
+    expect_all_in(err, "query best takes [BENCHMARK [VARIANT]] (3 given)");
     sqlite3_close(db);
 }
 
@@ -595,6 +655,7 @@ static void test_bad_queries(void **state)
 TEST_MAIN(scratch_setup, scratch_teardown, test_import_keeps_every_row_flag_and_param,
           test_import_again_adds_nothing_and_replaces_a_changed_run, test_killed_import_leaves_the_database_as_before,
           test_corrupt_csv_refused_with_file_and_line, test_figure_across_devices_takes_each_newest_run,
-          test_figure_across_runs_of_one_device, test_cluster_names_the_outlier_and_the_failed_and_missing_nodes,
+          test_figure_across_runs_of_one_device, test_compare_lists_what_it_cannot_pair, test_best_figure_of_each_device,
+          test_cluster_names_the_outlier_and_the_failed_and_missing_nodes,
           test_cluster_markdown_side_by_side, test_cluster_takes_the_batch_states, test_median_and_mad,
           test_bad_queries, test_every_csv_reads_back_as_from_its_file)

@@ -16,7 +16,7 @@
 
 static const char *tool = "../tools/crossroof-db";
 
-static const fixture node_ok = {"vm", "2026-03-01T00:00:00Z", "Dev X", 100, 100, NULL};
+static const fixture node_ok = {"vm", "2026-03-01T00:00:00Z", "Dev X", 100, 100, NULL, NULL};
 
 /* The database's size in records, as the tool answers it. */
 static char *headline_count(const char *db)
