@@ -251,7 +251,8 @@ void sfu_error_add(sfu_error_stats *s, double x, double y, double got, sfu_exact
                    bool flush_allowed)
 {
     s->n++;
-    s->far += sfu_far_off(got, sfu_exact_to_type(exact, t));
+    double ex = sfu_exact_to_type(exact, t);
+    s->far += sfu_far_off(got, ex);
     if (is_flush(got, exact, t)) {
         s->flushed++;
         if (flush_allowed)
@@ -267,7 +268,6 @@ void sfu_error_add(sfu_error_stats *s, double x, double y, double got, sfu_exact
         s->over_bound++;
     /* A relative error exists where the correct result of type t is finite
      * and non-zero (a float overflow to inf is right, not infinitely wrong). */
-    double ex = sfu_exact_to_type(exact, t);
     if (isfinite(ex) && ex != 0) {
         double rel = sfu_rel_error(got, exact);
         s->n_rel++;

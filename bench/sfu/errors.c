@@ -270,8 +270,9 @@ double sfu_chain_error(sfu_state *s, sfu_version v, const sfu_chain *like, char 
     }
     /* No tolerance is drawn from a version that is not the function. */
     if (sfu_mostly_far(far, SFU_CHAIN_SAMPLES)) {
-        cr_errf(err, errlen, "%" PRIu64 " of %d results of the %s kernel off by more than 1/%g of max(|f|,1): not %s at all",
-                far, SFU_CHAIN_SAMPLES, sfu_version_names[v], 1 / SFU_FAR_SCALE, sfu_functions[s->f].name);
+        cr_errf(err, errlen,
+                "%" PRIu64 " of %d results of the %s kernel off by more than 1/%g of max(|f|,1): not %s at all", far,
+                SFU_CHAIN_SAMPLES, sfu_version_names[v], 1 / SFU_FAR_SCALE, sfu_functions[s->f].name);
         return NAN;
     }
     if (slot)

@@ -329,7 +329,8 @@ int db_cluster_load(sqlite3 *db, const char *path, double below, db_cluster *c, 
         return -1;
     if (c->nnodes == 0)
         return cr_errf(err, errlen, "%s: no node of this cluster run in the database (import it first)", path);
-    if (add_missing_nodes(c, err, errlen) != 0 || apply_batch_states(c, err, errlen) != 0 || load_figures(db, c, err, errlen) != 0) {
+    if (add_missing_nodes(c, err, errlen) != 0 || apply_batch_states(c, err, errlen) != 0 ||
+        load_figures(db, c, err, errlen) != 0) {
         db_cluster_free(c);
         return -1;
     }

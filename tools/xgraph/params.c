@@ -284,8 +284,8 @@ static void residency_words(const xg_data *d, const xg_dtype_data *dt, int cache
         return;
     }
     snprintf(why, ylen, "the %s arrays, %.4g MiB in all%s, are %s %dx the %.4g MiB last-level cache: %s",
-             d->memory_rows.variant, ws / mib, mixed, cache ? "below" : "at least", XG_RESIDENT_FACTOR, d->llc_bytes / mib,
-             cache ? "this is the cache's bandwidth, not memory's" : "they stream from memory");
+             d->memory_rows.variant, ws / mib, mixed, cache ? "below" : "at least", XG_RESIDENT_FACTOR,
+             d->llc_bytes / mib, cache ? "this is the cache's bandwidth, not memory's" : "they stream from memory");
     snprintf(what, wlen, "%s: %s", cache ? "R (cache)" : "R, the memory system's plateau", why);
 }
 
