@@ -337,20 +337,28 @@ static void test_figure_across_runs_of_one_device(void **state)
     sqlite3_close(db);
 }
 
+/* three_runs() and a fourth run of x, scratch/name/run. */
+static sqlite3 *three_runs_and(const char *name, const fixture *x, char *path, size_t len)
+{
+    char dir[256];
+    sqlite3 *db = three_runs(path, len);
+    make_dir(strcat(strcat(strcpy(dir, scratch), "/"), name));
+    must_import(db, make_run(dir, "run", x).path);
+    return db;
+}
+
 /* Two runs of one device paired by backend and index: the figure one of
  * them lacks (a-new's latency against a run whose latency failed) is a row
  * of its own, on the side that has it. */
 static void test_compare_lists_what_it_cannot_pair(void **state)
 {
     (void)state;
-    char path[256], err[512], dir[256];
-    sqlite3 *db = three_runs(path, sizeof path);
+    char path[256], err[512];
     static const fixture no_latency = {"h1", "2026-03-01T00:00:00Z", "Dev X", 110, NAN, NULL, NULL};
-    make_dir(strcat(strcpy(dir, scratch), "/pair"));
-    must_import(db, make_run(dir, "no-latency", &no_latency).path);
+    sqlite3 *db = three_runs_and("no-latency", &no_latency, path, sizeof path);
     char a[300], b[300];
     snprintf(a, sizeof a, "%s/many/a-new", scratch);
-    snprintf(b, sizeof b, "%s/pair/no-latency", scratch);
+    snprintf(b, sizeof b, "%s/no-latency/run", scratch);
     char *ab[] = {a, b}, *ba[] = {b, a};
     char *out = query(db, 0, "compare", 2, ab, err, sizeof err);
     assert_string_equal(out, "device,benchmark,variant,dtype,unit,a,b,b_over_a,a_flags,b_flags,paired\n"
@@ -367,15 +375,13 @@ static void test_compare_lists_what_it_cannot_pair(void **state)
 
 /* Each device's best over its runs: the higher bandwidth, the lower
  * latency (their descriptors say which is better), never a flagged one
- * (a-flagged's 150 GB/s is above a peak). */
+ * (the flagged run's 150 GB/s is above a peak). */
 static void test_best_figure_of_each_device(void **state)
 {
     (void)state;
-    char path[256], err[512], expected[2048], dir[256];
-    sqlite3 *db = three_runs(path, sizeof path);
+    char path[256], err[512], expected[2048];
     static const fixture flagged = {"h1", "2026-03-01T00:00:00Z", "Dev X", 150, 220, NULL, "above-peak"};
-    make_dir(strcat(strcpy(dir, scratch), "/best"));
-    must_import(db, make_run(dir, "a-flagged", &flagged).path);
+    sqlite3 *db = three_runs_and("flagged", &flagged, path, sizeof path);
     char *out = query(db, 0, "best", 0, NULL, err, sizeof err);
     snprintf(expected, sizeof expected,
              "node,device,backend,benchmark,variant,dtype,figure,unit,better,started,run\n"
