@@ -53,15 +53,15 @@ static char *read_all(int fd, size_t cap, size_t max, const char *what, const ch
     return text;
 }
 
-int cr_open_regular(const char *path, char *err, size_t errlen)
+/* cr_open_regular, with what fstat said of the file in *st. */
+static int open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 {
     /* Non-blocking: opening a FIFO for reading must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-    struct stat st;
     int flags;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
         fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         close(fd);
         return cr_errf(err, errlen, "%s: not a regular file", path);
@@ -69,16 +69,20 @@ int cr_open_regular(const char *path, char *err, size_t errlen)
     return fd;
 }
 
+int cr_open_regular(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    return open_regular(path, &st, err, errlen);
+}
+
 char *cr_read_bounded(const char *path, size_t max, const char *what, size_t *len, char *err, size_t errlen)
 {
-    int fd = cr_open_regular(path, err, errlen);
+    struct stat st;
+    int fd = open_regular(path, &st, err, errlen);
     if (fd < 0)
         return NULL;
-    struct stat st;
     char *text = NULL;
-    if (fstat(fd, &st) != 0)
-        cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-    else if ((uintmax_t)st.st_size > (uintmax_t)max)
+    if ((uintmax_t)st.st_size > (uintmax_t)max)
         cr_too_large(path, max, what, err, errlen);
     else
         text = read_all(fd, (size_t)st.st_size + 4096, max, what, path, len, err, errlen);
