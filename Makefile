@@ -307,6 +307,8 @@ $(eval $(call bench_parts_rules,shared,csv_schemas,csv-schemas))
 $(eval $(call folder_tests,tools/shared,tool_shared.a))
 # tools/peers.sh, a script: its end-to-end test, on stand-ins of both suites.
 $(eval $(call folder_tests,tools/peers,))
+# run_all.sh's own steps (tools/run/*.sh): read in tests through a driver.
+$(eval $(call folder_tests,tools/run,))
 # tools/gpu_bundle/: bundle.sh (make gpu-bundle) and its end-to-end test.
 $(eval $(call folder_tests,tools/gpu_bundle,))
 

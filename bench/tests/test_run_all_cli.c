@@ -333,6 +333,23 @@ static void expect_no_process(const char *needle, int seconds)
         fail_msg("%d process(es) with '%s' in their command line still run", n, needle);
 }
 
+/* The report of an interrupted run says so first, naming the task. */
+static void expect_report_says_interrupted(const char *run, const char *task_and_why)
+{
+    char args[512];
+    snprintf(args, sizeof args, "%s/%s", tmp, run);
+    run_result r = run_with_status(0, NULL, "../tools/report", args);
+    run_free(&r);
+    char *md = slurp_tmp("%s/report.md", run);
+    const char *said = strstr(md, "Interrupted:");
+    if (said == NULL || strstr(said, task_and_why) == NULL || strstr(md, "./run_all.sh --resume ") == NULL)
+        fail_msg("the report of an interrupted run does not say '%s':\n%s", task_and_why, md);
+    /* Before the numbers: in the first paragraph after the title. */
+    const char *first = strstr(md, "\n\n");
+    assert_true(first != NULL && said < strstr(first + 2, "\n\n"));
+    free(md);
+}
+
 static void test_interrupt_and_resume(void **state)
 {
     (void)state;
@@ -357,7 +374,8 @@ static void test_interrupt_and_resume(void **state)
         fail_msg("status %d:\n%s", WEXITSTATUS(st), out);
     expect_all_in(out, "slow-opencl on Fake device: interrupted", "./run_all.sh --resume ");
     free(out);
-    assert_string_equal(log_summary("r2"), "ok-opencl passed\n");
+    assert_string_equal(log_summary("r2"), "ok-opencl passed\nslow-opencl interrupted\n");
+    expect_report_says_interrupted("r2", "opencl-0-Fake_device/slow-opencl (stopped by SIGINT after ");
     /* The stand-in held in its sleep is gone, not left running. The sleep's
      * argument carries this test's pid, so that no other process matches. */
     snprintf(cmd, sizeof cmd, "pgrep -f 'slee[p] 120[.]%d$' >/dev/null", (int)getpid()); /* not matching itself */
@@ -378,7 +396,11 @@ static void test_interrupt_and_resume(void **state)
     expect_all_in(r.out, "1 benchmark run(s) on 1 device(s), 1 done before", "  passed   ok-opencl on Fake device",
                   "  passed   slow-opencl on Fake device");
     run_free(&r);
-    assert_string_equal(log_summary("r2"), "ok-opencl passed\nslow-opencl passed\n");
+    assert_string_equal(log_summary("r2"), "ok-opencl passed\nslow-opencl interrupted\nslow-opencl passed\n");
+    char *md = slurp_tmp("r2/report.md");
+    if (strstr(md, "Interrupted") != NULL)
+        fail_msg("the report of the finished run still says it was interrupted:\n%s", md);
+    free(md);
     char ok_calls[512];
     snprintf(ok_calls, sizeof ok_calls, "%s/calls-ok", tmp);
     assert_int_equal(lines_in(ok_calls), 1 + 1); /* once here, once in the first test */
@@ -490,7 +512,7 @@ static void test_more_bad_input(void **state)
 static void expect_group_ended(int sig, const char *run, int want_status)
 {
     char args[512], path[512], needle[64];
-    snprintf(args, sizeof args, "--only group-opencl --out %s/%s", tmp, run);
+    snprintf(args, sizeof args, "--only group-opencl,ok-opencl --out %s/%s", tmp, run);
     pid_t pid = start_run_all(args, "signal.out");
     snprintf(path, sizeof path, "%s/%s/opencl-0-Fake_device/started", tmp, run);
     await_file(path);
@@ -501,7 +523,9 @@ static void expect_group_ended(int sig, const char *run, int want_status)
         fail_msg("%s: status %d (want %d):\n%s", strsignal(sig), status, want_status, out);
     expect_all_in(out, "group-opencl on Fake device: interrupted", "./run_all.sh --resume ");
     free(out);
-    assert_string_equal(log_summary(run), ""); /* nothing recorded: --resume runs it again */
+    /* Both still to run: --resume runs them. */
+    assert_string_equal(log_summary(run), "group-opencl interrupted\nok-opencl interrupted\n");
+    expect_report_says_interrupted(run, "opencl-0-Fake_device/ok-opencl (not started: the run was stopped by SIG");
     snprintf(needle, sizeof needle, "sleep 100.%d", (int)getpid());
     expect_no_process(needle, 2);
     snprintf(needle, sizeof needle, "sleep 101.%d", (int)getpid());
@@ -545,15 +569,18 @@ static pid_t start_held_run(const char *run)
     return pid;
 }
 
-/* Without the hold, --resume of TMP/RUN finishes slow-opencl. */
-static void expect_resume_finishes(const char *run)
+/* Without the hold, --resume of TMP/RUN finishes slow-opencl; the log
+ * then holds before (what the stopped run recorded) and the passed run. */
+static void expect_resume_finishes(const char *run, const char *before)
 {
     sh("rm -f %s/hold", tmp);
     char args[512];
     snprintf(args, sizeof args, "--resume %s/%s", tmp, run);
     run_result r = run_all_ok(args);
     run_free(&r);
-    assert_string_equal(log_summary(run), "slow-opencl passed\n");
+    char want[256];
+    snprintf(want, sizeof want, "%sslow-opencl passed\n", before);
+    assert_string_equal(log_summary(run), want);
 }
 
 /* run_all killed outright: its benchmark learns that its parent died and
@@ -568,7 +595,7 @@ static void test_sigkill_leaves_no_orphan(void **state)
     char needle[64];
     snprintf(needle, sizeof needle, "sleep 120.%d", (int)getpid());
     expect_no_process(needle, 5);
-    expect_resume_finishes("rkill");
+    expect_resume_finishes("rkill", ""); /* killed outright: nothing recorded */
 }
 
 /* A run holds its directory: a second run into it and a --resume of it
@@ -594,7 +621,7 @@ static void test_one_run_per_directory(void **state)
 
     assert_int_equal(kill(pid, SIGINT), 0);
     assert_int_equal(exit_status(pid), 130);
-    expect_resume_finishes("rlock");
+    expect_resume_finishes("rlock", "slow-opencl interrupted\n");
 }
 
 /* A run directory made by hand with these run-options. */

@@ -129,7 +129,7 @@ static bool take_node(db_cluster *c, sqlite3_stmt *st)
     if (n == NULL)
         return false;
     long logged = sqlite3_column_int64(st, 1), figures = sqlite3_column_int64(st, 2);
-    const char *failed = text(st, 3);
+    const char *failed = text(st, 3), *unfinished = text(st, 4);
     if (logged == 0) {
         snprintf(n->status, sizeof n->status, "interrupted");
         snprintf(n->reason, sizeof n->reason, "no run-log.csv: the suite was stopped before its first task ended%s",
@@ -137,6 +137,9 @@ static bool take_node(db_cluster *c, sqlite3_stmt *st)
     } else if (*failed) {
         snprintf(n->status, sizeof n->status, "failed");
         snprintf(n->reason, sizeof n->reason, "%s", failed);
+    } else if (*unfinished) {
+        snprintf(n->status, sizeof n->status, "interrupted");
+        snprintf(n->reason, sizeof n->reason, "%s", unfinished);
     } else if (figures == 0) {
         snprintf(n->status, sizeof n->status, "no results");
         snprintf(n->reason, sizeof n->reason, "every task skipped or no verified headline figure");
@@ -154,7 +157,12 @@ static int load_nodes(sqlite3 *db, db_cluster *c, char *err, size_t errlen)
         " (SELECT COUNT(*) FROM run_log l WHERE l.run_id = r.id), "
         " (SELECT COUNT(*) FROM headlines h JOIN devices d ON d.id = h.device_id WHERE d.run_id = r.id), "
         " (SELECT group_concat(l.task || ' ' || l.status || ' (' || IFNULL(l.reason, 'exit ' || l.exit_code)"
-        "                      || ')', '; ') FROM run_log l WHERE l.run_id = r.id AND l.status = 'failed') "
+        "                      || ')', '; ') FROM run_log l WHERE l.run_id = r.id AND l.status = 'failed'), "
+        /* An interrupted task counts until a later record of it says how it ended. */
+        " (SELECT group_concat(l.task || ' (' || IFNULL(l.reason, 'exit ' || l.exit_code) || ')', '; ') "
+        "  FROM run_log l WHERE l.run_id = r.id AND l.status = 'interrupted' AND NOT EXISTS "
+        "  (SELECT 1 FROM run_log n WHERE n.run_id = l.run_id AND n.task = l.task AND n.dir IS l.dir "
+        "   AND n.line > l.line)) "
         "FROM runs r WHERE r.cluster = ? ORDER BY r.node";
     return each_cluster_row(db, c, sql, take_node, err, errlen) < 0 ? -1 : 0;
 }

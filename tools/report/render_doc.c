@@ -56,11 +56,38 @@ static void run_line(FILE *f, const rp_run *run, const rp_markup *m)
         rp_wrapped(f, m->text, ", a ", run_mode(run), " run");
     fputs(".", f);
     if (run->has_log) {
-        size_t failed = count_status(run, "failed");
-        fprintf(f, " %zu benchmark runs: %zu passed, %zu skipped, %s%zu failed%s; %.0f s of benchmarks.",
-                run->log.nrows, count_status(run, "passed"), count_status(run, "skipped"),
-                failed ? m->failed_open : "", failed, failed ? m->failed_close : "", total_seconds(run));
+        size_t failed = count_status(run, "failed"), interrupted = count_status(run, "interrupted");
+        fprintf(f, " %zu benchmark runs: %zu passed, %zu skipped, %s%zu failed%s", run->log.nrows,
+                count_status(run, "passed"), count_status(run, "skipped"), failed ? m->failed_open : "", failed,
+                failed ? m->failed_close : "");
+        if (interrupted)
+            fprintf(f, ", %s%zu interrupted%s", m->failed_open, interrupted, m->failed_close);
+        fprintf(f, "; %.0f s of benchmarks.", total_seconds(run));
     }
+    fputs(m->para_close, f);
+}
+
+/* An interrupted run says so before anything else: which tasks it still
+ * owes (the last record of each says interrupted), and how to finish it.
+ * Its figures are then partial or missing, which no table below shows. */
+static void interrupted_line(FILE *f, const rp_run *run, const rp_markup *m)
+{
+    size_t n = count_status(run, "interrupted"), k = 0;
+    if (n == 0)
+        return;
+    fputs(m->para_open, f);
+    fprintf(f, "%s%sInterrupted:%s%s this run was stopped before it ended, and %zu task(s) did not finish: ",
+            m->bold_open, m->failed_open, m->failed_close, m->bold_close, n);
+    for (size_t i = 0; i < run->log.nrows; ++i) {
+        const rp_row *r = &run->log.rows[i];
+        if (strcmp(r->cells[1].text, "interrupted") != 0)
+            continue;
+        rp_wrapped(f, m->text, k++ ? "; " : "", r->key, "");
+        rp_wrapped(f, m->text, " (", r->cells[5].text, ")");
+    }
+    m->own(f, ". What they measure is partial or missing below. Finish the run with ./run_all.sh --resume ");
+    m->text(f, run->path);
+    m->own(f, ".");
     fputs(m->para_close, f);
 }
 
@@ -137,7 +164,8 @@ static const char peers_how[] =
 static const char log_how[] =
     "Every benchmark run_all.sh ran, on which device, how it ended and how long it took. Skipped: the benchmark "
     "found no device of its kind (the reason says why); failed: it exited with an error or a failed verification, "
-    "and its results must not be used.";
+    "and its results must not be used; interrupted: the run was stopped while it ran or before it started, so its "
+    "results are partial or missing, and ./run_all.sh --resume runs it.";
 
 /* A run-level section of one table and the file it comes from. */
 static void file_part(FILE *f, const rp_markup *m, const char *id, const char *title, const char *how,
@@ -192,6 +220,7 @@ static int render_offline(FILE *f, const rp_run *run, const rp_markup *m, char *
 int rp_render_document(FILE *f, const rp_run *run, const rp_markup *m, char *err, size_t errlen)
 {
     m->begin(f, run);
+    interrupted_line(f, run, m);
     run_line(f, run, m);
     no_device_lines(f, run, m);
     device_list(f, run, m);

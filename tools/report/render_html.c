@@ -51,7 +51,7 @@ static void html_cell(FILE *f, const char *cls, const char *text, const char *em
 
 static const char *cell_class(const rp_cell *cell, bool status)
 {
-    if (status && strcmp(cell->text, "failed") == 0)
+    if (status && (strcmp(cell->text, "failed") == 0 || strcmp(cell->text, "interrupted") == 0))
         return " class=\"failed\"";
     if (status && strcmp(cell->text, "skipped") == 0)
         return " class=\"skipped\"";

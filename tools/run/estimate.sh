@@ -37,7 +37,8 @@ read_history() {
         [ "$f" = "$log_csv" ] && continue
         found=0
         while csv_read; do
-            [ "${F[8]:-}" = "$mode" ] || continue
+            # An interrupted task's seconds are not what it takes.
+            [ "${F[8]:-}" = "$mode" ] && [ "${F[5]:-}" != interrupted ] || continue
             # Whole seconds only, in decimal: bash arithmetic would evaluate
             # anything else, and run what an array subscript in it holds.
             [[ ${F[7]:-} =~ ^0*([0-9]{1,9})(\.[0-9]*)?$ ]] || continue

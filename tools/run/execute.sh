@@ -50,6 +50,8 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     secs=$(tenths_since "$t0")
     [ $tty = 1 ] && printf '\r\033[K'
     if [ $interrupted = 1 ] && [ $rc -ne 0 ]; then
+        record "$name" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" interrupted "$rc" "$secs" \
+            "$(stopped_by) after $secs s: the rows it completed are kept; --resume runs it again"
         echo "$what: interrupted after ${secs} s; --resume runs it again from the start"
         return 1
     fi
@@ -87,12 +89,36 @@ xgraph() { # dir
     { start_child "$tools/xgraph" "$dir" "${no_plot[@]}" >"$dir/xgraph.log" 2>&1 </dev/null; } 2>/dev/null ||
         fail "cannot write $dir/xgraph.log"
     wait_child
-    [ $interrupted = 1 ] && [ $rc -ne 0 ] && return 1
     secs=$(tenths_since "$t0")
+    if [ $interrupted = 1 ] && [ $rc -ne 0 ]; then
+        record xgraph host "" "" "$d" interrupted "$rc" "$secs" "$(stopped_by) after $secs s; --resume fits it again"
+        return 1
+    fi
     outcome "$dir/xgraph.log" xgraph
     record xgraph host "" "" "$d" "$status" "$rc" "$secs" "$reason"
     echo "xgraph on $d: $status in ${secs} s${reason:+ ($reason)}"
     return 0
+}
+
+# What stopped the run, in words: "stopped by SIGINT".
+stopped_by() {
+    case $stop_status in
+        130) echo "stopped by SIGINT" ;;
+        143) echo "stopped by SIGTERM" ;;
+        129) echo "stopped by SIGHUP" ;;
+        *) echo "stopped" ;;
+    esac
+}
+# The tasks from position k on, which an interruption kept from starting:
+# each is recorded as interrupted, so that the log (and the report) lists
+# every task the run still owes, and --resume runs them.
+record_not_started() { # position
+    local k i
+    for ((k = $1; k < n; k++)); do
+        i=${order[k]}
+        record "${t_name[$i]}" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" interrupted "$stop_status" 0 \
+            "not started: the run was $(stopped_by) before it; --resume runs it"
+    done
 }
 
 # Every task in order, each device's fit after its last one; then the fit
@@ -103,12 +129,13 @@ run_tasks() {
     start_ms=$(now_ms)
     for ((k = 0; k < n && interrupted == 0; k++)); do
         i=${order[k]}
-        run_one "$i" "$k" || break
+        run_one "$i" "$k" || { k=$((k + 1)); break; }
         # The last benchmark of its device: the device's X-model.
         if [ $((k + 1)) -eq "$n" ] || [ "${t_dir[${order[k + 1]}]}" != "${t_dir[$i]}" ]; then
-            [ $interrupted = 0 ] && { xgraph "${t_dir[$i]}" || break; }
+            [ $interrupted = 0 ] && { xgraph "${t_dir[$i]}" || { k=$((k + 1)); break; }; }
         fi
     done
+    [ $interrupted = 1 ] && record_not_started "$k"
     if [ $interrupted = 0 ]; then
         for d in "${dirs[@]}"; do
             [ -z "${ran_in[$d]:-}" ] && { xgraph "$d" || break; }
@@ -145,7 +172,10 @@ run_peers() {
     wait_child
     deadline_ms=0
     secs=$(tenths_since "$t0")
-    [ $interrupted = 1 ] && [ $rc -ne 0 ] && return 1
+    if [ $interrupted = 1 ] && [ $rc -ne 0 ]; then
+        record peers host "$index" "$label" peers interrupted "$rc" "$secs" "$(stopped_by) after $secs s; --resume runs it again"
+        return 1
+    fi
     # Its first error says why: the table of the modes that ran comes after it.
     said=$(grep -m 1 '^peers.sh: error: ' "$out/peers/peers.log")
     said=${said#peers.sh: error: }

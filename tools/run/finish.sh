@@ -60,7 +60,7 @@ finish_run() {
 summarize() {
     local k=0 what why
     declare -A last=()
-    passed=() skipped=() failed=()
+    passed=() skipped=() failed=() unfinished=()
     while csv_read; do
         last["${F[4]:-}/${F[0]:-}"]=$k
         k=$((k + 1))
@@ -76,6 +76,7 @@ summarize() {
         case ${F[5]:-} in
             passed) passed+=("$what (${F[7]:-} s)") ;;
             skipped) skipped+=("$what: $why") ;;
+            interrupted) unfinished+=("$what: $why") ;;
             *) failed+=("$what: $why (log: $out/${F[4]:-}/${F[0]}.log)") ;;
         esac
     done < <(csv_records "$log_csv")
@@ -88,6 +89,7 @@ summary_text() {
     for p in "${passed[@]}"; do echo "  passed   $p"; done
     for s in "${skipped[@]}"; do echo "  skipped  $s"; done
     for f in "${failed[@]}"; do echo "  FAILED   $f"; done
+    for f in "${unfinished[@]}"; do echo "  INTERRUPTED $f"; done
     if [ $interrupted = 1 ]; then
         echo "Interrupted: completed benchmarks keep their results. Finish the run with:"
         echo "  ./run_all.sh --resume $(printf '%q' "$out")"

@@ -75,12 +75,18 @@ record() { # task backend index label dir status rc seconds reason
     done
     { cat -- "$log_csv" && printf '%s\n' "${line%,}"; } | write_atomically "$log_csv" || exit 1
 }
-# Done before (a resumed run): every task with a record in the log.
+# Done before (a resumed run): every task whose last record in the log
+# says how it ended; an interrupted one is still to run.
 read_done_tasks() {
     declare -gA done_task=()
+    local -A last=()
+    local k
     while csv_read; do
         [ "${F[0]:-}" = task ] && continue
-        done_task["${F[4]:-}/${F[0]:-}"]=1
+        last["${F[4]:-}/${F[0]:-}"]=${F[5]:-}
     done < <(csv_records "$log_csv")
+    for k in "${!last[@]}"; do
+        [ "${last[$k]}" = interrupted ] || done_task[$k]=1
+    done
     done_before=${#done_task[@]}
 }

@@ -504,6 +504,42 @@ static void test_cluster_takes_the_batch_states(void **state)
     sqlite3_close(db);
 }
 
+/* A node whose run was stopped: its run log's last word on a task is
+ * "interrupted". One that --resume finished later (a record after it) is
+ * not. */
+static void test_cluster_names_an_interrupted_node(void **state)
+{
+    (void)state;
+    char err[512];
+    cluster = make_cluster_run(scratch, "stopped-cluster");
+    char log[700], dir[700];
+    const char *header = "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n";
+    snprintf(dir, sizeof dir, "%s/nodes/n1", cluster.path);
+    snprintf(log, sizeof log,
+             "%sstream-opencl,opencl,0,Dev X,opencl-0-dev,passed,0,1.5,quick,,\n"
+             "atomics-opencl,opencl,0,Dev X,opencl-0-dev,interrupted,143,2.5,quick,,stopped by SIGTERM after 2.5 s\n"
+             "sfu-opencl,opencl,0,Dev X,opencl-0-dev,interrupted,143,0,quick,,not started\n",
+             header);
+    put_file(dir, "run-log.csv", log);
+    snprintf(dir, sizeof dir, "%s/nodes/n3", cluster.path);
+    snprintf(log, sizeof log,
+             "%sstream-opencl,opencl,0,Dev X,opencl-0-dev,passed,0,1.5,quick,,\n"
+             "latency-opencl,opencl,0,Dev X,opencl-0-dev,interrupted,130,0.5,quick,,stopped by SIGINT after 0.5 s\n"
+             "latency-opencl,opencl,0,Dev X,opencl-0-dev,passed,0,0.5,quick,,\n",
+             header);
+    put_file(dir, "run-log.csv", log);
+    sqlite3 *db = fresh_db_with("stopped.db", cluster.path);
+    char *args[] = {cluster.path};
+    char *out = query(db, 0, "cluster", 1, args, err, sizeof err);
+    expect_all_in(out,
+                  "n1,,,,,,,,,interrupted,atomics-opencl (stopped by SIGTERM after 2.5 s); sfu-opencl (not started)\n",
+                  /* What it measured before it was stopped is shown all the same. */
+                  "n1,opencl-0,stream,triad,double,GB/s,100,100,2,ok,\n");
+    assert_null(strstr(out, "n3,,,"));
+    free(out);
+    sqlite3_close(db);
+}
+
 /* ---- a run read back ---- */
 
 /* The same field: the same text, or, for a number, the same number (the
@@ -663,5 +699,6 @@ TEST_MAIN(scratch_setup, scratch_teardown, test_import_keeps_every_row_flag_and_
           test_corrupt_csv_refused_with_file_and_line, test_figure_across_devices_takes_each_newest_run,
           test_figure_across_runs_of_one_device, test_compare_lists_what_it_cannot_pair, test_best_figure_of_each_device,
           test_cluster_names_the_outlier_and_the_failed_and_missing_nodes,
-          test_cluster_markdown_side_by_side, test_cluster_takes_the_batch_states, test_median_and_mad,
+          test_cluster_markdown_side_by_side, test_cluster_takes_the_batch_states,
+          test_cluster_names_an_interrupted_node, test_median_and_mad,
           test_bad_queries, test_every_csv_reads_back_as_from_its_file)
