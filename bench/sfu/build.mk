@@ -12,18 +12,22 @@ $(call embed,sfu_chain_h,bench/sfu/chain.h)
 sfu_ftz.kernels_plain     := -ftz=false
 sfu_ftz.kernels_partition := -ftz=false
 sfu_ftz.kernels_intrinsic := -ftz=true
-$(BUILD)/obj/cuda/sfu/kernels_plain.o: NVCCFLAGS += $(sfu_ftz.kernels_plain)
-$(BUILD)/obj/cuda/sfu/kernels_partition.o: NVCCFLAGS += $(sfu_ftz.kernels_partition)
-$(BUILD)/obj/cuda/sfu/kernels_intrinsic.o: NVCCFLAGS += $(sfu_ftz.kernels_intrinsic)
 
-# The same kernels as PTX for the lowest architecture the toolkit targets,
-# with the same -ftz, for the static check (tests/test_sfu_ptx.c); it needs
-# no GPU, and skips, saying so, where there is no nvcc.
+# Each unit's object, and its PTX for the static check
+# (tests/test_sfu_ptx.c): the PTX nvcc makes on the way to the object (it
+# keeps its intermediates, of which the PTX of the lowest architecture built
+# is taken), so that the test reads what the executable carries and the 384
+# kernels are compiled once, not again for the test.
 SFU_UNITS := kernels_plain kernels_partition kernels_intrinsic
 SFU_PTX := $(SFU_UNITS:%=$(BUILD)/gen/sfu_%.ptx)
-$(SFU_PTX): $(BUILD)/gen/sfu_%.ptx: cuda/sfu/%.cu $(CUDA_HEADERS)
-	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=compute_75 -O3 -std=c++17 -Icommon -Ibench -Icuda $(sfu_ftz.$*) $< -o $@
+define sfu_unit_rule
+$(BUILD)/obj/cuda/sfu/$(1).o $(BUILD)/gen/sfu_$(1).ptx &: cuda/sfu/$(1).cu $$(CUDA_HEADERS)
+	@rm -rf $(BUILD)/gen/keep-sfu_$(1) && mkdir -p $(BUILD)/obj/cuda/sfu $(BUILD)/gen/keep-sfu_$(1)
+	$$(NVCC) $$(NVCCFLAGS) $(sfu_ftz.$(1)) --keep --keep-dir $(BUILD)/gen/keep-sfu_$(1) -c $$< -o $(BUILD)/obj/cuda/sfu/$(1).o
+	@ptx=$$$$(ls $(BUILD)/gen/keep-sfu_$(1)/*.compute_*.ptx | sort -V | head -n 1) && [ -n "$$$$ptx" ] && \
+	    mv -f "$$$$ptx" $(BUILD)/gen/sfu_$(1).ptx && rm -rf $(BUILD)/gen/keep-sfu_$(1)
+endef
+$(foreach u,$(SFU_UNITS),$(eval $(call sfu_unit_rule,$(u))))
 $(BUILD)/tests/test_sfu_ptx $(BUILD)/tests-san/test_sfu_ptx: CFLAGS += -DSFU_PTX_DIR='"$(abspath $(BUILD)/gen)"'
 ifneq ($(NVCC),)
 $(BUILD)/tests/test_sfu_ptx $(BUILD)/tests-san/test_sfu_ptx: $(SFU_PTX)

@@ -6,9 +6,13 @@
  * the partition kernels. It needs no GPU; without nvcc there is no PTX and
  * it skips, saying so.
  *
+ * The PTX is the one the executable carries: that of the lowest
+ * architecture the build targets (compute_80 by default), kept from the
+ * compile of the objects (bench/sfu/build.mk).
+ *
  * Approximate instructions are compared as a set per kernel: exactly the
  * expected ones, .ftz or not, and no other. What nvcc 13 emits for CUDA's
- * precise functions (compute_75, -O3, -ftz=false) is written down here as
+ * precise functions (compute_75 and compute_80, -O3, -ftz=false) is written down here as
  * found, because some of them use the SFU themselves:
  *   - expf: ex2.approx.ftz.f32 on a reduced argument, after a two-constant
  *     (Cody-Waite) product with log2 e and before an exact scaling by 2^n;
