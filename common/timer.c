@@ -24,6 +24,24 @@ uint64_t cr_host_granularity_ns(void)
     return best;
 }
 
+uint64_t cr_host_loop_ns(void (*fn)(void *), void *ctx, uint64_t granularity_ns, uint64_t *calls)
+{
+    uint64_t want = CR_HOST_LOOP_STEPS * granularity_ns, n = *calls ? *calls : 1, took;
+    if (want < CR_HOST_LOOP_MIN_NS)
+        want = CR_HOST_LOOP_MIN_NS;
+    for (;;) {
+        uint64_t t0 = cr_now_ns();
+        for (uint64_t i = 0; i < n; ++i)
+            fn(ctx);
+        took = cr_now_ns() - t0;
+        if (took >= want || n >= UINT64_MAX / 2)
+            break;
+        n *= 2;
+    }
+    *calls = n;
+    return (took + n / 2) / n;
+}
+
 cr_event_verdict cr_check_event(const cr_timing *t, uint64_t slack_ns)
 {
     if (!t->has_event)

@@ -14,6 +14,22 @@ uint64_t cr_now_ns(void);
  * resolution): the minimum non-zero difference of back-to-back reads. */
 uint64_t cr_host_granularity_ns(void);
 
+/* A host loop is timed for at least this long, and for at least 100 of
+ * the clock's steps. Waking the threads of an OpenMP region alone can take
+ * hundreds of microseconds on a shared host: over a millisecond of calls
+ * it is a small share, where over one call of a small kernel it is all. */
+#define CR_HOST_LOOP_MIN_NS 1000000u
+#define CR_HOST_LOOP_STEPS 100u
+
+/* The host time of one call of fn(ctx): from *calls calls (at least 1:
+ * what the last repetition of the same work needed), the calls are doubled
+ * until a loop of them lasts the longer of CR_HOST_LOOP_MIN_NS and
+ * CR_HOST_LOOP_STEPS steps of the clock (granularity_ns, from
+ * cr_host_granularity_ns()); the last loop's time divided by its calls,
+ * which go back to *calls. fn must give the same result every call (a
+ * kernel that does not read what it writes). */
+uint64_t cr_host_loop_ns(void (*fn)(void *), void *ctx, uint64_t granularity_ns, uint64_t *calls);
+
 /* One timed repetition as a backend reports it. */
 typedef struct {
     bool has_event;       /* event timestamps are present */

@@ -86,4 +86,41 @@ static void test_host_clock(void **state)
     assert_true(b >= a);
 }
 
-TEST_MAIN(NULL, NULL, test_event_verdicts, test_fallback_is_sticky, test_missing_events_are_not_news, test_host_clock)
+/* A call that lasts at least 10 us, and how many there were. */
+static uint64_t calls_made;
+static void ten_us(void *ctx)
+{
+    (void)ctx;
+    ++calls_made;
+    uint64_t t0 = cr_now_ns();
+    while (cr_now_ns() - t0 < 10000)
+        ;
+}
+
+/* A short call is timed over a loop of at least CR_HOST_LOOP_MIN_NS, the
+ * calls doubled from 1 (so the loop before the last was too short); a
+ * coarse clock asks for 100 of its steps; the count found is where the
+ * next repetition starts, which then makes no more calls than it needs. */
+static void test_host_loop(void **state)
+{
+    (void)state;
+    uint64_t calls = 0;
+    calls_made = 0;
+    uint64_t ns = cr_host_loop_ns(ten_us, NULL, 1, &calls);
+    assert_true(ns >= 10000);
+    assert_true((calls & (calls - 1)) == 0);              /* a power of two */
+    assert_true(calls * ns + calls / 2 >= CR_HOST_LOOP_MIN_NS); /* the last loop long enough */
+    assert_true(calls <= 128);                            /* 128 x 10 us already suffice */
+    assert_int_equal(calls_made, 2 * calls - 1);          /* 1 + 2 + ... + calls */
+    calls_made = 0;
+    uint64_t again = calls;
+    ns = cr_host_loop_ns(ten_us, NULL, 1, &again);
+    assert_true(again >= calls && calls_made == 2 * again - calls); /* calls + 2 calls + ... + again */
+    /* 100 steps of a 50 us clock: 5 ms. */
+    calls = 1;
+    ns = cr_host_loop_ns(ten_us, NULL, 50000, &calls);
+    assert_true(calls * ns + calls / 2 >= 100 * 50000u && calls <= 512);
+}
+
+TEST_MAIN(NULL, NULL, test_event_verdicts, test_fallback_is_sticky, test_missing_events_are_not_news, test_host_clock,
+          test_host_loop)
