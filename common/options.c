@@ -466,6 +466,19 @@ static struct option *long_options(const cr_extra_option *extra, size_t n_extra)
     return longopts;
 }
 
+/* Whether token (an argument as given, "--name" or "--name=value") names
+ * the option name by a prefix only, which getopt_long takes. Taken, "--ou"
+ * after a run_all.sh check that knows "--out" would say where results go
+ * unseen, and an option added later could change what an old command line
+ * means. */
+static bool abbreviated(const char *token, const char *name)
+{
+    if (strncmp(token, "--", 2) != 0)
+        return false;
+    size_t len = strcspn(token + 2, "=");
+    return len != strlen(name) || strncmp(token + 2, name, len) != 0;
+}
+
 /* The one line for what getopt_long refused: bad is the argument. */
 static void say_getopt_refusal(const char *program, const char *bad)
 {
@@ -530,10 +543,16 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
     opterr = 0;
     optind = 1;
     for (;;) {
-        int longindex = -1;
+        int longindex = -1, at = optind;
         int c = getopt_long(argc, argv, "+h", longopts, &longindex);
         if (c == -1)
             break;
+        if (longindex >= 0 && abbreviated(argv[at], longopts[longindex].name)) {
+            cr_say_error(out->program, "option '%.*s' is short for '--%s': give options whole (see --help)",
+                         (int)strcspn(argv[at], "="), argv[at], longopts[longindex].name);
+            rc = -1;
+            break;
+        }
         if (c == 'h') {
             out->help = true;
             continue;

@@ -466,6 +466,8 @@ static void test_more_bad_input(void **state)
         {"--device '' --only ok-opencl", "--device: the SPEC is empty"},
         {"--only ok-opencl -- --reps 3 --out /tmp", "after --: --out is run_all.sh's to give"},
         {"--only ok-opencl -- --device=0", "after --: --device is run_all.sh's to give"},
+        {"--only ok-opencl -- --ou /tmp", "after --: --ou is short for --out, which is run_all.sh's to give"},
+        {"--only ok-opencl -- --dev=1", "after --: --dev is short for --device, which is run_all.sh's to give"},
     };
     for (size_t i = 0; i < countof(lists); ++i) {
         snprintf(args, sizeof args, "%s --out %s/r4", lists[i].args, tmp);
@@ -664,6 +666,10 @@ static void test_resume_reads_options_as_data(void **state)
         {"quick=0\ndevice=\nonly=ok-opencl\nextra=--out\nextra=%s.d\n",
          "run-options:4: extra: --out is run_all.sh's to give"},
         {"quick=0\ndevice=\nonly=ok-opencl\nextra=--out=%s.d\n", "run-options:4: extra: --out is run_all.sh's to give"},
+        {"quick=0\ndevice=\nonly=ok-opencl\nextra=--ou\nextra=%s.d\n",
+         "run-options:4: extra: --ou is short for --out, which is run_all.sh's to give"},
+        {"quick=0\ndevice=\nonly=ok-opencl\nextra=--o=%s.d\n",
+         "run-options:4: extra: --o is short for --out, which is run_all.sh's to give"},
         {"quick=0\ndevice=\nonly=ok-opencl\nextra=--device\nextra=1\n",
          "run-options:4: extra: --device is run_all.sh's to give"},
     };

@@ -37,12 +37,19 @@ parse_options() { # "$@"
 # What run_all.sh gives every benchmark itself, and so no option after --
 # nor run-options line may: where it writes (--out: the run's folder of
 # its device; another would take a resumed run's results anywhere) and on
-# which device (--device: each device of the run in turn).
+# which device (--device: each device of the run in turn); nor a short
+# form of either (--ou), which the benchmarks refuse but which must not
+# get that far.
 check_extra() { # where value
-    case $2 in
-        --out | --out=* | --device | --device=*)
-            die "$1: ${2%%=*} is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own ${2%%=*}" ;;
-    esac
+    local name=${2%%=*} whole
+    [[ $name == --?* ]] || return 0
+    for whole in --out --device; do
+        [ "$name" = "$whole" ] &&
+            die "$1: $whole is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own $whole"
+        [[ $whole == "$name"* ]] &&
+            die "$1: $name is short for $whole, which is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own $whole"
+    done
+    return 0
 }
 
 # Options that cannot go together, the environment's budgets, and the

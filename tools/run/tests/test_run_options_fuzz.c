@@ -40,6 +40,7 @@ static const char *const keys[] = {"quick", "gpu_check", "device", "only", "extr
                                    "quick ", "declare -a x", "extra[0]"};
 static const char *const values[] = {
     "0", "1", "2", "", "--out", "--out=/tmp/elsewhere", "--device", "--device=1", "--out ", " --out", "-- --out",
+    "--ou", "--o=/tmp/elsewhere", "--dev", "--devic=1", "--", "--outer",
     "$(touch pwned)", "`touch pwned`", "x[$(touch pwned)]", "a[`touch pwned`]", "${x:=$(touch pwned)}",
     "'; touch pwned; '", "\\", "\\n", "\\\\", "\\x", "\\", "a,,b", ",", "stream,", "*", "?", "[", "\x01", "\r",
     "-1", "01", "1\\n", "=", "==", "#", "declare -x quick=1",
@@ -117,12 +118,15 @@ static const char *rule_broken(const char *text)
         return "quick is not 0 or 1";
     if (!strstr(text, "\ngpu_check=0\n") && !strstr(text, "\ngpu_check=1\n"))
         return "gpu_check is not 0 or 1";
+    /* --out or --device, or what a benchmark's parser would take for one
+     * (a prefix of three letters or more) */
     for (const char *p = strstr(text, "\nextra="); p; p = strstr(p + 1, "\nextra=")) {
         const char *v = p + strlen("\nextra=");
-        if (strncmp(v, "--out", 5) == 0 && (v[5] == '\n' || v[5] == '='))
-            return "--out after --";
-        if (strncmp(v, "--device", 8) == 0 && (v[8] == '\n' || v[8] == '='))
-            return "--device after --";
+        size_t len = strcspn(v, "=\n");
+        if (len >= 3 && len <= 5 && strncmp(v, "--out", len) == 0)
+            return "--out, or a short form of it, after --";
+        if (len >= 3 && len <= 8 && strncmp(v, "--device", len) == 0)
+            return "--device, or a short form of it, after --";
     }
     return NULL;
 }
