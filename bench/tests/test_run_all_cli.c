@@ -390,6 +390,8 @@ static void test_interrupt_and_resume(void **state)
     assert_int_equal(lines_in(slow_csv), 2); /* the partial file */
 
     sh("rm %s/hold", tmp);
+    /* What a plot.sh killed outright would leave: its figure under the drawing name. */
+    sh("printf partial > %s/r2/opencl-0-Fake_device/.ok-opencl-x.drawing.123.png", tmp);
     char args[512];
     snprintf(args, sizeof args, "--resume %s/r2", tmp);
     run_result r = run_all_ok(args);
@@ -397,6 +399,7 @@ static void test_interrupt_and_resume(void **state)
                   "  passed   slow-opencl on Fake device");
     run_free(&r);
     assert_string_equal(log_summary("r2"), "ok-opencl passed\nslow-opencl interrupted\nslow-opencl passed\n");
+    assert_false(exists("%s/r2/opencl-0-Fake_device/.ok-opencl-x.drawing.123.png", tmp));
     char *md = slurp_tmp("r2/report.md");
     if (strstr(md, "Interrupted") != NULL)
         fail_msg("the report of the finished run still says it was interrupted:\n%s", md);

@@ -134,28 +134,35 @@ __attribute__((format(printf, 1, 2))) static inline char *slurp_tmp(const char *
     return text;
 }
 
-/* What a program leaves behind when SIGTERM reaches its process group (as
- * run_all.sh stops a task) while gnuplot draws: runs `cmd` (sh syntax) in a
- * session of its own with gnuplot a stand-in that runs `gnuplot_body` (sh)
- * and waits, waits until a name in the folder dir matches `ready` (grep
- * -E), stops the group, and fails where a name in dir matches `left`. */
-static inline void expect_nothing_left_after_sigterm(const char *cmd, const char *gnuplot_body, const char *dir,
-                                                     const char *ready, const char *left)
+/* What a program leaves behind when SIGTERM reaches it while gnuplot
+ * draws: runs `cmd` (sh syntax) in a session of its own with gnuplot a
+ * stand-in that runs `gnuplot_body` (sh) and waits, waits until a name in
+ * the folder dir matches `ready` (grep -E), stops it, and fails where a
+ * name in dir matches `left`. The signal goes to its process group, as
+ * run_all.sh stops a task; or, group false, to the program alone, as a
+ * user's kill does, and then the stand-in gnuplot must be gone too: the
+ * program stops what it started. */
+static inline void expect_nothing_left_after_sigterm_to(const char *cmd, const char *gnuplot_body, const char *dir,
+                                                        const char *ready, const char *left, bool group)
 {
-    sh("mkdir -p %s/slowgp && printf '#!/bin/sh\\n%s\\nexec sleep 30\\n' > %s/slowgp/gnuplot && "
+    sh("mkdir -p %s/slowgp && printf '#!/bin/sh\\n%s\\nexec sleep 30.%d\\n' > %s/slowgp/gnuplot && "
        "chmod +x %s/slowgp/gnuplot",
-       tmp, gnuplot_body, tmp, tmp);
+       tmp, gnuplot_body, (int)getpid(), tmp, tmp);
     char full[4096];
     snprintf(full, sizeof full,
-             "{ PATH=\"%s/slowgp:$PATH\" setsid %s >/dev/null 2>&1 & }; pid=$!; "
+             /* in ( ): run_shell's redirection is for all of it */
+             "( { PATH=\"%s/slowgp:$PATH\" setsid %s >/dev/null 2>&1 & }; pid=$!; "
              "for i in $(seq 100); do ls -a '%s' | grep -qE '%s' && break; sleep 0.1; done; "
-             "kill -TERM -$pid; wait $pid; ls -a '%s' | grep -E '%s'; true",
-             tmp, cmd, dir, ready, dir, left);
+             "kill -TERM %s$pid; wait $pid; ls -a '%s' | grep -E '%s'; "
+             "pgrep -f 'slee[p] 30[.]%d$' >/dev/null && echo 'the stand-in gnuplot still runs'; true )",
+             tmp, cmd, dir, ready, group ? "-" : "", dir, left, (int)getpid());
     run_result r = run_shell(full);
     if (r.out[0] != '\0')
-        fail_msg("%s: left behind after SIGTERM: %s", cmd, r.out);
+        fail_msg("%s: left behind after SIGTERM to %s: %s", cmd, group ? "its group" : "it alone", r.out);
     run_free(&r);
 }
+#define expect_nothing_left_after_sigterm(cmd, gnuplot_body, dir, ready, left)                                          \
+    expect_nothing_left_after_sigterm_to(cmd, gnuplot_body, dir, ready, left, true)
 
 /* ---- what an executable says ---- */
 

@@ -83,6 +83,9 @@ xgraph() { # dir
     [ "$gpu_check" = 1 ] && return 0
     has_memory_csv "$dir" || return 0
     [ -n "${done_task[$d/xgraph]:-}" ] && [ -z "${ran_in[$d]:-}" ] && return 0
+    # What an xgraph killed outright (SIGKILL: no handler runs) left: its
+    # hidden temporaries. The run's lock says no other xgraph writes here.
+    rm -f -- "$dir"/.xgraph-*
     t0=$(now_ms)
     local no_plot=()
     [ "$gnuplot_found" = 1 ] || no_plot=(--no-plot)

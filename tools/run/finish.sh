@@ -31,6 +31,8 @@ draw_figures() {
         echo "crossroof: drawing the figures and writing the report"
         for d in "$out"/*/; do
             [ -d "$d" ] || continue
+            # Figures a plot.sh killed outright left under their drawing names.
+            rm -f -- "$d".*.drawing.*
             start_child plot/plot.sh "$d" >/dev/null
             wait_child
             [ $interrupted = 0 ] || break

@@ -81,8 +81,10 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
         goto out;
     }
     int st;
+    xg_pending_child(pid);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    xg_pending_child(0);
     char why[300];
     first_line(log, why, sizeof why);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)

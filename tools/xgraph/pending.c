@@ -4,17 +4,23 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define XG_MAX_PENDING 8
 
 static char pending[XG_MAX_PENDING][4400];
 static volatile sig_atomic_t used[XG_MAX_PENDING];
+static volatile pid_t child;
 
-/* unlink and raise are async-signal-safe; the default action then ends
- * the tool with the signal's status. */
+/* kill, waitpid, unlink and raise are async-signal-safe; the default
+ * action then ends the tool with the signal's status. */
 static void on_stop(int sig)
 {
+    if (child > 0) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+    }
     for (int i = 0; i < XG_MAX_PENDING; ++i)
         if (used[i])
             unlink(pending[i]);
@@ -34,6 +40,8 @@ void xg_pending_on_signals(void)
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i)
         sigaction(sigs[i], &sa, NULL);
 }
+
+void xg_pending_child(pid_t pid) { child = pid; }
 
 void xg_pending_add(const char *path)
 {

@@ -772,6 +772,13 @@ static void test_stopped_drawing_leaves_nothing_behind(void **state)
     opencl_fixture(dir, "stopped", true, false);
     snprintf(cmd, sizeof cmd, "%s/%s '%s'", bin_dir, tool, dir);
     expect_nothing_left_after_sigterm(cmd, ":", dir, "^\\.xgraph-gp-", "^\\.xgraph|drawing|\\.(png|svg)$");
+    /* To xgraph alone, once gnuplot runs (the stand-in says so). */
+    char started[300];
+    opencl_fixture(dir, "stopped-alone", true, false);
+    snprintf(cmd, sizeof cmd, "%s/%s '%s'", bin_dir, tool, dir);
+    snprintf(started, sizeof started, "touch %s/gnuplot-started", dir);
+    expect_nothing_left_after_sigterm_to(cmd, started, dir, "^gnuplot-started$", "^\\.xgraph|drawing|\\.(png|svg)$",
+                                         false);
 }
 
 static void test_bad_input(void **state)
