@@ -41,6 +41,11 @@ int main(int argc, char **argv)
         cs_trace_free(&t);
         cr_die(PROG, 2, "%s", err);
     }
+    /* Hit rates of nothing would read as a result. */
+    if (t.count == 0) {
+        cs_trace_free(&t);
+        cr_die(PROG, 2, "trace %s holds no access: nothing to simulate", from_stdin ? "stdin" : o.trace_path);
+    }
     cs_hierarchy h;
     cs_sim_summary summary;
     if (cs_simulate(&t, &o.sim, &h, &summary) != 0) {

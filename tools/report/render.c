@@ -28,10 +28,10 @@ static int html_writer(FILE *f, void *ctx)
 
 int rp_write_reports(const rp_run *run, char *err, size_t errlen)
 {
+    /* The HTML first: it is the one a figure can refuse (embedded, each
+     * must be a PNG), and then neither is written, where a new report.md
+     * would stand beside an older report.html. */
     char path[RP_PATH_LEN + 32], why[512] = "";
-    snprintf(path, sizeof path, "%s/report.md", run->path);
-    if (cr_write_atomic(path, md_writer, (void *)run, err, errlen) != 0)
-        return -1;
     snprintf(path, sizeof path, "%s/report.html", run->path);
     html_ctx h = {run, why, sizeof why};
     if (cr_write_atomic(path, html_writer, &h, err, errlen) != 0) {
@@ -39,5 +39,6 @@ int rp_write_reports(const rp_run *run, char *err, size_t errlen)
             snprintf(err, errlen, "%s", why);
         return -1;
     }
-    return 0;
+    snprintf(path, sizeof path, "%s/report.md", run->path);
+    return cr_write_atomic(path, md_writer, (void *)run, err, errlen);
 }

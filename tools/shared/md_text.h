@@ -9,7 +9,9 @@
 
 /* s into f, '|' as "\|", brackets and the characters of markup as HTML
  * entities ("x](y" would end a link's text; Markdown passes tags through
- * to the page it becomes), a line break as a space. */
+ * to the page it becomes; "*x*" and "`x`" would be emphasis and code), a
+ * line break as a space. An underscore stays: inside a name it marks
+ * nothing. */
 void cr_md_text(FILE *f, const char *s);
 
 #endif

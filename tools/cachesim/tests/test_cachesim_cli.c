@@ -64,6 +64,11 @@ static void test_malformed_trace_names_its_line(void **state)
     run_result r = run_shell(cmd);
     expect_error_line(&r, tool, "- (stdin)", 2, "stdin:2: 4 fields");
     run_free(&r);
+    /* A trace of no access (empty, or only blank lines) has no hit rate to give. */
+    snprintf(cmd, sizeof cmd, "sh -c 'printf \"\\n\\n\" | %s/%s - 16 128 4 LRU WTNA'", bin_dir, tool);
+    r = run_shell(cmd);
+    expect_error_line(&r, tool, "- (blank lines)", 2, "trace stdin holds no access: nothing to simulate");
+    run_free(&r);
 }
 
 /* Input without end is refused, not read until memory runs out: endless

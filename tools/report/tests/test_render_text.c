@@ -37,6 +37,8 @@ static const struct {
     {rp_md_text, "[a](http://x)", "&#91;a&#93;(http://x)"},
     {cr_md_text, "&lt;", "&amp;lt;"},
     {cr_md_text, "two\nlines\r", "two lines "},
+    {cr_md_text, "*x* `y` ~~z~~ a\\b", "&#42;x&#42; &#96;y&#96; &#126;&#126;z&#126;&#126; a&#92;b"},
+    {cr_md_text, "pthread-skylake_avx512", "pthread-skylake_avx512"},
     /* HTML: the five characters that mean markup. */
     {rp_html_text, "plain text 1.5 GB/s", "plain text 1.5 GB/s"},
     {rp_html_text, "<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"},

@@ -195,6 +195,13 @@ static void test_bad_input(void **state)
 
 /* The report on a run whose footprint figure `plant` (a shell command
  * given the file's name) made: refused, exit 1, one line holding error. */
+static int access_tmp(const char *name)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    return access(path, F_OK);
+}
+
 static void expect_figure_refused(const char *plant, const char *error)
 {
     make_run("nopng", 30);
@@ -204,6 +211,9 @@ static void expect_figure_refused(const char *plant, const char *error)
     run_result r = run("timeout 20", tool, args);
     expect_error_on_stderr(&r, tool, plant, 1, error);
     run_free(&r);
+    /* Neither report written: a new report.md beside no (or an older) report.html. */
+    assert_int_not_equal(access_tmp("nopng/report.md"), 0);
+    assert_int_not_equal(access_tmp("nopng/report.html"), 0);
     sh("rm -rf %s/nopng", tmp);
 }
 
