@@ -14,13 +14,18 @@ is_point(dt, k) = strcol("sweep") eq "concurrency" && strcol("dtype") eq dt && s
                   strcol("valid") eq "1"
 limit_of(p) = strstrt(p, "host_limit_GBps=") == 1 ? real(p[17:]) : NaN
 
-# One table per (type, kernel) and one for the host limit per type.
+# One table per (type, kernel) and one for the host limit per type, each
+# made empty first (set print): a plot that keeps no row makes none.
 do for [dt in "float double"] {
     do for [k in kernels] {
+        eval sprintf('set print $C_%s_%s', dt, k)
+        unset print
         eval sprintf('set table $C_%s_%s', dt, k)
         plot csv using (column("work_items")):(column("figure")) with table if (is_point(dt, k))
         unset table
     }
+    eval sprintf('set print $L_%s', dt)
+    unset print
     eval sprintf('set table $L_%s', dt)
     plot csv using (column("work_items")):(limit_of(strcol("params"))) with table \
         if (is_point(dt, "triad") && strstrt(strcol("params"), "host_limit_GBps=") == 1)
@@ -42,9 +47,26 @@ do for [fmt in "png svg"] {
     set multiplot layout 1,2 title "stream: f(k), bandwidth against concurrency (the f(k) of Li Fig. 3.10)  " . name noenhanced
     do for [dt in "float double"] {
         set title dt . (dt eq "float" ? " (4-byte elements)" : " (8-byte elements)")
-        plot for [i=1:5] sprintf('$C_%s_%s', dt, word(kernels, i)) using 1:2 with linespoints lc i pt 7 ps 0.6 \
-                 title word(kernels, i), \
-             sprintf('$L_%s', dt) using 1:2 with lines lc black dt 2 title "host triad limit"
+        # The curves that have rows (a run of some kernels or types); a
+        # panel without any says so.
+        curves = ""
+        do for [i=1:5] {
+            eval sprintf('n = |$C_%s_%s|', dt, word(kernels, i))
+            if (n > 0) {
+                curves = curves . sprintf(", $C_%s_%s using 1:2 with linespoints lc %d pt 7 ps 0.6 title '%s'", \
+                                          dt, word(kernels, i), i, word(kernels, i))
+            }
+        }
+        eval sprintf('n = |$L_%s|', dt)
+        if (n > 0 && strlen(curves) > 0) {
+            curves = curves . sprintf(", $L_%s using 1:2 with lines lc black dt 2 title 'host triad limit'", dt)
+        }
+        if (strlen(curves) > 0) {
+            eval 'plot ' . curves[3:]
+        } else {
+            set title dt . ": no rows in this run"
+            plot [1:2] [0:1] NaN notitle
+        }
     }
     unset multiplot
 }

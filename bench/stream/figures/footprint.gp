@@ -10,10 +10,14 @@ set datafile separator comma
 set datafile columnheaders
 kernels = "copy mul add triad dot"
 
-# One table per (type, kernel, side): $D_<type>_<kernel>_<dev|host>.
+# One table per (type, kernel, side): $D_<type>_<kernel>_<dev|host>. Each
+# is made empty first (set print), as a plot that keeps no row makes none:
+# a run of some kernels or types (--kernels, --dtype) has empty ones.
 do for [dt in "float double"] {
     do for [k in kernels] {
         do for [side in "dev host"] {
+            eval sprintf('set print $D_%s_%s_%s', dt, k, side)
+            unset print
             eval sprintf('set table $D_%s_%s_%s', dt, k, side)
             plot csv using (column("size_bytes")):(column("figure")) with table \
                 if (strcol("sweep") eq "footprint" && strcol("dtype") eq dt && strcol("variant") eq k && \
@@ -38,10 +42,26 @@ do for [fmt in "png svg"] {
     set multiplot layout 1,2 title "stream: bandwidth against working set  " . name noenhanced
     do for [dt in "float double"] {
         set title dt
-        plot for [i=1:5] sprintf('$D_%s_%s_dev', dt, word(kernels, i)) using 1:2 \
-                 with linespoints lc i pt 7 ps 0.6 title word(kernels, i), \
-             for [i=1:5] sprintf('$D_%s_%s_host', dt, word(kernels, i)) using 1:2 \
-                 with lines lc i dt 2 title word(kernels, i) . " (host)"
+        # The curves that have rows; a panel without any says so.
+        curves = ""
+        do for [i=1:5] {
+            eval sprintf('n = |$D_%s_%s_dev|', dt, word(kernels, i))
+            if (n > 0) {
+                curves = curves . sprintf(", $D_%s_%s_dev using 1:2 with linespoints lc %d pt 7 ps 0.6 title '%s'", \
+                                          dt, word(kernels, i), i, word(kernels, i))
+            }
+            eval sprintf('n = |$D_%s_%s_host|', dt, word(kernels, i))
+            if (n > 0) {
+                curves = curves . sprintf(", $D_%s_%s_host using 1:2 with lines lc %d dt 2 title '%s (host)'", \
+                                          dt, word(kernels, i), i, word(kernels, i))
+            }
+        }
+        if (strlen(curves) > 0) {
+            eval 'plot ' . curves[3:]
+        } else {
+            set title dt . ": no rows in this run"
+            plot [1024:2048] [1:2] NaN notitle
+        }
     }
     unset multiplot
 }
