@@ -49,9 +49,14 @@ CUDA_ARCH ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=s
 comma := ,
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Icommon -Ibench -Icuda -Xcompiler -Wall,-Wextra$(if $(WFLAGS),$(comma)-Werror)
 CUDA_HEADERS = $(wildcard common/*.h bench/*/*.h cuda/*.h cuda/*/*.h cuda/*/*.cuh)
-# What every CUDA executable links beside its backend: cuda/*.cu (the
-# device layer: discovery, driver checks, the timer).
-CUDA_SHARED_OBJ := $(patsubst %.cu,%.o,$(wildcard cuda/*.cu))
+# A CUDA backend's host side, which holds no kernel and launches none
+# (*.cpp: the runtime API, the driver checks, the results), is compiled by
+# the C++ compiler against the toolkit's headers; nvcc compiles *.cu only,
+# the files with device code, where it costs a pass per architecture.
+CUDA_CXXFLAGS = -O3 -std=c++17 -Wall -Wextra $(WFLAGS) -Icommon -Ibench -Icuda -I$(CUDA_INC)
+# What every CUDA executable links beside its backend: cuda/*.cu and
+# cuda/*.cpp (the device layer: discovery, driver checks, the timer).
+CUDA_SHARED_OBJ := $(patsubst %.cpp,%.o,$(patsubst %.cu,%.o,$(wildcard cuda/*.cu cuda/*.cpp)))
 # The toolkit's own headers, for the test against NVIDIA's occupancy calculator.
 CUDA_INC := $(if $(NVCC),$(abspath $(dir $(NVCC))../include))
 
@@ -82,6 +87,9 @@ $(BUILD)/san/obj/gen/%.o: $(BUILD)/gen/%.c
 $(BUILD)/obj/cuda/%.o: cuda/%.cu $(CUDA_HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+$(BUILD)/obj/cuda/%.o: cuda/%.cpp $(CUDA_HEADERS)
+	@mkdir -p $(@D)
+	$(CXX) $(CUDA_CXXFLAGS) -c $< -o $@
 # A module's objects, as an archive: an executable or a test links only the
 # members it uses.
 $(BUILD)/lib/%.a:
@@ -181,7 +189,7 @@ $(eval $(call folder_tests,plot,))
 # Per benchmark B: the archive of bench/B/*.c (but its parts of tools:
 # gpu_rules.c, the GPU check's, energy_levels.c and csv_schemas.c); for each of its backends (B_BACKENDS): B-opencl from
 # opencl/B/*.c, opencl/B/kernels.cl where there is one and B_CL_EMBED
-# (further embedded symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu
+# (further embedded symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu, *.cpp
 # and *.c) and B_CUDA_EXTRA objects; the tests in bench/B/tests/. B_LIBS:
 # archives its design builds on (another benchmark's bench_X.a, a tool's
 # library), linked after its own by its executables and tests. B_PIECES:
@@ -224,7 +232,7 @@ $(BUILD)/san/bin/$(1)-opencl: $$(addprefix $(BUILD)/san/obj/,$$($(1)_CL_OBJ)) $$
 $$(if $$(wildcard bench/$(1)/tests/fault_backend.c),$$(eval $$(call faulty_rules,$(1))))
 endef
 define cuda_benchmark_rules
-$(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.c)
+$(1)_CUDA_SRC ?= $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.cpp cuda/$(1)/*.c)
 $(1)_CUDA_OBJ := $$(addsuffix .o,$$(basename $$($(1)_CUDA_SRC))) $(CUDA_SHARED_OBJ)
 CUDA_BINS += $(BUILD)/bin/$(1)-cuda
 $(BUILD)/bin/$(1)-cuda: $$(addprefix $(BUILD)/obj/,$$($(1)_CUDA_OBJ)) $$($(1)_CUDA_EXTRA) \
@@ -256,7 +264,7 @@ endef
 # benchmarks build on (chase: the pointer-chase walker that latency measures
 # with and cache chases with). Per API one archive: opencl_P.a of
 # opencl/P/*.c, opencl/P/kernels.cl (embedded as P_kernels_cl) and
-# P_CL_EMBED; cuda_P.a of cuda/P/*.cu. A benchmark names those it links in
+# P_CL_EMBED; cuda_P.a of cuda/P/*.cu and *.cpp. A benchmark names those it links in
 # B_PIECES.
 BACKEND_PIECES := $(sort $(filter-out $(BENCHMARKS) tests,$(notdir $(patsubst %/,%,$(wildcard opencl/*/ cuda/*/)))))
 define piece_rules
@@ -265,7 +273,7 @@ $(1)_PIECE_CL_OBJ := $(patsubst %.c,%.o,$(wildcard opencl/$(1)/*.c)) \
                      $$(addprefix gen/,$$(addsuffix .o,$(1)_kernels_cl $$($(1)_CL_EMBED)))
 $(BUILD)/lib/opencl_$(1).a: $$(addprefix $(BUILD)/obj/,$$($(1)_PIECE_CL_OBJ))
 $(BUILD)/san/lib/opencl_$(1).a: $$(addprefix $(BUILD)/san/obj/,$$($(1)_PIECE_CL_OBJ))
-$(BUILD)/lib/cuda_$(1).a: $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard cuda/$(1)/*.cu))
+$(BUILD)/lib/cuda_$(1).a: $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(basename $(wildcard cuda/$(1)/*.cu cuda/$(1)/*.cpp))))
 endef
 
 # ---- host tools ----

@@ -7,7 +7,7 @@ $(call timed_host_code,bench/bandwidth/host_ref)
 # (tests/test_bandwidth_cuda_source.c, cuda/tests/test_bandwidth_cuda_cells.c).
 $(BUILD)/tests/test_bandwidth_cuda_source $(BUILD)/tests-san/test_bandwidth_cuda_source \
 $(BUILD)/tests/test_bandwidth_cuda_cells $(BUILD)/tests-san/test_bandwidth_cuda_cells: \
-    CFLAGS += -DBW_CUDA_SRC='"$(abspath cuda/bandwidth/backend.cu)"'
+    CFLAGS += -DBW_CUDA_SRC='"$(abspath cuda/bandwidth/backend.cpp)"'
 # The CUDA backend's path table, host-side plans and stream ordering, and its copy
 # kernel as PTX and as ptxas sees it, for the checks in cuda/tests that
 # need no GPU (test_bandwidth_*).

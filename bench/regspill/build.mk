@@ -15,9 +15,9 @@ $(BUILD)/gen/regspill_live_%.ptx: cuda/regspill/kernels.cu bench/regspill/recurr
 $(BUILD)/gen/regspill_ptx_table.c: $(RS_PTX) cuda/embed_ptx.sh
 	@mkdir -p $(@D)
 	cuda/embed_ptx.sh $(RS_PTX) > $@.new && mv $@.new $@
-regspill_CUDA_SRC   := cuda/regspill/backend.cu cuda/regspill/main.c
+regspill_CUDA_SRC   := cuda/regspill/backend.cpp cuda/regspill/main.c
 regspill_CUDA_EXTRA := $(BUILD)/obj/gen/regspill_ptx_table.o
-$(BUILD)/obj/cuda/regspill/backend.o: NVCCFLAGS += -DCR_CUDA_BIN_DIR='"$(patsubst %/,%,$(dir $(NVCC)))"'
+$(BUILD)/obj/cuda/regspill/backend.o: CUDA_CXXFLAGS += -DCR_CUDA_BIN_DIR='"$(patsubst %/,%,$(dir $(NVCC)))"'
 
 # The cross-check against NVIDIA's own occupancy calculator needs the
 # toolkit's cuda_occupancy.h; it is built wherever the toolkit is.
@@ -30,4 +30,4 @@ endif
 # The CUDA backend read as source by a test that needs no GPU
 # (tests/test_regspill_cuda_source.c).
 $(BUILD)/tests/test_regspill_cuda_source $(BUILD)/tests-san/test_regspill_cuda_source: \
-    CFLAGS += -DRS_CUDA_SRC='"$(abspath cuda/regspill/backend.cu)"'
+    CFLAGS += -DRS_CUDA_SRC='"$(abspath cuda/regspill/backend.cpp)"'

@@ -16,7 +16,7 @@ $(STREAM_PTX): cuda/stream/kernels.cu cuda/stream/kernels.h bench/stream/backend
 $(STREAM_PTXAS_LOGS): $(BUILD)/gen/stream_kernels.%.log: $(STREAM_PTX)
 	$(dir $(NVCC))ptxas -arch=$* -v $< -o /dev/null 2> $@.new && mv $@.new $@
 $(BUILD)/tests/test_stream_cuda_static $(BUILD)/tests-san/test_stream_cuda_static: \
-    CFLAGS += -DSTREAM_GEN_DIR='"$(abspath $(BUILD)/gen)"' -DSTREAM_CUDA_SRC='"$(abspath cuda/stream/backend.cu)"' \
+    CFLAGS += -DSTREAM_GEN_DIR='"$(abspath $(BUILD)/gen)"' -DSTREAM_CUDA_SRC='"$(abspath cuda/stream/backend.cpp)"' \
               -DSTREAM_OPENCL_SRC='"$(abspath opencl/stream/backend.c)"'
 ifneq ($(NVCC),)
 $(BUILD)/tests/test_stream_cuda_static $(BUILD)/tests-san/test_stream_cuda_static: $(STREAM_PTX) $(STREAM_PTXAS_LOGS)

@@ -48,7 +48,7 @@ done
 # Every file's name, and every word of the sources.
 find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|.*/||' | sort -u > "$work/names"
 find . -path ./build -prune -o -path ./.git -prune -o -path ./results -prune -o -type f \
-    \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' -o -name '*.cl' -o -name '*.sh' -o -name '*.awk' \
+    \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cpp' -o -name '*.cuh' -o -name '*.cl' -o -name '*.sh' -o -name '*.awk' \
     -o -name '*.gp' -o -name '*.mk' -o -name Makefile -o -name run \) -exec cat {} + |
     tr -c 'A-Za-z0-9_' '\n' | grep -v '^$' | sort -u > "$work/words"
 
@@ -151,7 +151,7 @@ check_word() { # doc line word span
             paths=$((paths + 1))
             path_exists "$w" || say "$1" "$2" "no such file or folder in the tree: $w (\`$4\`)"
             ;;
-        *.c | *.h | *.cu | *.cuh | *.cl | *.sh | *.gp | *.mk | *.awk)
+        *.c | *.h | *.cu | *.cpp | *.cuh | *.cl | *.sh | *.gp | *.mk | *.awk)
             case $w in */* | *[!A-Za-z0-9_.*?-]*) return 0 ;; esac
             paths=$((paths + 1))
             name_exists "$w" || say "$1" "$2" "no file of this name in the tree: $w (\`$4\`)"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layout check, on the quoted #includes of every source file
-# (*.c, *.h, *.cu, *.cuh) under common, bench, tools, opencl and cuda:
+# (*.c, *.h, *.cu, *.cpp, *.cuh) under common, bench, tools, opencl and cuda:
 #  - the include rule: what each layer may include (tests/ folders are
 #    exempt). The allowed list per layer:
 #      common/                the harness: common/
@@ -23,7 +23,7 @@
 #    symbol that Y's object defines (nm), for every object of the host code.
 # tsort names the modules of every loop it finds. An include resolves as the
 # compilers do: beside the includer, then under -Icommon -Ibench -Itools
-# -Iopencl (C), or -Icommon -Ibench -Icuda (CUDA: cuda/'s *.cu, *.cuh, *.h).
+# -Iopencl (C), or -Icommon -Ibench -Icuda (CUDA: cuda/'s *.cu, *.cpp, *.cuh, *.h).
 #   common/tests/include_cycles.sh [--root DIR] [BUILD]
 # --root: the tree to check (default: the one this script is in).
 set -eu
@@ -42,7 +42,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Every source file, then "FILE NAME TARGET" per quoted include (TARGET -
 # where it names no file of the tree: a generated or system header).
-find $roots \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cuh' \) 2>/dev/null | sort > "$work/files"
+find $roots \( -name '*.[ch]' -o -name '*.cu' -o -name '*.cpp' -o -name '*.cuh' \) 2>/dev/null | sort > "$work/files"
 # shellcheck disable=SC2046 # one argument per file: no file name has a space
 awk '
 function norm(p) {

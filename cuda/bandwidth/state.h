@@ -1,6 +1,6 @@
 /* The CUDA bandwidth backend's state, which its files share: opening
- * (open.cu), the buffers (prepare.cu), the repetitions and the contract's
- * table (backend.cu), the results (results.cu). */
+ * (open.cpp), the buffers (prepare.cu), the repetitions and the contract's
+ * table (backend.cpp), the results (results.cpp). */
 #ifndef CR_CUDA_BW_STATE_H
 #define CR_CUDA_BW_STATE_H
 

@@ -4,7 +4,7 @@
  * host-to-all shapes), which device runs each, whether the device and its
  * peers can run it at all, and how a full wave of threads is shared among
  * the kernels one device runs at once. Plain C on plain data, so that it
- * is tested without a GPU; peer_topology.cu fills it from the runtime and
+ * is tested without a GPU; peer_topology.cpp fills it from the runtime and
  * transfers.cu acts on it. */
 #ifndef CR_CUDA_BW_TRANSFER_PLAN_H
 #define CR_CUDA_BW_TRANSFER_PLAN_H

@@ -1,6 +1,6 @@
 /* Bandwidth kernels, after layout.cl and bench/bandwidth/elements.h. Buffers
  * are viewed as uint4 so that every work-item moves 16 bytes per access.
- * The CUDA twin (cuda/bandwidth/backend.cu) differs on purpose in its loops
+ * The CUDA twin (cuda/bandwidth/path_kernels.cu) differs on purpose in its loops
  * only: grid-stride over uint4 and float4 with the tail words to the first
  * threads, where these follow layout.cl (contiguous slices on a CPU) and run
  * the workloads per float. */

@@ -1,7 +1,7 @@
 /* Static checks of the stream benchmark's CUDA code, without a GPU: the PTX
  * nvcc makes of cuda/stream/kernels.cu, what ptxas makes of it for the
  * architectures the build targets, and the timed interval of
- * cuda/stream/backend.cu. Without nvcc there is no PTX: the tests skip,
+ * cuda/stream/backend.cpp. Without nvcc there is no PTX: the tests skip,
  * saying so. And the OpenCL backend's timed interval, read the same way.
  *
  * What they hold the code to:
