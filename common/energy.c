@@ -336,6 +336,16 @@ cr_status cr_energy_static_w(cr_energy_meter *m, double seconds, double *watts, 
     }
     if (read_at_update(m, &j1, &t1, err, len) != CR_OK)
         return CR_ERR;
+    /* A counter that stood still for 20 of its updates or more is not
+     * counting: a host that exposes a sensor it does not update (a
+     * virtual machine's RAPL). Zero watts from it would read as a fact. */
+    if (j1 == j0) {
+        snprintf(err, len,
+                 "%s: the energy counter did not move in %.3g s (%.0f of its updates): the sensor is not updated "
+                 "here",
+                 m->sensor, t1 - t0, (t1 - t0) / m->interval_s);
+        return CR_ERR;
+    }
     *watts = (j1 - j0) / (t1 - t0);
     return CR_OK;
 }

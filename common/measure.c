@@ -121,8 +121,13 @@ static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, c
         ++reps;
         elapsed = (double)(cr_now_ns() - t0) * 1e-9;
     }
-    if (read && cr_energy_read(e->meter, &after, why, sizeof why) == CR_OK) {
-        elapsed = (double)(cr_now_ns() - t0) * 1e-9;
+    read = read && cr_energy_read(e->meter, &after, why, sizeof why) == CR_OK;
+    elapsed = (double)(cr_now_ns() - t0) * 1e-9;
+    /* A counter that stopped (it moved for the static power): no energy
+     * rather than the static power's negative. */
+    if (read && after == before)
+        snprintf(why, sizeof why, "%.60s: the energy counter did not move in the point's %.3g s", p.sensor, elapsed);
+    if (read && after != before) {
         double dynamic = after - before - e->static_w * elapsed;
         p.measured = true;
         p.window_s = elapsed;

@@ -17,6 +17,7 @@
 
 #define UPDATE_NS 1000000ull   /* the fake RAPL's update interval: 1 ms */
 #define UJ_PER_UPDATE 20000ull /* 20 W */
+static uint64_t uj_per_update = UJ_PER_UPDATE; /* 0: a counter the host never updates */
 
 static char dir[128];
 CR_SCRATCH_FIXTURES(dir, "energy-span")
@@ -29,7 +30,7 @@ static bool dram_too; /* the DRAM counter updates as well, half an interval afte
 static void update_package(void)
 {
     uint64_t ns = fake_clock_ns() - FAKE_START_NS;
-    uint64_t uj = (start_uj + ns / UPDATE_NS * UJ_PER_UPDATE) % (range_uj + 1);
+    uint64_t uj = (start_uj + ns / UPDATE_NS * uj_per_update) % (range_uj + 1);
     assert_int_equal(write_zone_file(root, "intel-rapl:0", "energy_uj", uj), 0);
     if (dram_too)
         assert_int_equal(write_zone_file(root, "intel-rapl:0:1", "energy_uj", (ns + UPDATE_NS / 2) / UPDATE_NS * 5000),
@@ -134,6 +135,23 @@ static void test_static_power_across_wraps(void **state)
     cr_energy_close(m);
 }
 
+/* A counter that never moves (a host exposing a sensor it does not
+ * update): the static power is refused, naming why, not read as 0 W. */
+static void test_a_counter_that_never_moves_is_refused(void **state)
+{
+    (void)state;
+    uj_per_update = 0;
+    cr_energy_meter *m = open_driven(1000, 262143328850ull);
+    double watts = -1;
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_energy_static_w(m, 0.3, &watts, err, sizeof err), CR_ERR);
+    assert_non_null(strstr(err, "powercap:package-0+dram: the energy counter did not move in "));
+    assert_non_null(strstr(err, "the sensor is not updated here"));
+    assert_close(watts, -1.0, 0);
+    uj_per_update = UJ_PER_UPDATE;
+    cr_energy_close(m);
+}
+
 static void test_a_negative_or_nan_time_is_refused(void **state)
 {
     (void)state;
@@ -173,4 +191,5 @@ static void test_the_sensor_follows_the_device(void **state)
 TEST_MAIN(scratch_setup, scratch_teardown, test_the_interval_is_observed, test_the_interval_is_that_of_one_counter,
           test_a_window_is_long_enough_for_both_bounds,
           test_static_power_spans_whole_updates, test_static_power_across_wraps, test_a_negative_or_nan_time_is_refused,
+          test_a_counter_that_never_moves_is_refused,
           test_the_sensor_follows_the_device)
