@@ -63,6 +63,9 @@ typedef struct {
     uint64_t outs_cap;
     /* host reference (all threads, own cache line each) per op and type */
     double host_uncontended[AT_NOPS][AT_NTYPES];
+    /* every host thread on one address: with the above, the contention the
+     * host's own cores show (the yardstick of a device's ratio row) */
+    double host_contended[AT_NOPS][AT_NTYPES];
     double target_s;                    /* of one repetition, where --iters does not say */
     cr_range space_strides[AT_NSPACES]; /* the stride sweep's strides in each space */
 } at_state;
@@ -101,6 +104,10 @@ int at_measure_run(at_state *s, at_endpoint *ep, at_run *r, const char *sweep, d
  * and memory spaces chosen. */
 bool at_sweep_measures(const at_state *s, unsigned sw);
 int at_sweep_degree(at_state *s);
+/* A ratio row of op on type in global memory (its figure the uncontended
+ * over the one-address rate) beside the host's own: flagged not-concurrent
+ * where the device shows no contention and the host does. */
+void at_judge_concurrency(const at_state *s, at_type type, at_op op, cr_result *row);
 int at_sweep_stride(at_state *s);
 int at_sweep_groups(at_state *s);
 int at_sweep_host(at_state *s);

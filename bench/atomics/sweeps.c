@@ -53,6 +53,30 @@ static size_t degree_list(const at_state *s, uint64_t span, uint64_t *out, size_
     return k;
 }
 
+/* A ratio row under this says contention costs the device next to nothing,
+ * and a host whose own threads slow by at least AT_HOST_CONTENTION on one
+ * address says contention is there to be seen: the device then did not
+ * run the contending work-items at once (PoCL's CPU device runs a
+ * work-group's work-items one after another on one thread), and the ratio
+ * measures no contention at all. */
+#define AT_CONCURRENT_RATIO 1.25
+#define AT_HOST_CONTENTION 2.0
+
+void at_judge_concurrency(const at_state *s, at_type type, at_op op, cr_result *row)
+{
+    double hu = s->host_uncontended[op][type], hc = s->host_contended[op][type];
+    if (!(hu > 0 && hc > 0))
+        return;
+    double host = hu / hc;
+    cr_result_add_param(row, "host_ratio=%.4g", host);
+    if (row->figure < AT_CONCURRENT_RATIO && host >= AT_HOST_CONTENTION)
+        CR_FLAG(row, "not-concurrent",
+                "contended and uncontended rates are alike (%.3g x) where the host's own %" PRIu64
+                " threads on one address run %.3g x slower: the device did not run the contending work-items at "
+                "once, so this ratio measures no contention",
+                row->figure, s->host.work_items, host);
+}
+
 /* Lee's contentious / non-contentious gap: the first degree's throughput
  * over the last's. */
 static int record_ratio(at_state *s, at_space space, at_type type, at_op op, const uint64_t *degrees, size_t nd,
@@ -70,6 +94,8 @@ static int record_ratio(at_state *s, at_space space, at_type type, at_op op, con
     else
         snprintf(row.note, sizeof row.note, "%" PRIu64 " work-items per counter run %.3g times slower than %" PRIu64,
                  degrees[nd - 1], row.figure, degrees[0]);
+    if (space == AT_GLOBAL && !isnan(row.figure) && s->use_host)
+        at_judge_concurrency(s, type, op, &row);
     return cr_session_record(&s->ses, &row);
 }
 
@@ -161,8 +187,11 @@ static int sweep_host_of(at_state *s, at_type type, at_op op)
                 s->host_uncontended[op][type] = isnan(f) ? 0 : f;
         }
         at_run one = {op, type, AT_GLOBAL, 1, t, (uint32_t)s->cfg.iters, t, 1, 0};
-        if (at_measure_run(s, ep, &one, "host-threads", NULL) != 0)
+        double f;
+        if (at_measure_run(s, ep, &one, "host-threads", &f) != 0)
             return -1;
+        if (t == threads)
+            s->host_contended[op][type] = isnan(f) ? 0 : f;
     }
     return 0;
 }

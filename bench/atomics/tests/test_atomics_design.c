@@ -19,6 +19,7 @@
 #include "atomics/backend.h"
 #include "atomics/calibrate.h"
 #include "atomics/truth.h"
+#include "atomics/state.h"
 #include "tests/in_process.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
@@ -322,7 +323,44 @@ static void test_next_stride_is_refused_in_one_line(void **state)
     assert_string_equal(strchr(errors, '\n'), "\n");
 }
 
+/* A ratio row beside the host's: alike rates on the device where the
+ * host's threads slow 5 x on one address is contention the device never
+ * ran; a device that slows, or a host that does not, is not flagged. */
+static void test_contention_without_concurrency_is_flagged(void **state)
+{
+    (void)state;
+    static at_state s;
+    s.host.work_items = 2;
+    s.host_uncontended[AT_ADD][AT_TYPE_U32] = 500;
+    s.host_contended[AT_ADD][AT_TYPE_U32] = 100;
+    static const struct {
+        double device, host_contended;
+        bool flagged;
+    } cases[] = {{0.97, 100, true}, {1.2, 100, true}, {1.3, 100, false}, {8.0, 100, false}, {0.97, 300, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        cr_result row;
+        memset(&row, 0, sizeof row);
+        row.figure = cases[i].device;
+        s.host_contended[AT_ADD][AT_TYPE_U32] = cases[i].host_contended;
+        at_judge_concurrency(&s, AT_TYPE_U32, AT_ADD, &row);
+        bool flagged = strstr(row.flags, "not-concurrent") != NULL;
+        if (flagged != cases[i].flagged)
+            fail_msg("device ratio %g, host %g: flags '%s'", cases[i].device, 500 / cases[i].host_contended, row.flags);
+        assert_non_null(strstr(row.params, "host_ratio="));
+        if (flagged)
+            assert_non_null(strstr(row.note, "the device did not run the contending work-items at once"));
+    }
+    /* No host figure: nothing to judge by. */
+    s.host_contended[AT_ADD][AT_TYPE_U32] = 0;
+    cr_result row;
+    memset(&row, 0, sizeof row);
+    row.figure = 1.0;
+    at_judge_concurrency(&s, AT_TYPE_U32, AT_ADD, &row);
+    assert_string_equal(row.flags, "");
+}
+
 TEST_MAIN(scratch_setup, scratch_teardown, test_every_degree_gets_its_own_count,
           test_iters_option_is_used_at_every_point, test_a_point_beyond_its_budget_is_not_run_at_length,
           test_local_bytes_stop_after_the_last_slot, test_stride_that_fits_exactly_is_accepted,
-          test_next_stride_is_refused_in_one_line)
+          test_next_stride_is_refused_in_one_line,
+          test_contention_without_concurrency_is_flagged)
