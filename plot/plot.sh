@@ -123,8 +123,11 @@ ranasinghe_ref="$here/../results/reference/ranasinghe2014-table5.1.csv"
 memory_bench="" # the benchmark of the X-model's memory side (desc_find)
 drawn=0
 for csv in "$dir"/*.csv; do
-    [ -e "$csv" ] || continue
+    [ -e "$csv" ] || [ -L "$csv" ] || continue
     case "$csv" in *.meta.csv) continue ;; esac
+    # gnuplot would wait on a FIFO for ever and read /dev/zero without end:
+    # a results file is a regular file, as every tool of the suite reads it.
+    [ -f "$csv" ] || die 1 "$csv: not a regular file"
     base=${csv%.csv}
     reset_figures
     case "$(basename -- "$base")" in
@@ -155,7 +158,9 @@ for csv in "$dir"/*.csv; do
         # A figure left from an earlier drawing must not pass for this one's.
         rm -f -- "$out.png" "$out.svg"
         drawing=$(dirname -- "$out")/.$(basename -- "$out").drawing.$$
-        # Panels without data for a backend are normal; other messages show.
+        # Panels without data for a backend are normal, and so is a range of
+        # one point (one size, one thread count), which gnuplot widens;
+        # other messages show.
         if ! log=$(gnuplot -c "${fig_script[i]}" "$csv" "$drawing" "$name" "${extra[@]}" 2>&1); then
             die 1 "${fig_name[i]} on $csv: gnuplot failed: $(complaint "$log")"
         fi
@@ -167,7 +172,8 @@ for csv in "$dir"/*.csv; do
             [ ! -e "$drawing.$kind" ] || mv -f -- "$drawing.$kind" "$out.$kind" || die 1 "cannot write $out.$kind"
         done
         drawing=""
-        [ -z "$log" ] || grep -v "Skipping data file with no valid points" <<<"$log" >&2 || true
+        [ -z "$log" ] || grep -vE "Skipping data file with no valid points|Warning: empty [xy]2? range" <<<"$log" >&2 ||
+            true
         [ -e "$out.png" ] && drawn=$((drawn + 1))
     done
 done

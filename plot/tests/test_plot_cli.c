@@ -377,6 +377,23 @@ static void test_paths_matrix_figure(void **state)
 }
 
 /* Bad usage: one line and exit 2, nothing drawn. */
+/* A results file that is a FIFO or a link to /dev/zero is refused at once,
+ * naming it: gnuplot would wait on the one and read the other without end. */
+static void test_results_that_are_no_file_are_refused(void **state)
+{
+    (void)state;
+    static const char *const plants[] = {"mkfifo", "ln -s /dev/zero"};
+    for (size_t i = 0; i < sizeof plants / sizeof *plants; ++i) {
+        fixture_copy("nofile");
+        sh_in_tmp("rm nofile/stream-opencl.csv && %s nofile/stream-opencl.csv", plants[i]);
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "timeout 20 '%s' '%s/nofile'", PLOT, tmp);
+        run_result r = run_shell(cmd);
+        expect_error_line(&r, "plot.sh", plants[i], 1, "stream-opencl.csv: not a regular file");
+        run_free(&r);
+    }
+}
+
 static void test_bad_usage(void **state)
 {
     (void)state;
@@ -395,4 +412,5 @@ static int setup_plot(void **state)
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
               test_stopped_drawing_leaves_no_partial_figure, test_old_figure_never_passes_for_new, test_cluster_headline,
               test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
-              test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_bad_usage)
+              test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_results_that_are_no_file_are_refused,
+              test_bad_usage)

@@ -4,6 +4,7 @@
 #include "report/check.h"
 
 #include "report/base64.h"
+#include "report/png.h"
 #include "report/model.h"
 #include "shared/bounded_file.h"
 
@@ -135,7 +136,6 @@ static void check_file(checker *c, const char *from, const char *link)
     }
 }
 
-static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
 /* A data: URI in the tag starting at tag: a PNG whose first chunk is IHDR,
  * byte for byte the file its data-file attribute names. */
@@ -160,8 +160,8 @@ static void check_image(checker *c, const char *tag, const char *tag_end, const 
     ssize_t n = png ? cr_base64_decode(value + plen, vlen - plen, png) : -1;
     if (n < 0) {
         problem(c, "report.html: %s: the data: URI is not valid base64", what);
-    } else if (n < 16 || memcmp(png, png_signature, 8) != 0 || memcmp(png + 12, "IHDR", 4) != 0) {
-        problem(c, "report.html: %s: the embedded data is not a PNG image", what);
+    } else if (rp_png_fault(png, (size_t)n) != NULL) {
+        problem(c, "report.html: %s: the embedded data is not a PNG image (%s)", what, rp_png_fault(png, (size_t)n));
     } else if (name[0]) {
         rp_strings_push(&c->embedded, "%s", name);
         char path[RP_PATH_LEN + 1024];

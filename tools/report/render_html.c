@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "report/base64.h"
+#include "report/png.h"
 #include "report/registry.h"
 #include "report/render_doc.h"
 #include "report/render_text.h"
@@ -108,18 +109,17 @@ static void html_headlines(FILE *f, const rp_device *d, size_t i)
 }
 
 /* A figure as the report embeds it: a regular file of at most this size
- * that begins with PNG's signature and its header chunk (an interrupted
- * plot leaves an empty or a cut file: refused, naming it). */
+ * that is a whole PNG (report/png.h; an interrupted plot leaves an empty or
+ * a cut file: refused, naming it). */
 #define RP_PNG_MAX_BYTES ((size_t)64 << 20)
 
 static char *read_png(const char *path, size_t *len, char *err, size_t errlen)
 {
-    static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
-                                              'I',  'H', 'D', 'R'};
     char *bytes = cr_read_bounded(path, RP_PNG_MAX_BYTES, "a figure", len, err, errlen);
-    if (bytes != NULL && (*len < sizeof signature || memcmp(bytes, signature, sizeof signature) != 0)) {
-        cr_errf(err, errlen, "%s: not a PNG image (%zu bytes%s): draw it again (plot/plot.sh)", path, *len,
-                *len ? ", no PNG signature and header" : "");
+    const char *fault = bytes ? rp_png_fault((const unsigned char *)bytes, *len) : NULL;
+    if (fault) {
+        cr_errf(err, errlen, "%s: not a PNG image (%zu bytes%s%s): draw it again (plot/plot.sh)", path, *len,
+                *len ? ", " : "", *len ? fault : "");
         free(bytes);
         return NULL;
     }

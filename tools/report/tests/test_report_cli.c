@@ -226,6 +226,9 @@ static void test_figures_that_are_no_png_are_refused(void **state)
     expect_figure_refused(": >", "stream-opencl-footprint.png: not a PNG image (0 bytes)");
     expect_figure_refused("printf 'GIF89a, not a PNG image' >",
                           "stream-opencl-footprint.png: not a PNG image (23 bytes, no PNG signature");
+    /* a drawing cut short: its signature and header, no IEND chunk */
+    expect_figure_refused("printf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\rIHDRabcd' >",
+                          "stream-opencl-footprint.png: not a PNG image (20 bytes, cut short: no IEND chunk at its end)");
     expect_figure_refused("mkfifo", "stream-opencl-footprint.png: not a regular file");
     expect_figure_refused("ln -s /dev/zero", "stream-opencl-footprint.png: not a regular file");
 }
