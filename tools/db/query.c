@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char db_query_usage[] =
     "  figure-across-devices BENCHMARK VARIANT [DTYPE]\n"
@@ -132,6 +133,26 @@ static int cluster_query(sqlite3 *db, int argc, char **argv, FILE *out, char *er
     return rc == 0 ? 0 : (cr_errf(err, errlen, "cannot write the output"), 1);
 }
 
+/* A run directory a query names (a run, or a cluster run whose nodes are
+ * runs), as the database knows it: its real path into path; 2 with err
+ * where it is no directory or was never imported (a query about it would
+ * answer with nothing, as if it had no figures). */
+static int imported_run(sqlite3 *db, const char *arg, char path[PATH_MAX], char *err, size_t errlen)
+{
+    struct stat st;
+    if (realpath(arg, path) == NULL || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cr_errf(err, errlen, "%s: no such directory", arg), 2;
+    sqlite3_stmt *q;
+    if (db_prepare(db, &q, "SELECT 1 FROM runs WHERE path = ?1 OR cluster = ?1 LIMIT 1", err, errlen) != 0)
+        return 1;
+    sqlite3_bind_text(q, 1, path, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW)
+        return cr_errf(err, errlen, "%s: not in the database (import it first)", arg), 2;
+    return 0;
+}
+
 static int arity(const char *name, int argc, int min, int max, const char *args, char *err, size_t errlen)
 {
     if (argc >= min && argc <= max)
@@ -164,8 +185,11 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
         if (arity(name, argc, 2, 2, "RUN_A RUN_B", err, errlen) != 0)
             return 2;
         char a[PATH_MAX], b[PATH_MAX];
-        if (realpath(argv[0], a) == NULL || realpath(argv[1], b) == NULL)
-            return cr_errf(err, errlen, "%s: no such directory", realpath(argv[0], a) ? argv[1] : argv[0]), 2;
+        int rc = imported_run(db, argv[0], a, err, errlen);
+        if (rc == 0)
+            rc = imported_run(db, argv[1], b, err, errlen);
+        if (rc != 0)
+            return rc;
         const char *binds[] = {a, b};
         return run_sql(db, compare_sql, binds, 2, out, err, errlen);
     }
@@ -179,8 +203,9 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
         if (arity(name, argc, 0, 1, "[RUN_DIR]", err, errlen) != 0)
             return 2;
         char path[PATH_MAX];
-        if (argc == 1 && realpath(argv[0], path) == NULL)
-            return cr_errf(err, errlen, "%s: no such directory", argv[0]), 2;
+        int rc = argc == 1 ? imported_run(db, argv[0], path, err, errlen) : 0;
+        if (rc != 0)
+            return rc;
         const char *b[] = {argc == 1 ? path : NULL};
         return run_sql(db, headlines_sql, b, 1, out, err, errlen);
     }

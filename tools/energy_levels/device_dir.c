@@ -92,6 +92,7 @@ static int load_files(el_device *d, struct dirent **ents, int n, char *err, size
 {
     meta_facts m = {.is_cpu = EL_UNKNOWN, .unified = EL_UNKNOWN};
     char path[sizeof d->path + 300];
+    size_t metas = 0;
     for (int pass = 0; pass < 2; ++pass) {
         for (int i = 0; i < n; ++i) {
             const char *name = ents[i]->d_name;
@@ -100,6 +101,7 @@ static int load_files(el_device *d, struct dirent **ents, int n, char *err, size
             snprintf(path, sizeof path, "%s/%s", d->path, name);
             if (read_meta(path, &m, err, errlen) != 0)
                 return EL_BAD_FILE;
+            ++metas;
         }
     }
     for (int i = 0; i < n; ++i) {
@@ -122,6 +124,12 @@ static int load_files(el_device *d, struct dirent **ents, int n, char *err, size
         snprintf(f->benchmark, sizeof f->benchmark, "%.*s", (int)strcspn(name, "-"), name);
         find_sensor_reason(f);
     }
+    /* A table of levels of nothing, written into any folder, would read
+     * as a device's. */
+    if (d->nfiles == 0 && metas == 0)
+        return cr_errf(err, errlen, "%s holds no results (no benchmark's CSV or metadata): not a device directory",
+                       d->path),
+               EL_BAD_DIR;
     bool shares_host = m.is_cpu == EL_YES || m.unified == EL_YES;
     d->llc_bytes = m.device_cache;
     if (shares_host && m.host_llc > d->llc_bytes)
