@@ -435,6 +435,15 @@ static void test_bad_input(void **state)
 {
     (void)state;
     char args[512];
+    /* A folder of executables that holds no benchmark: refused before a run directory is made. */
+    char cmd[2048];
+    sh("mkdir -p %s/nobench && touch %s/nobench/readme", tmp, tmp);
+    snprintf(cmd, sizeof cmd, "CROSSROOF_BIN=%s/nobench %s/run_all.sh --only stream --out %s/rnobench", tmp,
+             CR_SOURCE_DIR, tmp);
+    run_result nb = run_shell(cmd);
+    expect_error_line(&nb, "run_all.sh", "CROSSROOF_BIN of no benchmark", 2, "nobench holds no benchmark executable");
+    run_free(&nb);
+    assert_false(exists("%s/rnobench", tmp));
     expect_refused("--bogus", "unknown option '--bogus'");
     expect_refused("--device", "--device needs a value");
     expect_refused("--resume /nonexistent/crossroof-run", "not a run of run_all.sh");

@@ -6,9 +6,11 @@
 # ---- figures and the report ----
 # The energy levels of every device (the GPU check's too): a table of its
 # own beside the CSVs, which the figures and the report read.
-has_csv() { # dir/
+# Whether a device folder holds what a benchmark wrote: its metadata, which
+# every benchmark writes beside its results.
+has_metadata() { # dir/
     local f
-    for f in "$1"*.csv; do [ -e "$f" ] && return 0; done
+    for f in "$1"*.meta.csv; do [ -e "$f" ] && return 0; done
     return 1
 }
 energy_levels() {
@@ -17,7 +19,7 @@ energy_levels() {
     for d in "$out"/*/; do
         [ -d "$d" ] && [ "$d" != "$out/peers/" ] || continue
         # A device whose benchmarks all ended before writing has nothing to judge.
-        has_csv "$d" || continue
+        has_metadata "$d" || continue
         if [ ! -x "$tools/energy-levels" ]; then
             extra_failed+=("the energy levels: $tools/energy-levels is missing")
             break

@@ -12,6 +12,7 @@ find_executables() {
     if [ -n "${CROSSROOF_BIN:-}" ]; then
         absolute bin_dir "$CROSSROOF_BIN"
         [ -d "$bin_dir" ] || die "CROSSROOF_BIN: $bin_dir is not a directory"
+        has_benchmarks "$bin_dir" || die "CROSSROOF_BIN: $bin_dir holds no benchmark executable (*-opencl, *-cuda)"
         absolute tools "${CROSSROOF_TOOLS:-$bin_dir/../tools}"
     elif [ -f gpu-bundle.txt ]; then
         [ "$check" = 0 ] || die "--check builds and tests the source tree; a GPU bundle holds none"
@@ -27,6 +28,13 @@ find_executables() {
         [ -x "$tools/report" ] || fail "$tools/report is missing"
         exec "$tools/report" --compare "${compare[@]}"
     fi
+}
+# Whether a folder holds an executable of a benchmark: a run of none
+# would make a run directory of skipped tasks.
+has_benchmarks() { # dir
+    local f
+    for f in "$1"/*-opencl "$1"/*-cuda; do [ -f "$f" ] && [ -x "$f" ] && return 0; done
+    return 1
 }
 build_here() {
     common/deps.sh || exit 1
