@@ -24,16 +24,16 @@ bool db_is_subdir(const char *dir, const char *name)
     return name[0] != '.' && stat_is(dir, name, S_IFDIR);
 }
 
-/* Every entry named *.csv but a directory: one that is no regular file (a
- * FIFO, a link to a device or to nothing) is kept, for its reader to refuse
- * by name rather than to be left out unsaid. */
+/* Every entry named *.csv: one that is no regular file (a FIFO, a link to
+ * a device or to nothing, a directory) is kept, for its reader to refuse by
+ * name rather than to be left out unsaid. */
 bool db_is_csv(const char *dir, const char *name)
 {
     size_t n = strlen(name);
     char path[DB_PATH_LEN];
     struct stat sb;
     return name[0] != '.' && n > 4 && strcmp(name + n - 4, ".csv") == 0 &&
-           db_path_join(path, sizeof path, dir, name) == 0 && lstat(path, &sb) == 0 && !stat_is(dir, name, S_IFDIR);
+           db_path_join(path, sizeof path, dir, name) == 0 && lstat(path, &sb) == 0;
 }
 
 static int by_name(const void *a, const void *b)

@@ -150,13 +150,14 @@ static void test_every_corrupt_input_refused(void **state)
 }
 
 /* A CSV that is no regular file (a FIFO would block its reader, a link to
- * /dev/zero never end) is refused by name, never left out unsaid; so is an
+ * /dev/zero never end, a directory of that name hold nothing) is refused by name, never left out unsaid; so is an
  * expected-nodes of a cluster run that is a FIFO. */
 static void test_files_that_are_no_files_refused(void **state)
 {
     (void)state;
     static const char *const plants[] = {"mkfifo '%s/odd/opencl-0-dev/extra-opencl.csv'",
-                                         "ln -s /dev/zero '%s/odd/opencl-0-dev/extra-opencl.csv'"};
+                                         "ln -s /dev/zero '%s/odd/opencl-0-dev/extra-opencl.csv'",
+                                         "mkdir '%s/odd/opencl-0-dev/extra-opencl.csv'"};
     char args[1024], where[1024];
     for (size_t i = 0; i < sizeof plants / sizeof *plants; ++i) {
         sh("rm -rf '%s/odd'", tmp);
