@@ -392,6 +392,20 @@ static int nonempty_text(const char *arg, const char **to, const char *what, cha
     return 0;
 }
 
+/* The results folder: its files' paths (NAME-BACKEND.meta.csv, the lock,
+ * temporaries beside them) must fit in PATH_MAX with room to spare, or a
+ * run would make its folders and then fail at its first file. */
+#define CR_OUT_MAX_BYTES 3800
+
+static int out_dir(const char *arg, const char **to, char *err, size_t errlen)
+{
+    size_t n = strlen(arg);
+    if (n > CR_OUT_MAX_BYTES)
+        return cr_errf(err, errlen, "the path is %zu bytes long; the files in it need it at most %d", n,
+                       CR_OUT_MAX_BYTES);
+    return nonempty_text(arg, to, "directory", err, errlen);
+}
+
 static int apply_common(int id, const char *arg, cr_options *o, char *err, size_t errlen)
 {
     switch (id) {
@@ -423,7 +437,7 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
             return cr_errf(err, errlen, "'%s': more than 1000 warm-up repetitions", arg);
         return 0;
     }
-    case OPT_OUT: return nonempty_text(arg, &o->out_dir, "directory", err, errlen);
+    case OPT_OUT: return out_dir(arg, &o->out_dir, err, errlen);
     case OPT_CSV: o->csv_stdout = true; return 0;
     case OPT_NO_BIND: o->bind = false; return 0;
     case OPT_ENERGY: return cr_parse_energy_mode(arg, &o->energy, err, errlen);

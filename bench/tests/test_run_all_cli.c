@@ -446,6 +446,7 @@ static void test_bad_input(void **state)
     assert_false(exists("%s/rnobench", tmp));
     expect_refused("--bogus", "unknown option '--bogus'");
     expect_refused("--device", "--device needs a value");
+    expect_refused("--out ''", "--out: the DIR is empty");
     expect_refused("--resume /nonexistent/crossroof-run", "not a run of run_all.sh");
     snprintf(args, sizeof args, "--resume %s", tmp);
     expect_refused(args, "not a run of run_all.sh");

@@ -258,6 +258,14 @@ static void test_bad_command_lines(void **state)
     reject(3, (const char *[]){"prog", "--device", ""});
     reject(3, (const char *[]){"prog", "--out", ""});
     reject(3, (const char *[]){"prog", "--flavour", "mint"});
+    reject(2, (const char *[]){"prog", "--ou"}); /* a long option is given whole */
+    /* A results folder whose files' paths would not fit: refused before it is made. */
+    static char longest[3801], too_long[3802];
+    memset(longest, 'd', sizeof longest - 1);
+    memset(too_long, 'd', sizeof too_long - 1);
+    cr_options o;
+    assert_int_equal(parse(&o, 3, (const char *[]){"prog", "--out", longest}), 0);
+    reject(3, (const char *[]){"prog", "--out", too_long});
 }
 
 TEST_MAIN(NULL, NULL, test_sizes_with_suffixes, test_bad_sizes, test_ranges, test_bad_ranges, test_counts_and_seconds,

@@ -129,6 +129,8 @@ int gc_main(int argc, char **argv, FILE *out, FILE *err)
             return error_line(err, msg);
         } else if (dir != NULL) {
             return error_line(err, "one run directory only (see --help)");
+        } else if (a[0] == '\0') {
+            return error_line(err, "the run directory given is empty (see --help)");
         } else {
             dir = a;
         }

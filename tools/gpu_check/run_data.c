@@ -112,8 +112,13 @@ int gc_run_load(gc_run *run, const char *root, char *err, size_t errlen)
         return cr_errf(err, errlen, "%s: out of memory", path);
     for (size_t i = 0; i < run->ntasks; ++i) {
         const gc_task *t = &run->tasks[i];
+        /* A device's folder is a name within the run: another path would
+         * judge files of some other place as this run's. */
+        if (strchr(t->dir, '/') != NULL || strcmp(t->dir, ".") == 0 || strcmp(t->dir, "..") == 0)
+            return cr_errf(err, errlen, "%s: %s's dir '%.200s' is not the name of a folder of the run", path,
+                           t->task, t->dir);
         /* A benchmark that found no device ran in no device's directory. */
-        if (t->device_index[0] == '\0' || t->dir[0] == '\0' || strstr(t->dir, "..") != NULL)
+        if (t->device_index[0] == '\0' || t->dir[0] == '\0')
             continue;
         size_t k = 0;
         while (k < run->ndevices && strcmp(run->devices[k].dir, t->dir) != 0)

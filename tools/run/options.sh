@@ -17,10 +17,13 @@ parse_options() { # "$@"
                     parse_only "$2" --only
                     only=$2 given+=("$1"); shift ;;
             --out) [ $# -ge 2 ] || die "--out needs a value"
+                   [ -n "$2" ] || die "--out: the DIR is empty; give the run's directory"
                    absolute out "$2"; given+=("$1"); shift ;;
             --resume) [ $# -ge 2 ] || die "--resume needs the run directory to finish"
+                      [ -n "$2" ] || die "--resume: the run directory is empty"
                       absolute resume "$2"; shift ;;
             --compare) [ $# -ge 3 ] || die "--compare needs two run directories, DIR_A and DIR_B"
+                       [ -n "$2" ] && [ -n "$3" ] || die "--compare: a run directory is empty"
                        absolute dir_a "$2"; absolute dir_b "$3"; compare=("$dir_a" "$dir_b"); shift 2 ;;
             --check) check=1 ;;
             --gpu-check) gpu_check=1 given+=("$1") ;;

@@ -400,6 +400,35 @@ static void test_unknown_limits(void **state)
 
 /* Refused before judging: exit 2, nothing on stdout, and one line on
  * stderr, "gpu-check: error: ..." holding text. */
+/* Every from in DIR/NAME made to, in place. */
+static void sh_file_replace(const char *dir, const char *name, const char *from, const char *to)
+{
+    char path[700], text[65536], out[65536];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    size_t o = 0;
+    for (const char *p = text; *p;) {
+        const char *hit = strstr(p, from);
+        size_t keep = hit ? (size_t)(hit - p) : strlen(p);
+        assert_true(o + keep + strlen(to) < sizeof out);
+        memcpy(out + o, p, keep);
+        o += keep;
+        if (!hit)
+            break;
+        memcpy(out + o, to, strlen(to));
+        o += strlen(to);
+        p = hit + strlen(from);
+    }
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(out, 1, o, f), o);
+    assert_int_equal(fclose(f), 0);
+}
+
 static void expect_refused(const char *run, const char *text)
 {
     result r = check(run, "1");
@@ -418,12 +447,19 @@ static void test_bad_input_is_one_line_and_exit_2(void **state)
     char run[300];
     snprintf(run, sizeof run, "%s/no-such-run", dir);
     expect_refused(run, "no-such-run/run-log.csv: No such file or directory");
+    expect_refused("", "the run directory given is empty");
     device_figures f = h100();
     const char *good = make_run("corrupt", &f, ALL_PASSED);
     char path[700];
     snprintf(path, sizeof path, "%s/" DEVICE_DIR, good);
     put_file(path, "stream-cuda.csv", RESULTS_HEADER "\nstream,cuda,H100,triad,double\n");
     expect_refused(good, "stream-cuda.csv:2: ");
+    /* A run log whose device folder lies outside the run. */
+    const char *outside = make_run("outside", &f, ALL_PASSED);
+    sh_file_replace(outside, "run-log.csv", DEVICE_DIR, "../../etc");
+    expect_refused(outside, "'../../etc' is not the name of a folder of the run");
+    sh_file_replace(outside, "run-log.csv", "../../etc", "/etc");
+    expect_refused(outside, "'/etc' is not the name of a folder of the run");
     result r = check(good, "many");
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "gpu-check: error: --gpus-visible: 'many' is not a count of GPUs (0 to 1024)\n");
