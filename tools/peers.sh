@@ -98,6 +98,8 @@ for m in "${peer_modes[@]}"; do
     p=${peer_path[$m]}
     { [ -f "$p" ] && [ -x "$p" ]; } || die 2 "$(option_of "$m"): '$p' is not an executable file"
 done
+# read -a would drop a trailing empty item: every list refuses them alike.
+case $dtypes in ,* | *, | *,,*) die 2 "--dtype: list '$dtypes' has an empty item" ;; esac
 IFS=, read -r -a dtype_list <<<"$dtypes"
 [ ${#dtype_list[@]} -gt 0 ] || die 2 "--dtype: empty list"
 for t in "${dtype_list[@]}"; do

@@ -230,6 +230,10 @@ static int parsed(void *state)
 {
     bw_run *run = state;
     run->npaths = run->be->paths(&run->paths);
+    /* A listing after the paths are checked: a bad --paths beside it is
+     * refused, as any other bad option beside --list-devices is. */
+    if (run->cfg.list_paths && bw_check_paths(run) != 0)
+        return CR_EXIT_USAGE;
     if (run->cfg.list_paths) {
         for (size_t i = 0; i < run->npaths; ++i)
             printf("%-30s %s\n", run->paths[i].key, run->paths[i].desc);

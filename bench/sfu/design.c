@@ -151,6 +151,7 @@ static int opt_partition(void *c, const char *a, char *e, size_t l)
 {
     sfu_config *cfg = c;
     cfg->partition_given = true;
+    cfg->partition_named = strcmp(a, "all") != 0 && strcmp(a, "none") != 0;
     if (strcmp(a, "none") == 0) {
         cfg->partition_funcs = 0;
         return 0;
@@ -343,6 +344,14 @@ static int parsed(void *state)
     if (!measures)
         return cr_fail_usage(&s->ses, "--types double with these --functions measures nothing: Li's double set is "
                                       "div, rcp, sqrt and rsqrt");
+    /* A partition sweep runs per function measured: one of a function left
+     * out would be dropped unsaid. */
+    for (int f = 0; s->cfg.partition_named && f < SFU_NFUNCS; ++f)
+        if (selected(s->cfg.partition_funcs, f) && !selected(s->cfg.funcs, f))
+            return cr_fail_usage(&s->ses,
+                                 "--partition-functions: %s is not one of --functions, so its partition sweep "
+                                 "would not run",
+                                 func_names[f]);
     if (s->ses.opt.quick && !s->cfg.partition_given) {
         char err[CR_ERRLEN];
         cr_parse_name_list(quick_partition, func_names, SFU_NFUNCS, &s->cfg.partition_funcs, err, sizeof err);

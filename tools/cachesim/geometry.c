@@ -71,8 +71,10 @@ static int parse_count(const char *what, const char *text, unsigned *out, char *
     errno = 0;
     char *end;
     unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-    if (text[0] < '0' || text[0] > '9' || errno == ERANGE || *end != '\0' || v > UINT_MAX)
+    if (text[0] < '0' || text[0] > '9' || *end != '\0')
         return cr_errf(err, errlen, "%s '%s' is not a non-negative decimal number", what, text);
+    if (errno == ERANGE || v > UINT_MAX)
+        return cr_errf(err, errlen, "%s '%s' is above the %u the model takes", what, text, UINT_MAX);
     *out = (unsigned)v;
     return 0;
 }

@@ -53,8 +53,8 @@ int xg_app_parse(const char *text, xg_app_spec *spec, char *err, size_t errlen)
         else
             spec->n = v;
         p += len;
-        if (*p == ',')
-            ++p;
+        if (*p == ',' && *++p == '\0')
+            return cr_errf(err, errlen, "--app: '%s' ends with an empty item", text);
     }
     for (int i = 0; i < 3; ++i)
         if (!seen[i])

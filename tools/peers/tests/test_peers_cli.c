@@ -268,6 +268,7 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
         {"", "--babelstream-cuda peers/cuda-stream --cuda-elements 1024,x",
          "--cuda-elements: 'x' is not a positive whole number"},
         {"", "--babelstream-cuda peers/cuda-stream --dtype half", "--dtype: 'half' is not float or double"},
+        {"", "--babelstream-cuda peers/cuda-stream --dtype float,", "--dtype: list 'float,' has an empty item"},
         {"", "--babelstream peers/cuda-stream --elements 999999999999999",
          "--elements 999999999999999: three arrays of 7999999999999992 bytes are more than this host's"},
         {"", "--babelstream peers/cuda-stream --elements 1e9", "--elements: '1e9' is not a positive whole number"},
