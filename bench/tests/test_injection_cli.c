@@ -255,7 +255,9 @@ static void step_draws_(const char *what, const char *arg, const char *cmd, cons
 #define PLANTED "'sq' \"dq\" ' $(touch %s/PWNED1) `touch %s/PWNED2` ;touch %s/PWNED3; '"
 static void hostile_path(char p[1024], const char *parent, const char *label)
 {
-    snprintf(p, 1024, "%s/%s " PLANTED "\nline 2", parent, label, tmp, tmp, tmp);
+    /* quotes after the line break too: gnuplot's quoting of a path once
+     * broke on a quote that followed a newline */
+    snprintf(p, 1024, "%s/%s " PLANTED "\nline '2\"", parent, label, tmp, tmp, tmp);
 }
 
 /* A device name with the same, HTML, and gnuplot's enhanced-text markup,

@@ -83,7 +83,8 @@ summarize() {
         what="${F[0]}${F[3]:+ on ${F[3]}}"
         [ "${F[0]}" = xgraph ] && what="xgraph on ${F[4]}"
         why=${F[10]:-}
-        why=${why//$'\n'/ } # one line per entry
+        why=${why//$'\n'/ } # one line per entry, of a readable length
+        [ ${#why} -le 300 ] || why="${why:0:300}... (the whole reason: run-log.csv)"
         case ${F[5]:-} in
             passed) passed+=("$what (${F[7]:-} s)") ;;
             skipped) skipped+=("$what: $why") ;;

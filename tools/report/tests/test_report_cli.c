@@ -177,6 +177,18 @@ static void test_compare_two_runs(void **state)
     assert_string_equal(written, r.out);
     free(written);
     run_free(&r);
+    /* A results file of either run that is no regular file is refused by
+     * name, never left out of the comparison unsaid. */
+    static const char *const plants[] = {"mkfifo", "ln -s /dev/zero", "mkdir"};
+    for (size_t i = 0; i < sizeof plants / sizeof *plants; ++i) {
+        make_run("odd", 45);
+        sh("cd %s/odd/opencl-0-fake && rm stream-opencl.csv && %s stream-opencl.csv", tmp, plants[i]);
+        snprintf(args, sizeof args, "--compare %s/old %s/odd", tmp, tmp);
+        r = run("timeout 20", tool, args);
+        expect_error_on_stderr(&r, tool, plants[i], 1, "stream-opencl.csv: not a regular file");
+        run_free(&r);
+        sh("rm -rf %s/odd", tmp);
+    }
 }
 
 static void test_bad_input(void **state)
@@ -193,8 +205,6 @@ static void test_bad_input(void **state)
     expect_error(tool, args, 1, "report.html cannot be read");
 }
 
-/* The report on a run whose footprint figure `plant` (a shell command
- * given the file's name) made: refused, exit 1, one line holding error. */
 static int access_tmp(const char *name)
 {
     char path[400];
@@ -202,6 +212,8 @@ static int access_tmp(const char *name)
     return access(path, F_OK);
 }
 
+/* The report on a run whose footprint figure `plant` (a shell command
+ * given the file's name) made: refused, exit 1, one line holding error. */
 static void expect_figure_refused(const char *plant, const char *error)
 {
     make_run("nopng", 30);
