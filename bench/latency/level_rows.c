@@ -37,6 +37,20 @@ static void copy_point(cr_result *row, const lt_point *p, const char *why)
              why, pieces);
 }
 
+/* A level row whose latency is main memory's: flagged, with both figures,
+ * so that neither the report nor a reader takes it for the level's. */
+static void judge_level(cr_result *row, const lt_cache_level *l, double memory_ns)
+{
+    if (!row->valid || !lt_level_is_memory(row->figure, memory_ns))
+        return;
+    char fp[32];
+    cr_format_bytes(row->size_bytes, fp, sizeof fp);
+    CR_FLAG(row, "not-a-cache-level",
+            "%.4g ns is within %.2g x main memory's %.4g ns: at %s the %s no longer serves this process (a cache "
+            "shared with others, or smaller than reported), so this is memory's latency, not the level's",
+            row->figure, LT_NOT_A_LEVEL_RATIO, memory_ns, fp, l->name);
+}
+
 int lt_record_levels(lt_state *s, lt_endpoint *ep)
 {
     uint64_t fps[64];
@@ -45,6 +59,9 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep)
         fps[i] = ep->points[i].footprint;
     const lt_caches *c = &ep->caches;
     char a[32], b[32];
+    /* Main memory's latency first: each level is judged against it. */
+    long km = lt_memory_pick(fps, n, c->count ? c->level[c->count - 1].bytes : 0);
+    double memory_ns = km >= 0 && ep->points[km].measured && ep->points[km].row.valid ? ep->points[km].row.figure : 0;
     for (unsigned i = 0; i < c->count; ++i) {
         const lt_cache_level *l = &c->level[i];
         uint64_t smaller = i ? c->level[i - 1].bytes : 0;
@@ -65,6 +82,7 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep)
             snprintf(why, sizeof why, "at most half the %s %s, size from %s", a, l->name, l->source);
             copy_point(&row, &ep->points[k], why);
             lt_add_cycles(&row, ep->points[k].cycles, ep);
+            judge_level(&row, l, memory_ns);
         }
         if (cr_session_record(&s->ses, &row) != 0)
             return -1;

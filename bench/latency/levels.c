@@ -20,6 +20,11 @@ long lt_memory_pick(const uint64_t *footprints, size_t n, uint64_t llc_bytes)
     return largest / LT_MEMORY_FACTOR >= llc_bytes ? (long)(n - 1) : -1;
 }
 
+bool lt_level_is_memory(double level_ns, double memory_ns)
+{
+    return level_ns > 0 && memory_ns > 0 && level_ns * LT_NOT_A_LEVEL_RATIO >= memory_ns;
+}
+
 void lt_caches_from_topology(cr_topology *t, lt_caches *out)
 {
     lt_caches found = {0};

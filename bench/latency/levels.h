@@ -7,6 +7,7 @@
 #include "latency/backend.h"
 #include "topology.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,16 @@ long lt_level_pick(const uint64_t *footprints, size_t n, uint64_t level_bytes, u
 /* Index of the largest footprint when it is at least LT_MEMORY_FACTOR times
  * llc_bytes (> 0), else -1. */
 long lt_memory_pick(const uint64_t *footprints, size_t n, uint64_t llc_bytes);
+
+/* A cache level whose latency is this close to main memory's is not that
+ * level's: at its footprint the level no longer serves the walk (a cache
+ * shared with other processes, or smaller than its reported size). */
+#define LT_NOT_A_LEVEL_RATIO 1.5
+
+/* Whether level_ns, a cache level's latency, is main memory's rather than
+ * the level's: within LT_NOT_A_LEVEL_RATIO of memory_ns. False where either
+ * is unknown (NaN). */
+bool lt_level_is_memory(double level_ns, double memory_ns);
 
 /* Replaces out's levels (and its line size, where hwloc knows it) with the
  * host's data caches L1..L5; leaves out as it was when t has none. */

@@ -10,6 +10,7 @@
 
 #include "latency/levels.h"
 
+#include <math.h>
 #include <string.h>
 
 #define KiB(x) ((uint64_t)(x) << 10)
@@ -105,5 +106,20 @@ static void test_caches_from_the_topology(void **state)
     cr_topo_close(t);
 }
 
+/* A level within 1.5 x of main memory's latency is memory's: the 16 MiB
+ * "L3" of a shared cache read at 146 ns beside memory's 188 ns is; L2's
+ * 4 ns is not; without either figure nothing is judged. */
+static void test_a_level_as_slow_as_memory_is_memory(void **state)
+{
+    (void)state;
+    assert_true(lt_level_is_memory(146, 188));
+    assert_true(lt_level_is_memory(125.4, 188));
+    assert_false(lt_level_is_memory(125, 188));
+    assert_false(lt_level_is_memory(4, 188));
+    assert_false(lt_level_is_memory(146, 0));
+    assert_false(lt_level_is_memory(NAN, 188));
+}
+
 TEST_MAIN(NULL, NULL, test_level_is_the_largest_footprint_in_half_of_it, test_level_without_a_footprint,
-          test_memory_needs_four_times_the_last_level, test_caches_from_the_topology)
+          test_memory_needs_four_times_the_last_level, test_caches_from_the_topology,
+          test_a_level_as_slow_as_memory_is_memory)
