@@ -251,7 +251,10 @@ void cc_find_replacement(const cc_point *p, size_t n, const cc_step *ways, cc_re
     out->miss_ns = median_of(v.t + at + 1, v.m - at - 1);
     if (out->miss_ns > out->hit_ns) {
         out->found = true;
-        out->miss_share = (out->at_ns - out->hit_ns) / (out->miss_ns - out->hit_ns);
+        out->measured_share = (out->at_ns - out->hit_ns) / (out->miss_ns - out->hit_ns);
+        /* More than every load cannot miss: slower than the misses beyond
+         * it is noise (or a neighbour's traffic) on top of all missing. */
+        out->miss_share = out->measured_share > 1 ? 1 : out->measured_share;
         out->conf = cc_confidence_of(out->miss_ns / out->hit_ns - 1, ways->noise);
     }
     free_valid(&v);
@@ -260,9 +263,14 @@ void cc_find_replacement(const cc_point *p, size_t n, const cc_step *ways, cc_re
 void cc_write_allocate(double load_ns, double store_ns, double cold_ns, double noise, cc_verdict_alloc *out)
 {
     memset(out, 0, sizeof *out);
-    if (!(load_ns > 0) || !(cold_ns > load_ns) || !isfinite(store_ns))
+    if (!isfinite(load_ns) || !(cold_ns > 0) || !(cold_ns > load_ns) || !isfinite(store_ns))
         return;
-    double gap = cold_ns / load_ns - 1;
+    if (load_ns <= 0) {
+        out->load_at_zero = true;
+        load_ns = 0;
+    }
+    /* From a hit that costs nothing measurable, any eviction is a gap. */
+    double gap = load_ns > 0 ? cold_ns / load_ns - 1 : INFINITY;
     out->share = (store_ns - load_ns) / (cold_ns - load_ns);
     out->conf = cc_confidence_of(gap, noise);
     out->known = gap >= 3 * noise && (out->share < 0.25 || out->share > 0.75);

@@ -120,7 +120,8 @@ double cc_between(double a_ns, double b_ns);
 
 typedef struct {
     bool found;
-    double miss_share; /* of the loads at ways + 1 */
+    double miss_share; /* of the loads at ways + 1, at most 1 */
+    double measured_share; /* as measured: above 1 where ways + 1 came out slower than the misses beyond */
     double hit_ns, at_ns, miss_ns;
     cc_confidence conf;
 } cc_replacement;
@@ -138,10 +139,13 @@ void cc_find_replacement(const cc_point *p, size_t n, const cc_step *ways, cc_re
  * store pass and an eviction only: the share (store - load) / (cold -
  * load), near 0 where stores allocate, near 1 where they do not; known
  * where the share is below 0.25 or above 0.75 and cold - load is at least
- * three times the noise (relative, of load). */
+ * three times the noise (relative, of load). A load pass at or below 0 ns
+ * (its cost less the one-load overhead: a hit below what the clock
+ * resolves) is taken as 0, and load_at_zero says so. */
 typedef struct {
     bool known;
     bool allocate;
+    bool load_at_zero;
     double share;
     cc_confidence conf;
 } cc_verdict_alloc;

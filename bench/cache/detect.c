@@ -305,10 +305,14 @@ static int ways_rows(cc_state *s, unsigned k, unsigned line, unsigned *ways_out)
         rep.text = rp.miss_share >= CC_LRU_SHARE ? "LRU-like" : "not-LRU";
         rep.conf = rp.conf;
         snprintf(rep.evidence, sizeof rep.evidence, "%s", w.evidence);
+        char beyond[96] = "";
+        if (rp.measured_share > 1)
+            snprintf(beyond, sizeof beyond, " (%.0f%% measured: slower than the misses beyond it, read as all)",
+                     100 * rp.measured_share);
         say(rep.note, sizeof rep.note,
             "ways + 1 addresses in one set, visited cyclically: %.3f ns against %.3f hit and %.3f miss, %.0f%% of the "
-            "loads miss (LRU: all)",
-            rp.at_ns, rp.hit_ns, rp.miss_ns, 100 * rp.miss_share);
+            "loads miss%s (LRU: all)",
+            rp.at_ns, rp.hit_ns, rp.miss_ns, 100 * rp.miss_share, beyond);
     } else {
         say(rep.note, sizeof rep.note, "needs the ways and points beyond them");
     }
@@ -329,8 +333,12 @@ static int write_rows(cc_state *s, unsigned k, cc_level *geo)
         cc_write_allocate(d->load_ns, d->store_ns, d->cold_ns, d->noise, &va);
         say(a.evidence, sizeof a.evidence, "write:%.3f,%.3f,%.3f@%" PRIu64, d->load_ns, d->store_ns, d->cold_ns,
             d->write_footprint);
-        const char *how = "after a load pass %.3f, a store pass %.3f, an eviction %.3f ns per load over %" PRIu64
-                          " B: stored lines are %.0f%% of the way to evicted";
+        const char *how = va.load_at_zero
+                              ? "after a load pass %.3f (below the one-load overhead: taken as 0), a store pass %.3f, "
+                                "an eviction %.3f ns per load over %" PRIu64 " B: stored lines are %.0f%% of the way "
+                                "to evicted"
+                              : "after a load pass %.3f, a store pass %.3f, an eviction %.3f ns per load over %" PRIu64
+                                " B: stored lines are %.0f%% of the way to evicted";
         if (va.known) {
             a.value = va.share;
             a.text = va.allocate ? "allocate" : "no-allocate";

@@ -474,6 +474,13 @@ static void test_ways_and_lru(void **state)
     cc_find_replacement(p, 24, &w, &r);
     assert_true(r.found);
     assert_true(r.miss_share < CC_LRU_SHARE && r.miss_share > 0.3);
+    /* ways + 1 slower than the misses beyond it: all of its loads miss,
+     * not 207% of them; the measured share is kept to say so. */
+    conflict_points(p, 24, 2.07 * L2_NS - 1.07 * L1_NS, 7);
+    cc_find_step(p, 24, cc_between(L1_NS, L2_NS), &w);
+    cc_find_replacement(p, 24, &w, &r);
+    assert_true(r.found);
+    assert_true(r.miss_share == 1.0 && r.measured_share > 1.5);
 }
 
 /* 4 KiB pages under a physically indexed level: the addresses spread over
@@ -505,6 +512,15 @@ static void test_write_verdicts(void **state)
     cc_write_allocate(1.3, 50, 100, 0.02, &a); /* halfway: neither */
     assert_false(a.known);
     cc_write_allocate(1.3, 1.3, 1.31, 0.5, &a); /* no gap to tell by */
+    assert_false(a.known);
+    /* A load pass below the one-load overhead is a hit that costs nothing
+     * measurable, not a reason to give up: from 0 the stores decide. */
+    cc_write_allocate(-0.2, 0.3, 40, 0.02, &a);
+    assert_true(a.known && a.allocate && a.load_at_zero);
+    assert_true(a.share > 0.007 && a.share < 0.008); /* 0.3 / 40 */
+    cc_write_allocate(-0.2, 39, 40, 0.02, &a);
+    assert_true(a.known && !a.allocate && a.load_at_zero);
+    cc_write_allocate(-0.2, 5, -0.1, 0.02, &a); /* nothing to measure against */
     assert_false(a.known);
     cc_verdict_back b;
     cc_write_back(1.0, 3.0, 0.02, &b);
