@@ -38,6 +38,7 @@ static int record_fit_row(bw_run *run, const bw_path *p, const bw_fit_outcome *o
         cr_result_add_param(&r, "transfers=%u", transfers);
         snprintf(r.note + used, sizeof r.note - used, "; b per transfer, %u at once", transfers);
     }
+    bw_judge_fit(&run->ses.peaks, f, &r);
     return bw_record(run, &r);
 }
 

@@ -213,3 +213,18 @@ bool bw_moved_no_data(double bytes, double seconds, double host_copy_Bps)
 {
     return host_copy_Bps > 0 && seconds > 0 && bytes / seconds > 2.0 * host_copy_Bps;
 }
+
+void bw_judge_fit(const cr_peaks *peaks, const bw_fit *f, cr_result *r)
+{
+    double b = f->b_Bps * 1e-9;
+    if (isfinite(peaks->memory_gbs) && b > CR_PEAK_MARGIN * peaks->memory_gbs)
+        CR_FLAG(r, "above-peak",
+                "Lee's b, %.4g GB/s, is %.3gx the memory limit of %.4g GB/s (%s): the sizes fitted span regimes the "
+                "model does not join",
+                b, b / peaks->memory_gbs, peaks->memory_gbs, peaks->memory_source);
+    if (f->rms_rel_err > BW_FIT_RMS_LIMIT)
+        CR_FLAG(r, "poor-fit",
+                "the fit misses its points by %.3g%% (root mean square, %.3g%% at most): one c + S/b does not describe "
+                "these sizes",
+                100 * f->rms_rel_err, 100 * f->max_rel_err);
+}

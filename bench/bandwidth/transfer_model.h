@@ -5,6 +5,9 @@
 #ifndef CR_TRANSFER_MODEL_H
 #define CR_TRANSFER_MODEL_H
 
+#include "plausibility.h"
+#include "results.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -60,5 +63,13 @@ double bw_fit_rel_err(const bw_fit *f, double bytes, double seconds);
  * own copy bandwidth: the operation cannot have moved the data (a zero-copy
  * map), and its time is a latency, not a transfer. */
 bool bw_moved_no_data(double bytes, double seconds, double host_copy_Bps);
+
+/* Lee's premise: one transfer costs c + S/b at every size fitted. A b
+ * above the device's memory limit (peaks), or a fit that misses its own
+ * points by more than BW_FIT_RMS_LIMIT (root mean square), says the sizes
+ * span regimes the model does not join (cache-resident sizes beside memory
+ * ones), and c and b are no device's: flagged on the fit row r. */
+#define BW_FIT_RMS_LIMIT 0.25
+void bw_judge_fit(const cr_peaks *peaks, const bw_fit *f, cr_result *r);
 
 #endif

@@ -146,6 +146,36 @@ static void test_pattern_words(void **state)
     assert_int_equal(bw_pattern_word(0, 0x1234), 0x1234);
 }
 
+/* Lee's b above the memory limit, and a fit far from its own points, are
+ * flagged; a close fit under the limit, or one with no limit known, is not
+ * judged against one. */
+static void test_fit_judged_against_the_limit_and_its_points(void **state)
+{
+    (void)state;
+    cr_peaks pk;
+    cr_peaks_unknown(&pk);
+    pk.memory_gbs = 30;
+    snprintf(pk.memory_source, sizeof pk.memory_source, "measured");
+    static const struct {
+        double b_gbs, rms;
+        const char *flags;
+    } cases[] = {{68.3, 0.05, "above-peak"}, {25, 0.05, ""}, {25, 0.9, "poor-fit"}, {68.3, 0.9, "above-peak;poor-fit"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        cr_result r;
+        memset(&r, 0, sizeof r);
+        bw_fit f = {.c_s = 1e-6, .b_Bps = cases[i].b_gbs * 1e9, .rms_rel_err = cases[i].rms, .max_rel_err = 1.47};
+        bw_judge_fit(&pk, &f, &r);
+        assert_string_equal(r.flags, cases[i].flags);
+    }
+    pk.memory_gbs = NAN;
+    cr_result r;
+    memset(&r, 0, sizeof r);
+    bw_fit f = {.c_s = 1e-6, .b_Bps = 1e12, .rms_rel_err = 0.01};
+    bw_judge_fit(&pk, &f, &r);
+    assert_string_equal(r.flags, "");
+}
+
 TEST_MAIN(NULL, NULL, test_fit_recovers_known_parameters, test_fit_wanting_negative_cost_is_clamped, test_fit_passes_through_two_points, test_fit_with_noise_reports_its_error,
           test_fit_without_fixed_cost, test_fit_is_not_dragged_by_one_outlier, test_fit_rejects_degenerate_data,
-          test_zero_copy_guard, test_pattern_words)
+          test_zero_copy_guard, test_pattern_words,
+          test_fit_judged_against_the_limit_and_its_points)
