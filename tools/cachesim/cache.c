@@ -57,7 +57,20 @@ static cs_cache_way *lookup(cs_cache_way *set, unsigned ways, uint64_t line)
     return NULL;
 }
 
-void cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic *below)
+/* The way a fill of line takes in set, its dirty victim written back. */
+static cs_cache_way *fill_way(cs_cache *c, cs_cache_way *set, uint64_t line, cs_cache_traffic *below)
+{
+    const cs_cache_geometry *g = &c->geometry;
+    cs_cache_way *way = &set[cs_replacement_victim(set, g->ways, g->policy, &c->rng)];
+    if (way->valid && way->dirty) {
+        ++c->stats.write_backs;
+        send(below, way->line * g->line_bytes, true);
+    }
+    *way = (cs_cache_way){.line = line, .valid = true};
+    return way;
+}
+
+bool cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic *below)
 {
     const cs_cache_geometry *g = &c->geometry;
     below->count = 0;
@@ -73,11 +86,13 @@ void cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic
     if (way && (way->sectors & sector_bit)) {
         way->last_use = c->clock;
         ++way->uses;
+        c->stats.prefetch_hits += way->prefetched;
+        way->prefetched = false;
         if (write && g->write == CS_WRITE_BACK_ALLOCATE)
             way->dirty = true;
         else if (write)
             send(below, address, true);
-        return;
+        return false;
     }
     ++*(write ? &c->stats.write_misses : &c->stats.read_misses);
     if (way)
@@ -86,21 +101,32 @@ void cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic
         classify(c, distance);
     if (write && g->write == CS_WRITE_THROUGH_NO_ALLOCATE) {
         send(below, address, true);
-        return;
+        return true;
     }
-    if (way == NULL) {
-        way = &set[cs_replacement_victim(set, g->ways, g->policy, &c->rng)];
-        if (way->valid && way->dirty) {
-            ++c->stats.write_backs;
-            send(below, way->line * g->line_bytes, true);
-        }
-        *way = (cs_cache_way){.line = line, .valid = true};
-    }
+    if (way == NULL)
+        way = fill_way(c, set, line, below);
     send(below, sector_address, false);
     way->sectors |= sector_bit;
     way->last_use = c->clock;
     ++way->uses;
+    way->prefetched = false;
     way->dirty |= write;
+    return true;
+}
+
+void cs_cache_prefetch(cs_cache *c, uint64_t line, cs_cache_traffic *below)
+{
+    const cs_cache_geometry *g = &c->geometry;
+    below->count = 0;
+    cs_cache_way *set = &c->ways[(size_t)(line & (c->sets - 1)) * g->ways];
+    if (lookup(set, g->ways, line) != NULL)
+        return;
+    cs_cache_way *way = fill_way(c, set, line, below);
+    send(below, line * g->line_bytes, false);
+    way->sectors = ~UINT64_C(0);
+    way->last_use = ++c->clock;
+    way->prefetched = true;
+    ++c->stats.prefetches;
 }
 
 const cs_cache_stats *cs_cache_statistics(const cs_cache *c)

@@ -14,6 +14,9 @@ typedef struct {
     /* Every miss is one of these: the line was absent (cold, capacity or
      * conflict), or present without the sector asked for. */
     uint64_t cold, capacity, conflict, sector_misses;
+    /* The prefetcher's: lines it filled, and demand hits on such a line
+     * before any other demand access to it (a miss it saved). */
+    uint64_t prefetches, prefetch_hits;
 } cs_cache_stats;
 
 typedef struct {
@@ -33,7 +36,12 @@ typedef struct cs_cache cs_cache;
 /* g must have passed cs_geometry_check(); seed (not 0) drives Rand. NULL when
  * out of memory. */
 cs_cache *cs_cache_new(const cs_cache_geometry *g, uint64_t seed);
-void cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic *below);
+/* A demand access; whether it missed. */
+bool cs_cache_access(cs_cache *c, uint64_t address, bool write, cs_cache_traffic *below);
+/* The prefetcher's fill of a whole line, where it is absent: no demand
+ * access, so the miss counts and the reuse distances are the demand
+ * stream's alone. */
+void cs_cache_prefetch(cs_cache *c, uint64_t line, cs_cache_traffic *below);
 const cs_cache_stats *cs_cache_statistics(const cs_cache *c);
 const cs_cache_geometry *cs_cache_config(const cs_cache *c);
 void cs_cache_free(cs_cache *c);

@@ -20,6 +20,9 @@ const char cs_cli_usage[] =
     "  --schedule trace|warp  issue order (default trace)\n"
     "  --warp-size N        work-items per warp: the WARP field / N is the warp (default 1)\n"
     "  --coalesce           a warp instruction's accesses to one L1 line count once\n"
+    "  --prefetch KIND[:DEGREE[:DISTANCE]]  L1's prefetcher: next-line (on a miss, the DEGREE lines\n"
+    "                       from DISTANCE lines on) or stride (once two accesses in a row moved by the\n"
+    "                       same lines, that far ahead); off by default, as in Crawford's model\n"
     "  --csv                CSV, one row per level\n"
     "  --help               this text\n"
     "\n"
@@ -38,7 +41,7 @@ static int parse_number(const char *opt, const char *text, unsigned long long mi
     return 0;
 }
 
-enum { OPT_LEVEL = 256, OPT_SECTOR, OPT_SEED, OPT_SCHEDULE, OPT_WARP_SIZE, OPT_COALESCE, OPT_CSV, OPT_HELP };
+enum { OPT_LEVEL = 256, OPT_SECTOR, OPT_SEED, OPT_SCHEDULE, OPT_WARP_SIZE, OPT_COALESCE, OPT_PREFETCH, OPT_CSV, OPT_HELP };
 
 static const struct option long_options[] = {
     {"level", required_argument, NULL, OPT_LEVEL},
@@ -47,6 +50,7 @@ static const struct option long_options[] = {
     {"schedule", required_argument, NULL, OPT_SCHEDULE},
     {"warp-size", required_argument, NULL, OPT_WARP_SIZE},
     {"coalesce", no_argument, NULL, OPT_COALESCE},
+    {"prefetch", required_argument, NULL, OPT_PREFETCH},
     {"csv", no_argument, NULL, OPT_CSV},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
@@ -100,6 +104,10 @@ static int parse_options(int argc, char **argv, cs_cli_options *o, char **words,
             break;
         case OPT_COALESCE:
             o->sim.coalesce = true;
+            break;
+        case OPT_PREFETCH:
+            if (cs_prefetch_parse(optarg, &o->sim.prefetch, err, errlen) != 0)
+                return -1;
             break;
         case OPT_CSV:
             o->csv = true;

@@ -20,9 +20,25 @@ static void access_from(cs_hierarchy *h, size_t depth, uint64_t address, bool wr
     if (depth == h->count)
         return;
     cs_cache_traffic below;
-    cs_cache_access(h->level[depth], address, write, &below);
+    bool missed = cs_cache_access(h->level[depth], address, write, &below);
     for (int i = 0; i < below.count; ++i)
         access_from(h, depth + 1, below.requests[i].address, below.requests[i].write);
+    cs_prefetcher *p = &h->prefetcher[depth];
+    if (p->config.kind == CS_PREFETCH_OFF)
+        return;
+    uint64_t lines[CS_PREFETCH_MAX_DEGREE];
+    unsigned n = cs_prefetcher_next(p, address / cs_cache_config(h->level[depth])->line_bytes, missed, lines);
+    for (unsigned k = 0; k < n; ++k) {
+        cs_cache_prefetch(h->level[depth], lines[k], &below);
+        for (int i = 0; i < below.count; ++i)
+            access_from(h, depth + 1, below.requests[i].address, below.requests[i].write);
+    }
+}
+
+void cs_hierarchy_prefetch(cs_hierarchy *h, size_t depth, const cs_prefetch_config *config)
+{
+    if (depth < h->count)
+        cs_prefetcher_init(&h->prefetcher[depth], config);
 }
 
 void cs_hierarchy_access(cs_hierarchy *h, uint64_t address, bool write)

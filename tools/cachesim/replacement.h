@@ -13,6 +13,7 @@ typedef struct {
     uint64_t uses;     /* accesses since it was filled, the filling one included */
     uint64_t sectors;  /* bit s: sector s is present */
     bool valid, dirty;
+    bool prefetched;   /* filled by the prefetcher, no demand access since */
 } cs_cache_way;
 
 /* xorshift64 (Marsaglia, shifts 13, 7, 17): Rand's victims, reproducible

@@ -35,6 +35,10 @@ void cs_report_text(FILE *out, const char *trace_name, const cs_sim_options *o, 
         if (g->sector_bytes != g->line_bytes)
             fprintf(out, "  sector misses %" PRIu64, s->sector_misses);
         fprintf(out, "  hit rate %.4f\n", cs_report_hit_rate(s));
+        const cs_prefetch_config *pf = &h->prefetcher[i].config;
+        if (pf->kind != CS_PREFETCH_OFF)
+            fprintf(out, "  prefetcher %s, degree %u, distance %u: %" PRIu64 " lines fetched, %" PRIu64 " of them hit\n",
+                    cs_prefetch_kind_names[pf->kind], pf->degree, pf->distance, s->prefetches, s->prefetch_hits);
     }
 }
 

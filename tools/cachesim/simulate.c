@@ -14,6 +14,7 @@ int cs_simulate(const cs_trace *t, const cs_sim_options *o, cs_hierarchy *h, cs_
         cs_schedule_free(&s);
         return -1;
     }
+    cs_hierarchy_prefetch(h, 0, &o->prefetch);
     if (o->coalesce)
         summary->coalesced = cs_schedule_coalesce(t, &s, o->levels[0].line_bytes, keep);
     for (size_t k = 0; k < s.count; ++k)

@@ -13,6 +13,7 @@ typedef struct {
     unsigned warp_size;   /* > 0 */
     cs_schedule_kind schedule;
     bool coalesce;
+    cs_prefetch_config prefetch; /* L1's; off (zero) by default */
 } cs_sim_options;
 
 typedef struct {

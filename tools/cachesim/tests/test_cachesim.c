@@ -12,6 +12,7 @@
 #include "cachesim/geometry.h"
 #include "cachesim/replacement.h"
 #include "cachesim/report.h"
+#include "cachesim/prefetch.h"
 #include "cachesim/reuse.h"
 #include "cachesim/simulate.h"
 #include "tests/test_main.h"
@@ -428,8 +429,110 @@ static void test_bad_geometry(void **state)
     assert_int_equal(cs_geometry_sets(&fermi48), 64);
 }
 
+/* ---- the prefetcher, on traces worked by hand: 64 B lines, a 4 KB
+ * cache that holds them all (no victim gets in the way) ---- */
+
+/* Reads of lines 0..7, then of lines 0, 4, 8, ..., 20. */
+static const char sequential_trace[] = "0 R\n64 R\n128 R\n192 R\n256 R\n320 R\n384 R\n448 R\n";
+static const char stride_trace[] = "0 R\n256 R\n512 R\n768 R\n1024 R\n1280 R\n";
+
+static cs_cache_stats l1_prefetching(const char *text, const char *spec)
+{
+    cs_sim_options o = one_level(level(4, 64, 4, CS_POLICY_LRU, CS_WRITE_BACK_ALLOCATE));
+    char err[256];
+    if (cs_prefetch_parse(spec, &o.prefetch, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    cs_hierarchy h;
+    cs_sim_summary summary;
+    run_text(text, &o, &h, &summary);
+    cs_cache_stats st = *cs_cache_statistics(h.level[0]);
+    cs_hierarchy_free(&h);
+    return st;
+}
+
+/* Next-line on a miss: 0 misses and brings 1, which hits; 2 misses, brings
+ * 3; ... 4 misses of 8, each prefetch used. Degree 2: 0 brings 1 and 2, 3
+ * brings 4 and 5, 6 brings 7 and 8: misses at 0, 3 and 6, 5 of 6 fetched
+ * lines used (8 never is). Off: every line misses, as without one. */
+static void test_next_line_prefetch(void **state)
+{
+    (void)state;
+    cs_cache_stats st = l1_prefetching(sequential_trace, "off");
+    assert_int_equal(st.read_misses, 8);
+    assert_int_equal(st.prefetches, 0);
+    st = l1_prefetching(sequential_trace, "next-line");
+    assert_int_equal(st.reads, 8);
+    assert_int_equal(st.read_misses, 4);
+    assert_int_equal(st.prefetches, 4);
+    assert_int_equal(st.prefetch_hits, 4);
+    assert_int_equal(st.cold, 4); /* a prefetched line's first demand is a hit, not a miss */
+    st = l1_prefetching(sequential_trace, "next-line:2");
+    assert_int_equal(st.read_misses, 3);
+    assert_int_equal(st.prefetches, 6);
+    assert_int_equal(st.prefetch_hits, 5);
+    /* On the stride trace next-line brings only lines never read. */
+    st = l1_prefetching(stride_trace, "next-line");
+    assert_int_equal(st.read_misses, 6);
+    assert_int_equal(st.prefetch_hits, 0);
+}
+
+/* Stride: 0 (nothing seen), 4 (a stride of 4, once), 8 (4 again: brings
+ * 12), 12 hits and brings 16, 16 hits and brings 20, 20 hits: misses at 0,
+ * 4 and 8. Distance 2: 8 brings 16, 12 misses and brings 20, 16 and 20
+ * hit: 4 misses. Degree 2: 8 brings 12 and 16, 12 brings 16 (there) and
+ * 20, ...: 3 misses. */
+static void test_stride_prefetch(void **state)
+{
+    (void)state;
+    cs_cache_stats st = l1_prefetching(stride_trace, "stride");
+    assert_int_equal(st.read_misses, 3);
+    assert_int_equal(st.prefetch_hits, 3);
+    st = l1_prefetching(stride_trace, "stride:1:2");
+    assert_int_equal(st.read_misses, 4);
+    assert_int_equal(st.prefetch_hits, 2);
+    st = l1_prefetching(stride_trace, "stride:2");
+    assert_int_equal(st.read_misses, 3);
+    assert_int_equal(st.prefetch_hits, 3);
+    /* Two reads of one line move no stride: 0 0 4 8 still brings 12. */
+    st = l1_prefetching("0 R\n8 R\n256 R\n512 R\n768 R\n", "stride");
+    assert_int_equal(st.read_misses, 3);
+    assert_int_equal(st.prefetch_hits, 1);
+    /* A stride downwards works as well: 20, 16, 12 brings 8; 8 hits, brings 4. */
+    st = l1_prefetching("1280 R\n1024 R\n768 R\n512 R\n256 R\n", "stride");
+    assert_int_equal(st.read_misses, 3);
+    assert_int_equal(st.prefetch_hits, 2);
+}
+
+static void test_prefetch_specs(void **state)
+{
+    (void)state;
+    cs_prefetch_config c;
+    char err[256];
+    assert_int_equal(cs_prefetch_parse("stride:4:8", &c, err, sizeof err), 0);
+    assert_true(c.kind == CS_PREFETCH_STRIDE && c.degree == 4 && c.distance == 8);
+    assert_int_equal(cs_prefetch_parse("next-line", &c, err, sizeof err), 0);
+    assert_true(c.kind == CS_PREFETCH_NEXT_LINE && c.degree == 1 && c.distance == 1);
+    static const char *const bad[][2] = {
+        {"stream", "'stream' is none of off, next-line, stride"},
+        {"stride:0", "degree '0' is not a whole number from 1 to 16"},
+        {"stride:17", "degree '17'"},
+        {"stride:2:", "distance '' is not a whole number"},
+        {"stride:2:65", "distance '65'"},
+        {"off:2", "off takes no degree or distance"},
+        {"next-line:x", "degree 'x'"},
+        {"", "'' is none of"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
+        err[0] = '\0';
+        assert_int_equal(cs_prefetch_parse(bad[i][0], &c, err, sizeof err), -1);
+        if (strstr(err, bad[i][1]) == NULL)
+            fail_msg("'%s': said '%s', want '%s'", bad[i][0], err, bad[i][1]);
+    }
+}
+
 TEST_MAIN(NULL, NULL, test_lru, test_mfu, test_lfu, test_ties_go_to_the_least_recent,
           test_random_is_reproducible_from_its_seed, test_write_through_no_allocate, test_write_back_allocate,
           test_conflict_against_capacity, test_crawford_fermi_l1, test_sectors, test_two_levels, test_warp_order,
           test_warp_schedule_and_coalescing, test_malformed_traces, test_trace_forms,
-          test_reuse_distance_matches_a_stack, test_bad_geometry)
+          test_reuse_distance_matches_a_stack, test_bad_geometry, test_next_line_prefetch, test_stride_prefetch,
+          test_prefetch_specs)
