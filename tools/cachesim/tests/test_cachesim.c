@@ -61,17 +61,23 @@ static void expect_stats(const cs_cache_stats *got, cs_cache_stats want)
             fail_msg("%s: %llu, want %llu", names[i], (unsigned long long)g[i], (unsigned long long)w[i]);
 }
 
+/* The statistics of L1 after text under o. */
+static cs_cache_stats l1_under(const char *text, const cs_sim_options *o)
+{
+    cs_hierarchy h;
+    cs_sim_summary summary;
+    run_text(text, o, &h, &summary);
+    cs_cache_stats s = *cs_cache_statistics(h.level[0]);
+    cs_hierarchy_free(&h);
+    return s;
+}
+
 /* The statistics of L1 after text, with one level g. */
 static cs_cache_stats l1_after(const char *text, cs_cache_geometry g, uint64_t seed)
 {
     cs_sim_options o = one_level(g);
     o.seed = seed;
-    cs_hierarchy h;
-    cs_sim_summary summary;
-    run_text(text, &o, &h, &summary);
-    cs_cache_stats s = *cs_cache_statistics(h.level[0]);
-    cs_hierarchy_free(&h);
-    return s;
+    return l1_under(text, &o);
 }
 
 /* One set of two 512 B ways (1 KB), lines A = 0, B = 512, C = 1024, all
@@ -442,65 +448,50 @@ static cs_cache_stats l1_prefetching(const char *text, const char *spec)
     char err[256];
     if (cs_prefetch_parse(spec, &o.prefetch, err, sizeof err) != 0)
         fail_msg("%s", err);
-    cs_hierarchy h;
-    cs_sim_summary summary;
-    run_text(text, &o, &h, &summary);
-    cs_cache_stats st = *cs_cache_statistics(h.level[0]);
-    cs_hierarchy_free(&h);
-    return st;
+    return l1_under(text, &o);
 }
 
-/* Next-line on a miss: 0 misses and brings 1, which hits; 2 misses, brings
- * 3; ... 4 misses of 8, each prefetch used. Degree 2: 0 brings 1 and 2, 3
- * brings 4 and 5, 6 brings 7 and 8: misses at 0, 3 and 6, 5 of 6 fetched
- * lines used (8 never is). Off: every line misses, as without one. */
-static void test_next_line_prefetch(void **state)
+/* Each trace worked by hand, the misses and the prefetches used:
+ * - next-line on a miss: 0 misses and brings 1, which hits; 2 misses,
+ *   brings 3; ...: 4 misses of 8, 4 fetched, all used. Degree 2: 0 brings 1
+ *   and 2, 3 brings 4 and 5, 6 brings 7 and 8: misses at 0, 3 and 6, 5 of 6
+ *   fetched lines used (8 never is). Off: every line misses. On the stride
+ *   trace it brings only lines never read (6, none used).
+ * - stride: 0 (nothing seen), 4 (a stride of 4, once), 8 (4 again: brings
+ *   12), 12 hits and brings 16, 16 brings 20, 20 hits and brings 24: misses
+ *   at 0, 4 and 8, 4 fetched, 3 used. Distance 2: 8 brings 16, 12 misses and
+ *   brings 20, 16 brings 24, 20 brings 28: 4 misses, 2 of 4 used. Degree 2:
+ *   8 brings 12 and 16, then each brings one more (the other is there):
+ *   3 misses, 5 fetched, 3 used. Two reads of
+ *   one line move no stride (0 0 4 8 still brings 12); a stride downwards
+ *   works as well (20, 16, 12 brings 8, 8 brings 4). */
+static void test_prefetchers_on_hand_worked_traces(void **state)
 {
     (void)state;
-    cs_cache_stats st = l1_prefetching(sequential_trace, "off");
-    assert_int_equal(st.read_misses, 8);
-    assert_int_equal(st.prefetches, 0);
-    st = l1_prefetching(sequential_trace, "next-line");
-    assert_int_equal(st.reads, 8);
-    assert_int_equal(st.read_misses, 4);
-    assert_int_equal(st.prefetches, 4);
-    assert_int_equal(st.prefetch_hits, 4);
-    assert_int_equal(st.cold, 4); /* a prefetched line's first demand is a hit, not a miss */
-    st = l1_prefetching(sequential_trace, "next-line:2");
-    assert_int_equal(st.read_misses, 3);
-    assert_int_equal(st.prefetches, 6);
-    assert_int_equal(st.prefetch_hits, 5);
-    /* On the stride trace next-line brings only lines never read. */
-    st = l1_prefetching(stride_trace, "next-line");
-    assert_int_equal(st.read_misses, 6);
-    assert_int_equal(st.prefetch_hits, 0);
-}
-
-/* Stride: 0 (nothing seen), 4 (a stride of 4, once), 8 (4 again: brings
- * 12), 12 hits and brings 16, 16 hits and brings 20, 20 hits: misses at 0,
- * 4 and 8. Distance 2: 8 brings 16, 12 misses and brings 20, 16 and 20
- * hit: 4 misses. Degree 2: 8 brings 12 and 16, 12 brings 16 (there) and
- * 20, ...: 3 misses. */
-static void test_stride_prefetch(void **state)
-{
-    (void)state;
-    cs_cache_stats st = l1_prefetching(stride_trace, "stride");
-    assert_int_equal(st.read_misses, 3);
-    assert_int_equal(st.prefetch_hits, 3);
-    st = l1_prefetching(stride_trace, "stride:1:2");
-    assert_int_equal(st.read_misses, 4);
-    assert_int_equal(st.prefetch_hits, 2);
-    st = l1_prefetching(stride_trace, "stride:2");
-    assert_int_equal(st.read_misses, 3);
-    assert_int_equal(st.prefetch_hits, 3);
-    /* Two reads of one line move no stride: 0 0 4 8 still brings 12. */
-    st = l1_prefetching("0 R\n8 R\n256 R\n512 R\n768 R\n", "stride");
-    assert_int_equal(st.read_misses, 3);
-    assert_int_equal(st.prefetch_hits, 1);
-    /* A stride downwards works as well: 20, 16, 12 brings 8; 8 hits, brings 4. */
-    st = l1_prefetching("1280 R\n1024 R\n768 R\n512 R\n256 R\n", "stride");
-    assert_int_equal(st.read_misses, 3);
-    assert_int_equal(st.prefetch_hits, 2);
+    static const struct {
+        const char *trace, *spec;
+        uint64_t misses, fetched, used;
+    } cases[] = {
+        {sequential_trace, "off", 8, 0, 0},
+        {sequential_trace, "next-line", 4, 4, 4},
+        {sequential_trace, "next-line:2", 3, 6, 5},
+        {stride_trace, "next-line", 6, 6, 0},
+        {stride_trace, "stride", 3, 4, 3},
+        {stride_trace, "stride:1:2", 4, 4, 2},
+        {stride_trace, "stride:2", 3, 5, 3},
+        {"0 R\n8 R\n256 R\n512 R\n768 R\n", "stride", 3, 2, 1},
+        {"1280 R\n1024 R\n768 R\n512 R\n256 R\n", "stride", 3, 3, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        cs_cache_stats st = l1_prefetching(cases[i].trace, cases[i].spec);
+        if (st.read_misses != cases[i].misses || st.prefetches != cases[i].fetched || st.prefetch_hits != cases[i].used)
+            fail_msg("case %zu (%s): %llu misses, %llu fetched, %llu used; want %llu, %llu, %llu", i, cases[i].spec,
+                     (unsigned long long)st.read_misses, (unsigned long long)st.prefetches,
+                     (unsigned long long)st.prefetch_hits, (unsigned long long)cases[i].misses,
+                     (unsigned long long)cases[i].fetched, (unsigned long long)cases[i].used);
+        /* A prefetched line's first demand is a hit: only demand misses are classified. */
+        assert_int_equal(st.cold + st.capacity + st.conflict, st.read_misses);
+    }
 }
 
 static void test_prefetch_specs(void **state)
@@ -534,5 +525,5 @@ TEST_MAIN(NULL, NULL, test_lru, test_mfu, test_lfu, test_ties_go_to_the_least_re
           test_random_is_reproducible_from_its_seed, test_write_through_no_allocate, test_write_back_allocate,
           test_conflict_against_capacity, test_crawford_fermi_l1, test_sectors, test_two_levels, test_warp_order,
           test_warp_schedule_and_coalescing, test_malformed_traces, test_trace_forms,
-          test_reuse_distance_matches_a_stack, test_bad_geometry, test_next_line_prefetch, test_stride_prefetch,
+          test_reuse_distance_matches_a_stack, test_bad_geometry, test_prefetchers_on_hand_worked_traces,
           test_prefetch_specs)
