@@ -10,6 +10,7 @@
 #include "report/common_numbers.h"
 #include "report/extract.h"
 #include "report/registry.h"
+#include "report/render_text.h"
 
 #include <limits.h>
 #include <math.h>
@@ -134,11 +135,9 @@ size_t rp_pair_devices(const rp_run *a, const rp_run *b, rp_pair *pairs, size_t 
     return n;
 }
 
-static void md(FILE *f, const char *s)
-{
-    for (; *s; ++s)
-        fputs(*s == '|' ? "\\|" : (char[]){*s, 0}, f);
-}
+/* Names, paths and cells are data: written as text, never as markup
+ * (report/render_text.h). */
+static void md(FILE *f, const char *s) { rp_md_text(f, s); }
 
 /* One number of both runs: row, quantity, A, B and B / A. */
 static void compare_line(FILE *f, const rp_table *ta, const rp_row *ra, int c, const rp_cell *b)
@@ -147,7 +146,11 @@ static void compare_line(FILE *f, const rp_table *ta, const rp_row *ra, int c, c
     md(f, ra->key);
     fputs(" | ", f);
     md(f, ta->cols[c]);
-    fprintf(f, " | %s | %s | ", ra->cells[c].text, b->text);
+    fputs(" | ", f);
+    md(f, ra->cells[c].text);
+    fputs(" | ", f);
+    md(f, b->text);
+    fputs(" | ", f);
     double r = rp_ratio(ra->cells[c].num, b->num);
     if (isfinite(r))
         fprintf(f, "%.3g |\n", r);
@@ -170,9 +173,13 @@ static size_t compare_table(FILE *f, const rp_table *ta, const rp_table *tb, siz
                 ++*only_a;
                 continue;
             }
-            if (shown++ == 0 && f)
-                fprintf(f, "**%s**\n\n| %s | quantity | A | B | B/A |\n|---|---|---:|---:|---:|\n", ta->title,
-                        ta->key_head[0] ? ta->key_head : "row");
+            if (shown++ == 0 && f) {
+                fputs("**", f);
+                md(f, ta->title);
+                fputs("**\n\n| ", f);
+                md(f, ta->key_head[0] ? ta->key_head : "row");
+                fputs(" | quantity | A | B | B/A |\n|---|---|---:|---:|---:|\n", f);
+            }
             if (f)
                 compare_line(f, ta, ra, c, b);
         }
@@ -202,14 +209,23 @@ static void list_unpaired(FILE *f, const char *side, const rp_run *run, const rp
         bool paired = false;
         for (size_t p = 0; p < np; ++p)
             paired = paired || pairs[p].a == d || pairs[p].b == d;
-        if (!paired)
-            fprintf(f, "Only in %s: %s (`%s`).\n\n", side, d->label, d->dir);
+        if (!paired) {
+            fprintf(f, "Only in %s: ", side);
+            md(f, d->label);
+            fputs(" (", f);
+            md(f, d->dir);
+            fputs(").\n\n", f);
+        }
     }
 }
 
 void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
 {
-    fprintf(f, "# crossroof comparison: %s (B) against %s (A)\n\n", b->name, a->name);
+    fputs("# crossroof comparison: ", f);
+    md(f, b->name);
+    fputs(" (B) against ", f);
+    md(f, a->name);
+    fputs(" (A)\n\n", f);
     fputs("Every headline number found in both runs, with B / A: above 1 the value is larger in B (faster for "
           "bandwidths and throughputs, slower for times and latencies; for contention ratios, more lost to "
           "contention).\n\n",
@@ -218,8 +234,15 @@ void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
     size_t np = rp_pair_devices(a, b, pairs, 64);
     for (size_t p = 0; p < np; ++p) {
         const rp_device *da = pairs[p].a, *db = pairs[p].b;
-        fprintf(f, "## %s / %s\n\nA: `%s`, B: `%s` (paired as %s).\n\n", da->label, db->label,
-                da->dir[0] ? da->dir : a->name, db->dir[0] ? db->dir : b->name, pairs[p].how);
+        fputs("## ", f);
+        md(f, da->label);
+        fputs(" / ", f);
+        md(f, db->label);
+        fputs("\n\nA: ", f);
+        md(f, da->dir[0] ? da->dir : a->name);
+        fputs(", B: ", f);
+        md(f, db->dir[0] ? db->dir : b->name);
+        fprintf(f, " (paired as %s).\n\n", pairs[p].how);
         size_t only_a = 0, only_b = 0, shown = 0;
         for (int s = 0; s < rp_nsections(); ++s) {
             const rp_section *sa = &da->sections[s], *sb = &db->sections[s];

@@ -177,6 +177,15 @@ static void test_compare_two_runs(void **state)
     assert_string_equal(written, r.out);
     free(written);
     run_free(&r);
+    /* A device name is data in the comparison as in the report: never markup. */
+    make_run("evil", 45);
+    sh("cd %s/evil/opencl-0-fake && sed -i 's/^device.name,.*/device.name,<script>x<\\/script> `c` *e* [l](javascript:y)/' "
+       "stream-opencl.meta.csv", tmp);
+    snprintf(args, sizeof args, "--compare %s/old %s/evil", tmp, tmp);
+    r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "&lt;script&gt;x&lt;/script&gt; &#96;c&#96; &#42;e&#42; &#91;l&#93;(javascript:y)");
+    assert_null(strstr(r.out, "<script>"));
+    run_free(&r);
     /* A results file of either run that is no regular file is refused by
      * name, never left out of the comparison unsaid. */
     static const char *const plants[] = {"mkfifo", "ln -s /dev/zero", "mkdir"};
