@@ -41,13 +41,16 @@ cr_lock_result cr_out_lock(const char *dir, int *fd, char *err, size_t errlen)
     *fd = -1;
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, CR_OUT_LOCK_NAME);
-    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+    /* Never through a link: the pid written into it would land wherever
+     * the link points. */
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0666);
     bool writable = f >= 0;
     /* Another user's lock file: a read-only descriptor locks as well. */
     if (f < 0 && errno == EACCES)
-        f = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        f = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
     if (f < 0) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open %s: %s", path,
+                 errno == ELOOP ? "a symbolic link, where the lock must be a file of its own" : strerror(errno));
         return CR_LOCK_ERROR;
     }
     if (flock(f, LOCK_EX | LOCK_NB) != 0) {

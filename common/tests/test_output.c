@@ -358,6 +358,16 @@ static void test_output_lock(void **state)
     snprintf(dir, sizeof dir, "%s/no-such-dir", tmpdir);
     assert_int_equal(cr_out_lock(dir, &first, err, sizeof err), CR_LOCK_ERROR);
     assert_non_null(strstr(err, "no-such-dir/" CR_OUT_LOCK_NAME));
+    /* A lock that is a link to elsewhere is refused, and nothing is written there. */
+    char link[300], target[200];
+    snprintf(dir, sizeof dir, "%s/linked", tmpdir);
+    assert_int_equal(cr_mkdirs(dir, err, sizeof err), 0);
+    snprintf(link, sizeof link, "%s/" CR_OUT_LOCK_NAME, dir);
+    snprintf(target, sizeof target, "%s/elsewhere", tmpdir);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(cr_out_lock(dir, &first, err, sizeof err), CR_LOCK_ERROR);
+    assert_non_null(strstr(err, "a symbolic link"));
+    assert_int_not_equal(access(target, F_OK), 0);
 }
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
