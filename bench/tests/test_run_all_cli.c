@@ -659,6 +659,13 @@ static void hand_made_run(const char *run, const char *options)
 static void test_resume_reads_options_as_data(void **state)
 {
     (void)state;
+    /* A lock that is a link: refused, and nothing written where it points. */
+    hand_made_run("rlink", "quick=0\ndevice=\nonly=ok-opencl\n");
+    sh("ln -s %s/lock-target %s/rlink/run_all.lock", tmp, tmp);
+    char largs[512];
+    snprintf(largs, sizeof largs, "--resume %s/rlink", tmp);
+    expect_refused(largs, "run_all.lock is a symbolic link");
+    assert_false(exists("%s/lock-target", tmp));
     make_fakes();
     const char *p = pwned();
     struct {

@@ -27,6 +27,8 @@ lock_is_held() { # dir
 # them has gone, however they ended.
 lock_run_dir() { # dir
     local lock=$1/run_all.lock err
+    # Never through a link: the pid written into it would land wherever it points.
+    [ ! -L "$lock" ] || die "cannot lock $1: $lock is a symbolic link, where the lock must be a file of its own"
     # Opened for appending, which changes nothing in a file another run holds.
     err=$({ : >>"$lock"; } 2>&1) || die "cannot lock $1: cannot write $lock: $(reason "$err")"
     exec {lock_fd}>>"$lock"
