@@ -29,6 +29,24 @@ static const cr_column_spec results_cols[] = {
     {"energy_sensor", CR_TEXT, CR_ADDED_LATER}, {"energy_interval_s", CR_NONNEG, CR_ADDED_LATER},
     {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
+/* A rate or a time is never negative (a percentage or a share measured
+ * may be: a fit's error, noise around 0). */
+const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n)
+{
+    static const char *const never_negative[] = {"GB/s", "Gop/s", "Mop/s", "Gflop/s", "ns", "us", "ms", "s",
+                                                 "cycles", "ulp"};
+    const char *unit = "";
+    for (size_t c = 0; c < n; ++c)
+        if (strcmp(names[c], "unit") == 0)
+            unit = fields[c];
+    bool rate_or_time = false;
+    for (size_t u = 0; u < COUNT(never_negative); ++u)
+        rate_or_time = rate_or_time || strcmp(unit, never_negative[u]) == 0;
+    for (size_t c = 0; rate_or_time && c < n; ++c)
+        if ((strcmp(names[c], "figure") == 0 || strcmp(names[c], "figure_best") == 0) && fields[c][0] == '-')
+            return "a figure below 0 in a rate or a time";
+    return NULL;
+}
 const cr_csv_schema cr_schema_results = {"a benchmark's results", results_cols, COUNT(results_cols), false, NULL, 0};
 
 /* common/metadata.c's numeric keys; every other key is text. */

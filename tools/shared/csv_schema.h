@@ -53,7 +53,11 @@ typedef struct {
 
 extern const cr_csv_schema cr_schema_results;      /* <benchmark>-<backend>.csv (common/results.h) */
 extern const cr_csv_schema cr_schema_metadata;     /* *.meta.csv */
-extern const cr_csv_schema cr_schema_run_log;      /* run_all.sh's run-log.csv */
+extern const cr_csv_schema cr_schema_run_log;
+
+/* The rule across a results row's fields (a figure below 0 only as a
+ * percentage): why the row breaks it, or NULL. */
+const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n);      /* run_all.sh's run-log.csv */
 extern const cr_csv_schema cr_schema_xgraph_params; /* xgraph-params.csv */
 extern const cr_csv_schema cr_schema_xgraph_app;   /* xgraph-app.csv */
 extern const cr_csv_schema cr_schema_reference;    /* xgraph --reference, Li's Table 3.2 */

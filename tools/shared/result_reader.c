@@ -348,10 +348,16 @@ static int check_fields(const cr_csv_table *t, const cr_csv_schema *s, char *err
     for (size_t c = 0; c < t->ncols; ++c)
         spec[c] = cr_schema_column(s, t->names[c]);
     int rc = 0;
-    for (size_t r = 0; r < t->nrows && rc == 0; ++r)
+    for (size_t r = 0; r < t->nrows && rc == 0; ++r) {
         for (size_t c = 0; c < t->ncols && rc == 0; ++c)
             if (spec[c])
                 rc = field_fault(t, r, "column", t->names[c], spec[c], t->rows[r].fields[c], err, errlen);
+        const char *why = rc == 0 && s == &cr_schema_results
+                              ? cr_results_row_fault((const char *const *)t->names, t->rows[r].fields, t->ncols)
+                              : NULL;
+        if (why)
+            rc = cr_errf(err, errlen, "%s:%u: %s", t->path, t->rows[r].line, why);
+    }
     free(spec);
     return rc;
 }

@@ -376,12 +376,19 @@ static void test_a_device_sharing_host_memory_has_no_pcie(void **state)
     cr_csv_free(&t);
 }
 
+/* A folder of no benchmark's output is no device's: refused, naming it.
+ * One that holds a benchmark's metadata and no results gives every level
+ * without rows, each saying why. */
 static void test_an_empty_directory_has_no_rows_anywhere(void **state)
 {
     (void)state;
     char dir[256];
     fresh_dir(dir, sizeof dir, "empty");
     run_result r = run(dir);
+    assert_int_equal(r.status, EL_EXIT_USAGE);
+    assert_non_null(strstr(r.err, "holds no results (no benchmark's CSV or metadata): not a device directory"));
+    put_file(dir, "stream-opencl.meta.csv", "key,value\ndevice.name,Some device\nbackend,opencl\n");
+    r = run(dir);
     assert_int_equal(r.status, EL_EXIT_OK);
     cr_csv_table t = levels_of(dir);
     /* Every level but dp-op, which appears only with double rows. */

@@ -235,6 +235,7 @@ static void test_results_round_trip(void **state)
     snprintf(r.device, sizeof r.device, "GPU \"X\", rev. 2");
     snprintf(r.params, sizeof r.params, "composed_ms=nan;k=1,2");
     snprintf(r.note, sizeof r.note, "two\nlines");
+    snprintf(r.unit, sizeof r.unit, "%%"); /* a fit's error may be below 0 */
     cr_result_write_row(f, &r);
     r.valid = true;
     r.stats = (cr_summary){.n = 20, .min = 1e-9, .median = 2e-9, .mean = 2e-9, .max = 3e-9, .stddev = 0, .ci_rel = 0};
@@ -246,6 +247,15 @@ static void test_results_round_trip(void **state)
     if (cr_csv_parse(&t, "w.csv", text, len, &cr_schema_results, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(t.nrows, 2);
+    /* The same figure in GB/s is no bandwidth: refused, with its line. */
+    char *gbs = malloc(len + 8), *unit = strstr(text, ",%,");
+    assert_non_null(gbs);
+    assert_non_null(unit);
+    snprintf(gbs, len + 8, "%.*s,GB/s,%s", (int)(unit - text), text, unit + 3);
+    cr_csv_table bad;
+    assert_int_not_equal(cr_csv_parse(&bad, "g.csv", gbs, strlen(gbs), &cr_schema_results, err, sizeof err), 0);
+    assert_non_null(strstr(err, "g.csv:2: a figure below 0"));
+    free(gbs);
     assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "size_bytes")], "18446744073709551615");
     assert_string_equal(t.rows[0].fields[cr_csv_column(&t, "note")], "two\nlines");
     /* cycles: empty where a row never set it (0), the count where it did */
