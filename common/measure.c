@@ -124,10 +124,12 @@ static cr_status energy_rounds(cr_series *series, const size_t *idx, size_t n, c
     read = read && cr_energy_read(e->meter, &after, why, sizeof why) == CR_OK;
     elapsed = (double)(cr_now_ns() - t0) * 1e-9;
     /* A counter that stopped (it moved for the static power): no energy
-     * rather than the static power's negative. */
-    if (read && after == before)
+     * rather than the static power's negative. Over less than two of its
+     * updates a counter may rightly stand still. */
+    bool stopped = read && after == before && elapsed >= 2 * p.interval_s;
+    if (stopped)
         snprintf(why, sizeof why, "%.60s: the energy counter did not move in the point's %.3g s", p.sensor, elapsed);
-    if (read && after != before) {
+    if (read && !stopped) {
         double dynamic = after - before - e->static_w * elapsed;
         p.measured = true;
         p.window_s = elapsed;

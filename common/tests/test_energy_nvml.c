@@ -257,6 +257,17 @@ static void test_a_point_below_the_static_power_is_not_negative(void **state)
     expect_below_static_point((cr_measurement[]){measure_on_counter(150, 0.01, busy_unseen)});
 }
 
+/* A counter that stands still through a window of several of its updates
+ * has stopped (it moved for the static power): the point has no energy,
+ * and says why, rather than the static power's negative. */
+static void test_a_counter_that_stops_leaves_the_point_without_energy(void **state)
+{
+    (void)state;
+    cr_measurement out = measure_on_counter(150, 0.3, busy_unseen);
+    assert_false(out.energy.measured);
+    assert_non_null(strstr(out.energy.why, "nvml:total-energy: the energy counter did not move in the point's"));
+}
+
 /* Each way NVML cannot be read: the reason, and NVML started (inits) and
  * shut down again as often. */
 static void test_devices_nvml_cannot_read(void **state)
@@ -307,5 +318,6 @@ static void test_the_library_is_found_at_run_time_or_named(void **state)
 TEST_MAIN(NULL, NULL, test_the_total_energy_counter_is_read, test_static_power_of_the_counter,
           test_a_counter_going_back_is_an_error, test_the_power_is_sampled_without_a_counter,
           test_a_failed_sample_is_reported, test_a_point_the_gpu_idles_through_has_no_energy,
-          test_a_point_below_the_static_power_is_not_negative, test_devices_nvml_cannot_read,
+          test_a_point_below_the_static_power_is_not_negative, test_a_counter_that_stops_leaves_the_point_without_energy,
+          test_devices_nvml_cannot_read,
           test_the_library_is_found_at_run_time_or_named)
