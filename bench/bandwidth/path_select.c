@@ -1,6 +1,7 @@
 /* The --paths option: a comma list of path keys, each checked against the
  * backend's table once parsing is done. */
 #include "bandwidth/run.h"
+#include "error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static bool is_known_path(const char *tok, size_t len, void *ctx)
     for (size_t i = 0; i < t->count; ++i)
         if (!differs_from(tok, len, (void *)t->paths[i].key))
             return true;
-    fprintf(stderr, "%s: error: --paths: unknown path '%.*s' (see --list-paths)\n", t->program, (int)len, tok);
+    cr_say_error(t->program, "--paths: unknown path '%.*s' (see --list-paths)", (int)len, tok);
     return false;
 }
 

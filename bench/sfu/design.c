@@ -112,6 +112,7 @@ static int parse_units(const char *text, size_t len, uint32_t *out, char *e, siz
 static int opt_lambdas(void *c, const char *a, char *e, size_t l)
 {
     sfu_config *cfg = c;
+    cfg->lambdas_given = true;
     const char *colon = strchr(a, ':');
     if (colon) {
         const char *colon2 = strchr(colon + 1, ':');
@@ -344,6 +345,8 @@ static int parsed(void *state)
     if (!measures)
         return cr_fail_usage(&s->ses, "--types double with these --functions measures nothing: Li's double set is "
                                       "div, rcp, sqrt and rsqrt");
+    if (s->cfg.lambdas_given && s->cfg.partition_given && s->cfg.partition_funcs == 0)
+        return cr_fail_usage(&s->ses, "--lambdas: --partition-functions none runs no partition sweep to use them in");
     /* A partition sweep runs per function measured: one of a function left
      * out would be dropped unsaid. */
     for (int f = 0; s->cfg.partition_named && f < SFU_NFUNCS; ++f)

@@ -25,6 +25,7 @@ typedef struct {
     unsigned funcs, versions, types, partition_funcs; /* bit sets */
     bool partition_given;                             /* "none" leaves partition_funcs at 0 */
     bool partition_named;                             /* given as names, not "all" or "none" */
+    bool lambdas_given;
     uint64_t inputs;                                  /* accuracy inputs per domain */
     uint32_t ilp;
     uint32_t lambdas[SFU_PARTITION_UNITS + 1];        /* fast units of the partition sweep */

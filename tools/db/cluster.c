@@ -39,8 +39,13 @@ bool db_cluster_outlier(const db_cluster *c, const db_figure *f, size_t k, char 
     if (!isfinite(v) || !isfinite(f->median))
         return false;
     const char *side = v < f->median ? "below" : "above";
-    if (f->mad > 0 && fabs(v - f->median) > DB_OUTLIER_MADS * f->mad) {
-        snprintf(why, len, "%.3g MADs %s the median", fabs(v - f->median) / f->mad, side);
+    double floor = DB_MAD_FLOOR * fabs(f->median), spread = f->mad > floor ? f->mad : floor;
+    if (spread > 0 && fabs(v - f->median) > DB_OUTLIER_MADS * spread) {
+        if (f->mad >= floor)
+            snprintf(why, len, "%.3g MADs %s the median", fabs(v - f->median) / spread, side);
+        else
+            snprintf(why, len, "%.3g%% %s the median, where the other nodes agree within %g%%",
+                     100 * fabs(v - f->median) / fabs(f->median), side, 100 * DB_MAD_FLOOR);
         return true;
     }
     /* The fraction bounds the worse side: below it for a throughput, above

@@ -13,6 +13,10 @@
 /* A value further from the median than this many median absolute
  * deviations is an outlier. */
 #define DB_OUTLIER_MADS 3.0
+/* Where most nodes agree to the digit the MAD is 0, and no deviation,
+ * however large, would be MADs away: the spread judged by is then at least
+ * this share of the median (no two machines measure closer). */
+#define DB_MAD_FLOOR 0.01
 
 typedef struct {
     char name[256];

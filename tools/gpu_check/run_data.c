@@ -117,8 +117,12 @@ int gc_run_load(gc_run *run, const char *root, char *err, size_t errlen)
         if (strchr(t->dir, '/') != NULL || strcmp(t->dir, ".") == 0 || strcmp(t->dir, "..") == 0)
             return cr_errf(err, errlen, "%s: %s's dir '%.200s' is not the name of a folder of the run", path,
                            t->task, t->dir);
-        /* A benchmark that found no device ran in no device's directory. */
-        if (t->device_index[0] == '\0' || t->dir[0] == '\0')
+        /* A benchmark that found no device ran in no device's directory; one
+         * that ran on a device wrote into one, or nothing of it is judged. */
+        if (t->device_index[0] != '\0' && t->dir[0] == '\0')
+            return cr_errf(err, errlen, "%s: %s ran on device %s but names no folder of the run", path, t->task,
+                           t->device_index);
+        if (t->device_index[0] == '\0')
             continue;
         size_t k = 0;
         while (k < run->ndevices && strcmp(run->devices[k].dir, t->dir) != 0)

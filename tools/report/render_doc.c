@@ -46,15 +46,28 @@ static const char *run_mode(const rp_run *run)
 static void run_line(FILE *f, const rp_run *run, const rp_markup *m)
 {
     fputs(m->para_open, f);
-    rp_wrapped(f, m->text, "Host ", "", m->bold_open);
-    rp_wrapped(f, m->text, "", device_fact(run, "host"), m->bold_close);
-    rp_wrapped(f, m->text, " (", device_fact(run, "CPU"), "; ");
-    rp_wrapped(f, m->text, "", device_fact(run, "OS"), "), ");
-    rp_wrapped(f, m->text, "", device_fact(run, "topology"), ". Measured ");
-    m->text(f, device_fact(run, "date"));
-    if (run_mode(run)[0])
-        rp_wrapped(f, m->text, ", a ", run_mode(run), " run");
+    /* Each fact where the metadata gives it: an interrupted run may have none. */
+    const char *host = device_fact(run, "host"), *cpu = device_fact(run, "CPU"), *os = device_fact(run, "OS"),
+               *topology = device_fact(run, "topology"), *date = device_fact(run, "date");
+    if (host[0]) {
+        rp_wrapped(f, m->text, "Host ", "", m->bold_open);
+        rp_wrapped(f, m->text, "", host, m->bold_close);
+    } else {
+        m->own(f, "Host unknown (no metadata)");
+    }
+    if (cpu[0] || os[0]) {
+        rp_wrapped(f, m->text, " (", cpu, cpu[0] && os[0] ? "; " : "");
+        rp_wrapped(f, m->text, "", os, ")");
+    }
+    if (topology[0])
+        rp_wrapped(f, m->text, ", ", topology, "");
     fputs(".", f);
+    if (date[0])
+        rp_wrapped(f, m->text, " Measured ", date, "");
+    if (run_mode(run)[0])
+        rp_wrapped(f, m->text, date[0] ? ", a " : " A ", run_mode(run), " run");
+    if (date[0] || run_mode(run)[0])
+        fputs(".", f);
     if (run->has_log) {
         size_t failed = count_status(run, "failed"), interrupted = count_status(run, "interrupted");
         fprintf(f, " %zu benchmark runs: %zu passed, %zu skipped, %s%zu failed%s", run->log.nrows,

@@ -96,6 +96,17 @@ static void print_usage(void)
 
 #define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
+/* A backend some benchmark's descriptor names. */
+static bool known_backend(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; n && i < cr_ndescriptors; ++i)
+        for (const char *p = cr_descriptors[i].backends; p && (p = strstr(p, name)) != NULL; p += n)
+            if ((p == cr_descriptors[i].backends || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+                return true;
+    return false;
+}
+
 typedef struct {
     const char *dir, *out, *backend, *reference, *app;
     xg_f_form form;
@@ -127,7 +138,7 @@ static options parse(int argc, char **argv)
                 die(CR_EXIT_USAGE, "--f-curve takes fit or measured, not '%s'", optarg);
             break;
         case O_BACKEND:
-            if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 24)
+            if (!known_backend(optarg))
                 die(CR_EXIT_USAGE, "--backend '%s' is not a backend name (opencl, cuda)", optarg);
             o.backend = optarg;
             break;

@@ -650,6 +650,21 @@ static void test_every_csv_reads_back_as_from_its_file(void **state)
     sqlite3_close(db);
 }
 
+/* Four nodes alike to the digit and a fifth at 1 of their 20.48: the MAD
+ * is 0, and the fifth is an outlier all the same; one 2% off is not. */
+static void test_an_outlier_where_the_others_agree_exactly(void **state)
+{
+    (void)state;
+    double values[] = {20.48, 20.48, 20.48, 20.48, 1, 20.0};
+    db_figure f = {.values = values, .median = 20.48, .mad = 0};
+    db_cluster c = {.below = NAN};
+    char why[256];
+    assert_false(db_cluster_outlier(&c, &f, 0, why, sizeof why));
+    assert_true(db_cluster_outlier(&c, &f, 4, why, sizeof why));
+    assert_string_equal(why, "95.1% below the median, where the other nodes agree within 1%");
+    assert_false(db_cluster_outlier(&c, &f, 5, why, sizeof why));
+}
+
 static void test_median_and_mad(void **state)
 {
     (void)state;
@@ -700,5 +715,5 @@ TEST_MAIN(scratch_setup, scratch_teardown, test_import_keeps_every_row_flag_and_
           test_figure_across_runs_of_one_device, test_compare_lists_what_it_cannot_pair, test_best_figure_of_each_device,
           test_cluster_names_the_outlier_and_the_failed_and_missing_nodes,
           test_cluster_markdown_side_by_side, test_cluster_takes_the_batch_states,
-          test_cluster_names_an_interrupted_node, test_median_and_mad,
+          test_cluster_names_an_interrupted_node, test_an_outlier_where_the_others_agree_exactly, test_median_and_mad,
           test_bad_queries, test_every_csv_reads_back_as_from_its_file)

@@ -460,6 +460,8 @@ static void test_bad_input_is_one_line_and_exit_2(void **state)
     expect_refused(outside, "'../../etc' is not the name of a folder of the run");
     sh_file_replace(outside, "run-log.csv", "../../etc", "/etc");
     expect_refused(outside, "'/etc' is not the name of a folder of the run");
+    sh_file_replace(outside, "run-log.csv", ",/etc,", ",,");
+    expect_refused(outside, "ran on device 0 but names no folder of the run");
     result r = check(good, "many");
     assert_int_equal(r.status, 2);
     assert_string_equal(r.err, "gpu-check: error: --gpus-visible: 'many' is not a count of GPUs (0 to 1024)\n");
