@@ -52,7 +52,7 @@ usage() {
     done
 }
 
-bin="" out="" device="" dtypes="float,double" cuda_slices=2
+bin="" out="" device="" dtypes="float,double" cuda_slices=2 mode_options=()
 need_value() { [ $# -ge 2 ] || die 2 "$1 needs a value"; }
 # shellcheck disable=SC2034 # cuda_slices: the CUDA modes read it
 while [ $# -gt 0 ]; do
@@ -62,7 +62,7 @@ while [ $# -gt 0 ]; do
         --cuda-slices) need_value "$@"; positive "$1" "$2"; cuda_slices=$2 ;;
         --device) need_value "$@"; [[ $2 =~ ^[0-9]{1,4}$ ]] || die 2 "--device: '$2' is not an index"; device=$2 ;;
         --bin) need_value "$@"; bin=$2 ;;
-        --out) need_value "$@"; out=$2 ;;
+        --out) need_value "$@"; [ -n "$2" ] || die 2 "--out: the directory is empty"; out=$2 ;;
         *)
             taken=0
             for m in "${peer_modes[@]}"; do
@@ -78,12 +78,22 @@ while [ $# -gt 0 ]; do
                 [[ " ${!v} " == *" $1 "* ]] || continue
                 need_value "$@"
                 "${m}_parse" "$1" "$2"
+                mode_options+=("$1")
                 taken=1
             done
             [ $taken = 1 ] || die 2 "unknown argument '$1' (see --help)"
             ;;
     esac
     shift 2
+done
+# An option of a mode not asked for would be ignored unsaid.
+for o in "${mode_options[@]}"; do
+    used=0
+    for m in "${peer_modes[@]}"; do
+        v=${m}_options
+        [ -n "${peer_path[$m]+set}" ] && [[ " ${!v} " == *" $o "* ]] && used=1
+    done
+    [ $used = 1 ] || [ ${#peer_path[@]} = 0 ] || die 2 "$o: an option of a mode not given (see --help: each mode's options)"
 done
 if [ ${#peer_path[@]} = 0 ]; then
     options=()
@@ -115,7 +125,7 @@ for m in "${peer_modes[@]}"; do
     "${m}_check"
 done
 out=${out:-$(mktemp -d /tmp/crossroof-peers-XXXXXX)}
-mkdir -p -- "$out" || die 2 "--out: cannot create '$out'"
+err=$(mkdir -p -- "$out" 2>&1) || die 2 "--out: cannot create '$out': ${err##*: }"
 rm -f -- "$out"/rows-*.csv "$out/peers.csv"
 
 # Each mode in a subshell: one that fails says why and the others still run.

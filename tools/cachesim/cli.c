@@ -56,6 +56,15 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* The first word that is a number below 0 (getopt reads it as options). */
+static const char *negative_word(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9')
+            return argv[i];
+    return "-";
+}
+
 /* The options; positional words collected in order. */
 static int parse_options(int argc, char **argv, cs_cli_options *o, char **words, int *word_count, unsigned *sector,
                          char *err, size_t errlen)
@@ -118,6 +127,10 @@ static int parse_options(int argc, char **argv, cs_cli_options *o, char **words,
         case ':':
             return cr_errf(err, errlen, "%s needs a value", argv[optind - 1]);
         default: /* a short option leaves optind inside its word: name it by optopt */
+            /* "-32" where a size goes: a number below 0, not options 3 and 2 */
+            if (optopt >= '0' && optopt <= '9')
+                return cr_errf(err, errlen, "'%s' is below 0: sizes, lines and ways are whole numbers from 1",
+                               negative_word(argc, argv));
             if (optopt > 0 && optopt < 256)
                 return cr_errf(err, errlen, "unknown option '-%c'", optopt);
             return cr_errf(err, errlen, "unknown option '%s'", argv[optind - 1]);

@@ -35,6 +35,12 @@ read_history() {
     while IFS= read -r -d '' f; do
         f=${f#*$'\t'}
         [ "$f" = "$log_csv" ] && continue
+        # Another run's log that is no file of its own is no estimate: said,
+        # in the run's own words, and passed over.
+        if [ ! -f "$f" ] || [ -L "$f" ]; then
+            echo "crossroof: not read for the estimate: ${f//$'\n'/\\n} (not a regular file)"
+            continue
+        fi
         found=0
         while csv_read; do
             # An interrupted task's seconds are not what it takes.
@@ -45,7 +51,7 @@ read_history() {
             history["${F[4]:-}/${F[0]:-}"]=${BASH_REMATCH[1]}
             history["${F[0]:-}"]=${BASH_REMATCH[1]}
             found=1
-        done < <(csv_records "$f")
+        done < <(csv_records "$f" 2>/dev/null)
         if [ $found = 1 ]; then
             history_from=${f%/*}
             history_from=${history_from##*/}

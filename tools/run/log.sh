@@ -62,6 +62,10 @@ open_log() {
     [ "$gpu_check" = 1 ] && mode=gpu-check
     log_csv=$out/run-log.csv
     log_header="task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason"
+    # The run's own record: a file of its own, or the run cannot go on.
+    if [ -e "$log_csv" ] || [ -L "$log_csv" ]; then
+        [ -f "$log_csv" ] && [ ! -L "$log_csv" ] || die "$log_csv is not a regular file: the run's log cannot be kept"
+    fi
     if [ ! -s "$log_csv" ]; then
         printf '%s\n' "$log_header" | write_atomically "$log_csv" || exit 1
     fi

@@ -14,6 +14,7 @@ find_executables() {
         [ -d "$bin_dir" ] || die "CROSSROOF_BIN: $bin_dir is not a directory"
         has_benchmarks "$bin_dir" || die "CROSSROOF_BIN: $bin_dir holds no benchmark executable (*-opencl, *-cuda)"
         absolute tools "${CROSSROOF_TOOLS:-$bin_dir/../tools}"
+        [ -z "${CROSSROOF_TOOLS:-}" ] || [ -d "$tools" ] || die "CROSSROOF_TOOLS: $tools is not a directory"
     elif [ -f gpu-bundle.txt ]; then
         [ "$check" = 0 ] || die "--check builds and tests the source tree; a GPU bundle holds none"
         bin_dir=$PWD/build/bin

@@ -78,6 +78,28 @@ static const cr_column_spec run_log_cols[] = {
 };
 const cr_csv_schema cr_schema_run_log = {"run_all.sh's run log", run_log_cols, COUNT(run_log_cols), false, NULL, 0};
 
+static const char *field_named(const char *const *names, char *const *fields, size_t n, const char *name)
+{
+    for (size_t c = 0; c < n; ++c)
+        if (strcmp(names[c], name) == 0)
+            return fields[c];
+    return "";
+}
+
+const char *cr_run_log_row_fault(const char *const *names, char *const *fields, size_t n)
+{
+    const char *status = field_named(names, fields, n, "status"), *code = field_named(names, fields, n, "exit_code");
+    if (strcmp(status, "passed") == 0)
+        return strcmp(code, "0") == 0 ? NULL : "passed with an exit status other than 0";
+    if (strcmp(status, "skipped") == 0)
+        return strcmp(code, "77") == 0 ? NULL : "skipped with an exit status other than 77";
+    if (strcmp(status, "failed") == 0)
+        return strcmp(code, "0") != 0 ? NULL : "failed with exit status 0";
+    if (strcmp(status, "interrupted") == 0)
+        return NULL;
+    return "status is none of passed, skipped, failed, interrupted";
+}
+
 /* tools/xgraph/params.c and app.c. */
 static const cr_column_spec xgraph_params_cols[] = {
     {"parameter", CR_TEXT, CR_NEVER_EMPTY}, {"dtype", CR_TEXT, CR_MAY_BE_EMPTY},      {"ilp", CR_COUNT, CR_MAY_BE_EMPTY},

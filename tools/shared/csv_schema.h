@@ -57,7 +57,11 @@ extern const cr_csv_schema cr_schema_run_log;
 
 /* The rule across a results row's fields (a figure below 0 only as a
  * percentage): why the row breaks it, or NULL. */
-const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n);      /* run_all.sh's run-log.csv */
+const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n);
+/* The rule across a run-log row: a status run_all.sh writes, and the exit
+ * status that goes with it (a task counted as neither passed nor failed
+ * would drop out of the report's counts). Why the row breaks it, or NULL. */
+const char *cr_run_log_row_fault(const char *const *names, char *const *fields, size_t n);      /* run_all.sh's run-log.csv */
 extern const cr_csv_schema cr_schema_xgraph_params; /* xgraph-params.csv */
 extern const cr_csv_schema cr_schema_xgraph_app;   /* xgraph-app.csv */
 extern const cr_csv_schema cr_schema_reference;    /* xgraph --reference, Li's Table 3.2 */

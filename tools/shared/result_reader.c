@@ -352,9 +352,10 @@ static int check_fields(const cr_csv_table *t, const cr_csv_schema *s, char *err
         for (size_t c = 0; c < t->ncols && rc == 0; ++c)
             if (spec[c])
                 rc = field_fault(t, r, "column", t->names[c], spec[c], t->rows[r].fields[c], err, errlen);
-        const char *why = rc == 0 && s == &cr_schema_results
-                              ? cr_results_row_fault((const char *const *)t->names, t->rows[r].fields, t->ncols)
-                              : NULL;
+        const char *(*row_fault)(const char *const *, char *const *, size_t) =
+            s == &cr_schema_results ? cr_results_row_fault : s == &cr_schema_run_log ? cr_run_log_row_fault : NULL;
+        const char *why =
+            rc == 0 && row_fault ? row_fault((const char *const *)t->names, t->rows[r].fields, t->ncols) : NULL;
         if (why)
             rc = cr_errf(err, errlen, "%s:%u: %s", t->path, t->rows[r].line, why);
     }

@@ -436,6 +436,39 @@ static void test_params(void **state)
     assert_false(cr_params_get("", "ilp", buf, sizeof buf));
 }
 
+/* A run log's status is one run_all.sh writes, with the exit status that
+ * goes with it: a task of another status would drop out of every count. */
+static void test_run_log_statuses(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *row, *fault;
+    } cases[] = {
+        {"stream-opencl,opencl,0,X,d,passed,0,1,quick,,", NULL},
+        {"stream-opencl,opencl,,,,skipped,77,0,quick,,no device", NULL},
+        {"stream-opencl,opencl,0,X,d,failed,124,1,quick,,timed out", NULL},
+        {"stream-opencl,opencl,0,X,d,interrupted,143,1,quick,,stopped", NULL},
+        {"stream-opencl,opencl,0,X,d,exploded,0,1,quick,,", "status is none of passed, skipped, failed, interrupted"},
+        {"stream-opencl,opencl,0,X,d,passed,1,1,quick,,", "passed with an exit status other than 0"},
+        {"stream-opencl,opencl,0,X,d,failed,0,1,quick,,", "failed with exit status 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        char text[512], err[512] = "";
+        snprintf(text, sizeof text,
+                 "task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason\n%s\n",
+                 cases[i].row);
+        cr_csv_table t;
+        int rc = cr_csv_parse(&t, "run-log.csv", text, strlen(text), &cr_schema_run_log, err, sizeof err);
+        if (cases[i].fault == NULL) {
+            if (rc != 0)
+                fail_msg("%s: refused: %s", cases[i].row, err);
+            cr_csv_free(&t);
+        } else if (rc == 0 || strstr(err, cases[i].fault) == NULL || strstr(err, "run-log.csv:2: ") == NULL) {
+            fail_msg("%s: said '%s', want '%s'", cases[i].row, err, cases[i].fault);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_fields_in_files),
         cmocka_unit_test(test_schema_by_name),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_run_log_statuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
