@@ -257,39 +257,27 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
 {
     (void)state;
     make_fakes();
-    static const char *const cases[][3] = {
-        {"", "", "no peer given: --nvbandwidth, --babelstream-cuda or --babelstream PATH"},
-        {"", "--nvbandwidth peers/none", "--nvbandwidth: 'peers/none' is not an executable file"},
-        {"", "--nvbandwidth peers/nvbandwidth --cuda-slices 0", "--cuda-slices: '0' is not a positive whole number"},
-        {"", "--nvbandwidth peers/nvbandwidth --nvbandwidth-budget soon",
-         "--nvbandwidth-budget: 'soon' is not a whole number of seconds (1 to 99999)"},
-        {"", "--babelstream-cuda peers/cuda-stream --babelstream-cuda-budget 0",
-         "--babelstream-cuda-budget: '0' is not a whole number of seconds"},
-        {"", "--babelstream-cuda peers/cuda-stream --cuda-elements 1024,x",
-         "--cuda-elements: 'x' is not a positive whole number"},
-        {"", "--babelstream-cuda peers/cuda-stream --dtype half", "--dtype: 'half' is not float or double"},
-        {"", "--babelstream-cuda peers/cuda-stream --dtype float,", "--dtype: list 'float,' has an empty item"},
-        {"", "--babelstream-cuda peers/cuda-stream --samples 3", "--samples: an option of a mode not given"},
-        {"", "--babelstream-cuda peers/cuda-stream --out ''", "--out: the directory is empty"},
-        {"", "--babelstream-cuda peers/cuda-stream --out /etc/passwd", "--out: cannot create '/etc/passwd': File exists"},
-        {"", "--babelstream peers/cuda-stream --elements 999999999999999",
-         "--elements 999999999999999: three arrays of 7999999999999992 bytes are more than this host's"},
-        {"", "--babelstream peers/cuda-stream --elements 1e9", "--elements: '1e9' is not a positive whole number"},
-        {"", "--nvbandwidth peers/nvbandwidth --buffer-mib 2000000", "--buffer-mib: 2000000 MiB is more than any"},
-        {"", "--nvbandwidth peers/nvbandwidth --device x", "--device: 'x' is not an index"},
-        {"", "--nvbandwidth peers/nvbandwidth --samples", "--samples needs a value"},
-        {"", "--nvbandwidth peers/nvbandwidth --fast", "unknown argument '--fast' (see --help)"},
-        {"CUDA_VISIBLE_DEVICES=GPU-aaa", "--nvbandwidth peers/nvbandwidth --device 1",
-         "--device 1: CUDA_VISIBLE_DEVICES ('GPU-aaa') shows 1 device(s)"},
-        {"", "--babelstream-cuda peers/cuda-stream --bin peers", "peers/stream-cuda is missing (build it: make)"},
-    };
-    for (size_t i = 0; i < countof(cases); ++i) {
-        run_result r = peers(2, cases[i][0], cases[i][1]);
-        if (count_lines(r.err) != 1 || strstr(r.err, cases[i][2]) == NULL ||
-            strncmp(r.err, "peers.sh: error: ", 17) != 0)
-            fail_msg("%s: stderr: %s(want one line with '%s')", cases[i][1], r.err, cases[i][2]);
+    FILE *f = fopen(CR_SOURCE_DIR "/tools/peers/tests/bad_inputs.txt", "r");
+    assert_non_null(f);
+    char line[1024];
+    size_t cases = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *args = strstr(line, " | "), *text = args ? strstr(args + 3, " | ") : NULL;
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        if (text == NULL)
+            fail_msg("bad_inputs.txt: '%s' is not ENV | ARGS | TEXT", line);
+        *args = *text = '\0';
+        args += 3, text += 3;
+        run_result r = peers(2, line, args);
+        if (count_lines(r.err) != 1 || strstr(r.err, text) == NULL || strncmp(r.err, "peers.sh: error: ", 17) != 0)
+            fail_msg("%s: stderr: %s(want one line with '%s')", args, r.err, text);
         run_free(&r);
+        ++cases;
     }
+    fclose(f);
+    assert_true(cases >= 19);
     char calls_file[256];
     snprintf(calls_file, sizeof calls_file, "%s/state/calls", tmp);
     assert_int_not_equal(access(calls_file, F_OK), 0); /* nothing ran */
