@@ -15,10 +15,9 @@ uint64_t cr_now_ns(void);
 uint64_t cr_host_granularity_ns(void);
 
 /* A host loop is timed for at least this long, and for at least 100 of
- * the clock's steps. Waking the threads of an OpenMP region alone can take
- * hundreds of microseconds on a shared host: over a millisecond of calls
- * it is a small share, where over one call of a small kernel it is all. */
-#define CR_HOST_LOOP_MIN_NS 1000000u
+ * the clock's steps: a call of a small kernel (a microsecond) is then a
+ * hundredth of it, and the clock's step a hundredth at most. */
+#define CR_HOST_LOOP_MIN_NS 100000u
 #define CR_HOST_LOOP_STEPS 100u
 
 /* The host time of one call of fn(ctx): from *calls calls (at least 1:

@@ -15,9 +15,9 @@ typedef struct {
     void *array[3];
     cr_dtype dtype;
     uint64_t n;
-    /* The calls a timed loop of the last kernel needed, and that kernel's
-     * work (timed_call). */
-    uint64_t loop_calls, loop_first, loop_count;
+    /* The calls a timed loop of the last kernel needed, the time of one,
+     * and that kernel's work (timed_call). */
+    uint64_t loop_calls, loop_ns, loop_first, loop_count;
     stream_kernel loop_k;
 } array_set;
 
@@ -72,7 +72,7 @@ static cr_status prepare_set(array_set *set, cr_dtype t, uint64_t n, char *err, 
     }
     set->dtype = t;
     set->n = n;
-    set->loop_calls = 0; /* another type or size: its loop is found anew */
+    set->loop_calls = set->loop_ns = 0; /* another type or size: its loop is found anew */
     return CR_OK;
 }
 
@@ -150,9 +150,16 @@ static void call_kernel(void *ctx)
     c->dot = run_set(c->set, c->k, c->scalar, c->first, c->count);
 }
 
-/* The time of one call, from a loop long enough to read (timer.h): a small
- * array's kernel is shorter than waking the threads that run it. The loop
- * length is kept, per set, for the next repetition of the same work. */
+/* A call shorter than this is timed after one untimed call: the OpenMP
+ * threads sleep while the device runs, and waking them (half a millisecond
+ * on a shared 2-core VM) dwarfs a small array's kernel, which the loop
+ * alone would amortise only over many milliseconds. A longer call pays the
+ * waking once, a small share, and no second call. */
+#define WARM_BELOW_NS 5000000u
+
+/* The time of one call, from a loop long enough to read (timer.h). The
+ * loop's length and one call's time are kept, per set, for the next
+ * repetition of the same work. */
 static uint64_t timed_call(kernel_call *c)
 {
     static uint64_t granularity_ns;
@@ -160,9 +167,12 @@ static uint64_t timed_call(kernel_call *c)
         granularity_ns = cr_host_granularity_ns();
     array_set *s = c->set;
     if (c->k != s->loop_k || c->first != s->loop_first || c->count != s->loop_count)
-        s->loop_calls = 1;
+        s->loop_calls = 1, s->loop_ns = 0;
     s->loop_k = c->k, s->loop_first = c->first, s->loop_count = c->count;
-    return cr_host_loop_ns(call_kernel, c, granularity_ns, &s->loop_calls);
+    if (s->loop_ns < WARM_BELOW_NS)
+        call_kernel(c);
+    s->loop_ns = cr_host_loop_ns(call_kernel, c, granularity_ns, &s->loop_calls);
+    return s->loop_ns;
 }
 
 static cr_status host_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
