@@ -93,7 +93,8 @@ for o in "${mode_options[@]}"; do
         v=${m}_options
         [ -n "${peer_path[$m]+set}" ] && [[ " ${!v} " == *" $o "* ]] && used=1
     done
-    [ $used = 1 ] || [ ${#peer_path[@]} = 0 ] || die 2 "$o: an option of a mode not given (see --help: each mode's options)"
+    [ $used = 1 ] || [ ${#peer_path[@]} = 0 ] ||
+        die 2 "$o: an option of a mode not given (see --help: each mode's options)"
 done
 if [ ${#peer_path[@]} = 0 ]; then
     options=()

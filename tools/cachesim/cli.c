@@ -41,7 +41,17 @@ static int parse_number(const char *opt, const char *text, unsigned long long mi
     return 0;
 }
 
-enum { OPT_LEVEL = 256, OPT_SECTOR, OPT_SEED, OPT_SCHEDULE, OPT_WARP_SIZE, OPT_COALESCE, OPT_PREFETCH, OPT_CSV, OPT_HELP };
+enum {
+    OPT_LEVEL = 256,
+    OPT_SECTOR,
+    OPT_SEED,
+    OPT_SCHEDULE,
+    OPT_WARP_SIZE,
+    OPT_COALESCE,
+    OPT_PREFETCH,
+    OPT_CSV,
+    OPT_HELP
+};
 
 static const struct option long_options[] = {
     {"level", required_argument, NULL, OPT_LEVEL},

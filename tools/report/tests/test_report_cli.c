@@ -179,8 +179,9 @@ static void test_compare_two_runs(void **state)
     run_free(&r);
     /* A device name is data in the comparison as in the report: never markup. */
     make_run("evil", 45);
-    sh("cd %s/evil/opencl-0-fake && sed -i 's/^device.name,.*/device.name,<script>x<\\/script> `c` *e* [l](javascript:y)/' "
-       "stream-opencl.meta.csv", tmp);
+    sh("cd %s/evil/opencl-0-fake && sed -i "
+       "'s/^device.name,.*/device.name,<script>x<\\/script> `c` *e* [l](javascript:y)/' stream-opencl.meta.csv",
+       tmp);
     snprintf(args, sizeof args, "--compare %s/old %s/evil", tmp, tmp);
     r = run_with_status(0, NULL, tool, args);
     expect_in(r.out, "&lt;script&gt;x&lt;/script&gt; &#96;c&#96; &#42;e&#42; &#91;l&#93;(javascript:y)");
@@ -249,7 +250,8 @@ static void test_figures_that_are_no_png_are_refused(void **state)
                           "stream-opencl-footprint.png: not a PNG image (23 bytes, no PNG signature");
     /* a drawing cut short: its signature and header, no IEND chunk */
     expect_figure_refused("printf '\\211PNG\\r\\n\\032\\n\\0\\0\\0\\rIHDRabcd' >",
-                          "stream-opencl-footprint.png: not a PNG image (20 bytes, cut short: no IEND chunk at its end)");
+                          "stream-opencl-footprint.png: not a PNG image (20 bytes, cut short: no IEND chunk at its "
+                          "end)");
     expect_figure_refused("mkfifo", "stream-opencl-footprint.png: not a regular file");
     expect_figure_refused("ln -s /dev/zero", "stream-opencl-footprint.png: not a regular file");
 }
