@@ -135,21 +135,18 @@ size_t rp_pair_devices(const rp_run *a, const rp_run *b, rp_pair *pairs, size_t 
     return n;
 }
 
-/* Names, paths and cells are data: written as text, never as markup
- * (report/render_text.h). */
-static void md(FILE *f, const char *s) { rp_md_text(f, s); }
 
 /* One number of both runs: row, quantity, A, B and B / A. */
 static void compare_line(FILE *f, const rp_table *ta, const rp_row *ra, int c, const rp_cell *b)
 {
     fputs("| ", f);
-    md(f, ra->key);
+    rp_md_text(f, ra->key);
     fputs(" | ", f);
-    md(f, ta->cols[c]);
+    rp_md_text(f, ta->cols[c]);
     fputs(" | ", f);
-    md(f, ra->cells[c].text);
+    rp_md_text(f, ra->cells[c].text);
     fputs(" | ", f);
-    md(f, b->text);
+    rp_md_text(f, b->text);
     fputs(" | ", f);
     double r = rp_ratio(ra->cells[c].num, b->num);
     if (isfinite(r))
@@ -175,9 +172,9 @@ static size_t compare_table(FILE *f, const rp_table *ta, const rp_table *tb, siz
             }
             if (shown++ == 0 && f) {
                 fputs("**", f);
-                md(f, ta->title);
+                rp_md_text(f, ta->title);
                 fputs("**\n\n| ", f);
-                md(f, ta->key_head[0] ? ta->key_head : "row");
+                rp_md_text(f, ta->key_head[0] ? ta->key_head : "row");
                 fputs(" | quantity | A | B | B/A |\n|---|---|---:|---:|---:|\n", f);
             }
             if (f)
@@ -211,9 +208,9 @@ static void list_unpaired(FILE *f, const char *side, const rp_run *run, const rp
             paired = paired || pairs[p].a == d || pairs[p].b == d;
         if (!paired) {
             fprintf(f, "Only in %s: ", side);
-            md(f, d->label);
+            rp_md_text(f, d->label);
             fputs(" (", f);
-            md(f, d->dir);
+            rp_md_text(f, d->dir);
             fputs(").\n\n", f);
         }
     }
@@ -222,9 +219,9 @@ static void list_unpaired(FILE *f, const char *side, const rp_run *run, const rp
 void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
 {
     fputs("# crossroof comparison: ", f);
-    md(f, b->name);
+    rp_md_text(f, b->name);
     fputs(" (B) against ", f);
-    md(f, a->name);
+    rp_md_text(f, a->name);
     fputs(" (A)\n\n", f);
     fputs("Every headline number found in both runs, with B / A: above 1 the value is larger in B (faster for "
           "bandwidths and throughputs, slower for times and latencies; for contention ratios, more lost to "
@@ -235,13 +232,13 @@ void rp_render_compare(FILE *f, const rp_run *a, const rp_run *b)
     for (size_t p = 0; p < np; ++p) {
         const rp_device *da = pairs[p].a, *db = pairs[p].b;
         fputs("## ", f);
-        md(f, da->label);
+        rp_md_text(f, da->label);
         fputs(" / ", f);
-        md(f, db->label);
+        rp_md_text(f, db->label);
         fputs("\n\nA: ", f);
-        md(f, da->dir[0] ? da->dir : a->name);
+        rp_md_text(f, da->dir[0] ? da->dir : a->name);
         fputs(", B: ", f);
-        md(f, db->dir[0] ? db->dir : b->name);
+        rp_md_text(f, db->dir[0] ? db->dir : b->name);
         fprintf(f, " (paired as %s).\n\n", pairs[p].how);
         size_t only_a = 0, only_b = 0, shown = 0;
         for (int s = 0; s < rp_nsections(); ++s) {

@@ -31,20 +31,25 @@ static const cr_column_spec results_cols[] = {
 };
 /* A rate or a time is never negative (a percentage or a share measured
  * may be: a fit's error, noise around 0). */
+static const char *field_named(const char *const *names, char *const *fields, size_t n, const char *name)
+{
+    for (size_t c = 0; c < n; ++c)
+        if (strcmp(names[c], name) == 0)
+            return fields[c];
+    return "";
+}
+
 const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n)
 {
     static const char *const never_negative[] = {"GB/s", "Gop/s", "Mop/s", "Gflop/s", "ns", "us", "ms", "s",
                                                  "cycles", "ulp"};
-    const char *unit = "";
-    for (size_t c = 0; c < n; ++c)
-        if (strcmp(names[c], "unit") == 0)
-            unit = fields[c];
+    const char *unit = field_named(names, fields, n, "unit");
     bool rate_or_time = false;
     for (size_t u = 0; u < COUNT(never_negative); ++u)
         rate_or_time = rate_or_time || strcmp(unit, never_negative[u]) == 0;
-    for (size_t c = 0; rate_or_time && c < n; ++c)
-        if ((strcmp(names[c], "figure") == 0 || strcmp(names[c], "figure_best") == 0) && fields[c][0] == '-')
-            return "a figure below 0 in a rate or a time";
+    if (rate_or_time && (field_named(names, fields, n, "figure")[0] == '-' ||
+                         field_named(names, fields, n, "figure_best")[0] == '-'))
+        return "a figure below 0 in a rate or a time";
     return NULL;
 }
 const cr_csv_schema cr_schema_results = {"a benchmark's results", results_cols, COUNT(results_cols), false, NULL, 0};
@@ -77,14 +82,6 @@ static const cr_column_spec run_log_cols[] = {
     {"finished", CR_TEXT, CR_MAY_BE_EMPTY}, {"reason", CR_TEXT, CR_MAY_BE_EMPTY},
 };
 const cr_csv_schema cr_schema_run_log = {"run_all.sh's run log", run_log_cols, COUNT(run_log_cols), false, NULL, 0};
-
-static const char *field_named(const char *const *names, char *const *fields, size_t n, const char *name)
-{
-    for (size_t c = 0; c < n; ++c)
-        if (strcmp(names[c], name) == 0)
-            return fields[c];
-    return "";
-}
 
 const char *cr_run_log_row_fault(const char *const *names, char *const *fields, size_t n)
 {
