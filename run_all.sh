@@ -97,6 +97,7 @@ read_descriptors
 open_resumed_run
 gpu_check_names
 check_only_names "$bin_dir" ""
+check_benchmark_options
 say_lacking
 list_tasks
 check_device_matched

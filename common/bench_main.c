@@ -54,7 +54,15 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
         return rc;
     if (d->parsed && (rc = d->parsed(d->state)) >= 0) {
         cr_session_close(s);
+        if (s->opt.check_only && rc == CR_EXIT_OK) {
+            cr_say_error(s->opt.program, "--check-options: these options print and exit, measuring nothing");
+            return CR_EXIT_USAGE;
+        }
         return rc;
+    }
+    if (s->opt.check_only) {
+        cr_session_close(s);
+        return CR_EXIT_OK;
     }
     if (s->opt.list_devices)
         return list_devices(s, be);

@@ -306,6 +306,7 @@ void cr_format_bytes(uint64_t bytes, char *buf, size_t len)
 enum {
     OPT_HELP = 1000, OPT_VERSION, OPT_LIST, OPT_DEVICE, OPT_QUICK, OPT_REPS, OPT_MIN_TIME, OPT_MAX_TIME,
     OPT_SPREAD, OPT_WARMUP, OPT_OUT, OPT_CSV, OPT_NO_BIND, OPT_ENERGY, OPT_ENERGY_TIME, OPT_HOST_LIMIT,
+    OPT_CHECK_OPTIONS,
     OPT_EXTRA_BASE = 2000,
 };
 
@@ -318,6 +319,9 @@ static const struct {
     {"help", NULL, OPT_HELP, "print this help and exit"},
     {"version", NULL, OPT_VERSION, "print the version and exit"},
     {"list-devices", NULL, OPT_LIST, "list the devices this backend sees and exit"},
+    {"check-options", NULL, OPT_CHECK_OPTIONS,
+     "check the other options as a run would, opening no device and writing nothing, and exit: 0 when they "
+     "would run, 2 and why when not"},
     {"device", "SPEC", OPT_DEVICE, "device by index (\"1\", or \"P:D\" platform:device) or name substring"},
     {"quick", NULL, OPT_QUICK, "a small sweep that takes seconds"},
     {"reps", "MIN[:MAX]", OPT_REPS, "repetitions per point (default 10:200, quick 5:20)"},
@@ -412,6 +416,7 @@ static int apply_common(int id, const char *arg, cr_options *o, char *err, size_
     case OPT_HELP: o->help = true; return 0;
     case OPT_VERSION: o->version = true; return 0;
     case OPT_LIST: o->list_devices = true; return 0;
+    case OPT_CHECK_OPTIONS: o->check_only = true; return 0;
     case OPT_DEVICE: return nonempty_text(arg, &o->device, "device", err, errlen);
     case OPT_QUICK: o->quick = true; return 0;
     case OPT_REPS: return parse_reps(arg, o, err, errlen);
@@ -523,6 +528,13 @@ static int settle_options(cr_options *out)
     }
     if (out->energy_min_s == 0)
         out->energy_min_s = out->quick ? 0.1 : 0.2;
+    /* A run's options are checked for a run: one that would print and exit
+     * would measure nothing. */
+    const char *exits = out->help ? "--help" : out->version ? "--version" : out->list_devices ? "--list-devices" : NULL;
+    if (out->check_only && exits) {
+        cr_say_error(out->program, "--check-options: %s prints and exits, measuring nothing", exits);
+        return -1;
+    }
     return 0;
 }
 

@@ -70,6 +70,7 @@ typedef struct {
     const char *device;     /* --device SPEC, NULL = default device */
     const char *out_dir;    /* --out DIR */
     bool list_devices;
+    bool check_only;        /* --check-options: the options checked, nothing opened or written */
     bool quick;
     bool csv_stdout;
     bool bind;              /* hwloc binding near the device */

@@ -45,7 +45,9 @@ static void script(const char *name, const char *body)
 }
 
 /* An OpenCL stand-in lists one device and reads --out like the real ones. */
-#define LISTS_A_DEVICE "[ \"$1\" = --list-devices ] && { echo '0  (0:0)  Fake device  [Fake; CPU]'; exit 0; }\n"
+#define LISTS_A_DEVICE                                                                                         \
+    "[ \"$1\" = --check-options ] && exit 0\n"                                                               \
+    "[ \"$1\" = --list-devices ] && { echo '0  (0:0)  Fake device  [Fake; CPU]'; exit 0; }\n"
 #define READS_OUT "out=.; while [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\n"
 
 static int setup_all(void **state)
@@ -481,9 +483,17 @@ static void test_more_bad_input(void **state)
         {"--only ok-opencl -- --device=0", "after --: --device is run_all.sh's to give"},
         {"--only ok-opencl -- --ou /tmp", "after --: --ou is short for --out, which is run_all.sh's to give"},
         {"--only ok-opencl -- --dev=1", "after --: --dev is short for --device, which is run_all.sh's to give"},
+        /* what a benchmark refuses is refused before the run, not by each task */
+        {"--only ok-opencl,regspill-opencl -- --bogus",
+         "after --: regspill-opencl refuses the options: unknown or ambiguous option '--bogus'"},
+        {"--quick --only regspill -- --reps 3:2", "after --: regspill-opencl refuses the options: --reps:"},
+        {"--only regspill -- --help", "refuses the options: --check-options: --help prints and exits"},
+        {"--only regspill -- --list-devices", "refuses the options: --check-options: --list-devices prints"},
+        /* a CUDA benchmark the descriptors name, not built here: nothing would run */
+        {"--only stream-cuda", "--only stream-cuda: no executable of it in "},
     };
     for (size_t i = 0; i < countof(lists); ++i) {
-        snprintf(args, sizeof args, "%s --out %s/r4", lists[i].args, tmp);
+        snprintf(args, sizeof args, "--out %s/r4 %s", tmp, lists[i].args);
         expect_refused(args, lists[i].text);
         assert_false(exists("%s/r4", tmp));
     }

@@ -676,6 +676,11 @@ static const bad_input opencl_bad_inputs[] = {
     /* A value with a newline still makes one line. */
     {"--device 'no\nsuch'", 2, "no OpenCL device matches 'no such'"},
     {"'--bogus\nline'", 2, "unknown or ambiguous option '--bogus line'"},
+    /* run_all.sh checks a run's options with --check-options: one that
+     * would print and exit would measure nothing */
+    {"--check-options --help", 2, "--check-options: --help prints and exits, measuring nothing"},
+    {"--check-options --list-devices", 2, "--check-options: --list-devices prints and exits, measuring nothing"},
+    {"--check-options --reps 0", 2, "--reps"},
 };
 
 /* Every refusal particular to the benchmark, from its tests/bad_inputs.txt. */
@@ -692,6 +697,15 @@ static inline void test_shared_options_are_refused(void **state)
     run_result r = run("CROSSROOF_HOST_LIMIT=sometimes", BENCHMARK "-opencl", "--quick");
     expect_error_line(&r, BENCHMARK "-opencl", "--quick [CROSSROOF_HOST_LIMIT=sometimes]", 2,
                       "CROSSROOF_HOST_LIMIT: 'sometimes' is not on or off");
+    run_free(&r);
+    /* options that would run: exit 0, having opened and written nothing */
+    char args[sizeof tmp + 64];
+    snprintf(args, sizeof args, "--check-options --quick --out %s/checked-only", tmp);
+    r = run("", BENCHMARK "-opencl", args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "");
+    assert_int_equal(access(args + strlen("--check-options --quick --out "), F_OK), -1);
     run_free(&r);
 }
 
