@@ -37,7 +37,8 @@ static const char usage_text[] =
     "cluster-report imports the cluster run and writes CLUSTER_RUN_DIR/cluster-report.md and\n"
     "cluster-report.csv. Exit status: 0 ok (outliers are findings, not errors); 1 a database\n"
     "or a file that could not be written, or a cluster run without results; 2 bad usage, a\n"
-    "directory that is not a run, a CSV that does not read.\n";
+    "directory that is not a run, a CSV that does not read, an entry under nodes/ that is no\n"
+    "node's directory.\n";
 
 #define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 

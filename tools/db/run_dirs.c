@@ -4,6 +4,7 @@
 #include "error.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,50 @@ int db_path_join(char *out, size_t len, const char *dir, const char *name)
     return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 
+static bool is_visible(const char *dir, const char *name)
+{
+    (void)dir;
+    return name[0] != '.';
+}
+
+static const char *kind_of(mode_t mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG:
+        return "a regular file";
+    case S_IFIFO:
+        return "a FIFO";
+    case S_IFSOCK:
+        return "a socket";
+    case S_IFCHR:
+        return "a character device";
+    case S_IFBLK:
+        return "a block device";
+    default:
+        return "no directory";
+    }
+}
+
+/* 0 where path, an entry under nodes/, is a node's directory or a link to
+ * one (followed wherever it points, as every file is read through its
+ * links); else -1 with what it is. A node left out unsaid would be
+ * missing from the report with no reason given. Only stat: a FIFO is
+ * never opened. */
+static int check_node_entry(const char *path, char *err, size_t errlen)
+{
+    struct stat own, target;
+    if (lstat(path, &own) != 0)
+        return cr_errf(err, errlen, "%s: %s", path, strerror(errno));
+    bool link = S_ISLNK(own.st_mode);
+    if (stat(path, &target) != 0)
+        return cr_errf(err, errlen, "%s: %s, not a node's directory", path,
+                       link && errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
+    if (S_ISDIR(target.st_mode))
+        return 0;
+    return cr_errf(err, errlen, "%s: %s%s, not a node's directory", path, link ? "a symbolic link to " : "",
+                   kind_of(target.st_mode));
+}
+
 int db_find_runs(const char *dir, db_run_dir **runs, size_t *n, char *err, size_t errlen)
 {
     *runs = NULL;
@@ -129,7 +174,7 @@ int db_find_runs(const char *dir, db_run_dir **runs, size_t *n, char *err, size_
     }
     char **names;
     size_t count;
-    if (db_list_dir(nodes_dir, db_is_subdir, &names, &count, err, errlen) != 0)
+    if (db_list_dir(nodes_dir, is_visible, &names, &count, err, errlen) != 0)
         return -1;
     if ((*runs = calloc(count ? count : 1, sizeof **runs)) == NULL) {
         db_free_names(names, count);
@@ -140,6 +185,8 @@ int db_find_runs(const char *dir, db_run_dir **runs, size_t *n, char *err, size_
         db_run_dir *r = &(*runs)[i];
         if (db_path_join(r->path, sizeof r->path, nodes_dir, names[i]) != 0)
             rc = cr_errf(err, errlen, "%s/%s: path too long", nodes_dir, names[i]);
+        else
+            rc = check_node_entry(r->path, err, errlen);
         snprintf(r->cluster, sizeof r->cluster, "%s", abs);
         snprintf(r->node, sizeof r->node, "%s", names[i]);
     }

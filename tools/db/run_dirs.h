@@ -16,8 +16,10 @@ typedef struct {
 } db_run_dir;
 
 /* The runs under dir: its nodes in name order for a cluster run, else dir
- * itself. Returns 0 with a malloc'ed list, or -1 with err ("DIR: not a
- * directory"). */
+ * itself. Every entry under nodes/ but those named with a leading dot
+ * must be a directory, or a link to one. Returns 0 with a malloc'ed list,
+ * or -1 with err ("DIR: not a directory", "DIR/nodes/n3: a FIFO, not a
+ * node's directory"). */
 int db_find_runs(const char *dir, db_run_dir **runs, size_t *n, char *err, size_t errlen);
 
 /* The names (not paths) within dir that pass keep(), sorted, as a malloc'ed

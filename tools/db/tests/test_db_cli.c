@@ -1,7 +1,8 @@
 /* End-to-end tests of the results database tool on runs written here:
  * import and import again, a corrupt run and a killed import leaving the
  * database as it was, a named query, the cluster report with its planted
- * outlier and failed and missing nodes, and bad input. */
+ * outlier and failed and missing nodes, what lies under a cluster run's
+ * nodes/ that is no node's directory, and bad input. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,9 @@
 #include "shared/tests/corrupt_inputs.h"
 
 #include "db/tests/db_fixtures.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
 
 static const char *tool = "../tools/crossroof-db";
 
@@ -178,6 +182,95 @@ static void test_files_that_are_no_files_refused(void **state)
     run_free(&r);
 }
 
+/* A socket at path, as a server leaves one: bound, then closed. */
+static void plant_socket(const char *path)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    assert_true(strlen(path) < sizeof addr.sun_path);
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+    close(fd);
+}
+
+/* An entry under a cluster run's nodes/ that is no node's directory is
+ * refused by name, imported or reported (its node would be missing from
+ * the report, with no reason): exit 2, as a run that does not read; the
+ * database keeps what it had, no report is written. A FIFO is never opened:
+ * the timeout stops a tool that would wait on it. */
+static void test_node_entries_that_are_no_directories_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *plant, *what; /* plant: sh, CLUSTER for each %s; NULL: a socket */
+    } cases[] = {
+        {"echo n5 > '%s/nodes/n5'", "a regular file"},
+        {"mkfifo '%s/nodes/n5'", "a FIFO"},
+        {NULL, "a socket"},
+        {"ln -s ../expected-nodes '%s/nodes/n5'", "a symbolic link to a regular file"},
+        {"mkfifo '%s/fifo' && ln -s '%s/fifo' '%s/nodes/n5'", "a symbolic link to a FIFO"},
+        {"ln -s nowhere '%s/nodes/n5'", "a symbolic link to nothing"},
+    };
+    static const char *const commands[] = {"import", "cluster-report"};
+    char db[300], args[1024], want[1024], node[700];
+    snprintf(db, sizeof db, "%s/nd.db", tmp);
+    import_into(db, make_run(tmp, "before-nd", &node_ok).path);
+    char *before = headline_count(db);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        sh("rm -rf '%s/nd'", tmp);
+        fixture_run cluster = make_cluster_run(tmp, "nd");
+        snprintf(node, sizeof node, "%s/nodes/n5", cluster.path);
+        if (cases[i].plant)
+            sh(cases[i].plant, cluster.path, cluster.path, cluster.path);
+        else
+            plant_socket(node);
+        snprintf(want, sizeof want, "%s: %s, not a node's directory", node, cases[i].what);
+        for (size_t c = 0; c < sizeof commands / sizeof *commands; ++c) {
+            snprintf(args, sizeof args, "--db %s %s %s", db, commands[c], cluster.path);
+            run_result r = run("timeout 10", tool, args);
+            expect_error_line(&r, tool, args, 2, want);
+            run_free(&r);
+            char *after = headline_count(db);
+            assert_string_equal(before, after);
+            free(after);
+        }
+        snprintf(args, sizeof args, "%s/cluster-report.md", cluster.path);
+        assert_int_not_equal(access(args, F_OK), 0);
+    }
+    free(before);
+}
+
+/* A link under nodes/ to a node's directory elsewhere is followed, as
+ * every file is read through its links: the node is the link's name, its
+ * run the link's path. A name with a leading dot is no node (a shared
+ * filesystem's .nfs files). */
+static void test_node_linked_from_elsewhere_reported(void **state)
+{
+    (void)state;
+    fixture elsewhere = node_ok;
+    elsewhere.triad = 101;
+    elsewhere.latency = 102;
+    fixture_run target = make_run(tmp, "node-elsewhere", &elsewhere);
+    fixture_run cluster = make_cluster_run(tmp, "linked");
+    sh("ln -s '%s' '%s/nodes/n5' && echo x > '%s/nodes/.nfs0001'", target.path, cluster.path, cluster.path);
+    char args[1024], want[1024];
+    snprintf(args, sizeof args, "--db %s/ln.db cluster-report %s", tmp, cluster.path);
+    run_result r = run_with_status(0, "timeout 10", tool, args);
+    expect_in(r.out, "5 node(s), 2 figure(s), 1 outlier(s), 2 node(s) not ok\n");
+    run_free(&r);
+    char *md = slurp_tmp("linked/cluster-report.md");
+    expect_all_in(md, "| n1 | n2 | n3 | n5 | n4 |",
+                  "| opencl-0 | stream triad double | GB/s | 100.5 | 1 | 100 | 102 | **50** | 101 | \xe2\x80\x93 |");
+    free(md);
+    snprintf(args, sizeof args, "--db %s/ln.db query headlines %s", tmp, cluster.path);
+    r = run_with_status(0, NULL, tool, args);
+    snprintf(want, sizeof want, ",%s/nodes/n5\n", cluster.path);
+    expect_in(r.out, want);
+    assert_int_equal(count_lines(r.out), 1 + 5 + 2);
+    run_free(&r);
+}
+
 /* A database that cannot take a run (full: the test hook
  * CROSSROOF_DB_MAX_PAGES caps its pages) is the database's failure, not
  * the run's: exit 1, one line naming the run it was writing; the database
@@ -285,5 +378,7 @@ static void test_bad_input(void **state)
 }
 
 CLI_TEST_MAIN(test_import_twice_and_query, test_refused_and_killed_imports_change_nothing,
-              test_every_corrupt_input_refused, test_files_that_are_no_files_refused, test_a_full_database_fails_naming_the_run, test_cluster_report,
-              test_cluster_without_results, test_bad_input)
+              test_every_corrupt_input_refused, test_files_that_are_no_files_refused,
+              test_node_entries_that_are_no_directories_refused, test_node_linked_from_elsewhere_reported,
+              test_a_full_database_fails_naming_the_run, test_cluster_report, test_cluster_without_results,
+              test_bad_input)
