@@ -5,3 +5,4 @@
 fma_CL_EMBED := fma_chain_h
 $(call embed,fma_chain_h,bench/fma/chain.h)
 $(call object_flags,bench/fma/truth,$(HOST_OPT))
+$(BUILD)/san/obj/bench/fma/truth.o: SAN_OPT :=

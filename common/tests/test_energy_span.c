@@ -26,15 +26,26 @@ static char root[256];
 static uint64_t start_uj, range_uj; /* the package counter at the clock's start, its max_energy_range_uj */
 static bool dram_too; /* the DRAM counter updates as well, half an interval after the package's */
 
+/* What the counter files hold, so that a file is written only when its
+ * counter moves (a counter that never moves is polled ten thousand times). */
+static uint64_t written_package, written_dram;
+#define NOTHING_WRITTEN UINT64_MAX
+
+static void write_counter(const char *zone, uint64_t uj, uint64_t *written)
+{
+    if (uj == *written)
+        return;
+    assert_int_equal(write_zone_file(root, zone, "energy_uj", uj), 0);
+    *written = uj;
+}
+
 /* The counters at the fake clock's time: whole updates only. */
 static void update_package(void)
 {
     uint64_t ns = fake_clock_ns() - FAKE_START_NS;
-    uint64_t uj = (start_uj + ns / UPDATE_NS * uj_per_update) % (range_uj + 1);
-    assert_int_equal(write_zone_file(root, "intel-rapl:0", "energy_uj", uj), 0);
+    write_counter("intel-rapl:0", (start_uj + ns / UPDATE_NS * uj_per_update) % (range_uj + 1), &written_package);
     if (dram_too)
-        assert_int_equal(write_zone_file(root, "intel-rapl:0:1", "energy_uj", (ns + UPDATE_NS / 2) / UPDATE_NS * 5000),
-                         0);
+        write_counter("intel-rapl:0:1", (ns + UPDATE_NS / 2) / UPDATE_NS * 5000, &written_dram);
 }
 
 /* A meter on a fresh copy of the server tree, its package counter at start
@@ -47,6 +58,7 @@ static cr_energy_meter *open_driven(uint64_t start, uint64_t range)
     range_uj = range;
     dram_too = false;
     assert_int_equal(write_zone_file(root, "intel-rapl:0", "max_energy_range_uj", range), 0);
+    written_package = written_dram = NOTHING_WRITTEN;
     fake_clock_reset(update_package);
     update_package();
     cr_device_info info = host_cpu();

@@ -162,7 +162,8 @@ static int load_peers(const source *src, rp_run *run, char *err, size_t errlen)
         return 0;
     rp_device where = {0};
     snprintf(where.dir, sizeof where.dir, RP_PEERS_DIR);
-    snprintf(where.path, sizeof where.path, "%s/" RP_PEERS_DIR, run->path);
+    if (snprintf(where.path, sizeof where.path, "%s/" RP_PEERS_DIR, run->path) >= (int)sizeof where.path)
+        return cr_errf(err, errlen, "%s: the path of its peers is over %zu bytes", run->path, sizeof where.path - 1);
     cr_csv_table t;
     if (read_csv(src, run, &where, "peers.csv", &t, err, errlen) != 0)
         return -1;
@@ -487,12 +488,15 @@ static int list_devices(const source *src, const rp_run *run, rp_strings *out, c
 static int load_run(const source *src, const char *path, rp_run *run, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
-    snprintf(run->path, sizeof run->path, "%s", path);
+    if (snprintf(run->path, sizeof run->path, "%s", path) >= (int)sizeof run->path) {
+        cr_errf(err, errlen, "%.64s...: the path is over %zu bytes", path, sizeof run->path - 1);
+        return RP_BAD_DATA;
+    }
     size_t n = strlen(run->path);
     while (n > 1 && run->path[n - 1] == '/')
         run->path[--n] = '\0';
     const char *slash = strrchr(run->path, '/');
-    snprintf(run->name, sizeof run->name, "%s", slash ? slash + 1 : run->path);
+    snprintf(run->name, sizeof run->name, "%.*s", (int)sizeof run->name - 1, slash ? slash + 1 : run->path);
     rp_strings dirs = {0};
     int rc = load_log(src, run, err, errlen);
     if (rc == 0)
@@ -502,8 +506,10 @@ static int load_run(const source *src, const char *path, rp_run *run, char *err,
     for (size_t i = 0; i < dirs.n && rc == 0; ++i) {
         rp_device *d = new_device(run);
         snprintf(d->dir, sizeof d->dir, "%s", dirs.v[i]);
-        snprintf(d->path, sizeof d->path, "%s%s%s", run->path, *d->dir ? "/" : "", d->dir);
-        rc = load_device(src, d, run, err, errlen);
+        if (snprintf(d->path, sizeof d->path, "%s%s%s", run->path, *d->dir ? "/" : "", d->dir) >= (int)sizeof d->path)
+            rc = cr_errf(err, errlen, "%s/%s: the path is over %zu bytes", run->path, d->dir, sizeof d->path - 1);
+        else
+            rc = load_device(src, d, run, err, errlen);
     }
     rp_strings_free(&dirs);
     if (rc != 0) {

@@ -92,8 +92,8 @@ static int find_memory_csv(xg_data *d, const char *backend, char *err, size_t er
     if (dp == NULL)
         return cr_errf(err, errlen, "%s: %s", d->dir, strerror(errno));
     int found = 0;
-    char names[2][64] = {"", ""};
     struct dirent *e;
+    char names[2][sizeof e->d_name] = {"", ""};
     while ((e = readdir(dp)) != NULL) {
         const char *n = e->d_name;
         size_t len = strlen(n);
