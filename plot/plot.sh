@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Draws every figure whose CSV is present in a results directory, as PNG and
 # SVG beside the CSVs.   plot/plot.sh DIR
-# Exit status: 0 drawn (or nothing to draw), 1 gnuplot failed or a figure
-# could not be written whole (a full disk), 2 bad usage. A figure is drawn
-# under a temporary name and renamed once whole: stopped at any point, it
-# leaves the figure whole or absent, and no temporary.
+# Exit status: 0 drawn (or nothing to draw), 1 a CSV the suite's readers
+# refuse (the others' figures are still drawn), gnuplot failed, a figure
+# could not be written whole (a full disk) or the report tool is missing,
+# 2 bad usage. A figure is drawn under a temporary name and renamed once
+# whole: stopped at any point, it leaves the figure whole or absent, and no
+# temporary.
+#
+# Each CSV a figure is drawn from is read first as every tool reads it
+# (build/tools/report --read: the shared reader, by what its name says the
+# file is); the report tool is where run_all.sh finds its tools,
+# CROSSROOF_TOOLS, else the build beside plot/.
 #
 # Paths and the device name are data: gnuplot gets them as script arguments
 # (gnuplot -c), never inside a command string, and the directory as an
@@ -12,9 +19,12 @@
 # through a shell) or "|" (write through a shell).
 set -euo pipefail
 
-die() { # status message
-    local m=$2
+say_error() { # message
+    local m=$1
     printf 'plot.sh: error: %s\n' "${m//$'\n'/\\n}" >&2
+}
+die() { # status message
+    say_error "$2"
     exit "$1"
 }
 
@@ -26,6 +36,8 @@ here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 # shellcheck source=common/csv_records.sh
 . "$here/../common/csv_records.sh"
 command -v gnuplot >/dev/null || die 1 "gnuplot not found (apt-get install gnuplot-nox)"
+report=${CROSSROOF_TOOLS:-$here/../build/tools}/report
+[ -x "$report" ] || die 1 "$report not found: no CSV can be read as the suite reads it (make tools)"
 
 # The figure being drawn, under its temporary name: removed on every exit.
 drawing=""
@@ -50,6 +62,16 @@ energy_reason() { # energy-levels.csv
         $col["status"] == "no-sensor" && sensor == "" { sensor = $col["reason"] }
         any == "" { any = $col["reason"] }
         END { if (!measured) print (sensor != "" ? sensor : any) }'
+}
+
+# Why the suite's readers refuse these CSVs, in their words (the report's
+# one line, its prefix left out); false when every one reads.
+refusal() { # csv...
+    local said status=0
+    said=$("$report" --read "$@" 2>&1 >/dev/null) || status=$?
+    [ "$status" != 0 ] || return 1
+    said=${said#report: error: }
+    printf '%s' "${said:-"$report --read $1 failed (status $status)"}"
 }
 
 # Whether a figure file was written to its end: a PNG ends with its IEND
@@ -97,9 +119,10 @@ add_figure() { # name script suffix [argument...]
     fig_arg1+=("${4:-}") fig_arg2+=("${5:-}") fig_arg3+=("${6:-}")
 }
 # Those its benchmark's descriptor names: each where its rows are there
-# (rows=) and for its backend (backend=), with its reference table where
-# that is there to read ("" where not; reference=).
-benchmark_figures() { # benchmark csv
+# (rows=; every one where the CSV is not to be read) and for its backend
+# (backend=), with its reference table where that is there to read (""
+# where not; reference=).
+benchmark_figures() { # benchmark csv readable(0|1)
     local line name w rows backend ref words
     while read -r line; do
         [ -n "$line" ] || continue
@@ -113,7 +136,7 @@ benchmark_figures() { # benchmark csv
                              [ -r "${ref[0]}" ] || ref=("") ;;
             esac
         done
-        [ -z "$rows" ] || grep -qE ",($rows)," "$2" || continue
+        [ -z "$rows" ] || [ "$3" = 0 ] || grep -qE ",($rows)," "$2" || continue
         [ -z "$backend" ] || [[ $2 == *"-$backend.csv" ]] || continue
         add_figure "${1}_$name" "$here/../bench/$1/figures/$name.gp" "$name" "${ref[@]}"
     done <<<"${DESC[$1:figure]:-}"
@@ -121,23 +144,19 @@ benchmark_figures() { # benchmark csv
 
 ranasinghe_ref="$here/../results/reference/ranasinghe2014-table5.1.csv"
 memory_bench="" # the benchmark of the X-model's memory side (desc_find)
-drawn=0
-for csv in "$dir"/*.csv; do
-    [ -e "$csv" ] || [ -L "$csv" ] || continue
-    case "$csv" in *.meta.csv) continue ;; esac
-    # gnuplot would wait on a FIFO for ever and read /dev/zero without end:
-    # a results file is a regular file, as every tool of the suite reads it.
-    [ -f "$csv" ] || die 1 "$csv: not a regular file"
-    base=${csv%.csv}
+# The figures of one CSV (figures, fig_*); where it is not to be read (its
+# reader refused it), every figure it could give, none read from it.
+list_figures() { # csv readable(0|1)
+    local table51="" reason=""
     reset_figures
-    case "$(basename -- "$base")" in
+    case "$(basename -- "${1%.csv}")" in
         # build/tools/energy-levels' table, beside Ranasinghe's values where
         # the reference table is there to read; a table of one figure names
         # it: energy-levels.png, not energy-levels-levels.png.
         energy-levels)
-            table51=""
             [ ! -r "$ranasinghe_ref" ] || table51=$ranasinghe_ref
-            add_figure energy_levels "$here/energy_levels.gp" "" "$table51" "$(energy_reason "$csv")"
+            [ "$2" = 0 ] || reason=$(energy_reason "$1")
+            add_figure energy_levels "$here/energy_levels.gp" "" "$table51" "$reason"
             ;;
         # A cluster run's report: one headline across the nodes, the triad in
         # double of the benchmark that gives the X-model its memory side.
@@ -147,12 +166,43 @@ for csv in "$dir"/*.csv; do
             else
                 add_figure cluster_headline "$here/cluster_headline.gp" headline
             fi ;;
-        *) benchmark_of "$(basename -- "$base")" || continue
-           benchmark_figures "$bench" "$csv" ;;
+        *) benchmark_of "$(basename -- "${1%.csv}")" || return 0
+           benchmark_figures "$bench" "$1" "$2" ;;
     esac
+}
+# The file a figure is drawn to: <csv base>-SUFFIX, or the base itself.
+figure_out() { # base figure
+    out=$1${fig_suffix[$2]:+-${fig_suffix[$2]}}
+}
+
+drawn=0
+refused=0
+for csv in "$dir"/*.csv; do
+    [ -e "$csv" ] || [ -L "$csv" ] || continue
+    case "$csv" in *.meta.csv) continue ;; esac
+    # gnuplot would wait on a FIFO for ever and read /dev/zero without end:
+    # a results file is a regular file, as every tool of the suite reads it.
+    [ -f "$csv" ] || die 1 "$csv: not a regular file"
+    base=${csv%.csv}
+    list_figures "$csv" 0
+    [ ${#figures[@]} -gt 0 ] || continue
+    # Nothing is drawn from a CSV the readers refuse (nor from its device's
+    # name), and no figure of an earlier drawing passes for one of it.
+    meta=()
+    [ ! -e "$base.meta.csv" ] || meta=("$base.meta.csv")
+    if why=$(refusal "$csv" "${meta[@]}"); then
+        say_error "$why"
+        refused=1
+        for i in "${figures[@]}"; do
+            figure_out "$base" "$i"
+            rm -f -- "$out.png" "$out.svg"
+        done
+        continue
+    fi
+    list_figures "$csv" 1
     name=$(device_name "$base.meta.csv")
     for i in "${figures[@]}"; do
-        out=$base${fig_suffix[i]:+-${fig_suffix[i]}}
+        figure_out "$base" "$i"
         extra=("${fig_arg1[i]}" "${fig_arg2[i]}" "${fig_arg3[i]}")
         extra=("${extra[@]:0:fig_nargs[i]}")
         # A figure left from an earlier drawing must not pass for this one's.
@@ -178,3 +228,4 @@ for csv in "$dir"/*.csv; do
     done
 done
 echo "plot.sh: $drawn figure(s) in $dir"
+exit "$refused"

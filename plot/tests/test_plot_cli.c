@@ -2,8 +2,8 @@
  * (tools/shared/tests/data/run): every figure is written whole, a full disk
  * is one line and exit 1 with no partial figure left behind, a figure from
  * an earlier drawing never passes for a new one, the energy levels and the
- * paths matrix are drawn from synthetic tables, and bad usage is one line
- * and exit 2. Hostile paths and device names are in
+ * paths matrix are drawn from synthetic tables, a CSV the suite's readers
+ * refuse is drawn from by no figure, and bad usage is one line and exit 2. Hostile paths and device names are in
  * bench/tests/test_injection_cli.c. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -376,6 +376,45 @@ static void test_paths_matrix_figure(void **state)
     assert_int_equal(file_size("nomatrix", "bandwidth-opencl-matrix.png"), -1);
 }
 
+/* A results CSV the suite's readers refuse (a NaN figure, a NUL byte, a
+ * short row) is drawn from by no figure, and its figures of before go: one
+ * line in the readers' words, the other files' figures still drawn, exit
+ * 1. Without the report to read them, nothing is drawn. */
+static void test_results_the_readers_refuse_are_not_drawn(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *plant, *error;
+    } cases[] = {
+        {"awk -F, -v OFS=, 'NR == 4 { $22 = \"nan\" } 1' refused/stream-opencl.csv > t && "
+         "mv t refused/stream-opencl.csv",
+         "stream-opencl.csv:4: column 'figure': 'nan' is not a number"},
+        {"sed -i '5s/triad/tri\\x00ad/' refused/stream-opencl.csv",
+         "stream-opencl.csv:5: binary data (byte 0x00): not a CSV text file"},
+        {"sed -i '4s/,[^,]*$//' refused/stream-opencl.csv", "stream-opencl.csv:4: 26 fields, the header has 27"},
+    };
+    for (size_t i = 0; i < countof(cases); ++i) {
+        fixture_copy("refused");
+        sh_in_tmp("find refused -name '*.csv' ! -name 'stream-opencl*' ! -name 'fma-opencl*' -delete && "
+                  "echo old > refused/stream-opencl-footprint.png && %s",
+                  cases[i].plant);
+        run_result r = plot("", "refused");
+        char want[512];
+        snprintf(want, sizeof want, "%s/refused/%s", tmp, cases[i].error);
+        expect_error_on_stderr(&r, "plot.sh", cases[i].plant, 1, want);
+        expect_in(r.out, "plot.sh: 1 figure(s) in ");
+        run_free(&r);
+        expect_whole_figure("refused", "fma-opencl-gx");
+        assert_int_equal(figures_in("refused"), 2);
+    }
+    fixture_copy("notool");
+    run_result r = plot("CROSSROOF_TOOLS=/nonexistent/crossroof-tools", "notool");
+    expect_error_line(&r, "plot.sh", "CROSSROOF_TOOLS=/nonexistent/crossroof-tools", 1,
+                      "/nonexistent/crossroof-tools/report");
+    run_free(&r);
+    assert_int_equal(figures_in("notool"), 0);
+}
+
 /* Bad usage: one line and exit 2, nothing drawn. */
 /* A results file that is a FIFO or a link to /dev/zero is refused at once,
  * naming it: gnuplot would wait on the one and read the other without end. */
@@ -401,10 +440,14 @@ static void test_bad_usage(void **state)
 }
 
 /* plot.sh is run from its folder in the source tree, as the benchmarks
- * are from theirs. */
+ * are from theirs; it reads the CSVs with the report beside the executables
+ * under test, as run_all.sh finds its tools (unless CROSSROOF_TOOLS says). */
 static int setup_plot(void **state)
 {
     int rc = setup(state);
+    static char tools[1024];
+    snprintf(tools, sizeof tools, "%s/../tools", bin_dir);
+    setenv("CROSSROOF_TOOLS", tools, 0);
     bin_dir = CR_SOURCE_DIR "/plot";
     return rc;
 }
@@ -413,4 +456,4 @@ TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leave
               test_stopped_drawing_leaves_no_partial_figure, test_old_figure_never_passes_for_new, test_cluster_headline,
               test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
               test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_results_that_are_no_file_are_refused,
-              test_bad_usage)
+              test_results_the_readers_refuse_are_not_drawn, test_bad_usage)

@@ -1,5 +1,6 @@
 /* report: the characterization report of a results directory, a comparison
- * of two, or a check of a written report against the files it cites. */
+ * of two, a check of a written report against the files it cites, or a
+ * check that CSV files read as the report reads them (plot/plot.sh's). */
 #define _GNU_SOURCE
 #include "error.h"
 #include "report/check.h"
@@ -8,6 +9,7 @@
 #include "report/model.h"
 #include "report/registry.h"
 #include "report/render.h"
+#include "shared/result_reader.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,9 @@ static const char usage_text[] =
     "                                      identical to its file, every linked file present, every\n"
     "                                      linked CSV reading as the report reads it, every figure\n"
     "                                      of the run in the report\n"
+    "       " PROG " --read FILE...          read each CSV as the report reads it, as what its name\n"
+    "                                      says it is: silent when all read, else the first one's\n"
+    "                                      FILE:LINE: why\n"
     "       " PROG " --help\n"
     "\n"
     "RUN_DIR is a run of run_all.sh (results/<date>-<host>/, one directory per device) or one\n"
@@ -32,8 +37,8 @@ static const char usage_text[] =
     "not: binary data, a line over 64 KiB, the last line cut short, no header or an unknown\n"
     "one, a record with more or fewer fields than the header, a number that is not finite\n"
     "or not in its column's range. Exit status: 0 ok; 1 such a CSV, a check that failed or\n"
-    "a file that could not be written; 2 bad usage (options, a directory that does not\n"
-    "exist or holds no results).\n";
+    "a file that could not be written; 2 bad usage (options, a directory or a file that does\n"
+    "not exist, a directory that holds no results).\n";
 
 #define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
@@ -121,6 +126,25 @@ static int check(const char *dir)
     return 0;
 }
 
+/* Each file through the shared reader, as the report reads it: what reads
+ * says nothing, the first that does not is one line and exit 1. */
+static int read_files(char *const *files, int n)
+{
+    if (n == 0)
+        die(2, "--read needs one CSV file or more");
+    for (int i = 0; i < n; ++i) {
+        struct stat st;
+        if (stat(files[i], &st) != 0)
+            die(2, "--read: %s does not exist", files[i]);
+        cr_csv_table t;
+        char err[1024];
+        if (cr_csv_load(&t, files[i], cr_schema_for(files[i]), err, sizeof err) != 0)
+            die(1, "%s", err);
+        cr_csv_free(&t);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -138,6 +162,8 @@ int main(int argc, char **argv)
             die(2, "--compare needs two results directories, DIR_A and DIR_B");
         return compare(argv[2], argv[3]);
     }
+    if (strcmp(first, "--read") == 0)
+        return read_files(argv + 2, argc - 2);
     if (strcmp(first, "--check") == 0) {
         if (argc != 3)
             die(2, "--check needs one results directory");

@@ -42,7 +42,7 @@ draw_figures() {
             [ -d "$d" ] || continue
             # Figures a plot.sh killed outright left under their drawing names.
             rm -f -- "$d".*.drawing.*
-            start_child plot/plot.sh "$d" >/dev/null
+            CROSSROOF_TOOLS=$tools start_child plot/plot.sh "$d" >/dev/null
             wait_child
             [ $interrupted = 0 ] || break
             [ $rc = 0 ] || extra_failed+=("figures in ${d%/}")

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +30,6 @@ static const cr_column_spec results_cols[] = {
     {"energy_sensor", CR_TEXT, CR_ADDED_LATER}, {"energy_interval_s", CR_NONNEG, CR_ADDED_LATER},
     {"note", CR_TEXT, CR_MAY_BE_EMPTY},
 };
-/* A rate or a time is never negative (a percentage or a share measured
- * may be: a fit's error, noise around 0). */
 static const char *field_named(const char *const *names, char *const *fields, size_t n, const char *name)
 {
     for (size_t c = 0; c < n; ++c)
@@ -39,16 +38,84 @@ static const char *field_named(const char *const *names, char *const *fields, si
     return "";
 }
 
-const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n)
+/* What the benchmarks write in a results row's unit, dtype and timer
+ * columns (each may also be empty: a row with no figure, of no type, never
+ * timed). A value of no set would drop out of every headline unseen. */
+typedef struct {
+    const char *name;
+    bool rate_or_time; /* a figure in it is never below 0 (a percentage or a share measured may be) */
+} results_unit;
+static const results_unit results_units[] = {
+    {"GB/s", true},      /* stream, bandwidth (rows.c, local_sweep.c) */
+    {"Gop/s", true},     /* regspill (point.c), sfu (chain_run.c) */
+    {"Mop/s", true},     /* atomics (measure_run.c, launch_locks.c) */
+    {"Gflop/s", true},   /* fma */
+    {"ns", true},        /* latency, cache (walk.c, detect.c), sfu (timing.c) */
+    {"us", true},        /* atomics (launch_locks.c), bandwidth (measure_path.c) */
+    {"ms", true},        /* bandwidth (measure_path.c, techniques.c) */
+    {"ulp", true},       /* sfu (errors.c) */
+    {"%", false},        /* bandwidth's fits (fit_rows.c) */
+    {"x", false},        /* atomics' ratios (sweeps.c) */
+    {"speedup", false},  /* regspill (sweep_caps.c) */
+    {"values", false},   /* regspill (sweep_live.c) */
+    {"B/thread", false}, /* regspill (offline.c) */
+    {"ok", false},       /* sfu's special values (errors.c) */
+    {"B", false},        /* cache's findings (detect.c): sizes, */
+    {"ways", false},     /* geometry, */
+    {"sets", false},
+    {"share", false},    /* and the shares and ratios of its policies */
+    {"ratio", false},
+};
+/* cr_dtype_name() (common/cr.h; fma, stream, sfu, atomics' float), atomics'
+ * at_type_names, regspill's "uint32", latency's and cache's "uint64". */
+static const char *const results_dtypes[] = {"float", "double", "uint32", "uint64"};
+/* cr_timer_kind_name() (common/timer.c), and cr_result_unmeasured()'s
+ * "none" (common/results.c). */
+static const char *const results_timers[] = {"event", "host", "host-fallback", "none"};
+
+static bool listed(const char *value, const char *const *set, size_t n)
 {
-    static const char *const never_negative[] = {"GB/s", "Gop/s", "Mop/s", "Gflop/s", "ns", "us", "ms", "s",
-                                                 "cycles", "ulp"};
-    const char *unit = field_named(names, fields, n, "unit");
-    bool rate_or_time = false;
-    for (size_t u = 0; u < COUNT(never_negative); ++u)
-        rate_or_time = rate_or_time || strcmp(unit, never_negative[u]) == 0;
-    if (rate_or_time && (field_named(names, fields, n, "figure")[0] == '-' ||
-                         field_named(names, fields, n, "figure_best")[0] == '-'))
+    for (size_t i = 0; i < n; ++i)
+        if (strcmp(value, set[i]) == 0)
+            return true;
+    return false;
+}
+
+static const results_unit *unit_named(const char *name)
+{
+    for (size_t u = 0; u < COUNT(results_units); ++u)
+        if (strcmp(name, results_units[u].name) == 0)
+            return &results_units[u];
+    return NULL;
+}
+
+static const char *say(char *buf, size_t len, const char *column, const char *value, const char *why)
+{
+    char x[64];
+    snprintf(buf, len, "%s '%s' %s", column, cr_field_excerpt(value, x, sizeof x), why);
+    return buf;
+}
+
+const char *cr_results_row_fault(const char *path, const char *const *names, char *const *fields, size_t n,
+                                 char *buf, size_t len)
+{
+    const char *benchmark = field_named(names, fields, n, "benchmark"), *own = cr_results_benchmark(path);
+    if (own && strcmp(benchmark, own) != 0) {
+        char why[96];
+        snprintf(why, sizeof why, "is not the file's benchmark, %s", own);
+        return say(buf, len, "benchmark", benchmark, why);
+    }
+    const char *unit = field_named(names, fields, n, "unit"), *dtype = field_named(names, fields, n, "dtype"),
+               *timer = field_named(names, fields, n, "timer");
+    const results_unit *u = unit_named(unit);
+    if (*unit && u == NULL)
+        return say(buf, len, "unit", unit, "is no unit the suite writes");
+    if (*dtype && !listed(dtype, results_dtypes, COUNT(results_dtypes)))
+        return say(buf, len, "dtype", dtype, "is no type the suite writes");
+    if (*timer && !listed(timer, results_timers, COUNT(results_timers)))
+        return say(buf, len, "timer", timer, "is no timer the suite writes");
+    if (u && u->rate_or_time &&
+        (field_named(names, fields, n, "figure")[0] == '-' || field_named(names, fields, n, "figure_best")[0] == '-'))
         return "a figure below 0 in a rate or a time";
     return NULL;
 }
@@ -83,8 +150,10 @@ static const cr_column_spec run_log_cols[] = {
 };
 const cr_csv_schema cr_schema_run_log = {"run_all.sh's run log", run_log_cols, COUNT(run_log_cols), false, NULL, 0};
 
-const char *cr_run_log_row_fault(const char *const *names, char *const *fields, size_t n)
+const char *cr_run_log_row_fault(const char *path, const char *const *names, char *const *fields, size_t n,
+                                 char *buf, size_t len)
 {
+    (void)path, (void)buf, (void)len; /* every fault is a sentence of its own */
     const char *status = field_named(names, fields, n, "status"), *code = field_named(names, fields, n, "exit_code");
     if (strcmp(status, "passed") == 0)
         return strcmp(code, "0") == 0 ? NULL : "passed with an exit status other than 0";
@@ -186,6 +255,20 @@ static const cr_csv_schema *extra_schema(const char *name)
     return NULL;
 }
 
+const char *cr_results_benchmark(const char *path)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *found = NULL;
+    if (!ends_with(name, ".csv"))
+        return NULL;
+    /* The longest name that fits: one benchmark's name may start another's. */
+    for (size_t i = 0; i < cr_ndescriptors; ++i) {
+        size_t n = strlen(cr_descriptors[i].name);
+        if (strncmp(name, cr_descriptors[i].name, n) == 0 && name[n] == '-' && (found == NULL || n > strlen(found)))
+            found = cr_descriptors[i].name;
+    }
+    return found;
+}
+
 const cr_csv_schema *cr_schema_for(const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -206,13 +289,7 @@ const cr_csv_schema *cr_schema_for(const char *path)
         return &schema_peers;
     if (strcmp(name, "ranasinghe2014-table5.1.csv") == 0)
         return &schema_energy_reference;
-    /* The benchmarks' results: <benchmark>-<backend>.csv. */
-    for (size_t i = 0; i < cr_ndescriptors; ++i) {
-        size_t n = strlen(cr_descriptors[i].name);
-        if (strncmp(name, cr_descriptors[i].name, n) == 0 && name[n] == '-' && ends_with(name, ".csv"))
-            return &cr_schema_results;
-    }
-    return &cr_schema_any;
+    return cr_results_benchmark(name) ? &cr_schema_results : &cr_schema_any;
 }
 
 const cr_column_spec *cr_schema_column(const cr_csv_schema *s, const char *name)
@@ -224,6 +301,22 @@ const cr_column_spec *cr_schema_column(const cr_csv_schema *s, const char *name)
 }
 
 /* ---- fields ---- */
+
+const char *cr_field_excerpt(const char *s, char *buf, size_t len)
+{
+    size_t n = strlen(s);
+    if (n > 40) {
+        n = 40;
+        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+            --n;
+    }
+    if (n >= len)
+        n = len - 1;
+    for (size_t i = 0; i < n; ++i)
+        buf[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i];
+    buf[n] = '\0';
+    return buf;
+}
 
 const char *cr_number_fault(const char *text, double *out)
 {

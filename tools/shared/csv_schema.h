@@ -55,13 +55,20 @@ extern const cr_csv_schema cr_schema_results;      /* <benchmark>-<backend>.csv 
 extern const cr_csv_schema cr_schema_metadata;     /* *.meta.csv */
 extern const cr_csv_schema cr_schema_run_log;
 
-/* The rule across a results row's fields (a figure below 0 only as a
- * percentage): why the row breaks it, or NULL. */
-const char *cr_results_row_fault(const char *const *names, char *const *fields, size_t n);
-/* The rule across a run-log row: a status run_all.sh writes, and the exit
- * status that goes with it (a task counted as neither passed nor failed
- * would drop out of the report's counts). Why the row breaks it, or NULL. */
-const char *cr_run_log_row_fault(const char *const *names, char *const *fields, size_t n);      /* run_all.sh's run-log.csv */
+/* The rules across a row's fields, for the file at path that holds it:
+ * NULL, or why the row breaks one, a sentence that names the field and its
+ * value where one is at fault (written into buf, len bytes, where it quotes
+ * the value). A results row: its benchmark the one the file's name says
+ * (cr_results_benchmark; none where the name says none), its unit, dtype
+ * and timer values the benchmarks write, a figure below 0 only where its
+ * unit is no rate or time. */
+const char *cr_results_row_fault(const char *path, const char *const *names, char *const *fields, size_t n,
+                                 char *buf, size_t len);
+/* A run-log row (run_all.sh's run-log.csv): a status run_all.sh writes, and
+ * the exit status that goes with it (a task counted as neither passed nor
+ * failed would drop out of the report's counts). */
+const char *cr_run_log_row_fault(const char *path, const char *const *names, char *const *fields, size_t n,
+                                 char *buf, size_t len);
 extern const cr_csv_schema cr_schema_xgraph_params; /* xgraph-params.csv */
 extern const cr_csv_schema cr_schema_xgraph_app;   /* xgraph-app.csv */
 extern const cr_csv_schema cr_schema_reference;    /* xgraph --reference, Li's Table 3.2 */
@@ -84,8 +91,17 @@ extern const cr_csv_schema cr_schema_any;
  * component decides); cr_schema_any for a name the suite does not write. */
 const cr_csv_schema *cr_schema_for(const char *path);
 
+/* The benchmark whose results a file of that name holds,
+ * <benchmark>-<backend>.csv (a path's last component decides), as the
+ * benchmarks' descriptors name them; NULL for any other name. */
+const char *cr_results_benchmark(const char *path);
+
 /* The column's spec in the schema, or NULL. */
 const cr_column_spec *cr_schema_column(const cr_csv_schema *s, const char *name);
+
+/* A field as a message shows it, into buf: at most 40 bytes (whole UTF-8
+ * characters), line breaks and tabs as spaces. Returns buf. */
+const char *cr_field_excerpt(const char *s, char *buf, size_t len);
 
 /* What is wrong with text as a field of this kind, as the end of a
  * sentence ("is not a count (...)"), or NULL when it is fine. */

@@ -254,24 +254,6 @@ out:
 
 /* ---- the schema ---- */
 
-/* A field as a message shows it: at most 40 bytes (whole UTF-8
- * characters), line breaks and tabs as spaces. */
-static const char *excerpt(const char *s, char *buf, size_t len)
-{
-    size_t n = strlen(s);
-    if (n > 40) {
-        n = 40;
-        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-            --n;
-    }
-    if (n >= len)
-        n = len - 1;
-    for (size_t i = 0; i < n; ++i)
-        buf[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i];
-    buf[n] = '\0';
-    return buf;
-}
-
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -317,15 +299,15 @@ static int check_header(const cr_csv_table *t, const cr_csv_schema *s, char *err
             continue;
         if (!s->open)
             return cr_errf(err, errlen, "%s:%u: column '%s' is not a column of %s", t->path, at,
-                           excerpt(name, x, sizeof x), s->what);
+                           cr_field_excerpt(name, x, sizeof x), s->what);
         if (!name_like(name))
             return cr_errf(err, errlen, "%s:%u: no header: '%s' is not a column name", t->path, at,
-                           excerpt(name, x, sizeof x));
+                           cr_field_excerpt(name, x, sizeof x));
     }
     const char *dup = twice(t->names, t->ncols);
     if (dup)
         return cr_errf(err, errlen, "%s:%u: column '%s' appears twice in the header", t->path, at,
-                       excerpt(dup, x, sizeof x));
+                       cr_field_excerpt(dup, x, sizeof x));
     return 0;
 }
 
@@ -337,7 +319,7 @@ static int field_fault(const cr_csv_table *t, size_t row, const char *label, con
         return 0;
     char x[64], y[64];
     return cr_errf(err, errlen, "%s:%u: %s '%s': '%s' %s", t->path, t->rows[row].line, label,
-                   excerpt(name, y, sizeof y), excerpt(text, x, sizeof x), why);
+                   cr_field_excerpt(name, y, sizeof y), cr_field_excerpt(text, x, sizeof x), why);
 }
 
 static int check_fields(const cr_csv_table *t, const cr_csv_schema *s, char *err, size_t errlen)
@@ -352,10 +334,12 @@ static int check_fields(const cr_csv_table *t, const cr_csv_schema *s, char *err
         for (size_t c = 0; c < t->ncols && rc == 0; ++c)
             if (spec[c])
                 rc = field_fault(t, r, "column", t->names[c], spec[c], t->rows[r].fields[c], err, errlen);
-        const char *(*row_fault)(const char *const *, char *const *, size_t) =
+        const char *(*row_fault)(const char *, const char *const *, char *const *, size_t, char *, size_t) =
             s == &cr_schema_results ? cr_results_row_fault : s == &cr_schema_run_log ? cr_run_log_row_fault : NULL;
-        const char *why =
-            rc == 0 && row_fault ? row_fault((const char *const *)t->names, t->rows[r].fields, t->ncols) : NULL;
+        char buf[256];
+        const char *why = rc == 0 && row_fault ? row_fault(t->path, (const char *const *)t->names, t->rows[r].fields,
+                                                           t->ncols, buf, sizeof buf)
+                                               : NULL;
         if (why)
             rc = cr_errf(err, errlen, "%s:%u: %s", t->path, t->rows[r].line, why);
     }
@@ -404,7 +388,7 @@ static int check_keys(const cr_csv_table *t, const cr_csv_schema *s, char *err, 
         while (first > 0 && strcmp(v[first - 1].key, v[worst].key) == 0)
             --first;
         rc = cr_errf(err, errlen, "%s:%u: key '%s' appears twice (first on line %u)", t->path, v[worst].line,
-                     excerpt(v[worst].key, x, sizeof x), v[first].line);
+                     cr_field_excerpt(v[worst].key, x, sizeof x), v[first].line);
     }
     free(v);
     return rc;
@@ -516,7 +500,7 @@ int cr_csv_number(const cr_csv_table *t, size_t row, int col, bool allow_empty, 
         return 0;
     char x[64];
     return cr_errf(err, errlen, "%s:%u: column '%s': '%s' %s", t->path, t->rows[row].line, t->names[col],
-                   excerpt(s, x, sizeof x), why);
+                   cr_field_excerpt(s, x, sizeof x), why);
 }
 
 bool cr_params_get(const char *params, const char *key, char *buf, size_t len)

@@ -69,7 +69,7 @@ if [ $rc = 0 ]; then
     echo "crossroof-slurm: report: $run/cluster-report.md (and cluster-report.csv)"
     # One headline across the nodes, drawn where gnuplot is; the report
     # stands without it.
-    "$repo/plot/plot.sh" "$run" || echo "crossroof-slurm: the headline figure was not drawn (see above)"
+    CROSSROOF_TOOLS=$tools "$repo/plot/plot.sh" "$run" || echo "crossroof-slurm: the headline figure was not drawn (see above)"
 fi
 printf '%s\n' "$rc" | write_whole "$run/slurm/report-exit" || :
 exit "$rc"

@@ -258,20 +258,28 @@ static void test_figures_that_are_no_png_are_refused(void **state)
 
 /* Every case of the shared list of corrupt results: the report refuses the
  * run (exit 1, one line naming the file and line at fault) and writes
- * nothing; --check fails on a report written before the file went bad. */
+ * nothing; --check fails on a report written before the file went bad;
+ * --read refuses the file alone in the same words, and reads it silently
+ * before. */
 static void test_corrupt_results_are_refused(void **state)
 {
     (void)state;
     size_t n;
     corrupt_case *cases = corrupt_cases(&n);
-    char dir[300], args[400];
+    char dir[300], args[700];
     snprintf(dir, sizeof dir, "%s/corrupt", tmp);
     for (size_t i = 0; i < n; ++i) {
         const corrupt_case *c = &cases[i];
         copy_real_run(dir);
         expect_output(tool, dir, 0, "1 device(s)");
+        snprintf(args, sizeof args, "--read '%s/%s'", dir, c->file);
+        run_result r = run_with_status(0, NULL, tool, args);
+        if (r.out[0] || r.err[0])
+            fail_msg("%s: said '%s%s' of a file that reads", args, r.out, r.err);
+        run_free(&r);
         corrupt(dir, c);
         expect_corrupt_refused(tool, dir, c, true);
+        expect_corrupt_refused(tool, args, c, true);
         snprintf(args, sizeof args, "--check %s", dir);
         expect_corrupt_refused(tool, args, c, false);
     }

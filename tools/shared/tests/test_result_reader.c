@@ -9,8 +9,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cr.h"
 #include "results.h"
 #include "shared/result_reader.h"
+#include "timer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -469,6 +471,82 @@ static void test_run_log_statuses(void **state)
     }
 }
 
+/* ---- the values a results row may name ---- */
+
+/* One row as the writer writes it (timer NULL: a row with no measurement),
+ * read back as the file name: the reader's verdict, "" when it reads. */
+static const char *row_verdict(const char *name, const char *benchmark, const char *dtype, const char *timer,
+                               const char *unit)
+{
+    cr_result r;
+    cr_result_begin(&r, benchmark, "opencl", "cpu", "triad", dtype, "fixed", unit);
+    r.figure = r.figure_best = 1.5;
+    if (timer)
+        snprintf(r.timer, sizeof r.timer, "%s", timer);
+    else
+        cr_result_unmeasured(&r);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    cr_result_write_header(f);
+    cr_result_write_row(f, &r);
+    assert_int_equal(fclose(f), 0);
+    const char *got = verdict(name, text, len, &cr_schema_results);
+    free(text);
+    return got;
+}
+
+/* A unit, a type or a timer no benchmark writes, or a row of another
+ * benchmark than the file's name says, would drop out of every headline
+ * unseen: refused, naming the field and its value. */
+static void test_results_values_the_suite_writes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *benchmark, *dtype, *timer, *unit, *want;
+    } cases[] = {
+        {"stream-opencl.csv", "stream", "double", "event", "GB/s", ""},
+        {"stream-opencl.csv", "stream", "float", "event", "furlongs",
+         "stream-opencl.csv:2: unit 'furlongs' is no unit the suite writes"},
+        {"fma-cuda.csv", "fma", "quad", "event", "Gflop/s", "fma-cuda.csv:2: dtype 'quad' is no type the suite writes"},
+        {"latency-opencl.csv", "latency", "uint64", "sundial", "ns",
+         "latency-opencl.csv:2: timer 'sundial' is no timer the suite writes"},
+        {"run/opencl-0-cpu/stream-opencl.csv", "latency", "uint64", "event", "ns",
+         "run/opencl-0-cpu/stream-opencl.csv:2: benchmark 'latency' is not the file's benchmark, stream"},
+        /* A value in a message stays on one line, at most 40 bytes. */
+        {"stream-opencl.csv", "stream", "float", "event", "GB/s\nper second",
+         "stream-opencl.csv:2: unit 'GB/s per second' is no unit the suite writes"},
+        /* What the benchmarks write reads. */
+        {"bandwidth-opencl.csv", "bandwidth", "", "host", "ms", ""},
+        {"bandwidth-cuda.csv", "bandwidth", "", "event", "%", ""},
+        {"atomics-opencl.csv", "atomics", "uint32", "event", "x", ""},
+        {"cache-opencl.csv", "cache", "uint64", NULL, "B", ""},
+        {"regspill-offline.csv", "regspill", "uint32", NULL, "B/thread", ""},
+        {"sfu-cuda.csv", "sfu", "float", NULL, "ok", ""},
+        {"latency-cuda.csv", "latency", "", NULL, "", ""},
+        /* A file whose name names no benchmark says none. */
+        {"w.csv", "bandwidth", "", "event", "GB/s", ""},
+    };
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        const char *got = row_verdict(cases[i].name, cases[i].benchmark, cases[i].dtype, cases[i].timer,
+                                      cases[i].unit);
+        if (strcmp(got, cases[i].want) != 0 && ++wrong)
+            print_error("%s (%s, %s, %s, %s): '%s', want '%s'\n", cases[i].name, cases[i].benchmark, cases[i].dtype,
+                        cases[i].timer ? cases[i].timer : "none", cases[i].unit, got, cases[i].want);
+    }
+    if (wrong)
+        fail_msg("%d of the rows read otherwise", wrong);
+    /* Every timer and type the harness names reads. */
+    static const cr_timer_kind timers[] = {CR_TIMER_EVENT, CR_TIMER_HOST, CR_TIMER_HOST_FALLBACK};
+    for (size_t i = 0; i < sizeof timers / sizeof *timers; ++i)
+        assert_string_equal(row_verdict("fma-opencl.csv", "fma", "float", cr_timer_kind_name(timers[i]), "Gflop/s"),
+                            "");
+    for (int t = 0; t < CR_NDTYPES; ++t)
+        assert_string_equal(row_verdict("fma-opencl.csv", "fma", cr_dtype_name((cr_dtype)t), "event", "Gflop/s"), "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_schema_by_name),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_run_log_statuses),
+        cmocka_unit_test(test_results_values_the_suite_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
