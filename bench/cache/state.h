@@ -166,6 +166,11 @@ int cc_sweep_grid(cc_state *s);
 int cc_sweep_line(cc_state *s);
 int cc_sweep_ways(cc_state *s);
 int cc_sweep_write(cc_state *s);
+/* A pass of n loads: its time per load less the one-load walk's, median
+ * from median and best from best, into row's figures. Where the pass took
+ * no longer than the one load, the difference is noise, not a time: that
+ * figure is left empty and the row flagged "unresolved", saying why. */
+void cc_per_load_figures(cr_result *row, const cr_measurement *m, const cr_measurement *one, uint64_t n);
 int cc_sweep_loads(cc_state *s);
 
 /* ---- detect.c ---- */

@@ -113,8 +113,25 @@ static bool stores_landed(cc_state *s, cc_level_data *d, uint64_t first, uint64_
     return ok;
 }
 
+void cc_per_load_figures(cr_result *row, const cr_measurement *m, const cr_measurement *one, uint64_t n)
+{
+    double per = 1e9 / (double)(n - 1);
+    row->figure = (m->stats.median - one->stats.median) * per;
+    row->figure_best = (m->stats.min - one->stats.min) * per;
+    if (row->figure > 0 && row->figure_best > 0)
+        return;
+    CR_FLAG(row, "unresolved",
+            "the %" PRIu64 "-load pass (median %.4g ns, best %.4g) took no longer than the one-load walk (median %.4g "
+            "ns, best %.4g): the time per load is below what these repetitions resolve",
+            n, m->stats.median * 1e9, m->stats.min * 1e9, one->stats.median * 1e9, one->stats.min * 1e9);
+    if (!(row->figure > 0))
+        row->figure = NAN;
+    if (!(row->figure_best > 0))
+        row->figure_best = NAN;
+}
+
 static int record_seq(cc_state *s, unsigned k, seq_kind kind, uint64_t footprint, const cr_measurement *m,
-                      double one_s, uint64_t n, const cc_walk *w)
+                      const cr_measurement *one, uint64_t n, const cc_walk *w)
 {
     cr_result row;
     level_row(s, &row, k, seq_names[kind], footprint);
@@ -127,9 +144,8 @@ static int record_seq(cc_state *s, unsigned k, seq_kind kind, uint64_t footprint
         snprintf(row.note, sizeof row.note, "one load after the eviction: the launch's own time, subtracted from the "
                                             "passes of this level");
     } else {
-        row.figure = (m->stats.median - one_s) / (double)(n - 1) * 1e9;
-        row.figure_best = (m->stats.min - one_s) / (double)(n - 1) * 1e9;
-        snprintf(row.note, sizeof row.note, "ns per load of one pass, the one-load walk's median subtracted");
+        snprintf(row.note, sizeof row.note, "ns per load of one pass, the one-load walk's time subtracted");
+        cc_per_load_figures(&row, m, one, n);
     }
     if (w->bad) {
         row.valid = false;
@@ -232,10 +248,9 @@ static int write_level(cc_state *s, unsigned k, unsigned line, uint64_t llc)
         d->write_bad = true;
         snprintf(d->write_why, sizeof d->write_why, "%.150s", err);
     }
-    double one_s = m[SEQ_ONE].stats.median;
     int rc = 0;
     for (int q = 0; q < SEQ_COUNT && rc == 0; ++q)
-        rc = record_seq(s, k, (seq_kind)q, probe, &m[q], one_s, n, &c.walk);
+        rc = record_seq(s, k, (seq_kind)q, probe, &m[q], &m[SEQ_ONE], n, &c.walk);
     if (rc == 0)
         rc = record_store(s, k, "store-fits", probe, &fits, &mf, &d->store_in_ns);
     if (rc == 0)

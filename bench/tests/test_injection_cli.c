@@ -550,8 +550,10 @@ static void test_plot_installed_under_a_hostile_path(void **state)
     hostile_path(inst, tmp, "install");
     setenv("CR_INJ_TO", inst, 1);
     /* plot.sh reads its CSVs and the benchmarks' descriptors with the shell
-     * functions in common/, and draws with the benchmarks' scripts. */
-    sh("mkdir -p -- \"$CR_INJ_TO/results\" \"$CR_INJ_TO/common\" && cp -R -- \"$CR_INJ_SRC/plot\" \"$CR_INJ_TO\"/ && "
+     * functions in common/ and the report beside it (build/tools/report),
+     * and draws with the benchmarks' scripts. */
+    sh("mkdir -p -- \"$CR_INJ_TO/results\" \"$CR_INJ_TO/common\" \"$CR_INJ_TO/build/tools\" && "
+       "cp -- \"$CR_INJ_TOOLS/report\" \"$CR_INJ_TO/build/tools\"/ && cp -R -- \"$CR_INJ_SRC/plot\" \"$CR_INJ_TO\"/ && "
        "cp -- \"$CR_INJ_SRC\"/common/csv_records.sh \"$CR_INJ_SRC\"/common/kv.sh \"$CR_INJ_SRC\"/common/descriptor.sh "
        "\"$CR_INJ_TO/common\"/ && cp -R -- \"$CR_INJ_SRC/results/reference\" \"$CR_INJ_TO/results\"/ && "
        "for b in \"$CR_INJ_SRC\"/bench/*/descriptor; do b=${b%%/descriptor}; b=${b##*/}; "
@@ -657,6 +659,7 @@ static void test_run_all_with_hostile_out_and_device(void **state)
     assert_non_null(f);
     fprintf(f,
             "#!/bin/sh\n"
+            "[ \"$1\" = --check-options ] && exit 0\n"
             "[ \"$1\" = --list-devices ] && { cat %s/devices.txt; exit 0; }\n"
             "out=.; while [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\n"
             "cp -- %s/*.csv \"$out\"/\n",
