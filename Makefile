@@ -146,8 +146,10 @@ ptx_for_test = $(eval $(call ptx_for_test_rule,$(1),$(2),$(3),$(4)))
 COMMON_SRC := $(wildcard common/*.c)
 $(BUILD)/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/san/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/san/obj/%.o)
-# The host limit's kernels stand for what the cores reach.
+# The host limit's and the host FMA reference's kernels stand for what the
+# cores reach.
 $(call timed_host_code,common/host_limit)
+$(call timed_host_code,common/host_fma)
 # The git revision goes into metadata; its header is rewritten only when it changes.
 $(BUILD)/gen/git_rev.h: FORCE
 	@mkdir -p $(@D)

@@ -85,6 +85,7 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
         return rc;
     cr_session_bind(s);
     s->wants_memory_peak = d->measures_memory;
+    s->wants_compute_peak = d->measures_compute;
 
     int exit_code;
     cr_meta meta;

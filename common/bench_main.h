@@ -40,6 +40,7 @@ typedef struct {
     void *state;           /* passed to every hook */
     bool quiet_omp_waits;  /* a host reference runs OpenMP beside the device */
     bool measures_memory;  /* its figures are memory bandwidths: see cr_session.wants_memory_peak */
+    bool measures_compute; /* its figures are FLOP rates: see cr_session.wants_compute_peak */
     /* After the command line, before any device: checks that need none, and
      * actions that need none (a listing, an offline table). */
     int (*parsed)(void *state);

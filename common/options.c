@@ -335,8 +335,9 @@ static const struct {
     {"energy", "MODE", OPT_ENERGY, "energy per point: auto (where a sensor covers the device), on (required), off"},
     {"energy-time", "SEC", OPT_ENERGY_TIME, "shortest energy window per point (default 0.2, quick 0.1)"},
     {"host-limit", "on|off", OPT_HOST_LIMIT,
-     "measure the host's memory limit, the memory peak of a device sharing host memory, before the run "
-     "(default on, or CROSSROOF_HOST_LIMIT); off: that peak is unknown and not judged"},
+     "measure the host's memory limit, the memory peak of a device sharing host memory, before the run, and "
+     "a CPU device's compute peak where FLOP rates are judged (default on, or CROSSROOF_HOST_LIMIT); off: the "
+     "memory peak is unknown and not judged, the compute peak the device's own"},
 };
 #define N_COMMON (sizeof common_options / sizeof common_options[0])
 

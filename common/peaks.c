@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "peaks.h"
 
+#include "cpu_model.h"
+#include "host_fma.h"
 #include "host_limit.h"
 #include "options.h"
 
@@ -100,6 +102,51 @@ void cr_peaks_measure_host_memory(cr_peaks *p, int reps)
              lim.reps);
 }
 
+/* The table's peak for the host at the clock the chain measured, beside
+ * the measured one: where they part by more than 15%, one of them is not
+ * what it claims (a part the table cannot tell apart, a clock that moved,
+ * a reference that did not fill the pipes), and the metadata says so. */
+static void model_host_compute(cr_peaks *p, const cr_host_fma *m)
+{
+    cr_cpu_id id;
+    const cr_cpu_arch *arch = cr_cpu_id_read(&id) == 0 ? cr_cpu_arch_of(&id) : NULL;
+    if (arch == NULL) {
+        snprintf(p->compute_model_source, sizeof p->compute_model_source,
+                 "unknown: %s family 0x%x model 0x%x (%s) is not in the table of common/cpu_model.c",
+                 id.vendor[0] ? id.vendor : "a CPU without cpuid", id.family, id.model, id.brand);
+        return;
+    }
+    p->host_clock_mhz = arch->fma_cycles / m->chain_step_s * 1e-6;
+    cr_cpu_model_peak(arch, m->threads, p->host_clock_mhz, p->compute_model_gflops);
+    snprintf(p->compute_model_source, sizeof p->compute_model_source,
+             "%s (%s family 0x%x model 0x%x): %d cores x %.0f MHz (a chain of FMAs of %u clocks each, timed on every "
+             "core after each repetition) x %u FMA pipes of %u bits x 2%s%s",
+             arch->name, id.vendor, id.family, id.model, m->threads, p->host_clock_mhz, arch->fma_cycles,
+             arch->fma_pipes, arch->fma_bits, arch->caveat[0] ? "; " : "", arch->caveat);
+    double ratio = p->compute_gflops[0] / p->compute_model_gflops[0];
+    snprintf(p->compute_check, sizeof p->compute_check,
+             "%s: the measured float peak %.4g GFLOP/s is %.0f%% of the modelled %.4g", fabs(ratio - 1) > 0.15
+             ? "disagree" : "agree within 15%", p->compute_gflops[0], 100 * ratio, p->compute_model_gflops[0]);
+}
+
+void cr_peaks_measure_host_compute(cr_peaks *p, int reps)
+{
+    char err[200];
+    cr_host_fma m;
+    if (cr_host_fma_measure(reps, &m, err, sizeof err) != 0) {
+        snprintf(p->compute_check, sizeof p->compute_check, "not measured: %s; the device's modelled peak stays",
+                 err);
+        return;
+    }
+    for (int t = 0; t < 2; ++t)
+        p->compute_gflops[t] = m.best_gflops[t];
+    snprintf(p->compute_source, sizeof p->compute_source,
+             "the host's peak measured alone before the run: %d threads x %d independent chains of %s FMAs (%u/%u "
+             "float/double lanes), best of %d (medians %.4g and %.4g GFLOP/s)",
+             m.threads, m.chains, m.isa, m.lanes[0], m.lanes[1], m.reps, m.median_gflops[0], m.median_gflops[1]);
+    model_host_compute(p, &m);
+}
+
 static void set_number(cr_meta *m, const char *key, double v)
 {
     if (isfinite(v))
@@ -115,6 +162,11 @@ void cr_peaks_to_meta(const cr_peaks *p, cr_meta *m)
     set_number(m, "peak.float_GFLOPs", p->compute_gflops[0]);
     set_number(m, "peak.double_GFLOPs", p->compute_gflops[1]);
     cr_meta_set(m, "peak.compute_source", "%s", p->compute_source);
+    set_number(m, "peak.float_GFLOPs_modelled", p->compute_model_gflops[0]);
+    set_number(m, "peak.double_GFLOPs_modelled", p->compute_model_gflops[1]);
+    set_number(m, "peak.host_clock_MHz", p->host_clock_mhz);
+    cr_meta_set(m, "peak.compute_model_source", "%s", p->compute_model_source);
+    cr_meta_set(m, "peak.compute_check", "%s", p->compute_check);
     set_number(m, "peak.local_GBps", p->local_gbs);
     cr_meta_set(m, "peak.local_source", "%s", p->local_source);
     cr_meta_set(m, "peak.llc_bytes", "%llu", (unsigned long long)p->llc_bytes);

@@ -24,6 +24,14 @@ void cr_peaks_for_device(const cr_device_info *d, uint64_t host_llc_bytes, doubl
  * unknown and memory_source says why. */
 void cr_peaks_measure_host_memory(cr_peaks *p, int reps);
 
+/* A CPU device's compute peak is the host's, measured alone (its FMA
+ * reference, common/host_fma.h, best of reps): it replaces the peak the
+ * device's figures imply. Beside it the peak of the host's
+ * microarchitecture (common/cpu_model.h) at the clock measured, and
+ * whether the two agree within 15%. Where the reference fails, the
+ * device's peak stays and compute_check says why. */
+void cr_peaks_measure_host_compute(cr_peaks *p, int reps);
+
 void cr_peaks_to_meta(const cr_peaks *p, cr_meta *m);
 
 #endif

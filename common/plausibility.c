@@ -11,6 +11,7 @@ void cr_peaks_unknown(cr_peaks *p)
 {
     memset(p, 0, sizeof *p);
     p->memory_gbs = p->compute_gflops[0] = p->compute_gflops[1] = p->local_gbs = NAN;
+    p->compute_model_gflops[0] = p->compute_model_gflops[1] = p->host_clock_mhz = NAN;
     snprintf(p->memory_source, sizeof p->memory_source, "unknown");
     snprintf(p->compute_source, sizeof p->compute_source, "unknown");
     snprintf(p->local_source, sizeof p->local_source, "unknown");

@@ -33,6 +33,13 @@ typedef struct {
     char memory_source[384];    /* how memory_gbs was obtained, or why it is unknown */
     double compute_gflops[2];   /* float, double; NaN: unknown */
     char compute_source[384];
+    /* A CPU device's compute peak is measured on the host; beside it, the
+     * peak its microarchitecture's table gives at the clock measured, as a
+     * cross-check (common/peaks.c). NaN and "" elsewhere. */
+    double compute_model_gflops[2];
+    double host_clock_mhz;
+    char compute_model_source[384];
+    char compute_check[256];
     double local_gbs;           /* a work-group's local (CUDA: shared) memory, all compute units; NaN: unknown */
     char local_source[384];
     uint64_t llc_bytes;         /* the last-level cache the residency verdict uses; 0: unknown */

@@ -153,6 +153,13 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
             snprintf(s->peaks.memory_source, sizeof s->peaks.memory_source,
                      "unknown: the host's limit was not measured (--host-limit off or CROSSROOF_HOST_LIMIT=off)");
     }
+    if (s->wants_compute_peak && s->info.is_cpu) {
+        if (s->opt.host_limit)
+            cr_peaks_measure_host_compute(&s->peaks, s->opt.quick ? 20 : 40);
+        else
+            snprintf(s->peaks.compute_check, sizeof s->peaks.compute_check,
+                     "not measured (--host-limit off or CROSSROOF_HOST_LIMIT=off): the device's modelled peak stays");
+    }
     cr_meta_collect_host(meta, s->topo, argc, argv);
     cr_meta_add_device(meta, &s->info);
     cr_meta_set(meta, "benchmark", "%s", benchmark);

@@ -26,6 +26,7 @@ typedef struct {
     cr_stop_rule rule;
     cr_peaks peaks;      /* what the plausibility gate judges every row against */
     bool wants_memory_peak; /* set before cr_session_start: measure the host's memory limit for a device sharing it */
+    bool wants_compute_peak; /* and the host's compute peak, for a CPU device */
     char base[4096];     /* <out>/<benchmark>-<backend>: CSV and metadata share it */
     char bind_note[256];
     int failures;        /* rows recorded invalid */
@@ -57,7 +58,8 @@ void cr_session_bind(cr_session *s);
  * (another run writing there: one line, exit 1), prints the notes held
  * back, works out the device's peaks (measuring the host's memory limit
  * first when wants_memory_peak is set and the device shares the host's
- * memory), writes the metadata (the host, the device, the binding, stop
+ * memory, and its compute peak when wants_compute_peak is set and the
+ * device is the host's CPU), writes the metadata (the host, the device, the binding, stop
  * rule and peaks, plus the caller's keys in meta) and an empty CSV. It opens
  * the energy sensor that covers the device and measures its static power
  * (--energy; on with no sensor is an error). Returns -1 to go on, else the

@@ -583,7 +583,7 @@ static const cr_design fma_design = {
     .summary = "FMA throughput against concurrency per compute unit for 1..8 independent chains per work-item: "
                "the X-model's g(x) (Li ch. 3, Volkov's method).",
     .options = fma_options, .n_options = N_FMA_OPTIONS, .config = &the_state.cfg,
-    .session = &the_state.ses, .state = &the_state, .quiet_omp_waits = true,
+    .session = &the_state.ses, .state = &the_state, .quiet_omp_waits = true, .measures_compute = true,
     .plan = plan, .run = run_design, .release = release,
 };
 

@@ -133,6 +133,8 @@ static const cr_column_spec meta_keys[] = {
     {"device.timer_resolution_ns", CR_NONNEG, CR_MAY_BE_EMPTY}, {"llc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},
     {"host_timer_granularity_ns", CR_COUNT, CR_MAY_BE_EMPTY}, {"peak.memory_GBps", CR_NONNEG, CR_MAY_BE_EMPTY},
     {"peak.float_GFLOPs", CR_NONNEG, CR_MAY_BE_EMPTY},       {"peak.double_GFLOPs", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"peak.float_GFLOPs_modelled", CR_NONNEG, CR_MAY_BE_EMPTY}, {"peak.double_GFLOPs_modelled", CR_NONNEG, CR_MAY_BE_EMPTY},
+    {"peak.host_clock_MHz", CR_NONNEG, CR_MAY_BE_EMPTY},
     {"peak.llc_bytes", CR_COUNT, CR_MAY_BE_EMPTY},          {"peak.local_GBps", CR_NONNEG, CR_MAY_BE_EMPTY},
     {"device.pcie_max_GTps", CR_NONNEG, CR_MAY_BE_EMPTY},    {"device.pcie_max_width", CR_COUNT, CR_MAY_BE_EMPTY},
     {"device.pcie_current_GTps", CR_NONNEG, CR_MAY_BE_EMPTY}, {"device.pcie_current_width", CR_COUNT, CR_MAY_BE_EMPTY},
