@@ -251,6 +251,37 @@ static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
     snprintf(d->backend, sizeof d->backend, "%s", backend);
 }
 
+/* A CPU device's compute peak is measured where FLOP rates are judged
+ * (fma's metadata, peak.compute_check set): there the device table's
+ * compute peaks are that file's, with the model beside them and whether
+ * the two agree; the metadata of the other benchmarks has the device's
+ * own. */
+static void measured_compute_rows(rp_device *d, const char *file, const cr_csv_table *t)
+{
+    static const struct {
+        const char *key, *label;
+    } rows[] = {
+        {"peak.float_GFLOPs", "float peak (GFLOP/s)"},
+        {"peak.double_GFLOPs", "double peak (GFLOP/s)"},
+        {"peak.float_GFLOPs_modelled", "float peak modelled (GFLOP/s)"},
+        {"peak.double_GFLOPs_modelled", "double peak modelled (GFLOP/s)"},
+        {"peak.host_clock_MHz", "host clock of the compute peak (MHz)"},
+        {"peak.compute_check", "compute peak, measured against modelled"},
+    };
+    rp_section *sec = &d->sections[RP_DEVICE_SECTION];
+    if (*meta_value(t, "peak.compute_check") == '\0' || sec->ntables == 0)
+        return;
+    rp_table *tab = &sec->tables[0];
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) {
+        const char *v = meta_value(t, rows[k].key);
+        if (*v == '\0')
+            continue;
+        rp_row *r = rp_row_for(tab, "%s", rows[k].label);
+        rp_set_text(r, 0, "%s (%s)", v, file);
+        r->cells[0].num = rp_number(v);
+    }
+}
+
 /* The metadata file the device table comes from: that of a part whose
  * metadata describes the device first (report/part.h), else the first. */
 static const char *device_meta(const rp_strings *files)
@@ -270,25 +301,29 @@ static const char *device_meta(const rp_strings *files)
 
 /* Every metadata file is read (each is linked from the report); the
  * benchmarks' files agree on the device, and the device table comes from
- * device_meta()'s. */
+ * device_meta()'s, with a measured compute peak from the file that has it. */
 static int load_meta(const source *src, const rp_run *run, rp_device *d, const rp_strings *files, char *err,
                      size_t errlen)
 {
     rp_section *sec = &d->sections[RP_DEVICE_SECTION];
     const char *chosen = device_meta(files);
     snprintf(d->label, sizeof d->label, "%s", d->dir[0] ? d->dir : "device");
+    cr_csv_table t;
+    if (chosen) {
+        if (read_csv(src, run, d, chosen, &t, err, errlen) != 0)
+            return -1;
+        sec->ran = true;
+        device_table(d, chosen, &t);
+        cr_csv_free(&t);
+    }
     for (size_t i = 0; i < files->n; ++i) {
         const char *f = files->v[i];
         if (!ends_with(f, ".meta.csv"))
             continue;
         rp_strings_push(&sec->sources, "%s", f);
-        cr_csv_table t;
         if (read_csv(src, run, d, f, &t, err, errlen) != 0)
             return -1;
-        if (f == chosen) {
-            sec->ran = true;
-            device_table(d, f, &t);
-        }
+        measured_compute_rows(d, f, &t);
         cr_csv_free(&t);
     }
     return 0;

@@ -1012,6 +1012,33 @@ static void test_energy_section_only_where_it_ran(void **state)
     rp_run_free(&run);
 }
 
+/* A CPU device's compute peak measured where fma ran: the device table
+ * shows that file's peaks, the modelled ones and their agreement, over
+ * the device's own peak in the metadata the table comes from. */
+static void test_measured_compute_peak_in_the_device_table(void **state)
+{
+    (void)state;
+    static const dev_file files[] = {
+        {"stream-opencl.csv", stream_csv},
+        {"stream-opencl.meta.csv", "key,value\ndevice.name,Test device\nbackend,opencl\npeak.float_GFLOPs,320\n"},
+        {"fma-opencl.meta.csv",
+         "key,value\ndevice.name,Test device\nbackend,opencl\npeak.float_GFLOPs,288.5\npeak.double_GFLOPs,141\n"
+         "peak.float_GFLOPs_modelled,301.7\npeak.host_clock_MHz,2357\n"
+         "peak.compute_check,agree within 15%: the measured float peak 288.5 GFLOP/s is 96% of the modelled 301.7\n"},
+    };
+    rp_run run;
+    load_device("compute-peak", files, sizeof files / sizeof *files, &run);
+    char *md = markdown_of(&run);
+    expect_in_text(md, "| float peak (GFLOP/s) | 288.5 (fma-opencl.meta.csv) |");
+    expect_in_text(md, "| float peak modelled (GFLOP/s) | 301.7 (fma-opencl.meta.csv) |");
+    expect_in_text(md, "| host clock of the compute peak (MHz) | 2357 (fma-opencl.meta.csv) |");
+    expect_in_text(md, "agree within 15%: the measured float peak 288.5 GFLOP/s is 96% of the modelled 301.7");
+    if (strstr(md, "| 320 |") != NULL)
+        fail_msg("the device's own peak is still shown:\n%s", md);
+    free(md);
+    rp_run_free(&run);
+}
+
 /* ---- the order of the report ---- */
 
 /* A run as run_all.sh leaves it without a GPU: a device with stream's
@@ -1101,6 +1128,7 @@ int main(void)
         cmocka_unit_test(test_bad_directories),
         cmocka_unit_test(test_energy_section_only_where_it_ran),
         cmocka_unit_test(test_report_opens_with_the_answer),
+        cmocka_unit_test(test_measured_compute_peak_in_the_device_table),
     };
     for (size_t i = 0; i < NCASES; ++i)
         tests[FIRST + i] = (struct CMUnitTest){.name = headline_cases[i].test, .test_func = test_headlines,
