@@ -177,10 +177,11 @@ static int load_peers(const source *src, rp_run *run, char *err, size_t errlen)
 
 /* SIZE: a byte count; COUNT: a number that 0 means unknown (no device). */
 enum { PLAIN, BYTES, COUNT };
-static const struct {
+typedef struct {
     const char *key, *label;
     int kind;
-} meta_keys[] = {
+} meta_key;
+static const meta_key meta_keys[] = {
     {"device.name", "device", PLAIN},
     {"device.vendor", "vendor", PLAIN},
     {"device.platform", "platform", PLAIN},
@@ -202,6 +203,10 @@ static const struct {
     {"peak.memory_GBps", "memory peak (GB/s)", COUNT},
     {"peak.float_GFLOPs", "float peak (GFLOP/s)", COUNT},
     {"peak.double_GFLOPs", "double peak (GFLOP/s)", COUNT},
+    {"peak.float_GFLOPs_modelled", "float peak modelled (GFLOP/s)", COUNT},
+    {"peak.double_GFLOPs_modelled", "double peak modelled (GFLOP/s)", COUNT},
+    {"peak.host_clock_MHz", "host clock of the compute peak (MHz)", COUNT},
+    {"peak.compute_check", "compute peak, measured against modelled", PLAIN},
     {"mode", "mode", PLAIN},
     {"host", "host", PLAIN},
     {"cpu", "CPU", PLAIN},
@@ -258,25 +263,17 @@ static void device_table(rp_device *d, const char *file, const cr_csv_table *t)
  * own. */
 static void measured_compute_rows(rp_device *d, const char *file, const cr_csv_table *t)
 {
-    static const struct {
-        const char *key, *label;
-    } rows[] = {
-        {"peak.float_GFLOPs", "float peak (GFLOP/s)"},
-        {"peak.double_GFLOPs", "double peak (GFLOP/s)"},
-        {"peak.float_GFLOPs_modelled", "float peak modelled (GFLOP/s)"},
-        {"peak.double_GFLOPs_modelled", "double peak modelled (GFLOP/s)"},
-        {"peak.host_clock_MHz", "host clock of the compute peak (MHz)"},
-        {"peak.compute_check", "compute peak, measured against modelled"},
-    };
     rp_section *sec = &d->sections[RP_DEVICE_SECTION];
     if (*meta_value(t, "peak.compute_check") == '\0' || sec->ntables == 0)
         return;
     rp_table *tab = &sec->tables[0];
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) {
-        const char *v = meta_value(t, rows[k].key);
-        if (*v == '\0')
+    for (size_t k = 0; k < sizeof meta_keys / sizeof *meta_keys; ++k) {
+        const char *key = meta_keys[k].key, *v = meta_value(t, key);
+        bool compute = strncmp(key, "peak.", 5) == 0 && (strstr(key, "GFLOPs") || strstr(key, "_MHz") ||
+                                                          strstr(key, "compute"));
+        if (!compute || *v == '\0')
             continue;
-        rp_row *r = rp_row_for(tab, "%s", rows[k].label);
+        rp_row *r = rp_row_for(tab, "%s", meta_keys[k].label);
         rp_set_text(r, 0, "%s (%s)", v, file);
         r->cells[0].num = rp_number(v);
     }

@@ -1018,14 +1018,14 @@ static void test_energy_section_only_where_it_ran(void **state)
 static void test_measured_compute_peak_in_the_device_table(void **state)
 {
     (void)state;
-    static const dev_file files[] = {
-        {"stream-opencl.csv", stream_csv},
-        {"stream-opencl.meta.csv", "key,value\ndevice.name,Test device\nbackend,opencl\npeak.float_GFLOPs,320\n"},
-        {"fma-opencl.meta.csv",
-         "key,value\ndevice.name,Test device\nbackend,opencl\npeak.float_GFLOPs,288.5\npeak.double_GFLOPs,141\n"
-         "peak.float_GFLOPs_modelled,301.7\npeak.host_clock_MHz,2357\n"
-         "peak.compute_check,agree within 15%: the measured float peak 288.5 GFLOP/s is 96% of the modelled 301.7\n"},
-    };
+    const char *fma_meta =
+        "key,value\ndevice.name,Test device\nbackend,opencl\npeak.float_GFLOPs,288.5\npeak.double_GFLOPs,141\n"
+        "peak.float_GFLOPs_modelled,301.7\npeak.host_clock_MHz,2357\n"
+        "peak.compute_check,agree within 15%: the measured float peak 288.5 GFLOP/s is 96% of the modelled 301.7\n";
+    const dev_file files[] = {{"stream-opencl.csv", stream_csv},
+                              {"stream-opencl.meta.csv",
+                               "key,value\ndevice.name,Test device\nbackend,opencl\npeak.float_GFLOPs,320\n"},
+                              {"fma-opencl.meta.csv", fma_meta}};
     rp_run run;
     load_device("compute-peak", files, sizeof files / sizeof *files, &run);
     char *md = markdown_of(&run);
