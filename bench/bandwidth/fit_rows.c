@@ -1,5 +1,6 @@
 /* Lee's transfer model per path: the fit row, made over the path's
- * verified points only, and each point's error against it. */
+ * verified points only, each point's error against it, and the fits of
+ * the cache-resident and the memory sizes apart. */
 #include "bandwidth/run.h"
 
 #include <math.h>
@@ -67,6 +68,50 @@ static int record_fit_error(bw_run *run, const bw_path *p, double bytes, double 
     return bw_record(run, &r);
 }
 
+/* Lee's model over one regime's sizes apart (transfer_model.h): one row,
+ * where the sweep has enough valid sizes in it for a fit (fewer is no
+ * failure of the run, only a sweep that does not reach the regime). The
+ * cache regime's b is a cache's bandwidth, judged only by how well the
+ * model fits; the memory regime's is judged against the memory limit too. */
+static int record_regime_fit(bw_run *run, const bw_path *p, const double *bytes, const double *seconds,
+                             const bool *valid, size_t n, bw_regime g)
+{
+    uint64_t llc = run->ses.peaks.llc_bytes;
+    double b[BW_MAX_SIZES], t[BW_MAX_SIZES];
+    bool v[BW_MAX_SIZES];
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!isnan(seconds[i]) && bw_regime_of(bytes[i], llc) == g)
+            b[m] = bytes[i], t[m] = seconds[i], v[m++] = valid[i];
+    if (m == 0)
+        return 0;
+    bw_fit_outcome o;
+    if (bw_fit_valid_points(b, t, v, m, &o) != 0)
+        return -1;
+    if (!bw_fit_outcome_valid(&o))
+        return 0;
+    cr_result r;
+    bw_init_device_row(run, &r, p->key, "fit-regime", 0);
+    r.bytes_per_rep = NAN;
+    r.stats.n = o.valid;
+    cr_result_unmeasured(&r);
+    bw_fit_outcome_note(&o, r.note, sizeof r.note);
+    char cache[32];
+    cr_format_bytes(llc, cache, sizeof cache);
+    size_t used = strlen(r.note);
+    snprintf(r.note + used, sizeof r.note - used, "; the %s regime: sizes %s the last-level cache (%s)",
+             bw_regime_name(g), g == BW_REGIME_CACHE ? "up to" : "of 4x or more", cache);
+    snprintf(r.params, sizeof r.params, "regime=%s;llc_bytes=%llu", bw_regime_name(g), (unsigned long long)llc);
+    r.figure = o.fit.b_Bps * 1e-9;
+    cr_result_add_param(&r, "c_us=%.4g;b_GBps=%.4g;max_rel_err=%.3g;rms_rel_err=%.3g", o.fit.c_s * 1e6,
+                        o.fit.b_Bps * 1e-9, o.fit.max_rel_err, o.fit.rms_rel_err);
+    cr_peaks judged = run->ses.peaks;
+    if (g == BW_REGIME_CACHE)
+        judged.memory_gbs = NAN;
+    bw_judge_fit(&judged, &o.fit, &r);
+    return bw_record(run, &r);
+}
+
 int bw_record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const double *seconds, const bool *valid,
                       size_t n, bw_fit *fit, bool *fitted)
 {
@@ -86,5 +131,10 @@ int bw_record_fit(bw_run *run, const bw_path *p, const uint64_t *sizes, const do
     for (size_t i = 0; i < n; ++i)
         if (!isnan(seconds[i]) && record_fit_error(run, p, bytes[i], seconds[i], valid[i], &o) != 0)
             return -1;
+    if (run->ses.peaks.llc_bytes == 0)
+        return 0; /* no cache size: no regime to tell */
+    if (record_regime_fit(run, p, bytes, seconds, valid, n, BW_REGIME_CACHE) != 0 ||
+        record_regime_fit(run, p, bytes, seconds, valid, n, BW_REGIME_MEMORY) != 0)
+        return -1;
     return 0;
 }

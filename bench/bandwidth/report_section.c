@@ -73,7 +73,8 @@ static void extract(rp_section *sec, const char *file, const cr_csv_table *t)
                                    "Every path at its largest transfer size, and Lee's transfer model T(S) = c + S/b "
                                    "fitted over all sizes (host references included)",
                                    "path", "size", "GB/s", "vs host", "vs host all cores", "fit b (GB/s)",
-                                   "fit c (us)", "fit max err (%)", NULL);
+                                   "fit c (us)", "fit max err (%)", "fit b, cache sizes (GB/s)",
+                                   "fit b, memory sizes (GB/s)", NULL);
     rp_table *maps = rp_add_table(sec, "bandwidth-maps", "Map and unmap latencies at the largest transfer size",
                                   "operation", "size", "us", "data moved", NULL);
     rp_table *local = rp_add_table(sec, "bandwidth-local",
@@ -96,6 +97,11 @@ static void extract(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_num(r, 4, rp_param(t, i, "b_GBps"), 4);
             rp_set_num(r, 5, rp_param(t, i, "c_us"), 4);
             rp_set_num(r, 6, 100 * rp_param(t, i, "max_rel_err"), 3);
+        } else if (strcmp(sweep, "fit-regime") == 0) {
+            rp_row *r = rp_row_for(paths, "%s", rp_get(t, i, "variant"));
+            char regime[16];
+            bool cache = strcmp(rp_param_text(t, i, "regime", regime, sizeof regime), "cache") == 0;
+            rp_set_num(r, cache ? 7 : 8, rp_param(t, i, "b_GBps"), 4);
         } else if (strcmp(sweep, "ranking") == 0) {
             ranking_row(rank, t, i);
         }

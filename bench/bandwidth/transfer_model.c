@@ -228,3 +228,12 @@ void bw_judge_fit(const cr_peaks *peaks, const bw_fit *f, cr_result *r)
                 "these sizes",
                 100 * f->rms_rel_err, 100 * f->max_rel_err);
 }
+
+bw_regime bw_regime_of(double bytes, uint64_t llc_bytes)
+{
+    if (bytes <= (double)llc_bytes)
+        return BW_REGIME_CACHE;
+    return bytes >= (double)CR_RESIDENT_FACTOR * (double)llc_bytes ? BW_REGIME_MEMORY : BW_REGIME_BETWEEN;
+}
+
+const char *bw_regime_name(bw_regime g) { return g == BW_REGIME_CACHE ? "cache" : g == BW_REGIME_MEMORY ? "memory" : "between"; }

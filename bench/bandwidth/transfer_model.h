@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     double c_s;            /* fixed cost, seconds (>= 0) */
@@ -71,5 +72,13 @@ bool bw_moved_no_data(double bytes, double seconds, double host_copy_Bps);
  * ones), and c and b are no device's: flagged on the fit row r. */
 #define BW_FIT_RMS_LIMIT 0.25
 void bw_judge_fit(const cr_peaks *peaks, const bw_fit *f, cr_result *r);
+
+/* The regimes Lee's model is fitted over apart: a transfer that fits in
+ * the last-level cache (S at most its size), one that memory serves (S of
+ * CR_RESIDENT_FACTOR times it or more, STREAM's rule), and the sizes
+ * between, in neither. */
+typedef enum { BW_REGIME_CACHE, BW_REGIME_MEMORY, BW_REGIME_BETWEEN } bw_regime;
+bw_regime bw_regime_of(double bytes, uint64_t llc_bytes);
+const char *bw_regime_name(bw_regime g);
 
 #endif

@@ -101,8 +101,8 @@ static void test_quick_run_covers_every_path(void **state)
             techniques++;
             assert_string_equal(cell(&t, i, "unit"), "ms");
             assert_non_null(strstr(cell(&t, i, "params"), "predicted_ms="));
-        } else if (strcmp(sweep, "fit") == 0) {
-            fits++;
+        } else if (strcmp(sweep, "fit") == 0 || strcmp(sweep, "fit-regime") == 0) {
+            fits += strcmp(sweep, "fit") == 0;
             assert_non_null(strstr(cell(&t, i, "params"), "c_us="));
             assert_true(strtod(cell(&t, i, "figure"), NULL) > 0);
         } else if (strstr(variant, ":map") || strstr(variant, ":unmap")) {
@@ -281,6 +281,28 @@ static void expect_matrix(const table *t)
     assert_int_equal(count_where(t, "sweep", "p2p-topology", NULL), 1);
 }
 
+/* Lee's model over the cache-resident sizes apart: every path fitted
+ * over all its sizes has a fit of those up to the last-level cache too
+ * (64 KiB and 256 KiB are in it on any host), with its c and b. */
+static void expect_regime_fits(const table *t)
+{
+    int fits = 0, cache_fits = 0;
+    for (int i = 0; i < t->nrows; ++i) {
+        if (cell_is(t, i, "sweep", "fit") && cell_is(t, i, "valid", "1"))
+            fits++;
+        if (!cell_is(t, i, "sweep", "fit-regime"))
+            continue;
+        const char *regime = param_at(t, i, "regime");
+        assert_non_null(regime);
+        assert_true(strncmp(regime, "cache;", 6) == 0 || strncmp(regime, "memory;", 7) == 0);
+        cache_fits += strncmp(regime, "cache;", 6) == 0;
+        assert_true(strtod(param_at(t, i, "b_GBps"), NULL) > 0);
+        assert_non_null(strstr(cell(t, i, "note"), "regime: sizes "));
+    }
+    assert_true(fits > 0);
+    assert_int_equal(cache_fits, fits);
+}
+
 static void test_transfer_paths_run_verified(void **state)
 {
     (void)state;
@@ -293,6 +315,7 @@ static void test_transfer_paths_run_verified(void **state)
     each_key(&t, MALLOC, expect_malloc_path);
     each_key(&t, MULTI_DEVICE, expect_needs_two_devices);
     expect_matrix(&t);
+    expect_regime_fits(&t);
     table_free(&t);
 }
 

@@ -175,7 +175,24 @@ static void test_fit_judged_against_the_limit_and_its_points(void **state)
     assert_string_equal(r.flags, "");
 }
 
-TEST_MAIN(NULL, NULL, test_fit_recovers_known_parameters, test_fit_wanting_negative_cost_is_clamped, test_fit_passes_through_two_points, test_fit_with_noise_reports_its_error,
+/* The regimes fitted apart: at most the cache, 4x it or more, and the
+ * sizes between in neither. */
+static void test_regimes_by_size(void **state)
+{
+    (void)state;
+    const uint64_t llc = UINT64_C(32) << 20;
+    static const struct {
+        double bytes;
+        bw_regime regime;
+    } cases[] = {{64 << 10, BW_REGIME_CACHE},      {32 << 20, BW_REGIME_CACHE},         {(32 << 20) + 1.0, BW_REGIME_BETWEEN},
+                 {127.9 * (1 << 20), BW_REGIME_BETWEEN}, {128 << 20, BW_REGIME_MEMORY}, {1e12, BW_REGIME_MEMORY}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i)
+        assert_int_equal(bw_regime_of(cases[i].bytes, llc), cases[i].regime);
+    assert_string_equal(bw_regime_name(BW_REGIME_CACHE), "cache");
+    assert_string_equal(bw_regime_name(BW_REGIME_MEMORY), "memory");
+}
+
+TEST_MAIN(NULL, NULL, test_regimes_by_size, test_fit_recovers_known_parameters, test_fit_wanting_negative_cost_is_clamped, test_fit_passes_through_two_points, test_fit_with_noise_reports_its_error,
           test_fit_without_fixed_cost, test_fit_is_not_dragged_by_one_outlier, test_fit_rejects_degenerate_data,
           test_zero_copy_guard, test_pattern_words,
           test_fit_judged_against_the_limit_and_its_points)
