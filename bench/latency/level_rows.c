@@ -6,6 +6,7 @@
 #include "latency/levels.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,9 +55,12 @@ static void judge_level(cr_result *row, const lt_cache_level *l, double memory_n
 int lt_record_levels(lt_state *s, lt_endpoint *ep)
 {
     uint64_t fps[64];
+    double ns[64];
     size_t n = ep->npoints < 64 ? ep->npoints : 64;
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
         fps[i] = ep->points[i].footprint;
+        ns[i] = ep->points[i].measured && ep->points[i].row.valid ? ep->points[i].row.figure : NAN;
+    }
     const lt_caches *c = &ep->caches;
     char a[32], b[32];
     /* Main memory's latency first: each level is judged against it. */
@@ -68,7 +72,8 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep)
         cr_result row;
         lt_init_row(&row, ep, l->name, "level");
         cr_result_add_param(&row, "cache_bytes=%" PRIu64, l->bytes);
-        long k = lt_level_pick(fps, n, l->bytes, smaller);
+        long half = lt_level_pick(fps, n, l->bytes, smaller);
+        long k = lt_level_pick_served(fps, ns, half, smaller, memory_ns);
         cr_format_bytes(l->bytes, a, sizeof a);
         if (k < 0) {
             cr_result_unmeasured(&row);
@@ -78,8 +83,15 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep)
         } else {
             cr_result_add_param(&row, "footprint=%" PRIu64, fps[k]);
             lt_add_pieces(&row, &ep->points[k].layout);
-            char why[160];
-            snprintf(why, sizeof why, "at most half the %s %s, size from %s", a, l->name, l->source);
+            char why[320], at[32];
+            cr_format_bytes(half >= 0 ? fps[half] : 0, at, sizeof at);
+            if (k == half)
+                snprintf(why, sizeof why, "at most half the %s %s, size from %s", a, l->name, l->source);
+            else
+                snprintf(why, sizeof why,
+                         "the largest footprint the level serves whole here: at %s, half the %s %s (size from %s), "
+                         "the walk took memory's %.4g ns, so others share the level or it is smaller than reported",
+                         at, a, l->name, l->source, ns[half]);
             copy_point(&row, &ep->points[k], why);
             lt_add_cycles(&row, ep->points[k].cycles, ep);
             judge_level(&row, l, memory_ns);

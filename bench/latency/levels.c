@@ -25,6 +25,17 @@ bool lt_level_is_memory(double level_ns, double memory_ns)
     return level_ns > 0 && memory_ns > 0 && level_ns * LT_NOT_A_LEVEL_RATIO >= memory_ns;
 }
 
+long lt_level_pick_served(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                          double memory_ns)
+{
+    if (pick < 0 || !lt_level_is_memory(ns[pick], memory_ns))
+        return pick;
+    for (long k = pick - 1; k >= 0 && footprints[k] > 2 * smaller_bytes; --k)
+        if (ns[k] > 0 && !lt_level_is_memory(ns[k], memory_ns))
+            return k;
+    return pick;
+}
+
 void lt_caches_from_topology(cr_topology *t, lt_caches *out)
 {
     lt_caches found = {0};

@@ -36,6 +36,15 @@ long lt_memory_pick(const uint64_t *footprints, size_t n, uint64_t llc_bytes);
  * is unknown (NaN). */
 bool lt_level_is_memory(double level_ns, double memory_ns);
 
+/* Where the point lt_level_pick chose (index pick) reads main memory's
+ * latency (ns: each footprint's, NaN where not measured), the level does
+ * not serve that footprint whole here (shared with other processes, or
+ * smaller than reported): the largest smaller footprint above twice
+ * smaller_bytes (the smaller level then holds at most half of it) whose
+ * latency is not memory's, where there is one; else pick. */
+long lt_level_pick_served(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                          double memory_ns);
+
 /* Replaces out's levels (and its line size, where hwloc knows it) with the
  * host's data caches L1..L5; leaves out as it was when t has none. */
 void lt_caches_from_topology(cr_topology *t, lt_caches *out);

@@ -120,6 +120,32 @@ static void test_a_level_as_slow_as_memory_is_memory(void **state)
     assert_false(lt_level_is_memory(NAN, 188));
 }
 
-TEST_MAIN(NULL, NULL, test_level_is_the_largest_footprint_in_half_of_it, test_level_without_a_footprint,
+/* A shared L3 of 32 MiB that serves this process 6 MiB: half of it (16
+ * MiB) and 8 MiB read memory's 150-188 ns, 4 MiB the level's 15 ns: the
+ * level is read at 4 MiB. Never at or below twice the smaller level (2 MiB
+ * over a 1 MiB L2), where the L2 still serves half the walk; a level
+ * read where it is whole stays where it was. */
+static void test_a_level_is_read_where_it_serves_the_walk_whole(void **state)
+{
+    (void)state;
+    uint64_t f[32];
+    size_t n = doubling(f); /* index 9: 2 MiB, 10: 4 MiB, 11: 8 MiB, 12: 16 MiB */
+    double ns[32];
+    for (size_t i = 0; i < n; ++i)
+        ns[i] = f[i] <= MiB(1) ? 4 : f[i] <= MiB(4) ? 15 : f[i] <= MiB(8) ? 150 : 180;
+    long pick = lt_level_pick(f, n, MiB(32), MiB(1));
+    assert_int_equal(pick, 12);
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 188), 10);
+    ns[10] = 170; /* 4 MiB is memory's too: only 2 MiB is left, not above twice the L2 */
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 188), pick);
+    ns[12] = 15; /* served whole at 16 MiB */
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 188), pick);
+    assert_int_equal(lt_level_pick_served(f, ns, -1, MiB(1), 188), -1);
+    ns[12] = 180;
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), NAN), pick); /* no memory latency known */
+}
+
+TEST_MAIN(NULL, NULL, test_a_level_is_read_where_it_serves_the_walk_whole,
+          test_level_is_the_largest_footprint_in_half_of_it, test_level_without_a_footprint,
           test_memory_needs_four_times_the_last_level, test_caches_from_the_topology,
           test_a_level_as_slow_as_memory_is_memory)
