@@ -120,7 +120,8 @@ static const char schema_sql[] =
     "  SELECT benchmark AS name, COUNT(DISTINCT device_id) AS devices, COUNT(*) AS files FROM files\n"
     "  WHERE kind = 'results' GROUP BY benchmark;\n"
     /* Verified device rows only: host references and unverified rows are
-     * never a headline. */
+     * never a headline, nor a cache level whose latency is memory's (its
+     * row says not-a-cache-level: that level's figure is unknown). */
     "CREATE VIEW IF NOT EXISTS headlines AS\n"
     "WITH cand AS (\n"
     "  SELECT r.id AS row_id, r.device_id, r.benchmark, r.variant, IFNULL(r.dtype, '') AS dtype, r.figure,\n"
@@ -129,6 +130,7 @@ static const char schema_sql[] =
     "  FROM rows r JOIN headline_rules h ON h.benchmark = r.benchmark AND h.sweep = r.sweep\n"
     "       AND (h.unit IS NULL OR h.unit = r.unit)\n"
     "  WHERE r.valid = 1 AND r.figure IS NOT NULL AND r.backend NOT LIKE 'host%'\n"
+    "    AND (r.flags IS NULL OR ';' || r.flags || ';' NOT LIKE '%;not-a-cache-level;%')\n"
     "    AND (h.param_key IS NULL OR EXISTS (SELECT 1 FROM params p WHERE p.row_id = r.id\n"
     "                                        AND p.key = h.param_key AND p.text = h.param_value)))\n"
     "SELECT row_id, device_id, benchmark, variant, dtype, figure, unit, flags, better FROM (\n"
@@ -138,7 +140,7 @@ static const char schema_sql[] =
 /* The schema's version, in the file's user_version: a database of this
  * version is opened without a write, so that reading it or a refused
  * import leaves the file as it was, byte for byte. */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
 {

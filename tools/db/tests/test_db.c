@@ -151,6 +151,28 @@ static void test_import_keeps_every_row_flag_and_param(void **state)
     sqlite3_close(db);
 }
 
+/* A cache level whose latency is memory's (its row flagged
+ * not-a-cache-level) is no headline: the level's figure is unknown, and
+ * exported as "latency L3" it would be memory's under the level's name. */
+static void test_a_level_that_is_memory_is_no_headline(void **state)
+{
+    (void)state;
+    fixture_run run = make_run(scratch, "levels", &host1_new);
+    char path[700];
+    snprintf(path, sizeof path, "%s/opencl-0-dev/latency-opencl.csv", run.path);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    row(f, "latency", "Dev X", "L2", "uint64", "level", "footprint=512", "4.5", "ns", 1, "");
+    row(f, "latency", "Dev X", "L3", "uint64", "level", "footprint=16777216", "188", "ns", 1,
+        "unstable;not-a-cache-level");
+    assert_int_equal(fclose(f), 0);
+    sqlite3 *db = fresh_db_with("levels.db", run.path);
+    assert_int_equal(scalar(db, "SELECT COUNT(*) FROM headlines WHERE benchmark = 'latency' AND variant = 'L2'"), 1);
+    assert_int_equal(scalar(db, "SELECT COUNT(*) FROM headlines WHERE benchmark = 'latency' AND variant = 'L3'"), 0);
+    assert_int_equal(scalar(db, "SELECT COUNT(*) FROM rows WHERE variant = 'L3'"), 1); /* imported all the same */
+    sqlite3_close(db);
+}
+
 static void test_import_again_adds_nothing_and_replaces_a_changed_run(void **state)
 {
     (void)state;
@@ -709,7 +731,8 @@ static void test_bad_queries(void **state)
     sqlite3_close(db);
 }
 
-TEST_MAIN(scratch_setup, scratch_teardown, test_import_keeps_every_row_flag_and_param,
+TEST_MAIN(scratch_setup, scratch_teardown, test_a_level_that_is_memory_is_no_headline,
+          test_import_keeps_every_row_flag_and_param,
           test_import_again_adds_nothing_and_replaces_a_changed_run, test_killed_import_leaves_the_database_as_before,
           test_corrupt_csv_refused_with_file_and_line, test_figure_across_devices_takes_each_newest_run,
           test_figure_across_runs_of_one_device, test_compare_lists_what_it_cannot_pair, test_best_figure_of_each_device,
