@@ -52,6 +52,9 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
     int rc = cr_session_parse(s, argc, argv, d->summary, d->options, d->n_options, d->config);
     if (rc >= 0)
         return rc;
+    /* With --check-options a design's parsed hook checks and does nothing
+     * (no listing, no offline table): whatever else it returns early for
+     * would measure nothing. */
     if (d->parsed && (rc = d->parsed(d->state)) >= 0) {
         cr_session_close(s);
         if (s->opt.check_only && rc == CR_EXIT_OK) {
@@ -59,10 +62,6 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
             return CR_EXIT_USAGE;
         }
         return rc;
-    }
-    if (s->opt.check_only) {
-        cr_session_close(s);
-        return CR_EXIT_OK;
     }
     if (s->opt.list_devices)
         return list_devices(s, be);
@@ -76,7 +75,7 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
         return CR_EXIT_USAGE;
     }
     cr_status st = be->open(s->opt.device, &s->info, err, sizeof err);
-    if (st == CR_NO_DEVICE && d->without_device) {
+    if (st == CR_NO_DEVICE && d->without_device && !s->opt.check_only) {
         rc = d->without_device(d->state, err);
         cr_session_close(s);
         return rc;
@@ -92,6 +91,8 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
     cr_meta_init(&meta);
     if (d->plan && (rc = d->plan(d->state, &meta)) >= 0)
         exit_code = rc;
+    else if (s->opt.check_only) /* checked against the device too: nothing is written */
+        exit_code = CR_EXIT_OK;
     else if ((rc = cr_session_start(s, d->benchmark, be->name, argc, argv, &meta)) >= 0)
         exit_code = rc;
     else if ((rc = d->run(d->state)) >= 0)

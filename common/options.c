@@ -320,8 +320,8 @@ static const struct {
     {"version", NULL, OPT_VERSION, "print the version and exit"},
     {"list-devices", NULL, OPT_LIST, "list the devices this backend sees and exit"},
     {"check-options", NULL, OPT_CHECK_OPTIONS,
-     "check the other options as a run would, opening no device and writing nothing, and exit: 0 when they "
-     "would run, 2 and why when not"},
+     "check the other options as a run would, against the device too, writing nothing, and exit: 0 when they "
+     "would run, 2 and why when not (77: no device to check against)"},
     {"device", "SPEC", OPT_DEVICE, "device by index (\"1\", or \"P:D\" platform:device) or name substring"},
     {"quick", NULL, OPT_QUICK, "a small sweep that takes seconds"},
     {"reps", "MIN[:MAX]", OPT_REPS, "repetitions per point (default 10:200, quick 5:20)"},

@@ -234,6 +234,8 @@ static int parsed(void *state)
      * refused, as any other bad option beside --list-devices is. */
     if (run->cfg.list_paths && bw_check_paths(run) != 0)
         return CR_EXIT_USAGE;
+    if (run->cfg.list_paths && run->ses.opt.check_only)
+        return cr_fail_usage(&run->ses, "--check-options: --list-paths prints and exits, measuring nothing");
     if (run->cfg.list_paths) {
         for (size_t i = 0; i < run->npaths; ++i)
             printf("%-30s %s\n", run->paths[i].key, run->paths[i].desc);

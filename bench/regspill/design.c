@@ -275,8 +275,8 @@ static int parsed(void *state)
     if (run->cfg.narchs > 0 && !run->be->compile_offline)
         return cr_fail_usage(&run->ses, "--arch: the %s backend has no offline compiler for a spill table",
                              run->be->base.name);
-    /* --list-devices lists, with --offline too. */
-    if (!run->cfg.offline_only || run->ses.opt.list_devices)
+    /* --list-devices lists, with --offline too; --check-options only checks. */
+    if (!run->cfg.offline_only || run->ses.opt.list_devices || run->ses.opt.check_only)
         return -1;
     if (!run->be->compile_offline)
         return cr_fail_usage(&run->ses, "--offline: the %s backend has no offline compiler", run->be->base.name);

@@ -489,6 +489,10 @@ static void test_more_bad_input(void **state)
         {"--quick --only regspill -- --reps 3:2", "after --: regspill-opencl refuses the options: --reps:"},
         {"--only regspill -- --help", "refuses the options: --check-options: --help prints and exits"},
         {"--only regspill -- --list-devices", "refuses the options: --check-options: --list-devices prints"},
+        {"--only regspill -- --regs 16:32", "after --: regspill-opencl refuses the options: --regs: the opencl toolchain"},
+        {"--only regspill -- --", "after --: a second -- would end the benchmarks' options"},
+        {"--only regspill -- --check-options", "after --: --check-options checks the options and measures nothing"},
+        {"--only regspill -- --check", "after --: --check checks the options and measures nothing"},
         /* a CUDA benchmark the descriptors name, not built here: nothing would run */
         {"--only stream-cuda", "--only stream-cuda: no executable of it in "},
     };

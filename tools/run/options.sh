@@ -45,6 +45,12 @@ parse_options() { # "$@"
 # get that far.
 check_extra() { # where value
     local name=${2%%=*} whole
+    # A second -- would end each benchmark's options before run_all.sh's own
+    # (--out, --device); --check-options would make every task pass having
+    # measured nothing.
+    [ "$2" != -- ] || die "$1: a second -- would end the benchmarks' options before run_all.sh's own"
+    [[ --check-options == "$name"* && $name == --c?* ]] &&
+        die "$1: $name checks the options and measures nothing; run_all.sh checks them itself"
     [[ $name == --?* ]] || return 0
     for whole in --out --device; do
         [ "$name" = "$whole" ] &&
