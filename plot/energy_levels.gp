@@ -19,7 +19,11 @@ set datafile separator comma
 set datafile columnheaders
 # A missing value is written as -1, never NaN: gnuplot reads "nan" back as
 # no point at all, and crashes (5.4) on a labels plot with no point.
-num(s) = s eq "" ? -1 : real(s)
+# real() takes no exponent after a mantissa without a dot ("1e-05"), which
+# the results reader does: the exponent is applied apart.
+exp_at(s) = strstrt(s, "e") > 0 ? strstrt(s, "e") : strstrt(s, "E")
+scientific(s, e) = e > 0 ? real(s[1:e - 1]) * 10.0 ** real(s[e + 1:]) : real(s)
+num(s) = s eq "" ? -1 : scientific(s, exp_at(s))
 word_or_dash(s) = s eq "" ? "-" : s
 # One table per panel: level, measured pJ, thesis pJ, status, thesis symbol
 # (text read back as whitespace-separated words: none empty, none spaced).

@@ -2,8 +2,9 @@
 # Draws every figure whose CSV is present in a results directory, as PNG and
 # SVG beside the CSVs.   plot/plot.sh DIR
 # Exit status: 0 drawn (or nothing to draw), 1 a CSV the suite's readers
-# refuse (the others' figures are still drawn), gnuplot failed, a figure
-# could not be written whole (a full disk) or the report tool is missing,
+# refuse or a directory in a figure's place (the other figures are still
+# drawn), gnuplot failed, a figure could not be written whole (a full disk)
+# or the report tool is missing,
 # 2 bad usage. A figure is drawn under a temporary name and renamed once
 # whole: stopped at any point, it leaves the figure whole or absent, and no
 # temporary.
@@ -174,6 +175,19 @@ list_figures() { # csv readable(0|1)
 figure_out() { # base figure
     out=$1${fig_suffix[$2]:+-${fig_suffix[$2]}}
 }
+# Removes the figure an earlier drawing left at OUT.png and OUT.svg; false,
+# said in one line, where that cannot be (a directory stands there): the
+# figure is not drawn, the others are.
+clear_figure() { # out
+    local kind
+    for kind in png svg; do
+        if [ -d "$1.$kind" ] && [ ! -L "$1.$kind" ]; then
+            say_error "$1.$kind: a directory stands where the figure goes: not drawn"
+            return 1
+        fi
+    done
+    rm -f -- "$1.png" "$1.svg" 2>/dev/null || { say_error "$1.png, $1.svg: cannot remove the earlier figure"; return 1; }
+}
 
 drawn=0
 refused=0
@@ -195,7 +209,7 @@ for csv in "$dir"/*.csv; do
         refused=1
         for i in "${figures[@]}"; do
             figure_out "$base" "$i"
-            rm -f -- "$out.png" "$out.svg"
+            clear_figure "$out" || true
         done
         continue
     fi
@@ -206,7 +220,7 @@ for csv in "$dir"/*.csv; do
         extra=("${fig_arg1[i]}" "${fig_arg2[i]}" "${fig_arg3[i]}")
         extra=("${extra[@]:0:fig_nargs[i]}")
         # A figure left from an earlier drawing must not pass for this one's.
-        rm -f -- "$out.png" "$out.svg"
+        clear_figure "$out" || { refused=1; continue; }
         drawing=$(dirname -- "$out")/.$(basename -- "$out").drawing.$$
         # Panels without data for a backend are normal, and so is a range of
         # one point (one size, one thread count), which gnuplot widens;

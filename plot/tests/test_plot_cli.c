@@ -340,6 +340,22 @@ static void test_energy_levels_without_a_sensor(void **state)
     draw_energy_levels("bare", "llc,per-byte,,0,,no-sensor,,,stream-opencl.csv: copy/float,no sensor here\n");
 }
 
+/* Every number form the results reader takes (an exponent without a dot,
+ * a capital E, a leading dot or sign) is drawn as its value. */
+static void test_energy_levels_number_forms(void **state)
+{
+    (void)state;
+    draw_energy_levels("forms", "dram,per-byte,1e-05,10,nvml:total-energy,measured,5.5E+2,e_gs/4B,s.csv: copy/float,\n"
+                                "llc,per-byte,.25e1,10,nvml:total-energy,measured,,,s.csv: add/float,\n"
+                                "sp-op,per-op,+975e-2,1,nvml:total-energy,measured,45,e_fma,f.csv: fma/float,\n");
+    char *svg = svg_of("forms", "energy-levels");
+    static const char *const shown[] = {"1e-05", "550 e_gs/4B", "2.5", "9.75"};
+    for (size_t i = 0; i < countof(shown); ++i)
+        if (strstr(svg, shown[i]) == NULL)
+            fail_msg("energy-levels.svg does not show '%s'", shown[i]);
+    free(svg);
+}
+
 /* The paths matrix is drawn for a bandwidth CSV that has matrix rows, and
  * only then. */
 static void test_paths_matrix_figure(void **state)
@@ -415,6 +431,22 @@ static void test_results_the_readers_refuse_are_not_drawn(void **state)
     assert_int_equal(figures_in("notool"), 0);
 }
 
+/* A directory where a figure goes: that figure is not drawn, one line in
+ * plot.sh's words names the path, the other figures are, exit 1. */
+static void test_directory_in_a_figures_place(void **state)
+{
+    (void)state;
+    fixture_copy("blocked");
+    sh_in_tmp("find blocked -name '*.csv' ! -name 'stream-opencl*' ! -name 'fma-opencl*' -delete && "
+              "mkdir blocked/fma-opencl-gx.png");
+    run_result r = plot("", "blocked");
+    char want[512];
+    snprintf(want, sizeof want, "%s/blocked/fma-opencl-gx.png", tmp);
+    expect_error_on_stderr(&r, "plot.sh", "mkdir fma-opencl-gx.png", 1, want);
+    run_free(&r);
+    expect_whole_figure("blocked", "stream-opencl-footprint");
+}
+
 /* Bad usage: one line and exit 2, nothing drawn. */
 /* A results file that is a FIFO or a link to /dev/zero is refused at once,
  * naming it: gnuplot would wait on the one and read the other without end. */
@@ -455,5 +487,6 @@ static int setup_plot(void **state)
 TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leaves_no_partial_figure,
               test_stopped_drawing_leaves_no_partial_figure, test_old_figure_never_passes_for_new, test_cluster_headline,
               test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
-              test_energy_levels_without_a_sensor, test_paths_matrix_figure, test_results_that_are_no_file_are_refused,
+              test_energy_levels_without_a_sensor, test_energy_levels_number_forms, test_paths_matrix_figure,
+              test_results_that_are_no_file_are_refused, test_directory_in_a_figures_place,
               test_results_the_readers_refuse_are_not_drawn, test_bad_usage)

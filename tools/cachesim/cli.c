@@ -26,6 +26,7 @@ const char cs_cli_usage[] =
     "  --csv                CSV, one row per level\n"
     "  --help               this text\n"
     "\n"
+    "A trace holds at most 16 Mi (16777216) accesses.\n"
     "Exit status: 0 on success, 2 on bad input, 1 when out of memory.\n";
 
 /* A decimal number from min to max: the option's value. */

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         fclose(in);
     if (read_status != 0) {
         cs_trace_free(&t);
-        cr_die(PROG, 2, "%s", err);
+        cr_die(PROG, read_status == -2 ? 1 : 2, "%s", err);
     }
     /* Hit rates of nothing would read as a result. */
     if (t.count == 0) {

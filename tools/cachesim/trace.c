@@ -142,8 +142,14 @@ int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t err
         else if (kind == 1 && t->count > 0 && a.has_origin != t->items[0].has_origin)
             status = cr_errf(err, errlen, "%s:%lu: %d fields, but the first access has %d: a trace is all one form",
                              name, line_no, a.has_origin ? 5 : 2, t->items[0].has_origin ? 5 : 2);
-        else if (kind == 1 && append(t, &a) != 0)
-            status = cr_errf(err, errlen, "%s:%lu: out of memory", name, line_no);
+        else if (kind == 1 && t->count == CS_TRACE_MAX_ACCESSES)
+            status = cr_errf(err, errlen, "%s:%lu: more than %u accesses (16 Mi), the most a trace may hold", name,
+                             line_no, CS_TRACE_MAX_ACCESSES);
+        else if (kind == 1 && append(t, &a) != 0) {
+            cr_errf(err, errlen, "%s:%lu: out of memory reading the trace, %zu accesses read", name, line_no,
+                    t->count);
+            status = -2;
+        }
     }
     if (status == 0 && ferror(in))
         status = cr_errf(err, errlen, "%s: read error after line %lu", name, line_no);

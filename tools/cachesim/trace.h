@@ -31,9 +31,14 @@ int cs_trace_parse_line(const char *text, cs_trace_access *access, char *why, si
 /* The longest line a trace may have, in bytes (without its newline). */
 #define CS_TRACE_MAX_LINE 4096
 
+/* The most accesses a trace may hold: the trace is held whole, with the
+ * simulation's state per access, and 16 Mi of them stay within a few GiB. */
+#define CS_TRACE_MAX_ACCESSES (16u << 20)
+
 /* Reads every line of in into t (empty on entry). On a malformed line (one
- * longer than CS_TRACE_MAX_LINE too) returns -1 with "NAME:LINE: reason" in
- * err. */
+ * longer than CS_TRACE_MAX_LINE too, or an access past
+ * CS_TRACE_MAX_ACCESSES) returns -1 with "NAME:LINE: reason" in err; out of
+ * memory, -2 with the count read so far. */
 int cs_trace_read(FILE *in, const char *name, cs_trace *t, char *err, size_t errlen);
 
 void cs_trace_free(cs_trace *t);

@@ -13,10 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static bool file_exists(const char *path)
+/* Whether anything stands at path, a dangling link too: a name there that
+ * is no regular file is the reader's to refuse, not an absent input. */
+static bool named(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return lstat(path, &st) == 0 || errno != ENOENT;
 }
 
 static int push(xg_point **v, size_t *n, xg_point p)
@@ -83,7 +85,7 @@ static int find_memory_csv(xg_data *d, const char *backend, char *err, size_t er
     if (backend) {
         snprintf(d->backend, sizeof d->backend, "%s", backend);
         snprintf(d->memory_csv, sizeof d->memory_csv, "%s/%s-%s.csv", d->dir, bench, backend);
-        if (!file_exists(d->memory_csv))
+        if (!named(d->memory_csv))
             return cr_errf(err, errlen, "%s: no such file: f(k) comes from the %s %s sweep", d->memory_csv, bench,
                            d->memory_rows.sweep);
         return 0;
@@ -127,7 +129,7 @@ static int load_meta(xg_data *d, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/%s-%s.meta.csv", d->dir, d->memory_bench, d->backend);
     cr_csv_table t;
     if (cr_csv_load(&t, path, &cr_schema_metadata, err, errlen) != 0) {
-        if (file_exists(path))
+        if (named(path))
             return -1;
         return cr_errf(err, errlen, "%s: no such file: the compute-unit count comes from the %s run's metadata",
                        path, d->memory_bench);
@@ -216,7 +218,7 @@ static int open_optional(const xg_data *d, const char *bench, char *path, size_t
                          char *err, size_t errlen)
 {
     snprintf(path, len, "%s/%s-%s.csv", d->dir, bench, d->backend);
-    if (bench[0] == '\0' || !file_exists(path))
+    if (bench[0] == '\0' || !named(path))
         return 0;
     return open_results(t, path, c, err, errlen) == 0 ? 1 : -1;
 }

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "xgraph/plot.h"
 
+#include "csv.h"
 #include "error.h"
 #include "xgraph/gnuplot.h"
 #include "xgraph/pending.h"
@@ -94,7 +95,9 @@ static double arch_n(const xg_dtype_data *dt, const xg_dtype_fit *o)
 typedef struct {
     char base[4200], dat[4300];
     char drawing[4300]; /* the base gnuplot draws to, renamed to base once whole */
-    FILE *f;      /* the data file */
+    FILE *f;      /* the data file, into data: written whole once complete */
+    char *data;
+    size_t dlen;
     FILE *v;      /* the variables, into vars */
     char *vars;
     size_t vlen;
@@ -110,15 +113,15 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
     snprintf(g->base, sizeof g->base, "%s/%s-%s", out, stem, dt->name);
     snprintf(g->dat, sizeof g->dat, "%s.dat", g->base);
     snprintf(g->drawing, sizeof g->drawing, "%s/.%s-%s.drawing.%ld", out, stem, dt->name, (long)getpid());
-    g->f = fopen(g->dat, "w");
-    if (g->f == NULL)
-        return cr_errf(err, errlen, "%s: %s", g->dat, strerror(errno));
-    g->vars = NULL;
-    g->vlen = 0;
-    g->v = open_memstream(&g->vars, &g->vlen);
+    g->data = g->vars = NULL;
+    g->dlen = g->vlen = 0;
+    g->f = open_memstream(&g->data, &g->dlen);
+    g->v = g->f ? open_memstream(&g->vars, &g->vlen) : NULL;
     if (g->v == NULL) {
-        fclose(g->f);
-        return cr_errf(err, errlen, "out of memory");
+        if (g->f)
+            fclose(g->f);
+        free(g->data);
+        return cr_errf(err, errlen, "out of memory writing %s", g->dat);
     }
     block(g->f, "f(k) measured: %s %s (median), k in %s, GB/s", d->memory_bench, d->memory_rows.variant, d->unit);
     g->f_top = 0;
@@ -132,6 +135,14 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
     xg_gp_str(g->v, "dtype", dt->name);
     xg_gp_str(g->v, "unit", d->unit);
     return 0;
+}
+
+/* The data file as it stands in memory, for cr_write_atomic: a FIFO or a
+ * link in its place is replaced, never opened. */
+static int write_data(FILE *f, void *figure_)
+{
+    const figure *g = figure_;
+    return fwrite(g->data, 1, g->dlen, f) == g->dlen ? 0 : -1;
 }
 
 /* The figure's file of kind ("png", "svg") under its temporary name, or its own. */
@@ -157,13 +168,14 @@ static int figure_close(figure *g, bool draw, const char *out, const char *scrip
             unlink(final);
     }
     int rc = 0;
-    if (ferror(g->f) | (fclose(g->f) != 0))
-        rc = cr_errf(err, errlen, "%s: write error", g->dat);
-    bool vars_done = fclose(g->v) == 0;
-    if (rc == 0 && !vars_done)
-        rc = cr_errf(err, errlen, "out of memory");
-    else if (rc == 0 && draw)
+    bool data_done = fclose(g->f) == 0, vars_done = fclose(g->v) == 0;
+    if (!data_done || !vars_done)
+        rc = cr_errf(err, errlen, "out of memory writing %s", g->dat);
+    else if (cr_write_atomic(g->dat, write_data, g, err, errlen) != 0)
+        rc = -1;
+    else if (draw)
         rc = xg_gnuplot(out, g->vars, script, err, errlen);
+    free(g->data);
     free(g->vars);
     /* gnuplot can end well having drawn nothing: only a figure on disk is
      * one to report. */

@@ -52,6 +52,16 @@ static void test_stdin_csv_two_levels(void **state)
     run_free(&r);
 }
 
+/* FEED's output on cachesim's stdin is refused: one line saying error, exit 2. */
+static void expect_stdin_refused(const char *feed, const char *error)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "sh -c '%s | %s/%s - 16 128 4 LRU WTNA'", feed, bin_dir, tool);
+    run_result r = run_shell(cmd);
+    expect_error_line(&r, tool, feed, 2, error);
+    run_free(&r);
+}
+
 static void test_malformed_trace_names_its_line(void **state)
 {
     (void)state;
@@ -59,16 +69,9 @@ static void test_malformed_trace_names_its_line(void **state)
     snprintf(args, sizeof args, "%s 16 128 4 LRU WTNA", source_file("bad_kind.trace"));
     snprintf(want, sizeof want, "%s:4: access kind 'Q' is neither R nor W", source_file("bad_kind.trace"));
     expect_error(tool, args, 2, want);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "sh -c 'printf \"0x0 R\\n0x4 R 1 2\\n\" | %s/%s - 16 128 4 LRU WTNA'", bin_dir, tool);
-    run_result r = run_shell(cmd);
-    expect_error_line(&r, tool, "- (stdin)", 2, "stdin:2: 4 fields");
-    run_free(&r);
+    expect_stdin_refused("printf \"0x0 R\\n0x4 R 1 2\\n\"", "stdin:2: 4 fields");
     /* A trace of no access (empty, or only blank lines) has no hit rate to give. */
-    snprintf(cmd, sizeof cmd, "sh -c 'printf \"\\n\\n\" | %s/%s - 16 128 4 LRU WTNA'", bin_dir, tool);
-    r = run_shell(cmd);
-    expect_error_line(&r, tool, "- (blank lines)", 2, "trace stdin holds no access: nothing to simulate");
-    run_free(&r);
+    expect_stdin_refused("printf \"\\n\\n\"", "trace stdin holds no access: nothing to simulate");
 }
 
 /* Input without end is refused, not read until memory runs out: endless
@@ -77,11 +80,7 @@ static void test_malformed_trace_names_its_line(void **state)
 static void test_endless_input_is_refused(void **state)
 {
     (void)state;
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "sh -c '%s/%s - 16 128 4 LRU WTNA < /dev/zero'", bin_dir, tool);
-    run_result r = run_shell(cmd);
-    expect_error_line(&r, tool, "- < /dev/zero", 2, "stdin:1: a line of more than 4096 bytes");
-    run_free(&r);
+    expect_stdin_refused("cat /dev/zero", "stdin:1: a line of more than 4096 bytes");
     char fifo[600], args[700], want[700];
     snprintf(fifo, sizeof fifo, "%s/trace.fifo", tmp);
     sh("rm -f '%s' && mkfifo '%s'", fifo, fifo);
@@ -103,5 +102,13 @@ static void test_bad_inputs(void **state)
     expect_listed_bad_inputs(tool, "tools/cachesim/tests/bad_inputs.txt");
 }
 
-CLI_TEST_MAIN(test_crawford_command_line, test_stdin_csv_two_levels, test_malformed_trace_names_its_line,
+/* A trace past the most accesses a trace may hold is refused at the first
+ * access too many, before memory runs out, the limit named. */
+static void test_trace_past_its_cap_is_refused(void **state)
+{
+    (void)state;
+    expect_stdin_refused("seq 0 16777216 | sed \"s/\\$/ R/\"", "stdin:16777217: more than 16777216 accesses (16 Mi)");
+}
+
+CLI_TEST_MAIN(test_trace_past_its_cap_is_refused, test_crawford_command_line, test_stdin_csv_two_levels, test_malformed_trace_names_its_line,
               test_endless_input_is_refused, test_help, test_bad_inputs)
