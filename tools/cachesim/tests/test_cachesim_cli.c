@@ -107,6 +107,7 @@ static void test_bad_inputs(void **state)
 static void test_trace_past_its_cap_is_refused(void **state)
 {
     (void)state;
+    plain_pass_only("sixteen million lines read: the reader's code runs under the sanitizers in the other cases");
     expect_stdin_refused("seq 0 16777216 | sed \"s/\\$/ R/\"", "stdin:16777217: more than 16777216 accesses (16 Mi)");
 }
 
