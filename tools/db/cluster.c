@@ -2,6 +2,7 @@
 #include "db/cluster.h"
 
 #include "csv.h"
+#include "db/node_names.h"
 #include "db/sql.h"
 #include "error.h"
 #include "shared/md_text.h"
@@ -10,6 +11,8 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -172,18 +175,40 @@ static int load_nodes(sqlite3 *db, db_cluster *c, char *err, size_t errlen)
     return each_cluster_row(db, c, sql, take_node, err, errlen) < 0 ? -1 : 0;
 }
 
-static bool has_node(const db_cluster *c, const char *name)
+/* The node of that name: a binary search among the first n, whose names
+ * sorted holds, then a look at the few added since. */
+static db_node *find_node(db_cluster *c, const char *const *sorted, size_t n, const char *name)
 {
-    for (size_t k = 0; k < c->nnodes; ++k)
+    const char *hit = db_sorted_names_find(sorted, n, name);
+    if (hit != NULL)
+        return (db_node *)(void *)((char *)(uintptr_t)hit - offsetof(db_node, name));
+    for (size_t k = n; k < c->nnodes; ++k)
         if (strcmp(c->nodes[k].name, name) == 0)
-            return true;
-    return false;
+            return &c->nodes[k];
+    return NULL;
 }
 
-/* Nodes that were to run and left no directory: the lines of
+/* The names of the nodes, sorted, pointing into c->nodes: room is made
+ * first for extra more nodes, so that adding them moves none. NULL when out
+ * of memory. */
+static const char **sorted_node_names(db_cluster *c, size_t extra)
+{
+    db_node *grown = realloc(c->nodes, (c->nnodes + extra + 1) * sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    c->nodes = grown;
+    const char **sorted = malloc((c->nnodes + 1) * sizeof *sorted);
+    for (size_t k = 0; sorted != NULL && k < c->nnodes; ++k)
+        sorted[k] = c->nodes[k].name;
+    if (sorted != NULL)
+        db_sort_names(sorted, c->nnodes);
+    return sorted;
+}
+
+/* Nodes that were to run and left no directory: the names of
  * expected-nodes, where there is one (a regular file: a FIFO there is
- * refused, not waited on). */
-#define EXPECTED_NODES_MAX_BYTES ((size_t)1 << 20)
+ * refused, not waited on), each looked up among the nodes that ran by a
+ * binary search, so that a list of any length is read in n log n. */
 static int add_missing_nodes(db_cluster *c, char *err, size_t errlen)
 {
     char path[4200];
@@ -191,37 +216,54 @@ static int add_missing_nodes(db_cluster *c, char *err, size_t errlen)
     struct stat st;
     if (lstat(path, &st) != 0)
         return 0;
-    size_t len;
-    char *text = cr_read_bounded(path, EXPECTED_NODES_MAX_BYTES, "a list of nodes", &len, err, errlen);
-    if (text == NULL)
+    db_name_list list;
+    if (db_read_node_list(path, &list, err, errlen) != 0)
         return -1;
-    for (char *line = text, *next; line != NULL && line < text + len; line = next) {
-        next = strchr(line, '\n');
-        if (next != NULL)
-            *next++ = '\0';
-        /* The whole line but the blanks around it: a name may hold one. */
-        char *name = line + strspn(line, " \t\r");
-        size_t n = strlen(name);
-        while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t' || name[n - 1] == '\r'))
-            name[--n] = '\0';
-        if (name[0] == '\0' || name[0] == '#' || has_node(c, name))
+    size_t ran = c->nnodes;
+    const char **sorted = sorted_node_names(c, list.n);
+    if (sorted == NULL) {
+        db_free_node_list(&list);
+        return cr_errf(err, errlen, "%s: out of memory", path);
+    }
+    for (size_t i = 0; i < list.n; ++i) {
+        if (db_sorted_names_find(sorted, ran, list.names[i]) != NULL)
             continue;
-        db_node *node = add_node(c, name);
-        if (node == NULL)
-            break;
+        db_node *node = &c->nodes[c->nnodes++];
+        *node = (db_node){0};
+        snprintf(node->name, sizeof node->name, "%s", list.names[i]);
         snprintf(node->status, sizeof node->status, "missing");
         snprintf(node->reason, sizeof node->reason, "listed in expected-nodes; no directory under nodes/");
     }
-    free(text);
+    free(sorted);
+    db_free_node_list(&list);
     return 0;
 }
 
-static db_node *find_node(db_cluster *c, const char *name)
+/* The states tools/slurm/lib.sh's node_state writes, and only those: any
+ * other word would replace a node's verdict with one nobody gave. */
+static bool is_batch_state(const char *state)
 {
-    for (size_t k = 0; k < c->nnodes; ++k)
-        if (strcmp(c->nodes[k].name, name) == 0)
-            return &c->nodes[k];
-    return NULL;
+    static const char *const states[] = {"passed", "failed", "interrupted", "error", "missing"};
+    for (size_t i = 0; i < sizeof states / sizeof *states; ++i)
+        if (strcmp(state, states[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The batch system's word on node n: its state, job and exit code. */
+static void take_batch_state(db_node *n, const char *state, const char *code, const char *job)
+{
+    char batch[256];
+    snprintf(batch, sizeof batch, "%s%s%s%s%s%s%s", *job ? "batch job " : "batch: ", job, *job ? ": " : "", state,
+             *code ? " (exit " : "", code, *code ? ")" : "");
+    if (strcmp(state, "failed") == 0 && strcmp(n->status, "failed") == 0)
+        return; /* its run log names the failed tasks */
+    char was[sizeof n->reason];
+    snprintf(was, sizeof was, "%s", n->reason);
+    snprintf(n->status, sizeof n->status, "%s", strcmp(state, "failed") == 0 ? "failed" : state);
+    int len = snprintf(n->reason, sizeof n->reason, "%s%s%s", batch, *was ? "; " : "", was);
+    if (len < 0 || (size_t)len >= sizeof n->reason)
+        snprintf(n->reason + sizeof n->reason - 4, 4, "...");
 }
 
 /* What the batch system says became of each node, where the cluster run
@@ -244,36 +286,42 @@ static int apply_batch_states(db_cluster *c, char *err, size_t errlen)
         cr_csv_free(&t);
         return -1;
     }
-    for (size_t i = 0; i < t.nrows; ++i) {
+    const char **sorted = sorted_node_names(c, t.nrows);
+    size_t indexed = c->nnodes;
+    int rc = sorted ? 0 : cr_errf(err, errlen, "%s: out of memory", path);
+    for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
         char **f = t.rows[i].fields;
         const char *name = f[col[0]], *state = f[col[1]], *code = f[col[2]], *job = f[col[3]];
+        if (!is_batch_state(state)) {
+            rc = cr_errf(err, errlen, "%s:%u: state '%.32s' is none that the cluster scripts write (%s)", path,
+                         t.rows[i].line, state, "passed, failed, interrupted, error, missing");
+            break;
+        }
         if (*name == '\0' || strcmp(state, "passed") == 0)
             continue;
-        db_node *n = find_node(c, name);
-        if (n == NULL && (n = add_node(c, name)) == NULL)
-            break;
-        char batch[256];
-        snprintf(batch, sizeof batch, "%s%s%s%s%s%s%s", *job ? "batch job " : "batch: ", job, *job ? ": " : "", state,
-                 *code ? " (exit " : "", code, *code ? ")" : "");
-        if (strcmp(state, "failed") == 0 && strcmp(n->status, "failed") == 0)
-            continue; /* its run log names the failed tasks */
-        char was[sizeof n->reason];
-        snprintf(was, sizeof was, "%s", n->reason);
-        snprintf(n->status, sizeof n->status, "%s", strcmp(state, "failed") == 0 ? "failed" : state);
-        int len = snprintf(n->reason, sizeof n->reason, "%s%s%s", batch, *was ? "; " : "", was);
-        if (len < 0 || (size_t)len >= sizeof n->reason)
-            snprintf(n->reason + sizeof n->reason - 4, 4, "...");
+        db_node *n = find_node(c, sorted, indexed, name);
+        if (n == NULL) {
+            n = &c->nodes[c->nnodes++];
+            *n = (db_node){0};
+            snprintf(n->name, sizeof n->name, "%s", name);
+        }
+        take_batch_state(n, state, code, job);
     }
+    free(sorted);
     cr_csv_free(&t);
-    return 0;
+    return rc;
 }
 
+static int by_node_name(const void *name, const void *node)
+{
+    return strcmp(name, ((const db_node *)node)->name);
+}
+
+/* A node that ran, by a binary search: they come first, in name order. */
 static size_t node_index(const db_cluster *c, const char *name)
 {
-    for (size_t k = 0; k < c->nnodes; ++k)
-        if (strcmp(c->nodes[k].name, name) == 0)
-            return k;
-    return c->nnodes;
+    const db_node *hit = bsearch(name, c->nodes, c->nran, sizeof *c->nodes, by_node_name);
+    return hit ? (size_t)(hit - c->nodes) : c->nnodes;
 }
 
 static db_figure *figure_for(db_cluster *c, sqlite3_stmt *st)
@@ -342,6 +390,7 @@ int db_cluster_load(sqlite3 *db, const char *path, double below, db_cluster *c, 
         return -1;
     if (c->nnodes == 0)
         return cr_errf(err, errlen, "%s: no node of this cluster run in the database (import it first)", path);
+    c->nran = c->nnodes;
     if (add_missing_nodes(c, err, errlen) != 0 || apply_batch_states(c, err, errlen) != 0 ||
         load_figures(db, c, err, errlen) != 0) {
         db_cluster_free(c);

@@ -35,8 +35,8 @@ typedef struct {
 typedef struct {
     char path[4096];
     double below;      /* --below FRACTION, NaN when not given */
-    db_node *nodes;
-    size_t nnodes;
+    db_node *nodes;    /* those that ran first, in name order; then the others */
+    size_t nnodes, nran;
     db_figure *figures;
     size_t nfigures;
 } db_cluster;

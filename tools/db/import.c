@@ -372,7 +372,8 @@ static bool is_device_dir(const char *run, const char *name)
 static int survey(const char *run, char ***devices, size_t *n, bool *has_log, content_hash *hash, char *err,
                   size_t errlen)
 {
-    if (db_list_dir(run, is_device_dir, devices, n, err, errlen) != 0)
+    if (db_refuse_unreadable_subdirs(run, err, errlen) != 0 ||
+        db_list_dir(run, is_device_dir, devices, n, err, errlen) != 0)
         return -1;
     char log[DB_PATH_LEN + 16];
     snprintf(log, sizeof log, "%s/run-log.csv", run);
@@ -490,10 +491,12 @@ static int import_run(importer *im, const db_run_dir *r, db_import_summary *sum,
         return -1;
     }
     /* A node of a cluster may have stopped before writing anything: it is
-     * imported as such, to be reported. A run of one machine must hold one. */
-    if (n == 0 && !has_log && r->cluster[0] == '\0') {
+     * imported as such, to be reported. A run of one machine must hold a
+     * device directory (one whose name begins with a dot is none). */
+    if (n == 0 && r->cluster[0] == '\0') {
         db_free_names(devices, n);
-        return cr_errf(err, errlen, "%s: not a run: no device directory of CSVs and no run-log.csv", r->path);
+        return cr_errf(err, errlen, "%s: not a run: no device directory of CSVs or logs%s", r->path,
+                       has_log ? " (its run-log.csv alone holds no figure)" : " and no run-log.csv");
     }
     char hex[17];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hash.h);

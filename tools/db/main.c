@@ -36,9 +36,10 @@ static const char usage_text[] =
     "%s"
     "cluster-report imports the cluster run and writes CLUSTER_RUN_DIR/cluster-report.md and\n"
     "cluster-report.csv. Exit status: 0 ok (outliers are findings, not errors); 1 a database\n"
-    "or a file that could not be written, or a cluster run without results; 2 bad usage, a\n"
-    "directory that is not a run, a CSV that does not read, an entry under nodes/ that is no\n"
-    "node's directory.\n";
+    "that cannot be read or written (locked, full, read-only, not this tool's), a file that\n"
+    "could not be written, or a cluster run without results; 2 bad usage (an unknown\n"
+    "benchmark too), a directory that is not a run or cannot be read, a CSV or list of nodes\n"
+    "that does not read, an entry under nodes/ that is no node's directory.\n";
 
 #define die(status, ...) cr_die(PROG, status, __VA_ARGS__)
 
@@ -49,12 +50,14 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static sqlite3 *open_db(const char *path)
+/* The database, or exit 1 naming it (and the run it was to take, where
+ * there is one). */
+static sqlite3 *open_db(const char *path, const char *run)
 {
     sqlite3 *db;
     char err[4600];
     if (db_open(path, &db, err, sizeof err) != 0)
-        die(1, "%s", err);
+        die(1, "%s%s%s%s", err, run ? ": " : "", run ? run : "", run ? " not imported" : "");
     return db;
 }
 
@@ -83,7 +86,7 @@ static int import(const char *db_path, int argc, char **argv)
     if (argc == 0)
         die(2, "import needs at least one run directory");
     bool fresh = access(db_path, F_OK) != 0;
-    sqlite3 *db = open_db(db_path);
+    sqlite3 *db = open_db(db_path, argv[0]);
     import_or_die(db, db_path, fresh, (const char *const *)argv, (size_t)argc, false);
     sqlite3_close(db);
     return 0;
@@ -96,7 +99,7 @@ static int query(const char *db_path, int argc, char **argv)
     struct stat sb;
     if (stat(db_path, &sb) != 0)
         die(2, "%s: no database (import a run first)", db_path);
-    sqlite3 *db = open_db(db_path);
+    sqlite3 *db = open_db(db_path, NULL);
     char err[4600];
     int rc = db_query(db, argv[0], argc - 1, argv + 1, stdout, err, sizeof err);
     sqlite3_close(db);
@@ -127,7 +130,7 @@ static int cluster_report(const char *db_path, int argc, char **argv)
     if (realpath(argv[0], path) == NULL || stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
         die(2, "%s: not a directory", argv[0]);
     bool fresh = access(db_path, F_OK) != 0;
-    sqlite3 *db = open_db(db_path);
+    sqlite3 *db = open_db(db_path, path);
     const char *dirs[] = {path};
     import_or_die(db, db_path, fresh, dirs, 1, true);
     db_cluster c;

@@ -4,6 +4,7 @@
 #include "db/cluster.h"
 #include "db/sql.h"
 #include "error.h"
+#include "shared/descriptors.h"
 #include "shared/csv_schema.h"
 
 #include <limits.h>
@@ -74,12 +75,17 @@ static const char compare_sql[] =
 
 /* Each device's best headline over its runs, as its benchmark's descriptor
  * says which way is better; flagged figures (above a peak, unstable, ...)
- * are no best. ?1 benchmark, ?2 variant, or NULL for any. */
+ * and those of a task that did not pass are no best. ?1 benchmark, ?2 variant, or NULL for any. */
 static const char best_sql[] =
     "WITH h AS (SELECT r.node, d.name AS device, d.backend, h.benchmark, h.variant, h.dtype, h.figure, h.unit,"
     "  h.better, COALESCE(r.started, r.imported) AS started, r.path AS run, r.id AS run_id"
     "  FROM headlines h JOIN devices d ON d.id = h.device_id JOIN runs r ON r.id = d.run_id"
-    "  WHERE IFNULL(h.flags, '') = '' AND (?1 IS NULL OR h.benchmark = ?1) AND (?2 IS NULL OR h.variant = ?2)),"
+    "  JOIN rows w ON w.id = h.row_id JOIN files f ON f.id = w.file_id"
+    "  WHERE IFNULL(h.flags, '') = '' AND (?1 IS NULL OR h.benchmark = ?1) AND (?2 IS NULL OR h.variant = ?2)"
+    /* The task that wrote the file, as the run log last records it, passed:
+     * a task that failed may have written figures before it did. */
+    "  AND IFNULL((SELECT l.status FROM run_log l WHERE l.run_id = r.id AND l.dir = d.dir"
+    "              AND l.task || '.csv' = f.name ORDER BY l.line DESC LIMIT 1), 'passed') = 'passed'),"
     " ranked AS (SELECT *, row_number() OVER (PARTITION BY node, device, backend, benchmark, variant, dtype"
     "  ORDER BY CASE better WHEN 'lower' THEN figure ELSE -figure END, started DESC, run_id DESC) AS rk FROM h) "
     "SELECT node, device, backend, benchmark, variant, dtype, figure, unit, better, started, run FROM ranked "
@@ -153,6 +159,15 @@ static int imported_run(sqlite3 *db, const char *arg, char path[PATH_MAX], char 
     return 0;
 }
 
+/* 2 with err where name is no benchmark's (a query about it would answer
+ * with a header alone, as if no device had run it). */
+static int known_benchmark(const char *name, char *err, size_t errlen)
+{
+    if (name == NULL || cr_descriptor_named(name) != NULL)
+        return 0;
+    return cr_errf(err, errlen, "'%s': no benchmark of that name (see bench/*/descriptor)", name), 2;
+}
+
 static int arity(const char *name, int argc, int min, int max, const char *args, char *err, size_t errlen)
 {
     if (argc >= min && argc <= max)
@@ -165,6 +180,8 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
     if (strcmp(name, "figure-across-devices") == 0) {
         if (arity(name, argc, 2, 3, "BENCHMARK VARIANT [DTYPE]", err, errlen) != 0)
             return 2;
+        if (known_benchmark(argv[0], err, errlen) != 0)
+            return 2;
         const char *b[] = {argv[0], argv[1], argc > 2 ? argv[2] : NULL};
         return run_sql(db, across_devices_sql, b, 3, out, err, errlen);
     }
@@ -173,6 +190,8 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
             return 2;
         if (argv[0][0] == '\0')
             return cr_errf(err, errlen, "query %s: an empty DEVICE_SUBSTRING", name), 2;
+        if (known_benchmark(argv[1], err, errlen) != 0)
+            return 2;
         const char *b[] = {argv[1], argv[2], argc > 3 ? argv[3] : NULL, argv[0]};
         return run_sql(db, across_runs_sql, b, 4, out, err, errlen);
     }
@@ -194,7 +213,8 @@ int db_query(sqlite3 *db, const char *name, int argc, char **argv, FILE *out, ch
         return run_sql(db, compare_sql, binds, 2, out, err, errlen);
     }
     if (strcmp(name, "best") == 0) {
-        if (arity(name, argc, 0, 2, "[BENCHMARK [VARIANT]]", err, errlen) != 0)
+        if (arity(name, argc, 0, 2, "[BENCHMARK [VARIANT]]", err, errlen) != 0 ||
+            known_benchmark(argc > 0 ? argv[0] : NULL, err, errlen) != 0)
             return 2;
         const char *b[] = {argc > 0 ? argv[0] : NULL, argc > 1 ? argv[1] : NULL};
         return run_sql(db, best_sql, b, 2, out, err, errlen);

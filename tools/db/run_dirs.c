@@ -104,6 +104,40 @@ bool db_holds_results(const char *dir)
     return n > 0;
 }
 
+/* A directory that is there and cannot be listed: its CSVs would be left
+ * out unsaid. The cluster's nodes/ is looked at on its own. */
+static bool is_unreadable_subdir(const char *dir, const char *name)
+{
+    char path[DB_PATH_LEN];
+    if (!db_is_subdir(dir, name) || strcmp(name, "nodes") == 0 || db_path_join(path, sizeof path, dir, name) != 0)
+        return false;
+    DIR *d = opendir(path);
+    if (d != NULL)
+        closedir(d);
+    return d == NULL;
+}
+
+int db_refuse_unreadable_subdirs(const char *run, char *err, size_t errlen)
+{
+    char **names;
+    size_t n;
+    if (db_list_dir(run, is_unreadable_subdir, &names, &n, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    if (n > 0) {
+        char path[DB_PATH_LEN];
+        db_path_join(path, sizeof path, run, names[0]);
+        DIR *d = opendir(path);
+        int why = errno;
+        if (d != NULL)
+            closedir(d);
+        rc = cr_errf(err, errlen, "%s: cannot read the directory (%s): its results would be left out", path,
+                     d != NULL ? "unreadable a moment ago" : strerror(why));
+    }
+    db_free_names(names, n);
+    return rc;
+}
+
 int db_path_join(char *out, size_t len, const char *dir, const char *name)
 {
     int n = snprintf(out, len, "%s%s%s", dir, *name ? "/" : "", name);

@@ -31,6 +31,9 @@ void db_free_names(char **names, size_t n);
 /* dir holds a *.csv or a *.log: a device directory, even one whose
  * benchmarks all ended before writing a CSV (the report lists it too). */
 bool db_holds_results(const char *dir);
+/* 0, or -1 with "RUN/DIR: cannot read the directory (why)..." where a
+ * visible directory of run (nodes/ aside) cannot be listed. */
+int db_refuse_unreadable_subdirs(const char *run, char *err, size_t errlen);
 
 /* True for a directory entry name that is a subdirectory of dir (dot names
  * excluded), and for a name ending in ".csv" that is there and is no

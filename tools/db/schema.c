@@ -7,6 +7,7 @@
 #include "shared/descriptors.h"
 
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,6 +142,8 @@ static const char schema_sql[] =
  * version is opened without a write, so that reading it or a refused
  * import leaves the file as it was, byte for byte. */
 #define DB_SCHEMA_VERSION 4
+/* How long an open waits for another writer before it gives up. */
+#define DB_BUSY_WAIT_MS 10000
 
 static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
 {
@@ -150,7 +153,60 @@ static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
     int rc = sqlite3_step(st);
     *version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : cr_errf(err, errlen, "not a database: %s", sqlite3_errmsg(db));
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        return cr_errf(err, errlen, "locked by another process, still after %d s of waiting for it",
+                       DB_BUSY_WAIT_MS / 1000);
+    return cr_errf(err, errlen, "not a database: %s", sqlite3_errmsg(db));
+}
+
+/* The whole of a database's schema as SQLite keeps it, one text. */
+static char *schema_text(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT group_concat(type || ' ' || name || ' ' || IFNULL(sql, ''), ';') FROM "
+                           "(SELECT * FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    char *text = NULL;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        text = sqlite3_mprintf("%s", t ? t : "");
+    }
+    sqlite3_finalize(st);
+    return text;
+}
+
+/* Whether db's tables, indices and views are those this program creates,
+ * as a database made now in memory has them: a file of this version but
+ * of other tables would fail at its first query, naming a column. */
+static bool schema_is_ours(sqlite3 *db)
+{
+    sqlite3 *model = NULL;
+    bool same = false;
+    if (sqlite3_open_v2(":memory:", &model, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+        sqlite3_exec(model, schema_sql, NULL, NULL, NULL) == SQLITE_OK) {
+        char *want = schema_text(model), *have = schema_text(db);
+        same = want && have && strcmp(want, have) == 0;
+        sqlite3_free(want);
+        sqlite3_free(have);
+    }
+    sqlite3_close(model);
+    return same;
+}
+
+/* Whether a database of version 0 holds no table: a new one, not another
+ * program's, beside whose tables the schema would be set down. */
+static bool holds_no_table(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
+        return false;
+    bool empty = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0;
+    sqlite3_finalize(st);
+    return empty;
 }
 
 /* Each benchmark's headline rule, as its descriptor says (values bound,
@@ -178,13 +234,17 @@ static int insert_headline_rules(sqlite3 *db, char *err, size_t errlen)
 static int prepare_schema(sqlite3 *db, char *err, size_t errlen)
 {
     /* Waits for another writer rather than failing at once. */
-    sqlite3_busy_timeout(db, 10000);
+    sqlite3_busy_timeout(db, DB_BUSY_WAIT_MS);
     int version;
     if (db_exec(db, "PRAGMA foreign_keys = ON;", "foreign keys", err, errlen) != 0 ||
         schema_version(db, &version, err, errlen) != 0)
         return -1;
     if (version == DB_SCHEMA_VERSION)
-        return 0;
+        return schema_is_ours(db) ? 0
+                                  : cr_errf(err, errlen, "not this tool's schema: its user_version is %d but its "
+                                                         "tables are others (rebuild it from the CSVs)", version);
+    if (version == 0 && !holds_no_table(db))
+        return cr_errf(err, errlen, "not a crossroof database: it holds tables of its own");
     if (version != 0)
         return cr_errf(err, errlen, "schema version %d, this program knows %d: rebuild it from the CSVs", version,
                        DB_SCHEMA_VERSION);

@@ -19,6 +19,7 @@
 #include "db/tables.h"
 
 #include "db/tests/db_fixtures.h"
+#include "db/tests/db_query_out.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
@@ -293,20 +294,6 @@ static void test_corrupt_csv_refused_with_file_and_line(void **state)
 }
 
 /* ---- queries ---- */
-
-static char *query(sqlite3 *db, int expect, const char *name, int argc, char **argv, char *err, size_t errlen)
-{
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    assert_non_null(f);
-    err[0] = '\0';
-    int rc = db_query(db, name, argc, argv, f, err, errlen);
-    fclose(f);
-    if (rc != expect)
-        fail_msg("query %s: status %d, expected %d: %s", name, rc, expect, err);
-    return out;
-}
 
 static sqlite3 *three_runs(char *path, size_t len)
 {

@@ -15,6 +15,7 @@
 
 #include "db/tests/db_fixtures.h"
 
+#include <sqlite3.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -353,17 +354,73 @@ static void test_cluster_without_results(void **state)
     expect_in(md, "| n3&lt;img src=x onerror=alert(1)&gt;&#91;a&#93;(b)\\|c | interrupted |");
     assert_null(strstr(md, "<img"));
     free(md);
-    /* expected-nodes names a node by its whole line, blanks inside kept. */
-    snprintf(node, sizeof node, "%s/n 5", nodes);
+    /* expected-nodes names a node by its line, the blanks around it left
+     * out; a line that is no node's name (a blank inside, as no host name
+     * has) is refused, file and line named. */
+    snprintf(node, sizeof node, "%s/n5", nodes);
     make_dir(node);
-    put_file(dir, "expected-nodes", "n1\n  n 5 \t\n# a comment\nn6\n");
+    put_file(dir, "expected-nodes", "n1\n  n5 \t\n# a comment\nn6\n");
     r = run(NULL, tool, args);
     assert_int_equal(r.status, 1);
     run_free(&r);
     md = slurp_tmp("empty-cluster/cluster-report.md");
-    expect_all_in(md, "| n 5 | interrupted |", "| n6 | missing |");
-    assert_null(strstr(md, "| n | missing"));
+    expect_all_in(md, "| n5 | interrupted |", "| n6 | missing |");
     free(md);
+    put_file(dir, "expected-nodes", "n1\nn 5\n");
+    r = run_with_status(2, NULL, tool, args);
+    expect_all_in(r.err, "empty-cluster/expected-nodes:2: 'n 5' is no node's name");
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+}
+
+/* A run whose device directories cannot be read, or are hidden, imports
+ * nothing: it is refused, the directory named, never taken as a run of no
+ * device. As root, the tool runs as nobody, for whom mode 000 means it. */
+static void test_a_run_of_no_readable_device_refused(void **state)
+{
+    (void)state;
+    char dir[300], dev[600], args[1200];
+    snprintf(dir, sizeof dir, "%s/shut", tmp);
+    make_dir(dir);
+    assert_int_equal(chmod(tmp, 0755), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    fixture_run r1 = make_run(dir, "run", &node_ok);
+    snprintf(dev, sizeof dev, "%s/opencl-0-dev", r1.path);
+    assert_int_equal(chmod(dev, 0), 0);
+    const char *as_nobody = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups" : NULL;
+    snprintf(args, sizeof args, "--db %s/s.db import %s", dir, r1.path);
+    run_result r = run_with_status(2, as_nobody, tool, args);
+    expect_all_in(r.err, "shut/run/opencl-0-dev: cannot read the directory (Permission denied)");
+    assert_int_equal(count_lines(r.err), 1);
+    run_free(&r);
+    assert_int_equal(chmod(dev, 0755), 0);
+    /* A run whose one device directory is hidden. */
+    char hidden[600];
+    snprintf(hidden, sizeof hidden, "%s/.opencl-0-dev", r1.path);
+    assert_int_equal(rename(dev, hidden), 0);
+    r = run_with_status(2, NULL, tool, args);
+    expect_all_in(r.err, "shut/run: not a run: no device directory");
+    run_free(&r);
+}
+
+/* A database another process keeps locked past the wait: said so, the
+ * database and the run named, exit 1. */
+static void test_a_locked_database_named_with_the_run(void **state)
+{
+    (void)state;
+    char db[300], args[1200];
+    snprintf(db, sizeof db, "%s/locked.db", tmp);
+    fixture_run r1 = make_run(tmp, "locked-run", &node_ok);
+    import_into(db, r1.path);
+    sqlite3 *holder;
+    assert_int_equal(sqlite3_open(db, &holder), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(holder, "BEGIN EXCLUSIVE;", NULL, NULL, NULL), SQLITE_OK);
+    snprintf(args, sizeof args, "--db %s import %s", db, r1.path);
+    run_result r = run_with_status(1, NULL, tool, args);
+    sqlite3_close(holder);
+    expect_all_in(r.err, "locked.db: locked by another process", "locked-run not imported");
+    assert_null(strstr(r.err, "not a database"));
+    run_free(&r);
 }
 
 static void test_bad_input(void **state)
@@ -381,4 +438,4 @@ CLI_TEST_MAIN(test_import_twice_and_query, test_refused_and_killed_imports_chang
               test_every_corrupt_input_refused, test_files_that_are_no_files_refused,
               test_node_entries_that_are_no_directories_refused, test_node_linked_from_elsewhere_reported,
               test_a_full_database_fails_naming_the_run, test_cluster_report, test_cluster_without_results,
-              test_bad_input)
+              test_a_run_of_no_readable_device_refused, test_a_locked_database_named_with_the_run, test_bad_input)
