@@ -102,7 +102,8 @@ announce() {
     if [ -t 1 ]; then
         tty=1
         columns=${COLUMNS:-$(tput cols 2>/dev/null)}
-        [[ $columns =~ ^[0-9]+$ ]] || columns=100 # it goes into arithmetic: a number only
+        # It goes into arithmetic: a decimal number only (08 would be octal).
+        [[ $columns =~ ^[1-9][0-9]{0,4}$ ]] || columns=100
     fi
     [ "$done_before" -gt 0 ] && before=", $done_before done before"
     echo "crossroof: $mode run in $out"

@@ -33,9 +33,20 @@ task_args() { # task index, its directory
     [ -n "${t_index[$1]}" ] && args+=(--device "${t_index[$1]}")
 }
 
+# What a task writes stays in the run's folder: its device folder a real
+# one (a symbolic link there, in a run resumed from elsewhere, would take
+# the results anywhere), and its log a file or nothing (a FIFO would hold
+# the run, a link be written through). One line and exit 1 otherwise.
+own_place() { # device folder, log
+    [ ! -L "$1" ] || fail "$1 is a symbolic link: a run writes only inside its own folder"
+    [ ! -L "$2" ] || fail "$2 is a symbolic link: a run writes only inside its own folder"
+    [ ! -e "$2" ] || [ -f "$2" ] || fail "$2 is there but no regular file: a task's log is written whole in its place"
+}
+
 run_one() { # task index, position -> records the result; returns 1 when interrupted
     local i=$1 p=$2 name=${t_name[$1]} dir=$out/${t_dir[$1]} t0 secs what status reason="" err args budget
     err=$(mkdir -p -- "$dir" 2>&1) || fail "cannot create $dir: $(reason "$err")"
+    own_place "$dir" "$dir/$name.log"
     task_args "$i" "$dir"
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
     if [ $tty = 0 ]; then

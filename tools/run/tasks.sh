@@ -47,7 +47,11 @@ list_devices_of() { # executable name
         label=${label%% \[*}
         if [ -n "$entry" ]; then
             lister=${lister:-$bin}
-            if [ -n "$device" ] && [[ "${label,,}" != *"${device,,}"* ]] && [ "$index" != "$device" ]; then
+            # A number is an index, as the benchmarks read it (--device 1 is
+            # not a device whose name holds a 1); anything else part of a name.
+            if [[ $device =~ ^[0-9]+$ ]]; then
+                [ "$index" = "$device" ] || continue
+            elif [ -n "$device" ] && [[ "${label,,}" != *"${device,,}"* ]]; then
                 continue
             fi
         fi
