@@ -4,6 +4,7 @@
 #include "report/check.h"
 
 #include "report/base64.h"
+#include "report/extract.h"
 #include "report/png.h"
 #include "report/model.h"
 #include "shared/bounded_file.h"
@@ -90,7 +91,61 @@ typedef struct {
     int problems;
     size_t images, links;
     rp_strings embedded; /* data-file names of the embedded figures */
+    char **ids;          /* the page's id="..." values as written, sorted */
+    size_t nids;
 } checker;
+
+/* strstr() for a walk over the page: linear in all, where a sanitizer's
+ * strstr() measures the rest of the page at each call. */
+static const char *next_of(const char *s, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (s = strchr(s, needle[0]); s; s = strchr(s + 1, needle[0]))
+        if (strncmp(s, needle, n) == 0)
+            return s;
+    return NULL;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every id of the page, once: a page of many anchors costs no more than
+ * sorting its ids. */
+static void collect_ids(checker *c, const char *html)
+{
+    size_t cap = 0;
+    for (const char *p = next_of(html, " id=\""); p; p = next_of(p + 5, " id=\"")) {
+        const char *v = p + 5, *q = strchr(v, '"');
+        if (q == NULL)
+            break;
+        if (c->nids == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **grown = realloc(c->ids, cap * sizeof *grown);
+            if (grown == NULL)
+                break;
+            c->ids = grown;
+        }
+        c->ids[c->nids] = strndup(v, (size_t)(q - v));
+        if (c->ids[c->nids] == NULL)
+            break;
+        ++c->nids;
+    }
+    qsort(c->ids, c->nids, sizeof *c->ids, by_text);
+}
+
+static bool has_id(const checker *c, const char *id)
+{
+    return c->nids && bsearch(&id, c->ids, c->nids, sizeof *c->ids, by_text) != NULL;
+}
+
+static void free_ids(checker *c)
+{
+    for (size_t i = 0; i < c->nids; ++i)
+        free(c->ids[i]);
+    free(c->ids);
+}
 
 static void problem(checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void problem(checker *c, const char *fmt, ...)
@@ -182,7 +237,7 @@ static void check_html(checker *c, const char *html)
     static const char *const attrs[] = {" src=\"", " href=\""};
     for (int a = 0; a < 2; ++a) {
         size_t alen = strlen(attrs[a]);
-        for (const char *p = strstr(html, attrs[a]); p; p = strstr(p + 1, attrs[a])) {
+        for (const char *p = next_of(html, attrs[a]); p; p = next_of(p + 1, attrs[a])) {
             const char *v = p + alen, *q = strchr(v, '"');
             if (q == NULL) {
                 problem(c, "report.html: an unterminated attribute");
@@ -201,9 +256,7 @@ static void check_html(checker *c, const char *html)
             }
             unescape(v, (size_t)(q - v), target, sizeof target);
             if (target[0] == '#') {
-                char id[2100];
-                snprintf(id, sizeof id, " id=\"%s\"", target + 1);
-                if (strstr(html, id) == NULL)
+                if (!has_id(c, target + 1))
                     problem(c, "report.html: link to '%s', which is not in the page", target);
             } else if (external(target)) {
                 if (a == 0)
@@ -234,9 +287,10 @@ static bool is_png_name(const char *n)
     return k > 4 && strcmp(n + k - 4, ".png") == 0;
 }
 
-/* Every figure in the run (in the run directory or one level down) must
- * be in the HTML report. */
-static void check_every_figure(checker *c, const char *rel)
+/* Every figure of a device directory (the run's own files where the run
+ * is one device's directory) must be in the HTML report: the figures the
+ * report embeds, those elsewhere in the run are not its own. */
+static void check_device_figures(checker *c, const char *rel)
 {
     char path[RP_PATH_LEN + 512];
     snprintf(path, sizeof path, "%s%s%s", c->dir, rel[0] ? "/" : "", rel);
@@ -252,14 +306,20 @@ static void check_every_figure(checker *c, const char *rel)
         char full[RP_PATH_LEN + 1024];
         snprintf(full, sizeof full, "%s/%s", c->dir, name);
         struct stat st;
-        if (stat(full, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode) && rel[0] == '\0')
-            check_every_figure(c, e->d_name);
-        else if (S_ISREG(st.st_mode) && is_png_name(e->d_name) && !rp_strings_has(&c->embedded, name))
+        if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && is_png_name(e->d_name) &&
+            !rp_strings_has(&c->embedded, name))
             problem(c, "report.html: figure '%s' is missing from the report", name);
     }
     closedir(dir);
+}
+
+static void check_every_figure(checker *c)
+{
+    rp_strings dirs = {0};
+    rp_device_dirs(c->dir, &dirs);
+    for (size_t i = 0; i < dirs.n; ++i)
+        check_device_figures(c, dirs.v[i]);
+    rp_strings_free(&dirs);
 }
 
 int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t *links)
@@ -273,7 +333,9 @@ int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t 
         return -1;
     if (strlen(html) != len || strncmp(html, "<!DOCTYPE html>", 15) != 0 || strstr(html, "</html>") == NULL)
         problem(&c, "report.html: not a complete HTML document");
+    collect_ids(&c, html);
     check_html(&c, html);
+    free_ids(&c);
     free(html);
     snprintf(path, sizeof path, "%s/report.md", run_dir);
     char *md = read_text(path, &len);
@@ -283,7 +345,7 @@ int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t 
         check_markdown(&c, md);
         free(md);
     }
-    check_every_figure(&c, "");
+    check_every_figure(&c);
     rp_strings_free(&c.embedded);
     *images = c.images;
     *links = c.links;

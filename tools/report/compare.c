@@ -48,7 +48,12 @@ static int import_and_load(sqlite3 *db, const char *dir, rp_run *run, char *err,
         as_given(why, abs, dir, err, errlen);
         return RP_BAD_DATA;
     }
-    return rp_load_run_db(db, run_id, dir, run, err, errlen);
+    rc = rp_load_run_db(db, run_id, dir, run, err, errlen);
+    /* Named by the directory itself: "." or "../b" name no run. */
+    const char *last = strrchr(abs, '/');
+    if (rc == 0 && last && last[1])
+        snprintf(run->name, sizeof run->name, "%s", last + 1);
+    return rc;
 }
 
 int rp_load_compared(const char *dir_a, const char *dir_b, rp_run *a, rp_run *b, char *err, size_t errlen)

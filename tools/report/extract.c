@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -95,13 +94,20 @@ static int read_csv(const source *src, const rp_run *run, const rp_device *d, co
     return cr_csv_load(t, path, cr_schema_for(file), err, errlen);
 }
 
+/* Any name there, a link to nothing too: read, it is refused by name. */
+static bool named(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
 static bool has_log(const source *src, const rp_run *run)
 {
     if (src->db)
         return db_has_run_log(src->db, src->run_id);
     char path[RP_PATH_LEN + 32];
     snprintf(path, sizeof path, "%s/run-log.csv", run->path);
-    return access(path, F_OK) == 0;
+    return named(path);
 }
 
 /* ---- run_all.sh's log ---- */
@@ -143,7 +149,7 @@ static bool has_peers(const source *src, const rp_run *run)
     if (src->db == NULL) {
         char path[RP_PATH_LEN + 32];
         snprintf(path, sizeof path, "%s/" RP_PEERS_DIR "/peers.csv", run->path);
-        return access(path, F_OK) == 0;
+        return named(path);
     }
     char **names, err[256];
     size_t n;
@@ -458,24 +464,14 @@ static int load_device(const source *src, rp_device *d, const rp_run *run, char 
     return 0;
 }
 
-static bool holds_results(const char *path)
+/* Whether a name in path ends with suffix, or with other where not NULL. */
+static bool holds(const char *path, const char *suffix, const char *other)
 {
     rp_strings files = {0};
     list_dir(path, &files);
     bool any = false;
     for (size_t i = 0; i < files.n && !any; ++i)
-        any = ends_with(files.v[i], ".csv") || ends_with(files.v[i], ".log");
-    rp_strings_free(&files);
-    return any;
-}
-
-static bool holds_meta(const char *path)
-{
-    rp_strings files = {0};
-    list_dir(path, &files);
-    bool any = false;
-    for (size_t i = 0; i < files.n && !any; ++i)
-        any = ends_with(files.v[i], ".meta.csv");
+        any = ends_with(files.v[i], suffix) || (other && ends_with(files.v[i], other));
     rp_strings_free(&files);
     return any;
 }
@@ -501,7 +497,7 @@ static int list_devices(const source *src, const rp_run *run, rp_strings *out, c
         db_free_names(dirs, n);
         return 0;
     }
-    if (holds_meta(run->path)) {
+    if (holds(run->path, ".meta.csv", NULL)) {
         rp_strings_push(out, "%s", "");
         return 0;
     }
@@ -510,7 +506,7 @@ static int list_devices(const source *src, const rp_run *run, rp_strings *out, c
     for (size_t i = 0; i < entries.n; ++i) {
         char sub[RP_PATH_LEN + 256];
         snprintf(sub, sizeof sub, "%s/%s", run->path, entries.v[i]);
-        if (is_dir(sub) && holds_results(sub) && strlen(sub) < RP_PATH_LEN && strcmp(entries.v[i], RP_PEERS_DIR) != 0)
+        if (is_dir(sub) && holds(sub, ".csv", ".log") && strlen(sub) < RP_PATH_LEN && strcmp(entries.v[i], RP_PEERS_DIR) != 0)
             rp_strings_push(out, "%s", entries.v[i]);
     }
     rp_strings_free(&entries);
@@ -550,13 +546,12 @@ static int load_run(const source *src, const char *path, rp_run *run, char *err,
     }
     /* Devices first (a CUDA directory without a GPU holds only skips and an
      * offline table); otherwise in directory order. */
-    for (size_t i = 1; i < run->ndevices; ++i) {
+    for (size_t i = 1; i < run->ndevices; ++i)
         for (size_t j = i; j > 0 && !run->devices[j].no_device && run->devices[j - 1].no_device; --j) {
             rp_device t = run->devices[j];
             run->devices[j] = run->devices[j - 1];
             run->devices[j - 1] = t;
         }
-    }
     if (run->ndevices == 0) {
         rp_run_free(run);
         cr_errf(err, errlen, "%s holds no results (no CSV files, nor directories of them)", path);
@@ -565,18 +560,25 @@ static int load_run(const source *src, const char *path, rp_run *run, char *err,
     return 0;
 }
 
+void rp_device_dirs(const char *path, rp_strings *out)
+{
+    rp_run probe;
+    memset(&probe, 0, sizeof probe);
+    snprintf(probe.path, sizeof probe.path, "%s", path);
+    list_devices(&(source){NULL, 0}, &probe, out, NULL, 0);
+}
+
 int rp_check_run_dir(const char *path, char *err, size_t errlen)
 {
     if (!is_dir(path)) {
         cr_errf(err, errlen, "%s is not a directory", path);
         return RP_NOT_A_RUN;
     }
-    rp_run probe;
-    memset(&probe, 0, sizeof probe);
-    snprintf(probe.path, sizeof probe.path, "%s", path);
     rp_strings dirs = {0};
-    list_devices(&(source){NULL, 0}, &probe, &dirs, err, errlen);
-    bool any = dirs.n > 0 || has_log(&(source){NULL, 0}, &probe);
+    rp_device_dirs(path, &dirs);
+    char log[RP_PATH_LEN + 32];
+    snprintf(log, sizeof log, "%s/run-log.csv", path);
+    bool any = dirs.n > 0 || named(log);
     rp_strings_free(&dirs);
     if (any)
         return 0;

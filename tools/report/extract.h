@@ -30,4 +30,9 @@ int rp_load_run_db(sqlite3 *db, sqlite3_int64 run_id, const char *path, rp_run *
  * RP_NOT_A_RUN with err, in rp_load_run()'s words. */
 int rp_check_run_dir(const char *path, char *err, size_t errlen);
 
+/* The device directories of the run directory at path, in name order, as
+ * rp_load_run() reads them: "" alone for a run that is one device's
+ * directory. */
+void rp_device_dirs(const char *path, rp_strings *out);
+
 #endif

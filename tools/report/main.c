@@ -2,6 +2,7 @@
  * of two, a check of a written report against the files it cites, or a
  * check that CSV files read as the report reads them (plot/plot.sh's). */
 #define _GNU_SOURCE
+#include "csv.h"
 #include "error.h"
 #include "report/check.h"
 #include "report/compare.h"
@@ -25,7 +26,7 @@ static const char usage_text[] =
     "       " PROG " --check RUN_DIR         check the written report: every embedded figure a PNG\n"
     "                                      identical to its file, every linked file present, every\n"
     "                                      linked CSV reading as the report reads it, every figure\n"
-    "                                      of the run in the report\n"
+    "                                      of a device directory in the report\n"
     "       " PROG " --read FILE...          read each CSV as the report reads it, as what its name\n"
     "                                      says it is: silent when all read, else the first one's\n"
     "                                      FILE:LINE: why\n"
@@ -72,6 +73,17 @@ static int write_report(const char *dir)
     return 0;
 }
 
+typedef struct {
+    const rp_run *a, *b;
+} compared;
+
+static int compare_writer(FILE *f, void *ctx)
+{
+    const compared *c = ctx;
+    rp_render_compare(f, c->a, c->b);
+    return ferror(f) ? -1 : 0;
+}
+
 static int compare(const char *dir_a, const char *dir_b)
 {
     rp_run a, b;
@@ -80,15 +92,13 @@ static int compare(const char *dir_a, const char *dir_b)
     if (status != 0)
         die(status, "%s", err);
     rp_render_compare(stdout, &a, &b);
+    fflush(stdout);
+    /* Written whole beside B, never through what stands there (a FIFO, a
+     * link): replaced, as the report's own files are. */
     char path[RP_PATH_LEN + 300];
     snprintf(path, sizeof path, "%s/compare-%s.md", b.path, a.name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-        die(1, "cannot write %s", path);
-    rp_render_compare(f, &a, &b);
-    if (fclose(f) != 0)
-        die(1, "cannot write %s", path);
-    fflush(stdout);
+    if (cr_write_atomic(path, compare_writer, &(compared){&a, &b}, err, sizeof err) != 0)
+        die(1, "%s", err);
     fprintf(stderr, "report: comparison written to %s\n", path);
     rp_run_free(&a);
     rp_run_free(&b);

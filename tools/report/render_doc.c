@@ -3,6 +3,7 @@
 #include "report/backends.h"
 #include "report/render_device.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -75,7 +76,11 @@ static void run_line(FILE *f, const rp_run *run, const rp_markup *m)
                 failed ? m->failed_close : "");
         if (interrupted)
             fprintf(f, ", %s%zu interrupted%s", m->failed_open, interrupted, m->failed_close);
-        fprintf(f, "; %.0f s of benchmarks.", total_seconds(run));
+        double s = total_seconds(run);
+        if (isfinite(s))
+            fprintf(f, s < 1e15 ? "; %.0f s of benchmarks." : "; %.3g s of benchmarks.", s);
+        else
+            fprintf(f, "; over %.3g s of benchmarks (their sum is past what a double holds).", DBL_MAX);
     }
     fputs(m->para_close, f);
 }

@@ -2,6 +2,7 @@
 #include "report/summary.h"
 
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,8 +60,14 @@ void rp_headline_against(rp_headline *h, const char *label, double value, double
 {
     if (!(limit > 0) || !isfinite(limit))
         return;
-    if (isfinite(value))
-        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (%.0f%%)", label, limit, unit, 100 * value / limit);
+    /* A value far above a small limit: a share past what a double holds
+     * says so, never "inf". */
+    double share = 100 * (value / limit);
+    if (isfinite(value) && isfinite(share))
+        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (%.*g%%)", label, limit, unit,
+                   fabs(share) < 1e6 ? 6 : 3, fabs(share) < 1e6 ? round(share) : share);
+    else if (isfinite(value))
+        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (over %.3g%%)", label, limit, unit, DBL_MAX);
     else
         rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s", label, limit, unit);
 }

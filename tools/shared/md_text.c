@@ -1,8 +1,28 @@
 #include "shared/md_text.h"
 
+#include <stdbool.h>
+#include <strings.h>
+
+/* Where GitHub would see the start of a link in plain text: the ':' of
+ * "scheme://", the '.' of "www." and the '@' of an
+ * address. Written as an entity, it is the same character on the page and
+ * no link. */
+static bool starts_autolink(const char *start, const char *s)
+{
+    if (*s == ':')
+        return s[1] == '/' && s[2] == '/';
+    if (*s == '.')
+        return s - start >= 3 && strncasecmp(s - 3, "www", 3) == 0;
+    return *s == '@';
+}
+
 void cr_md_text(FILE *f, const char *s)
 {
-    for (; *s; ++s) {
+    for (const char *start = s; *s; ++s) {
+        if (starts_autolink(start, s)) {
+            fprintf(f, "&#%d;", *s);
+            continue;
+        }
         switch (*s) {
         case '|': fputs("\\|", f); break;
         case '<': fputs("&lt;", f); break;
@@ -12,6 +32,7 @@ void cr_md_text(FILE *f, const char *s)
         case ']': fputs("&#93;", f); break;
         /* emphasis, code, strike-through and an escape of their own */
         case '*': fputs("&#42;", f); break;
+        case '_': fputs("&#95;", f); break;
         case '`': fputs("&#96;", f); break;
         case '~': fputs("&#126;", f); break;
         case '\\': fputs("&#92;", f); break;

@@ -9,9 +9,10 @@
 
 /* s into f, '|' as "\|", brackets and the characters of markup as HTML
  * entities ("x](y" would end a link's text; Markdown passes tags through
- * to the page it becomes; "*x*" and "`x`" would be emphasis and code), a
- * line break as a space. An underscore stays: inside a name it marks
- * nothing. */
+ * to the page it becomes; "*x*", "_x_" and "`x`" would be emphasis and
+ * code), a line break as a space, and what GitHub would turn into a link
+ * ("http://x", "www.x", "a@b.c") broken by an entity, so that it shows as
+ * written. */
 void cr_md_text(FILE *f, const char *s);
 
 #endif

@@ -4,7 +4,9 @@
  * (shared/csv_schema.h): every tool reads every CSV through here, so that
  * all refuse the same files with the same words. Every complaint names the
  * file and the line at fault: "stream-opencl.csv:3: ...". Lines starting
- * with '#' are comments (the reference tables carry their source that way). */
+ * with '#' are comments (the reference tables carry their source that way),
+ * but for the files the suite writes (results, metadata, the run log), which
+ * have none: there such a line is refused. */
 #ifndef CR_RESULT_READER_H
 #define CR_RESULT_READER_H
 

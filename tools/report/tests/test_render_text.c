@@ -1,6 +1,7 @@
 /* The report's escaping, in the units that own it: text from the results
  * (a device's, a node's or a file's name, a reason) written into Markdown
- * and HTML as text, never as markup, a link or a table cell border, and a
+ * and HTML as text, never as markup, a link (GitHub's automatic ones
+ * too) or a table cell border, and a
  * link's target percent-encoded. Each writer is asked directly, character
  * class by character class. */
 #define _GNU_SOURCE
@@ -34,11 +35,15 @@ static const struct {
     {rp_md_text, "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"},
     {cr_md_text, "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"},
     {cr_md_text, "a|b", "a\\|b"},
-    {rp_md_text, "[a](http://x)", "&#91;a&#93;(http://x)"},
+    {rp_md_text, "[a](http://x)", "&#91;a&#93;(http&#58;//x)"},
     {cr_md_text, "&lt;", "&amp;lt;"},
     {cr_md_text, "two\nlines\r", "two lines "},
     {cr_md_text, "*x* `y` ~~z~~ a\\b", "&#42;x&#42; &#96;y&#96; &#126;&#126;z&#126;&#126; a&#92;b"},
-    {cr_md_text, "pthread-skylake_avx512", "pthread-skylake_avx512"},
+    {cr_md_text, "pthread-skylake_avx512", "pthread-skylake&#95;avx512"},
+    /* Emphasis by underscores, and text GitHub would make a link. */
+    {cr_md_text, "_x_ __y__", "&#95;x&#95; &#95;&#95;y&#95;&#95;"},
+    {cr_md_text, "see https://a.b, ftp://c and www.d.e", "see https&#58;//a.b, ftp&#58;//c and www&#46;d.e"},
+    {cr_md_text, "WWW.x a@b.c 10:30 x.y", "WWW&#46;x a&#64;b.c 10:30 x.y"},
     /* HTML: the five characters that mean markup. */
     {rp_html_text, "plain text 1.5 GB/s", "plain text 1.5 GB/s"},
     {rp_html_text, "<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"},

@@ -1000,7 +1000,7 @@ static void test_energy_section_only_where_it_ran(void **state)
     expect_in_text(md, "Energy per byte and per operation (Ranasinghe 2014, ch. 5)");
     expect_in_text(md, "energy-levels.png");
     expect_in_text(md, "bandwidth-opencl-matrix.png");
-    expect_in_text(md, "e_gs/4B");
+    expect_in_text(md, "e&#95;gs/4B");
     free(md);
     rp_run_free(&run);
 
@@ -1103,7 +1103,7 @@ static void test_report_opens_with_the_answer(void **state)
     assert_true(appendix > device && log > appendix);
     expect_in_text(appendix, "\n### cuda/\n");
     expect_in_text(appendix, "\n#### Register pressure and spilling");
-    expect_in_text(appendix, "| sm_90 live=64 | 24 |");
+    expect_in_text(appendix, "| sm&#95;90 live=64 | 24 |");
     assert_null(strstr(log + 1, "\n## "));
     free(md);
     rp_run_free(&run);

@@ -12,6 +12,7 @@
 #include "tests/cli_harness.h"
 #include "shared/tests/corrupt_inputs.h"
 
+#include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
 
@@ -364,5 +365,128 @@ static void test_parts_from_folders(void **state)
     run_free(&r);
 }
 
+/* The comparison's file is written whole and put in place: what stands at
+ * its name (a FIFO, a link) is replaced, never opened; A named "." is
+ * named by its directory. */
+static void test_compare_replaces_what_is_there(void **state)
+{
+    (void)state;
+    sh("rm -rf %s/old %s/new", tmp, tmp);
+    make_run("old", 30);
+    make_run("new", 45);
+    sh("mkfifo %s/new/compare-old.md", tmp);
+    char args[300];
+    snprintf(args, sizeof args, "--compare %s/old %s/new", tmp, tmp);
+    run_result r = run("timeout 20", tool, args);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    sh("test -f %s/new/compare-old.md && ! test -L %s/new/compare-old.md", tmp, tmp);
+    sh("echo kept > %s/victim && rm %s/new/compare-old.md && ln -s %s/victim %s/new/compare-old.md", tmp, tmp, tmp,
+       tmp);
+    r = run_with_status(0, NULL, tool, args);
+    run_free(&r);
+    char *victim = slurp_tmp("victim");
+    assert_string_equal(victim, "kept\n");
+    free(victim);
+    sh("test -f %s/new/compare-old.md && ! test -L %s/new/compare-old.md", tmp, tmp);
+    sh("rm %s/new/compare-old.md", tmp);
+    char cmd[PATH_MAX + 600], bin[PATH_MAX];
+    assert_non_null(realpath(bin_dir, bin));
+    snprintf(cmd, sizeof cmd, "cd %s/old && %s/%s --compare . ../new", tmp, bin, tool);
+    r = run_shell(cmd);
+    assert_int_equal(r.status, 0);
+    expect_in(r.out, "(B) against old (A)");
+    run_free(&r);
+    sh("test -f %s/new/compare-old.md && ! test -e %s/new/compare-..md", tmp, tmp);
+}
+
+/* A page of many anchors is checked in time: each one is not a search of
+ * the whole page; an anchor to nothing is still found. */
+static void test_check_of_many_anchors(void **state)
+{
+    (void)state;
+    make_run("many", 30);
+    char args[300];
+    snprintf(args, sizeof args, "%s/many", tmp);
+    run_result r = run_with_status(0, NULL, tool, args);
+    run_free(&r);
+    char path[300];
+    snprintf(path, sizeof path, "%s/many/report.html", tmp);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    for (int i = 0; i < 200000; ++i)
+        fprintf(f, "<a href=\"#n%d\">x</a><p id=\"n%d\"></p>\n", i, 199999 - i);
+    fclose(f);
+    snprintf(args, sizeof args, "--check %s/many", tmp);
+    r = run("timeout 60", tool, args);
+    if (r.status != 0)
+        fail_msg("--check: status %d, stderr: %s", r.status, r.err);
+    run_free(&r);
+    sh("echo '<a href=\"#nowhere\">x</a>' >> %s", path);
+    check_says("many", 1, "link to '#nowhere', which is not in the page");
+}
+
+/* The run log and the peers' table: a name there that is no file (a link
+ * to nothing or to itself) is refused by name, never taken for absent. The
+ * link planted, and the refusal. */
+static const char *const plant_and_refusal[][2] = {
+    {"ln -s nowhere run-log.csv", "run-log.csv: No such file or directory"},
+    {"ln -s run-log.csv run-log.csv", "run-log.csv: Too many levels of symbolic links"},
+    {"cd peers && ln -s nowhere peers.csv", "peers/peers.csv: No such file or directory"},
+    {"cd peers && ln -s peers.csv peers.csv", "peers/peers.csv: Too many levels of symbolic links"}};
+
+static void test_run_files_that_are_no_files(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof plant_and_refusal / sizeof *plant_and_refusal; ++i) {
+        make_run("dangling", 30);
+        sh("cd %s/dangling && rm run-log.csv && mkdir -p peers && %s", tmp, plant_and_refusal[i][0]);
+        char args[300];
+        snprintf(args, sizeof args, "%s/dangling", tmp);
+        run_result r = run("timeout 20", tool, args);
+        expect_error_on_stderr(&r, tool, args, 1, plant_and_refusal[i][1]);
+        run_free(&r);
+        sh("rm -rf %s/dangling", tmp);
+    }
+}
+
+/* A figure beside the devices (the run's own files, the peers') is not
+ * the report's: the check asks only for the figures the report embeds. */
+static void test_check_asks_for_the_embedded_figures(void **state)
+{
+    (void)state;
+    make_run("top", 30);
+    sh("mkdir -p %s/top/peers && cp %s/top/opencl-0-fake/stream-opencl-footprint.png %s/top/top.png && "
+       "cp %s/top/top.png %s/top/peers/p.png",
+       tmp, tmp, tmp, tmp, tmp);
+    char args[300];
+    snprintf(args, sizeof args, "%s/top", tmp);
+    run_result r = run_with_status(0, NULL, tool, args);
+    run_free(&r);
+    check_says("top", 0, NULL);
+    /* A device's figure the report did not embed is still missed. */
+    sh("cp %s/top/top.png %s/top/opencl-0-fake/late.png", tmp, tmp);
+    check_says("top", 1, "figure 'opencl-0-fake/late.png' is missing from the report");
+}
+
+/* Numbers near the largest a double holds: a share or a sum past it is
+ * said to be so, never "inf". */
+static void test_huge_numbers_are_no_inf(void **state)
+{
+    (void)state;
+    make_run("huge", 1e308);
+    sh("cd %s/huge && sed -i 's/,4\\.2,/,1e308,/; s/,0\\.0,/,1e308,/' run-log.csv", tmp);
+    char args[300];
+    snprintf(args, sizeof args, "%s/huge", tmp);
+    run_result r = run_with_status(0, NULL, tool, args);
+    run_free(&r);
+    char *md = slurp_tmp("huge/report.md");
+    assert_null(strstr(md, "inf"));
+    expect_all_in(md, "(over 1.8e+308%)", "over 1.8e+308 s of benchmarks");
+    free(md);
+}
+
 CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_figures_that_are_no_png_are_refused,
-              test_corrupt_results_are_refused, test_hostile_names_are_escaped, test_parts_from_folders)
+              test_corrupt_results_are_refused, test_hostile_names_are_escaped, test_parts_from_folders,
+              test_compare_replaces_what_is_there, test_check_of_many_anchors, test_run_files_that_are_no_files,
+              test_check_asks_for_the_embedded_figures, test_huge_numbers_are_no_inf)

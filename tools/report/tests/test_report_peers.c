@@ -109,7 +109,7 @@ static void test_peers_table_beside_the_devices(void **state)
     expect_table(&run);
     char *md = written(&run, false), *html = written(&run, true);
     expect_in(md, "## Peers\n\n*How to read this.* crossroof beside the suites it means to beat");
-    expect_in(md, "| nvbandwidth host_to_device_memcpy_ce (h2d-memcpy-pinned) 512 MiB median | 53 | 55.12 | 0.9615 | 6 "
+    expect_in(md, "| nvbandwidth host&#95;to&#95;device&#95;memcpy&#95;ce (h2d-memcpy-pinned) 512 MiB median | 53 | 55.12 | 0.9615 | 6 "
                   "| 6 | 2 | \xe2\x80\x93 | \xe2\x80\x93 |");
     expect_in(md, "| 1800 | 700 | 2.571 | 6 | 6 | 2 | far-apart | a &lt;b&gt;note&lt;/b&gt; &amp; a \\| pipe, "
                   "&#91;link&#93;(x) |");

@@ -114,6 +114,7 @@ typedef struct {
 #define ANY (&cr_schema_any)
 #define META (&cr_schema_metadata)
 #define REF (&cr_schema_reference)
+#define NO_COMMENT "a line starting with '#': this kind of file has no comments"
 
 static const verdict_case verdict_cases[] = {
     /* Records: as many fields as the header, quotes closed and alone. */
@@ -123,6 +124,12 @@ static const verdict_case verdict_cases[] = {
     {ANY, "a,b\n1,\"open\n", "f.csv:2: malformed quoting"},
     {ANY, "a,b\n1,x\"y\n", "f.csv:2: malformed quoting"},
     {ANY, "# only a comment\n", "f.csv:2: empty file: no header"},
+    /* What the suite writes has no comments: a '#' line is refused, not
+     * skipped (a row of results gone unsaid). */
+    {&cr_schema_results, "benchmark,figure\n# stream,1\n", "f.csv:2: " NO_COMMENT},
+    {&cr_schema_results, "# benchmark,figure\n", "f.csv:1: " NO_COMMENT},
+    {META, "key,value\n\n#device.name,x\n", "f.csv:3: " NO_COMMENT},
+    {&cr_schema_run_log, "# a note\n", "f.csv:1: " NO_COMMENT},
     {ANY, "", "f.csv:1: empty file: no header"},
     /* Text only: no control byte, ... */
     {ANY, "a,b\n1,x\x01y\n", "f.csv:2: binary data (byte 0x01): not a CSV text file"},
