@@ -335,7 +335,8 @@ static void expect_no_process(const char *needle, int seconds)
         fail_msg("%d process(es) with '%s' in their command line still run", n, needle);
 }
 
-/* The report of an interrupted run says so first, naming the task. */
+/* The report of an interrupted run says so first, naming the task (as
+ * Markdown writes it: an underscore is &#95;). */
 static void expect_report_says_interrupted(const char *run, const char *task_and_why)
 {
     char args[512];
@@ -377,7 +378,7 @@ static void test_interrupt_and_resume(void **state)
     expect_all_in(out, "slow-opencl on Fake device: interrupted", "./run_all.sh --resume ");
     free(out);
     assert_string_equal(log_summary("r2"), "ok-opencl passed\nslow-opencl interrupted\n");
-    expect_report_says_interrupted("r2", "opencl-0-Fake_device/slow-opencl (stopped by SIGINT after ");
+    expect_report_says_interrupted("r2", "opencl-0-Fake&#95;device/slow-opencl (stopped by SIGINT after ");
     /* The stand-in held in its sleep is gone, not left running. The sleep's
      * argument carries this test's pid, so that no other process matches. */
     snprintf(cmd, sizeof cmd, "pgrep -f 'slee[p] 120[.]%d$' >/dev/null", (int)getpid()); /* not matching itself */
@@ -502,12 +503,19 @@ static void test_more_bad_input(void **state)
         assert_false(exists("%s/r4", tmp));
     }
 
-    snprintf(args, sizeof args, "--device nosuchdev --only ok-opencl --out %s/r5", tmp);
-    snprintf(text, sizeof text,
-             "--device: no device of the selected benchmarks matches 'nosuchdev' (see %s/ok-opencl --list-devices)",
-             fake_bin);
-    expect_refused(args, text);
-    assert_false(exists("%s/r5", tmp));
+    /* A number is an index, as the benchmarks read it, not part of a name. */
+    script("digit-opencl", "[ \"$1\" = --check-options ] && exit 0\n"
+                           "[ \"$1\" = --list-devices ] && { echo '0  (0:0)  Xeon 8175M  [Fake; CPU]'; exit 0; }\n");
+    static const char *const unmatched[][2] = {{"8", "digit-opencl"}, {"nosuchdev", "ok-opencl"}};
+    for (size_t i = 0; i < countof(unmatched); ++i) {
+        snprintf(args, sizeof args, "--device %s --only %s --out %s/r5", unmatched[i][0], unmatched[i][1], tmp);
+        snprintf(text, sizeof text,
+                 "--device: no device of the selected benchmarks matches '%s' (see %s/%s --list-devices)",
+                 unmatched[i][0], fake_bin, unmatched[i][1]);
+        expect_refused(args, text);
+        assert_false(exists("%s/r5", tmp));
+    }
+    sh("rm -f %s/digit-opencl", fake_bin);
 
     sh("echo not a directory > %s/afile", tmp);
     snprintf(args, sizeof args, "--only ok-opencl --out %s/afile", tmp);
@@ -554,7 +562,7 @@ static void expect_group_ended(int sig, const char *run, int want_status)
     free(out);
     /* Both still to run: --resume runs them. */
     assert_string_equal(log_summary(run), "group-opencl interrupted\nok-opencl interrupted\n");
-    expect_report_says_interrupted(run, "opencl-0-Fake_device/ok-opencl (not started: the run was stopped by SIG");
+    expect_report_says_interrupted(run, "opencl-0-Fake&#95;device/ok-opencl (not started: the run was stopped by SIG");
     snprintf(needle, sizeof needle, "sleep 100.%d", (int)getpid());
     expect_no_process(needle, 2);
     snprintf(needle, sizeof needle, "sleep 101.%d", (int)getpid());
@@ -1026,17 +1034,60 @@ static void test_terminal_width_is_data(void **state)
     if (system("command -v script >/dev/null 2>&1") != 0)
         skip();
     make_fakes();
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd,
-             "script -qec \"env %s COLUMNS='est[\\$(touch %s)]' %s/run_all.sh --only ok-opencl --out %s/rcols\" "
-             "/dev/null",
-             env(), pwned(), CR_SOURCE_DIR, tmp);
-    run_result r = run_shell(cmd);
-    if (r.status != 0)
-        fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
-    expect_in(r.out, "  passed   ok-opencl on Fake device");
-    run_free(&r);
+    /* what a shell would run; and 08, digits that arithmetic reads as octal */
+    char planted[sizeof tmp + 64], cmd[16384];
+    snprintf(planted, sizeof planted, "'est[\\$(touch %s)]'", pwned());
+    const char *const widths[] = {planted, "08"};
+    for (size_t i = 0; i < countof(widths); ++i) {
+        snprintf(cmd, sizeof cmd, "script -qec \"env %s COLUMNS=%s %s/run_all.sh --only ok-opencl --out %s/rcols%zu\" "
+                 "/dev/null", env(), widths[i], CR_SOURCE_DIR, tmp, i);
+        run_result r = run_shell(cmd);
+        if (r.status != 0 || strstr(r.out, "value too great") != NULL)
+            fail_msg("COLUMNS=%s: status %d\nstdout:\n%s\nstderr:\n%s", widths[i], r.status, r.out, r.err);
+        expect_in(r.out, "  passed   ok-opencl on Fake device");
+        run_free(&r);
+    }
     assert_false(exists("%s", pwned()));
+}
+
+/* A resumed run writes only inside its folder: a device folder that is a
+ * symbolic link to elsewhere, or a task's log that is a link or a FIFO,
+ * stops it with one line before the task runs, and nothing is written
+ * through. */
+static void test_a_resumed_run_writes_only_in_its_folder(void **state)
+{
+    (void)state;
+    make_fakes();
+    char args[1024];
+    static const char *const plants[] = {
+        "rm -rf %1$s/rown/opencl-0-Fake_device && mkdir -p %1$s/elsewhere && "
+        "ln -s %1$s/elsewhere %1$s/rown/opencl-0-Fake_device",
+        "rm -rf %1$s/rown/opencl-0-Fake_device && mkdir %1$s/rown/opencl-0-Fake_device && "
+        "ln -s %1$s/victim %1$s/rown/opencl-0-Fake_device/ok-opencl.log",
+        "rm -rf %1$s/rown/opencl-0-Fake_device && mkdir %1$s/rown/opencl-0-Fake_device && "
+        "mkfifo %1$s/rown/opencl-0-Fake_device/ok-opencl.log",
+    };
+    static const char *const said[] = {"is a symbolic link: a run writes only inside its own folder",
+                                       "is a symbolic link: a run writes only inside its own folder",
+                                       "is there but no regular file"};
+    for (size_t i = 0; i < countof(plants); ++i) {
+        sh("rm -rf %s/rown %s/elsewhere %s/victim", tmp, tmp, tmp);
+        snprintf(args, sizeof args, "--only ok-opencl --out %s/rown", tmp);
+        run_result r = run_all_ok(args);
+        run_free(&r);
+        /* the task interrupted, so that a resume runs it again */
+        sh("sed -i 's/^ok-opencl,\\(.*\\),passed,0,/ok-opencl,\\1,interrupted,130,/' %s/rown/run-log.csv", tmp);
+        char plant[2048];
+        snprintf(plant, sizeof plant, plants[i], tmp);
+        sh("%s", plant);
+        snprintf(args, sizeof args, "--resume %s/rown", tmp);
+        r = run_all(args);
+        if (r.status != 1 || strstr(r.err, said[i]) == NULL)
+            fail_msg("plant %zu: status %d (want 1)\nstderr:\n%s", i, r.status, r.err);
+        run_free(&r);
+        assert_false(exists("%s/elsewhere/ok-opencl.csv", tmp));
+        assert_false(exists("%s/victim", tmp));
+    }
 }
 
 /* A record whose quoted reason spans two lines is one record. */
@@ -1061,4 +1112,4 @@ TEST_MAIN(setup_all, teardown, test_failure_skip_and_completeness, test_interrup
           test_sigkill_leaves_no_orphan, test_one_run_per_directory, test_resume_reads_options_as_data,
           test_options_round_trip, test_full_disk_at_run_options, test_full_disk_at_the_log,
           test_full_disk_at_the_summary, test_odd_out_path, test_odd_device_name, test_earlier_run_is_data,
-          test_terminal_width_is_data, test_record_on_two_lines, test_huge_field_in_a_log, test_a_log_that_is_no_file_is_left)
+          test_terminal_width_is_data, test_a_resumed_run_writes_only_in_its_folder, test_record_on_two_lines, test_huge_field_in_a_log, test_a_log_that_is_no_file_is_left)
