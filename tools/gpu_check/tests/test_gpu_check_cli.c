@@ -267,7 +267,7 @@ static void test_peers_run_after_the_benchmarks(void **state)
     expect_tmp_file_has("with-peers/peers/nvbandwidth/slice1/crossroof/bandwidth.args", "--sizes 536870912 ",
                         "--device 0 --out ");
     expect_tmp_file_has("with-peers/report.md", "## Peers\n",
-                        "| nvbandwidth host_to_device_memcpy_ce (h2d-memcpy-pinned) 512 MiB median | 52 | 55.12 | "
+                        "| nvbandwidth host&#95;to&#95;device&#95;memcpy&#95;ce (h2d-memcpy-pinned) 512 MiB median | 52 | 55.12 | "
                         "0.9434 | 10 | 6 | 2 |");
     char *md = slurp_tmp("with-peers/report.md");
     assert_null(strstr(md, "Results in peers/"));
