@@ -1,10 +1,6 @@
 #include "cache/analysis.h"
 
-#include "options.h"
-
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,20 +355,6 @@ void cc_tag_line_of(const cc_point *p, size_t n, double capacity, double thresho
     } else {
         out->line = unit * pow2_below(per_line * 1.2);
     }
-}
-
-void cc_available_note(const double *swept, size_t n, double detected, double nominal, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (!(detected > 0) || !(nominal > detected) || cc_within_one_step(swept, n, detected, nominal))
-        return;
-    char have[32], of[32];
-    cr_format_bytes((uint64_t)detected, have, sizeof have);
-    cr_format_bytes((uint64_t)nominal, of, sizeof of);
-    snprintf(buf, len,
-             "%s of the nominal %s available to this process (%.0f%%): others share the level, or it is smaller "
-             "than reported",
-             have, of, 100 * detected / nominal);
 }
 
 bool cc_within_one_step(const double *swept, size_t n, double detected, double reference)

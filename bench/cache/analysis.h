@@ -238,9 +238,4 @@ static inline size_t cc_nearest_swept(const double *swept, size_t n, double x)
  * swept values (sorted) nearest to each lie at most one index apart. */
 bool cc_within_one_step(const double *swept, size_t n, double detected, double reference);
 
-/* Where a level's detected capacity is below the size the system gives it
- * by more than a sweep step: "N of the nominal M available to this
- * process" and why that can be, into buf; "" where it is not. */
-void cc_available_note(const double *swept, size_t n, double detected, double nominal, char *buf, size_t len);
-
 #endif

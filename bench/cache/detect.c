@@ -29,7 +29,7 @@ typedef struct {
     size_t nswept;
     cc_confidence conf;
     char evidence[160];
-    char note[464]; /* with "undetermined: " before it, a row's note */
+    char note[320];
 } finding;
 
 /* Whole numbers (bytes, ways, sets) in full; others to 6 digits. */
@@ -141,11 +141,6 @@ static int capacity_rows(cc_state *s, unsigned k, const double *swept, size_t ns
                   "tenant on this core, the hypervisor), its sets fill unevenly (a physically indexed level over pages "
                   "placed at random) or its replacement is not LRU"
                 : "");
-    char available[256];
-    cc_available_note(swept, nswept, f.value, f.reference, available, sizeof available);
-    size_t used = strlen(f.note);
-    if (available[0])
-        snprintf(f.note + used, sizeof f.note - used, "; %s", available);
     if (record_finding(s, k, &f) != 0)
         return -1;
     finding whole = derived(&f, "served-whole", "B", b->onset);

@@ -533,28 +533,7 @@ static void test_write_verdicts(void **state)
     assert_false(b.known);
 }
 
-/* A shared last level found at 8 of its nominal 32 MiB (another tenant
- * holds the rest) says how much this process has, not a bare mismatch; a
- * level within a step of its size, or larger, says nothing. */
-static void test_a_level_smaller_than_nominal_says_what_is_available(void **state)
-{
-    (void)state;
-    double swept[12];
-    for (int i = 0; i < 12; ++i)
-        swept[i] = (double)(UINT64_C(1) << (20 + i / 2)) * (i % 2 ? 1.5 : 1.0); /* 1, 1.5, 2, 3, ... 48 MiB */
-    char note[256];
-    cc_available_note(swept, 12, 8.0 * (1 << 20), 32.0 * (1 << 20), note, sizeof note);
-    assert_string_equal(note, "8 MiB of the nominal 32 MiB available to this process (25%): others share the "
-                              "level, or it is smaller than reported");
-    cc_available_note(swept, 12, 24.0 * (1 << 20), 32.0 * (1 << 20), note, sizeof note);
-    assert_string_equal(note, ""); /* one step below */
-    cc_available_note(swept, 12, 48.0 * (1 << 20), 32.0 * (1 << 20), note, sizeof note);
-    assert_string_equal(note, "");
-    cc_available_note(swept, 12, NAN, 32.0 * (1 << 20), note, sizeof note);
-    assert_string_equal(note, "");
-}
-
-TEST_MAIN(NULL, NULL, test_a_level_smaller_than_nominal_says_what_is_available, test_levels_of_a_known_hierarchy, test_a_shared_level_reads_where_half_the_loads_miss,
+TEST_MAIN(NULL, NULL, test_levels_of_a_known_hierarchy, test_a_shared_level_reads_where_half_the_loads_miss,
           test_a_spike_is_no_level, test_a_disturbed_transition_point_does_not_end_the_level_early,
           test_the_capacity_is_the_footprint_nearest_the_half_miss_crossing,
           test_a_sharp_step_is_read_where_the_level_is_still_whole,
