@@ -3,8 +3,8 @@
 # slurmctld and four slurmd, each its own node on its own port of
 # localhost), the quick suite submitted through run_all.sh --slurm, and the
 # cluster report checked:
-#   n1, n2  run the suite; n2's fma figures halved in a copy of the run: the
-#           report of the copy names n2 an outlier
+#   n1, n2  run the suite; n2's fma figures cut to a tenth in a copy of the
+#           run: the report of the copy names n2 an outlier
 #   n3      fma-opencl made to fail there: reported failed
 #   n4      its second benchmark hangs, and its run_all.sh gets SIGTERM as from
 #           scancel: reported interrupted (though its first benchmark passed),
@@ -237,7 +237,10 @@ check "n4's resumed run ran what the SIGTERM stopped or kept from starting" \
     "$(awk -F, '$1 == "latency-opencl" { s = $6 } END { print s }' "$run/nodes/n4/run-log.csv")" = passed
 check "the new report has n4's figures" node_line "$run/cluster-report.csv" "^n4," "fma"
 
-# ---- a planted outlier: n2's fma figures halved, in a copy ----
+# ---- a planted outlier: n2's fma figures cut to a tenth, in a copy ----
+# A tenth, not a half: the nodes share this machine's cores while they run,
+# and their fma figures were seen to differ by up to 2x from that alone, so a
+# halved figure could sit inside the others' spread.
 planted="$tmp/planted run"
 cp -a -- "$run" "$planted"
 rm -f -- "$planted/cluster-report.md" "$planted/cluster-report.csv"
@@ -250,7 +253,7 @@ for path in sys.argv[1:]:
     for r in rows:
         for k in ("figure", "figure_best"):
             if r[k]:
-                r[k] = repr(float(r[k]) * 0.5)
+                r[k] = repr(float(r[k]) * 0.1)
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         w.writeheader()
@@ -260,11 +263,11 @@ PY
 check "crossroof-db cluster-report on the planted run: exit 0" test $? = 0
 check "the planted report names n2 an outlier on fma" node_line "$planted/cluster-report.md" "^| n2 |" "| fma fma "
 check "the planted report's CSV has n2 fma as an outlier" node_line "$planted/cluster-report.csv" "^n2,.*fma" "outlier"
-# The value named is the measured one halved: the plant, not the noise.
+# The value named is the measured one cut to a tenth: the plant, not the noise.
 fma_of() { awk -F, '$1 == "n2" && $3 == "fma" && $5 == "double" { print $7 }' "$1"; }
-measured=$(fma_of "$run/cluster-report.csv") halved=$(fma_of "$planted/cluster-report.csv")
-check "the outlier named is n2's measured fma halved ($measured -> $halved)" \
-    awk -v m="$measured" -v h="$halved" 'BEGIN { exit !(m > 0 && h > 0 && (h / m - 0.5) ^ 2 < 1e-10) }'
+measured=$(fma_of "$run/cluster-report.csv") planted_fma=$(fma_of "$planted/cluster-report.csv")
+check "the outlier named is n2's measured fma cut to a tenth ($measured -> $planted_fma)" \
+    awk -v m="$measured" -v h="$planted_fma" 'BEGIN { exit !(m > 0 && h > 0 && (h / m - 0.1) ^ 2 < 1e-10) }'
 "$repo/plot/plot.sh" "$planted" >"$tmp/planted-plot.out" 2>&1
 check "the planted run's headline figure is drawn" test -s "$planted/cluster-report-headline.png"
 check "n2's fma outliers: both data types" test "$(grep -c '^n2,[^,]*,fma,.*,outlier,' "$planted/cluster-report.csv")" = 2
