@@ -14,7 +14,7 @@
 # Host tools: tools/<name>/ (main.c and its modules, tests/), executable
 # build/tools/<exe>; a benchmark's own, bench/<b>/<name>/ (below). tools/shared/
 # holds what several tools read.
-TOOLS_LIST := xgraph report gpu_check db cachesim energy_levels
+TOOLS_LIST := xgraph report gpu_check db cachesim energy_levels reproduce
 
 CC       ?= gcc
 BUILD    ?= build

@@ -5,6 +5,8 @@
 #                                        every CUDA benchmark, short and bounded, judged
 #   ./run_all.sh --resume DIR            finish an interrupted run, with its own options
 #   ./run_all.sh --compare DIR_A DIR_B   two runs side by side, with ratios B/A
+#   ./run_all.sh --reproduce DIR         the theses' tables and figures held against a run
+#                                        (DIR/reproduce.md), its report written again
 #   ./run_all.sh --check                 install what is missing, build, run every test
 #   ./run_all.sh --slurm [--nodes N] ... every node of a Slurm cluster, one cluster report
 #                                        (tools/slurm/crossroof-slurm.sh; --slurm --help)
@@ -21,6 +23,7 @@
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
 # Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure, the energy levels,
+# the reproduction of the theses,
 # the report or a write of run_all.sh failed (with --gpu-check: or a figure
 # was implausible, a row invalid, a benchmark over its budget); 2 bad usage,
 # nothing run (a directory another run is writing included); 77 --gpu-check
@@ -29,7 +32,7 @@
 # SIGHUP), which --resume DIR finishes.
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
-# the host tools (xgraph, energy-levels, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
+# the host tools (xgraph, energy-levels, reproduce, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
 # CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check;
 # CROSSROOF_GPU_CHECK_BUDGET_PERCENT, every budget of --gpu-check scaled (200: twice as long, 2: a fiftieth).
 # In a GPU bundle (make gpu-bundle; gpu-bundle.txt beside run_all.sh) the

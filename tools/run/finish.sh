@@ -30,6 +30,18 @@ energy_levels() {
         [ $rc = 0 ] || extra_failed+=("the energy levels in ${d%/} ($tools/energy-levels ${d%/})")
     done
 }
+# The theses held against every device of the run (RUN/reproduce.md and
+# each device's reproduce.csv), which the report reads.
+reproduce_theses() {
+    [ $interrupted = 0 ] || return 0
+    if [ ! -x "$tools/reproduce" ]; then
+        extra_failed+=("the reproduction of the theses: $tools/reproduce is missing")
+        return
+    fi
+    start_child "$tools/reproduce" "$out" >/dev/null
+    wait_child
+    [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("the reproduction of the theses ($tools/reproduce $out)")
+}
 # The GPU check's short sweeps are not what the figures are drawn from;
 # without gnuplot there are none (said at the start).
 draw_figures() {
@@ -62,6 +74,7 @@ write_report() {
 finish_run() {
     extra_failed=()
     energy_levels
+    reproduce_theses
     draw_figures
     write_report
 }

@@ -5,7 +5,7 @@
 
 parse_options() { # "$@"
     quick=() device="" only="" only_names=() out="" extra=() check=0 resume="" compare=() given=() gpu_check=0
-    bin_dir="" tools=""
+    bin_dir="" tools="" reproduce=""
     local dir_a dir_b
     while [ $# -gt 0 ]; do
         case "$1" in
@@ -25,6 +25,9 @@ parse_options() { # "$@"
             --compare) [ $# -ge 3 ] || die "--compare needs two run directories, DIR_A and DIR_B"
                        [ -n "$2" ] && [ -n "$3" ] || die "--compare: a run directory is empty"
                        absolute dir_a "$2"; absolute dir_b "$3"; compare=("$dir_a" "$dir_b"); shift 2 ;;
+            --reproduce) [ $# -ge 2 ] || die "--reproduce needs a run directory"
+                         [ -n "$2" ] || die "--reproduce: the run directory is empty"
+                         absolute reproduce "$2"; shift ;;
             --check) check=1 ;;
             --gpu-check) gpu_check=1 given+=("$1") ;;
             -h|--help) usage; exit 0 ;;
@@ -89,6 +92,11 @@ check_options() {
     for d in "${compare[@]}"; do
         [ -d "$d" ] || die "--compare: $d is not a directory"
     done
+    if [ -n "$reproduce" ]; then
+        [ ${#given[@]} -eq 0 ] && [ -z "$resume" ] && [ "$check" = 0 ] && [ ${#compare[@]} -eq 0 ] ||
+            die "--reproduce takes a run directory and nothing else"
+        [ -d "$reproduce" ] || die "--reproduce: $reproduce is not a directory"
+    fi
     if [ -n "$resume" ] && { [ ! -d "$resume" ] || [ ! -f "$resume/run-options" ]; }; then
         die "--resume: $resume is not a run of run_all.sh (no run-options in it)"
     fi

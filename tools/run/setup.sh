@@ -29,6 +29,17 @@ find_executables() {
         [ -x "$tools/report" ] || fail "$tools/report is missing"
         exec "$tools/report" --compare "${compare[@]}"
     fi
+    [ -z "$reproduce" ] || reproduce_and_report
+}
+# --reproduce: the theses held against a run made before, its report written
+# again with their section.
+reproduce_and_report() {
+    local t
+    for t in reproduce report; do
+        [ -x "$tools/$t" ] || fail "$tools/$t is missing"
+    done
+    "$tools/reproduce" "$reproduce" || exit
+    exec "$tools/report" "$reproduce"
 }
 # Whether a folder holds an executable of a benchmark: a run of none
 # would make a run directory of skipped tasks.
@@ -42,7 +53,7 @@ build_here() {
     if [ "$check" = 1 ]; then
         exec make check
     fi
-    if [ ${#compare[@]} -gt 0 ]; then
+    if [ ${#compare[@]} -gt 0 ] || [ -n "$reproduce" ]; then
         make -s tools || fail "the build failed"
     else
         make -s all || fail "the build failed"

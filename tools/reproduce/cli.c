@@ -1,0 +1,175 @@
+#define _GNU_SOURCE
+#include "reproduce/cli.h"
+
+#include "csv.h"
+#include "reproduce/device.h"
+#include "reproduce/output.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PROG "reproduce"
+
+static const char usage_text[] =
+    "usage: " PROG " RUN\n"
+    "       " PROG " --help\n"
+    "\n"
+    "Holds the tables and figures of the source theses (Li 2016, Lee 2012, Ranasinghe 2014) against\n"
+    "each device directory of the run RUN: for every target the thesis's values and this device's,\n"
+    "in the same terms, and a verdict by a stated rule: reproduced, holds qualitatively, differs, or\n"
+    "not measurable here (and why). Writes DEVICE/reproduce.csv (the verdicts) and\n"
+    "DEVICE/reproduce-values.csv (the values side by side) in every device directory, and\n"
+    "RUN/reproduce.md, which opens with the summary. The thesis values, with their table or figure,\n"
+    "page and line of the thesis text, are results/reference/thesis-values.csv, built in.\n"
+    "Exit status: 0 written; 1 a CSV that does not read (FILE:LINE named) or a write that failed;\n"
+    "2 bad usage, no such directory, or no device directory in it.\n";
+
+static int fail(FILE *err, int status, const char *what)
+{
+    fprintf(err, PROG ": error: %s\n", what);
+    return status;
+}
+
+typedef struct {
+    rr_device_result *devices;
+    size_t n;
+} results;
+
+static void results_free(results *r)
+{
+    for (size_t i = 0; i < r->n; ++i)
+        free(r->devices[i].outcomes);
+    free(r->devices);
+}
+
+/* One device directory: every target, its files written. 0; 1 (a file
+ * that does not read, a write), with err; -1 not a device's directory. */
+static int reproduce_device(const char *dir, const char *name, const rr_thesis *th, results *r, char *err,
+                            size_t errlen)
+{
+    rr_device d;
+    int loaded = rr_device_load(&d, dir, err, errlen);
+    if (loaded != 0) {
+        rr_device_free(&d);
+        return loaded == RR_BAD_FILE ? 1 : -1;
+    }
+    rr_outcome *o = calloc(rr_ntargets, sizeof *o);
+    rr_device_result *grown = o ? realloc(r->devices, (r->n + 1) * sizeof *grown) : NULL;
+    if (grown == NULL) {
+        free(o);
+        rr_device_free(&d);
+        snprintf(err, errlen, "%s: out of memory", dir);
+        return 1;
+    }
+    r->devices = grown;
+    for (size_t t = 0; t < rr_ntargets; ++t)
+        rr_targets[t].evaluate(&d, th, &o[t]);
+    rr_device_free(&d);
+    rr_device_result *res = &r->devices[r->n++];
+    snprintf(res->name, sizeof res->name, "%s", name);
+    res->outcomes = o;
+    return rr_write_device(dir, th, o, err, errlen) == 0 ? 0 : 1;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Every directory of the run that holds a device's results; a link is
+ * not followed (a run's device directories are its own). */
+static int reproduce_run(const char *run, const rr_thesis *th, results *r, char *err, size_t errlen)
+{
+    struct dirent **ents;
+    int n = scandir(run, &ents, NULL, by_name);
+    if (n < 0) {
+        snprintf(err, errlen, "%s: %s", run, strerror(errno));
+        return RR_EXIT_USAGE;
+    }
+    int status = RR_EXIT_OK;
+    for (int i = 0; i < n; ++i) {
+        char dir[4400];
+        struct stat st;
+        snprintf(dir, sizeof dir, "%s/%s", run, ents[i]->d_name);
+        if (status == RR_EXIT_OK && ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "peers") != 0 &&
+            strlen(ents[i]->d_name) < sizeof r->devices->name && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+            reproduce_device(dir, ents[i]->d_name, th, r, err, errlen) == 1)
+            status = RR_EXIT_BAD_DATA;
+        free(ents[i]);
+    }
+    free(ents);
+    if (status == RR_EXIT_OK && r->n == 0) {
+        snprintf(err, errlen, "%s holds no device directory with results: not a run", run);
+        return RR_EXIT_USAGE;
+    }
+    return status;
+}
+
+typedef struct {
+    const char *run_name;
+    const rr_thesis *th;
+    const results *r;
+} page;
+
+static int write_page(FILE *f, void *p)
+{
+    const page *pg = p;
+    rr_write_markdown(f, pg->run_name, pg->th, pg->r->devices, pg->r->n);
+    return ferror(f) ? -1 : 0;
+}
+
+static void summary(FILE *out, const results *r, const char *path)
+{
+    for (size_t d = 0; d < r->n; ++d)
+        for (size_t t = 0; t < rr_ntargets; ++t)
+            fprintf(out, "%-22s %-20s %s\n", rr_targets[t].id, rr_verdict_name(r->devices[d].outcomes[t].verdict),
+                    r->devices[d].name);
+    size_t counts[RR_NVERDICTS];
+    rr_count(r->devices, r->n, counts);
+    fprintf(out, PROG ": %s: %zu reproduced, %zu hold qualitatively, %zu differ, %zu not measurable here\n", path,
+            counts[RR_REPRODUCED], counts[RR_QUALITATIVE], counts[RR_DIFFERS], counts[RR_NOT_MEASURABLE]);
+}
+
+int rr_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+        fputs(usage_text, out);
+        return RR_EXIT_OK;
+    }
+    if (argc != 2 || argv[1][0] == '\0' || argv[1][0] == '-')
+        return fail(err, RR_EXIT_USAGE, "usage: " PROG " RUN (--help says more)");
+    const char *run = argv[1];
+    struct stat st;
+    char why[4600];
+    bool found = stat(run, &st) == 0;
+    if (!found || !S_ISDIR(st.st_mode)) {
+        snprintf(why, sizeof why, "%.4000s: %s", run, found ? "not a directory" : strerror(errno));
+        return fail(err, RR_EXIT_USAGE, why);
+    }
+    if (strlen(run) > 4000)
+        return fail(err, RR_EXIT_USAGE, "the run's path is over 4000 bytes");
+    rr_thesis th;
+    if (rr_thesis_builtin(&th, why, sizeof why) != 0)
+        return fail(err, RR_EXIT_BAD_DATA, why);
+    results r = {0};
+    int status = reproduce_run(run, &th, &r, why, sizeof why);
+    if (status == RR_EXIT_OK) {
+        char path[4100];
+        snprintf(path, sizeof path, "%s/reproduce.md", run);
+        const char *slash = strrchr(run, '/');
+        page pg = {slash && slash[1] ? slash + 1 : run, &th, &r};
+        if (cr_write_atomic(path, write_page, &pg, why, sizeof why) != 0)
+            status = RR_EXIT_BAD_DATA;
+        else
+            summary(out, &r, path);
+    }
+    if (status != RR_EXIT_OK)
+        fail(err, status, why);
+    results_free(&r);
+    rr_thesis_free(&th);
+    return status;
+}

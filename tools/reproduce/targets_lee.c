@@ -1,0 +1,160 @@
+/* Lee 2012: contended atomics (Fig. 4.3), the launch of an empty kernel
+ * (Table 4.1) and the memory paths of an APU (Table 3.2). */
+#define _GNU_SOURCE
+#include "reproduce/rules.h"
+#include "reproduce/targets.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The contention ratio of add on 32-bit words in global memory. */
+static size_t global_add_ratio(const rr_file *f)
+{
+    for (size_t i = 0; i < f->table.nrows; ++i)
+        if (strcmp(rr_get(f, i, "variant"), "add") == 0 && strcmp(rr_get(f, i, "sweep"), "ratio") == 0 &&
+            strcmp(rr_get(f, i, "dtype"), "uint32") == 0 && strcmp(rr_get(f, i, "valid"), "1") == 0 &&
+            isfinite(rr_num(f, i, "figure")) && strstr(rr_get(f, i, "params"), "space=global") != NULL)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Fig. 4.3's factors: every work-item on one address against each on its
+ * own, add on 32-bit words in global memory. */
+void rr_lee_fig43(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+{
+    const rr_file *f = rr_results(d, "atomics");
+    size_t row = f ? global_add_ratio(f) : SIZE_MAX;
+    if (row == SIZE_MAX)
+        return rr_not_measurable(o, "the run has no verified contention ratio of add on uint32 in global memory (atomics' ratio sweep)");
+    double lo, hi, run = rr_num(f, row, "figure");
+    rr_thesis_range(th, "lee-fig4.3", "slowdown_ratio", &lo, &hi);
+    rr_rests_on(o, f, row);
+    size_t i = 0;
+    char cite[200];
+    for (const rr_value *v; (v = rr_next_value(th, "lee-fig4.3", "slowdown_ratio", &i)) != NULL;) {
+        rr_cite(v, cite, sizeof cite);
+        rr_add_pair(o, v->quantity, v->key, "x", v->value, run, "contended ÷ uncontended atomic add throughput",
+                    cite);
+    }
+    double degree = rr_param(f, row, "degree_high");
+    RR_SAY(o, this_device, "contended add %.3gx slower (%.0f work-items on one address against one each)", run,
+           degree);
+    RR_SAY(o, rule,
+           "reproduced: the factor within the thesis GPUs' range %.3g-%.3g, widened 1.5x each way; holds "
+           "qualitatively: contended slower by more than 1.1x; differs: not slower",
+           lo, hi);
+    if (run >= lo / 1.5 && run <= hi * 1.5)
+        o->verdict = RR_REPRODUCED;
+    else
+        o->verdict = run > 1.1 ? RR_QUALITATIVE : RR_DIFFERS;
+    RR_SAY(o, reason, "%.3gx against %.3g-%.3gx in the thesis%s", run, lo, hi,
+           run > 1.1 && o->verdict != RR_REPRODUCED ? ": slower when contended, by another factor (the thesis put "
+                                                      "every work-item of a grid on one address)"
+                                                    : "");
+}
+
+/* Table 4.1: the mean of 100 launches of an empty kernel, enqueue to
+ * completion on the host clock (as the thesis timed it). */
+void rr_lee_table41(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+{
+    const rr_file *f = rr_results(d, "atomics");
+    size_t row = f ? rr_first_row(f, "round-trip", "launch", NULL) : SIZE_MAX;
+    double mean_us = row == SIZE_MAX ? NAN : rr_param(f, row, "mean_us");
+    if (!isfinite(mean_us))
+        return rr_not_measurable(o, "the run has no launch round trip with its mean (atomics' launch sweep)");
+    double lo, hi, run = mean_us / 1000.0;
+    rr_thesis_range(th, "lee-table4.1", "launch_ms", &lo, &hi);
+    rr_rests_on(o, f, row);
+    size_t i = 0;
+    char cite[200];
+    for (const rr_value *v; (v = rr_next_value(th, "lee-table4.1", "launch_ms", &i)) != NULL;) {
+        rr_cite(v, cite, sizeof cite);
+        rr_add_pair(o, "launch_ms", v->key, "ms", v->value, run, "mean of the launches, enqueue to completion", cite);
+    }
+    RR_SAY(o, this_device, "an empty kernel's launch takes %.3g ms (mean)", run);
+    RR_SAY(o, rule,
+           "reproduced: within the thesis GPUs' range %.3g-%.3g ms, widened 2x each way; holds qualitatively: "
+           "a launch costs tens of microseconds or more (above 0.01 ms); differs: below",
+           lo, hi);
+    o->verdict = run >= lo / 2 && run <= hi * 2 ? RR_REPRODUCED : run > 0.01 ? RR_QUALITATIVE : RR_DIFFERS;
+    RR_SAY(o, reason, "%.3g ms: %.2gx the thesis's fastest (%.3g ms)", run, run / lo, lo);
+}
+
+/* Table 3.2's rows, each the bandwidth-opencl path that measures the same
+ * thing (a host buffer is an ALLOC_HOST_PTR buffer; the kernel rows take
+ * its READ_ONLY/WRITE_ONLY form, as Table 3.3 does on Llano). */
+static const char *const table32_rows[][2] = {
+    {"Host Buffer → Device Buffer", "h2d-write-pinned"},   {"Host Buffer ← Device Buffer", "d2h-read-pinned"},
+    {"CPU ← Host Buffer (Read)", "cpu-read-host"},        {"CPU → Host Buffer (Write)", "cpu-write-host"},
+    {"GPU ← Host Buffer (Read)", "kernel-read-host-ro"},  {"GPU → Host Buffer (Write)", "kernel-write-host-wo"},
+    {"CPU ← Device Buffer (Read)", "cpu-read-device"},    {"CPU → Device Buffer (Write)", "cpu-write-device"},
+    {"GPU ← Device Buffer (Read)", "kernel-read-device"}, {"GPU → Device Buffer (Write)", "kernel-write-device"},
+};
+
+/* The machine of Table 3.2 to hold a device against: the discrete GPU,
+ * or Llano (the faster APU) for a device sharing the host's memory. */
+static const char *table32_machine(const rr_device *d)
+{
+    const char *type = rr_meta(d, "bandwidth", "device.type");
+    const char *unified = rr_meta(d, "bandwidth", "device.unified_memory");
+    return strcmp(type, "cpu") == 0 || strcmp(unified, "1") == 0 ? "Llano (A8-3850)" : "Discrete (Radeon HD 5870)";
+}
+
+/* The thesis's value of a row on a machine: "<row>, <machine>". */
+static const rr_value *table32_value(const rr_thesis *th, const char *row, const char *machine)
+{
+    char key[160];
+    snprintf(key, sizeof key, "%s, %s", row, machine);
+    size_t i = 0;
+    for (const rr_value *v; (v = rr_next_value(th, "lee-table3.2", "bandwidth_GBps", &i)) != NULL;)
+        if (strcmp(v->key, key) == 0)
+            return v;
+    return NULL;
+}
+
+/* Table 3.2: each path's bandwidth over the kernel's read of a device
+ * buffer, the thesis's machine's against the run's, and their order. */
+void rr_lee_table32(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+{
+    const rr_file *f = rr_results(d, "bandwidth");
+    if (f == NULL)
+        return rr_not_measurable(o, "the run has no bandwidth results");
+    const char *machine = table32_machine(d);
+    const rr_value *base_value = table32_value(th, table32_rows[8][0], machine);
+    size_t base = rr_largest_row(f, table32_rows[8][1], "size", NULL);
+    double base_run = base == SIZE_MAX ? NAN : rr_num(f, base, "figure");
+    if (!(base_run > 0) || base_value == NULL || !(base_value->value > 0))
+        return rr_not_measurable(o, "the run has no verified kernel read of a device buffer to scale the paths by");
+    double x[16], y[16];
+    size_t n = 0;
+    char cite[200];
+    for (size_t k = 0; k < sizeof table32_rows / sizeof *table32_rows; ++k) {
+        const rr_value *v = table32_value(th, table32_rows[k][0], machine);
+        size_t row = rr_largest_row(f, table32_rows[k][1], "size", NULL);
+        if (v == NULL || row == SIZE_MAX)
+            continue;
+        rr_rests_on(o, f, row);
+        x[n] = v->value / base_value->value;
+        y[n] = rr_num(f, row, "figure") / base_run;
+        rr_cite(v, cite, sizeof cite);
+        rr_add_pair(o, "share_of_kernel_read", table32_rows[k][1], "x", x[n], y[n],
+                    "the path's bandwidth ÷ the kernel's read of a device buffer, largest size", cite);
+        ++n;
+    }
+    double rho = rr_spearman(x, y, n);
+    if (!isfinite(rho))
+        return rr_not_measurable(o, "fewer than 3 of the thesis's paths were measured here");
+    RR_SAY(o, this_device, "%zu paths; their order against %s's: Spearman %.2f", n, machine, rho);
+    RR_SAY(o, rule,
+           "the paths scaled by the kernel's read of a device buffer, against the thesis's %s; reproduced: every "
+           "one within 2x of the thesis's; holds qualitatively: the same order (Spearman rank correlation 0.7 or "
+           "more); differs: below",
+           machine);
+    size_t within = 0;
+    for (size_t k = 0; k < n; ++k)
+        within += y[k] >= x[k] / 2 && y[k] <= x[k] * 2;
+    o->verdict = within == n ? RR_REPRODUCED : rho >= 0.7 ? RR_QUALITATIVE : RR_DIFFERS;
+    RR_SAY(o, reason, "%zu of %zu paths within 2x of the thesis's share; rank correlation %.2f", within, n, rho);
+}

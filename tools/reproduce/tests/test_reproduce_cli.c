@@ -1,0 +1,128 @@
+/* End-to-end tests of the reproduce tool: a run of the fixture's device
+ * (its verdicts, the page, the files), the same run with one planted change
+ * (the contention ratio cut to a tenth: Fig. 4.3's verdict changes, and no
+ * other), the committed H200 reference, a CSV cut short, and bad usage. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/cli_harness.h"
+
+static const char *tool = "../tools/reproduce";
+
+#define FIXTURE CR_SOURCE_DIR "/tools/shared/tests/data/run"
+#define H200 CR_SOURCE_DIR "/results/reference/NVIDIA_H200"
+
+static void reproduce_copy(const char *from, const char *name)
+{
+    sh("cp -r '%s' '%s/%s'", from, tmp, name);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/%s", tmp, name);
+    expect_output(tool, dir, 0, "reproduce.md:");
+}
+
+static void test_fixture_run(void **state)
+{
+    (void)state;
+    reproduce_copy(FIXTURE, "run");
+    char *csv = slurp_tmp("run/opencl-0-cpu/reproduce.csv");
+    expect_in(csv, "target,title,source,page,claim,verdict,rule,this_device,reason,evidence,flags\n");
+    /* 128 work-items on one counter 9.75x slower: slower, but by far less than Lee's 125-630x. */
+    expect_in(csv, "contended add 9.75x slower (128 work-items on one address against one each)");
+    expect_in(csv, "holds qualitatively");
+    /* Its evidence is the line of the row it rests on. */
+    expect_in(csv, "atomics-opencl.csv:5");
+    /* The fixture predates the launch sweep and the energy levels: said, not guessed. */
+    expect_in(csv, "the run has no launch round trip with its mean");
+    free(csv);
+    char *values = slurp_tmp("run/opencl-0-cpu/reproduce-values.csv");
+    expect_in(values, "lee-fig4.3,slowdown_ratio,Radeon HD 5870 (AMD Low),165,9.75485,x,");
+    free(values);
+    char *page = slurp_tmp("run/reproduce.md");
+    expect_in(page, "| target | the thesis's claim | this device | verdict |");
+    expect_in(page, "<a id=\"d0-lee-fig4-3\"></a>");
+    expect_in(page, "Evidence (file:line of this device's CSVs): atomics-opencl.csv:5");
+    free(page);
+}
+
+/* The verdict column of a device's reproduce.csv, one line per target. */
+static char *verdicts(const char *dir)
+{
+    sh("cd '%s' && python3 -c 'import csv,sys; [print(r[\"target\"], r[\"verdict\"]) for r in "
+       "csv.DictReader(open(sys.argv[1]))]' '%s/reproduce.csv' > '%s/verdicts.txt'",
+       tmp, dir, dir);
+    char name[300];
+    snprintf(name, sizeof name, "%s/verdicts.txt", dir + strlen(tmp) + 1);
+    return slurp_tmp("%s", name);
+}
+
+static void test_a_planted_change_changes_its_verdict_only(void **state)
+{
+    (void)state;
+    reproduce_copy(FIXTURE, "before");
+    sh("cp -r '%s' '%s/after'", FIXTURE, tmp);
+    /* Fig. 4.3's ratio (line 5: add on uint32 in global memory) cut to a tenth: contention no longer costs. */
+    sh("sed -i '5s/,9.75485054,/,0.975485054,/' '%s/after/opencl-0-cpu/atomics-opencl.csv' && "
+       "grep -q ',0.975485054,' '%s/after/opencl-0-cpu/atomics-opencl.csv'",
+       tmp, tmp);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/after", tmp);
+    expect_output(tool, dir, 0, "reproduce.md:");
+    char before_dir[256], after_dir[256];
+    snprintf(before_dir, sizeof before_dir, "%s/before/opencl-0-cpu", tmp);
+    snprintf(after_dir, sizeof after_dir, "%s/after/opencl-0-cpu", tmp);
+    char *before = verdicts(before_dir), *after = verdicts(after_dir);
+    expect_in(before, "lee-fig4.3 holds qualitatively\n");
+    expect_in(after, "lee-fig4.3 differs\n");
+    /* Every other line as it was. */
+    char *b = before, *a = after;
+    size_t changed = 0, lines = 0;
+    while (*b && *a) {
+        size_t nb = strcspn(b, "\n"), na = strcspn(a, "\n");
+        changed += nb != na || strncmp(a, b, na) != 0;
+        ++lines;
+        b += nb + (b[nb] != '\0');
+        a += na + (a[na] != '\0');
+    }
+    assert_true(*a == '\0' && *b == '\0');
+    assert_true(lines >= 9);
+    assert_int_equal(changed, 1);
+    free(before);
+    free(after);
+}
+
+static void test_h200_reference(void **state)
+{
+    (void)state;
+    reproduce_copy(H200, "h200");
+    char *csv = slurp_tmp("h200/cuda-0-NVIDIA_H200/reproduce.csv");
+    /* 427x on the H200: inside Lee's range of GPUs. */
+    expect_in(csv, "contended add 427x slower");
+    expect_in(csv, "reproduced");
+    /* The partial reference has no X-model fit: said so. */
+    expect_in(csv, "the run has no X-model fit (xgraph-params.csv)");
+    free(csv);
+}
+
+static void test_a_file_cut_short_is_named(void **state)
+{
+    (void)state;
+    sh("cp -r '%s' '%s/cut' && printf 'stream,opencl,cut\\n' >> '%s/cut/opencl-0-cpu/stream-opencl.csv'", FIXTURE,
+       tmp, tmp);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/cut", tmp);
+    expect_error(tool, dir, 1, "cut/opencl-0-cpu/stream-opencl.csv:22:");
+    sh("test ! -e '%s/cut/reproduce.md'", tmp);
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    expect_listed_bad_inputs(tool, "tools/reproduce/tests/bad_inputs.txt");
+}
+
+CLI_TEST_MAIN(test_fixture_run, test_a_planted_change_changes_its_verdict_only, test_h200_reference,
+              test_a_file_cut_short_is_named, test_bad_inputs)
