@@ -29,6 +29,16 @@ void cr_csv_field(FILE *f, const char *text)
     fputc('"', f);
 }
 
+void cr_csv_record(FILE *f, const char *const *fields, size_t n)
+{
+    for (size_t k = 0; k < n; ++k) {
+        if (k)
+            fputc(',', f);
+        cr_csv_field(f, fields[k]);
+    }
+    fputc('\n', f);
+}
+
 void cr_csv_double(FILE *f, double v)
 {
     if (isnan(v))

@@ -9,6 +9,10 @@
  * leading/trailing blanks), with embedded quotes doubled. */
 void cr_csv_field(FILE *f, const char *text);
 
+/* Writes n fields as one record: each as cr_csv_field writes it, comma
+ * separated, the line ended. */
+void cr_csv_record(FILE *f, const char *const *fields, size_t n);
+
 /* Writes a double with enough digits to round-trip; NaN as an empty field. */
 void cr_csv_double(FILE *f, double v);
 

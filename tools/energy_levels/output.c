@@ -32,12 +32,7 @@ void el_write_csv(FILE *f, const el_level *levels, size_t n)
                                 l->thesis_symbol,
                                 l->source,
                                 l->reason};
-        for (size_t k = 0; k < sizeof fields / sizeof *fields; ++k) {
-            if (k)
-                fputc(',', f);
-            cr_csv_field(f, fields[k]);
-        }
-        fputc('\n', f);
+        cr_csv_record(f, fields, sizeof fields / sizeof *fields);
     }
 }
 

@@ -2,6 +2,7 @@
 #include "reproduce/cli.h"
 
 #include "csv.h"
+#include "error.h"
 #include "reproduce/device.h"
 #include "reproduce/output.h"
 
@@ -28,13 +29,9 @@ static const char usage_text[] =
     "Exit status: 0 written; 1 a CSV that does not read (FILE:LINE named) or a write that failed;\n"
     "2 bad usage, no such directory, or no device directory in it.\n";
 
-static int fail(FILE *err, int status, const char *what)
-{
-    fprintf(err, PROG ": error: %s\n", what);
-    return status;
-}
-
 typedef struct {
+    const char *run_name;
+    const rr_thesis *th;
     rr_device_result *devices;
     size_t n;
 } results;
@@ -48,8 +45,7 @@ static void results_free(results *r)
 
 /* One device directory: every target, its files written. 0; 1 (a file
  * that does not read, a write), with err; -1 not a device's directory. */
-static int reproduce_device(const char *dir, const char *name, const rr_thesis *th, results *r, char *err,
-                            size_t errlen)
+static int reproduce_device(const char *dir, const char *name, results *r, char *err, size_t errlen)
 {
     rr_device d;
     int loaded = rr_device_load(&d, dir, err, errlen);
@@ -67,12 +63,13 @@ static int reproduce_device(const char *dir, const char *name, const rr_thesis *
     }
     r->devices = grown;
     for (size_t t = 0; t < rr_ntargets; ++t)
-        rr_targets[t].evaluate(&d, th, &o[t]);
+        rr_targets[t].evaluate(&d, r->th, &o[t]);
     rr_device_free(&d);
     rr_device_result *res = &r->devices[r->n++];
     snprintf(res->name, sizeof res->name, "%s", name);
     res->outcomes = o;
-    return rr_write_device(dir, th, o, err, errlen) == 0 ? 0 : 1;
+    res->thesis = r->th;
+    return rr_write_device(dir, res, err, errlen) == 0 ? 0 : 1;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -80,9 +77,17 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* Every directory of the run that holds a device's results; a link is
- * not followed (a run's device directories are its own). */
-static int reproduce_run(const char *run, const rr_thesis *th, results *r, char *err, size_t errlen)
+/* Whether an entry of the run is a device's directory to read: no link
+ * (a run's device directories are its own), not the peers' folder. */
+static bool device_entry(const char *run, const char *name, char *dir, size_t len)
+{
+    struct stat st;
+    snprintf(dir, len, "%s/%s", run, name);
+    return name[0] != '.' && strcmp(name, "peers") != 0 && strlen(name) < sizeof ((rr_device_result *)0)->name &&
+           lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int reproduce_run(const char *run, results *r, char *err, size_t errlen)
 {
     struct dirent **ents;
     int n = scandir(run, &ents, NULL, by_name);
@@ -93,11 +98,8 @@ static int reproduce_run(const char *run, const rr_thesis *th, results *r, char 
     int status = RR_EXIT_OK;
     for (int i = 0; i < n; ++i) {
         char dir[4400];
-        struct stat st;
-        snprintf(dir, sizeof dir, "%s/%s", run, ents[i]->d_name);
-        if (status == RR_EXIT_OK && ents[i]->d_name[0] != '.' && strcmp(ents[i]->d_name, "peers") != 0 &&
-            strlen(ents[i]->d_name) < sizeof r->devices->name && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-            reproduce_device(dir, ents[i]->d_name, th, r, err, errlen) == 1)
+        if (status == RR_EXIT_OK && device_entry(run, ents[i]->d_name, dir, sizeof dir) &&
+            reproduce_device(dir, ents[i]->d_name, r, err, errlen) == 1)
             status = RR_EXIT_BAD_DATA;
         free(ents[i]);
     }
@@ -109,16 +111,10 @@ static int reproduce_run(const char *run, const rr_thesis *th, results *r, char 
     return status;
 }
 
-typedef struct {
-    const char *run_name;
-    const rr_thesis *th;
-    const results *r;
-} page;
-
 static int write_page(FILE *f, void *p)
 {
-    const page *pg = p;
-    rr_write_markdown(f, pg->run_name, pg->th, pg->r->devices, pg->r->n);
+    const results *r = p;
+    rr_write_markdown(f, r->run_name, r->th, r->devices, r->n);
     return ferror(f) ? -1 : 0;
 }
 
@@ -134,42 +130,52 @@ static void summary(FILE *out, const results *r, const char *path)
             counts[RR_REPRODUCED], counts[RR_QUALITATIVE], counts[RR_DIFFERS], counts[RR_NOT_MEASURABLE]);
 }
 
-int rr_main(int argc, char **argv, FILE *out, FILE *err)
+/* The run's directory, checked: 0, or the exit status with why. */
+static int check_run(const char *run, char *why, size_t len)
+{
+    struct stat st;
+    bool found = stat(run, &st) == 0;
+    if (!found || !S_ISDIR(st.st_mode))
+        return snprintf(why, len, "%.4000s: %s", run, found ? "not a directory" : strerror(errno)), RR_EXIT_USAGE;
+    if (strlen(run) > 4000)
+        return snprintf(why, len, "the run's path is over 4000 bytes"), RR_EXIT_USAGE;
+    return RR_EXIT_OK;
+}
+
+static int reproduce(const char *run, FILE *out, char *why, size_t len)
+{
+    rr_thesis th;
+    if (rr_thesis_builtin(&th, why, len) != 0)
+        return RR_EXIT_BAD_DATA;
+    const char *slash = strrchr(run, '/');
+    results r = {slash && slash[1] ? slash + 1 : run, &th, NULL, 0};
+    int status = reproduce_run(run, &r, why, len);
+    if (status == RR_EXIT_OK) {
+        char path[4100];
+        snprintf(path, sizeof path, "%s/reproduce.md", run);
+        if (cr_write_atomic(path, write_page, &r, why, len) != 0)
+            status = RR_EXIT_BAD_DATA;
+        else
+            summary(out, &r, path);
+    }
+    results_free(&r);
+    rr_thesis_free(&th);
+    return status;
+}
+
+int rr_main(int argc, char **argv, FILE *out)
 {
     if (argc == 2 && strcmp(argv[1], "--help") == 0) {
         fputs(usage_text, out);
         return RR_EXIT_OK;
     }
-    if (argc != 2 || argv[1][0] == '\0' || argv[1][0] == '-')
-        return fail(err, RR_EXIT_USAGE, "usage: " PROG " RUN (--help says more)");
-    const char *run = argv[1];
-    struct stat st;
     char why[4600];
-    bool found = stat(run, &st) == 0;
-    if (!found || !S_ISDIR(st.st_mode)) {
-        snprintf(why, sizeof why, "%.4000s: %s", run, found ? "not a directory" : strerror(errno));
-        return fail(err, RR_EXIT_USAGE, why);
-    }
-    if (strlen(run) > 4000)
-        return fail(err, RR_EXIT_USAGE, "the run's path is over 4000 bytes");
-    rr_thesis th;
-    if (rr_thesis_builtin(&th, why, sizeof why) != 0)
-        return fail(err, RR_EXIT_BAD_DATA, why);
-    results r = {0};
-    int status = reproduce_run(run, &th, &r, why, sizeof why);
-    if (status == RR_EXIT_OK) {
-        char path[4100];
-        snprintf(path, sizeof path, "%s/reproduce.md", run);
-        const char *slash = strrchr(run, '/');
-        page pg = {slash && slash[1] ? slash + 1 : run, &th, &r};
-        if (cr_write_atomic(path, write_page, &pg, why, sizeof why) != 0)
-            status = RR_EXIT_BAD_DATA;
-        else
-            summary(out, &r, path);
-    }
+    int status = argc != 2 || argv[1][0] == '\0' || argv[1][0] == '-'
+                     ? (snprintf(why, sizeof why, "usage: " PROG " RUN (--help says more)"), RR_EXIT_USAGE)
+                     : check_run(argv[1], why, sizeof why);
+    if (status == RR_EXIT_OK)
+        status = reproduce(argv[1], out, why, sizeof why);
     if (status != RR_EXIT_OK)
-        fail(err, status, why);
-    results_free(&r);
-    rr_thesis_free(&th);
+        cr_say_error(PROG, "%s", why);
     return status;
 }

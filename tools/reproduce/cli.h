@@ -5,6 +5,6 @@
 #include <stdio.h>
 
 enum { RR_EXIT_OK = 0, RR_EXIT_BAD_DATA = 1, RR_EXIT_USAGE = 2 };
-int rr_main(int argc, char **argv, FILE *out, FILE *err);
+int rr_main(int argc, char **argv, FILE *out);
 
 #endif

@@ -72,11 +72,10 @@ int rr_device_load(rr_device *d, const char *path, char *err, size_t errlen)
 
 void rr_device_free(rr_device *d)
 {
-    for (size_t i = 0; i < d->nfiles; ++i)
-        cr_csv_free(&d->files[i].table);
+    while (d->nfiles > 0)
+        cr_csv_free(&d->files[--d->nfiles].table);
     free(d->files);
     d->files = NULL;
-    d->nfiles = 0;
 }
 
 const rr_file *rr_results_any(const rr_device *d)
@@ -87,22 +86,25 @@ const rr_file *rr_results_any(const rr_device *d)
     return NULL;
 }
 
-const rr_file *rr_results(const rr_device *d, const char *benchmark)
+/* The first file whose name is what, or holds what's results. */
+static const rr_file *find(const rr_device *d, const char *what, bool results)
 {
     for (size_t i = 0; i < d->nfiles; ++i) {
-        const char *b = cr_results_benchmark(d->files[i].name);
-        if (b != NULL && strcmp(b, benchmark) == 0)
+        const char *name = d->files[i].name, *b = results ? cr_results_benchmark(name) : name;
+        if (b != NULL && strcmp(b, what) == 0)
             return &d->files[i];
     }
     return NULL;
 }
 
+const rr_file *rr_results(const rr_device *d, const char *benchmark)
+{
+    return find(d, benchmark, true);
+}
+
 const rr_file *rr_named(const rr_device *d, const char *name)
 {
-    for (size_t i = 0; i < d->nfiles; ++i)
-        if (strcmp(d->files[i].name, name) == 0)
-            return &d->files[i];
-    return NULL;
+    return find(d, name, false);
 }
 
 const rr_file *rr_beside(const rr_device *d, const char *benchmark, const char *kind)

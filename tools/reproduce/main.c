@@ -5,5 +5,5 @@
 
 int main(int argc, char **argv)
 {
-    return rr_main(argc, argv, stdout, stderr);
+    return rr_main(argc, argv, stdout);
 }

@@ -8,32 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-static void fields(FILE *f, const char *const *v, size_t n)
-{
-    for (size_t k = 0; k < n; ++k) {
-        if (k)
-            fputc(',', f);
-        cr_csv_field(f, v[k]);
-    }
-    fputc('\n', f);
-}
-
-typedef struct {
-    const rr_thesis *th;
-    const rr_outcome *outcomes;
-} device_ctx;
-
 static int write_verdicts(FILE *f, void *p)
 {
-    const device_ctx *c = p;
+    const rr_device_result *c = p;
     fputs("target,title,source,page,claim,verdict,rule,this_device,reason,evidence,flags\n", f);
     for (size_t t = 0; t < rr_ntargets; ++t) {
-        const rr_claim *cl = rr_claim_of(c->th, rr_targets[t].id);
+        const rr_claim *cl = rr_claim_of(c->thesis, rr_targets[t].id);
         const rr_outcome *o = &c->outcomes[t];
         const char *v[] = {rr_targets[t].id, rr_targets[t].title, cl ? cl->source : "", cl ? cl->page : "",
                            cl ? cl->claim : "", rr_verdict_name(o->verdict), o->rule, o->this_device, o->reason,
                            o->evidence, o->flags};
-        fields(f, v, sizeof v / sizeof *v);
+        cr_csv_record(f, v, sizeof v / sizeof *v);
     }
     return ferror(f) ? -1 : 0;
 }
@@ -48,7 +33,7 @@ static const char *number(char *buf, size_t len, double v)
 
 static int write_values(FILE *f, void *p)
 {
-    const device_ctx *c = p;
+    const rr_device_result *c = p;
     fputs("target,quantity,key,thesis,run,unit,basis,thesis_source\n", f);
     for (size_t t = 0; t < rr_ntargets; ++t)
         for (size_t k = 0; k < c->outcomes[t].npairs; ++k) {
@@ -56,20 +41,25 @@ static int write_values(FILE *f, void *p)
             char a[32], b[32];
             const char *v[] = {rr_targets[t].id, q->quantity, q->key, number(a, sizeof a, q->thesis),
                                number(b, sizeof b, q->run), q->unit, q->basis, q->source};
-            fields(f, v, sizeof v / sizeof *v);
+            cr_csv_record(f, v, sizeof v / sizeof *v);
         }
     return ferror(f) ? -1 : 0;
 }
 
-int rr_write_device(const char *dir, const rr_thesis *th, const rr_outcome *outcomes, char *err, size_t errlen)
+int rr_write_device(const char *dir, const rr_device_result *r, char *err, size_t errlen)
 {
-    device_ctx c = {th, outcomes};
-    char path[4200];
-    snprintf(path, sizeof path, "%s/reproduce-values.csv", dir);
-    if (cr_write_atomic(path, write_values, &c, err, errlen) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%s/reproduce.csv", dir);
-    return cr_write_atomic(path, write_verdicts, &c, err, errlen);
+    /* The verdicts last: a reader that finds them finds their values. */
+    static const struct {
+        const char *name;
+        int (*write)(FILE *, void *);
+    } files[] = {{"reproduce-values.csv", write_values}, {"reproduce.csv", write_verdicts}};
+    for (size_t k = 0; k < sizeof files / sizeof *files; ++k) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[k].name);
+        if (cr_write_atomic(path, files[k].write, (void *)r, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 void rr_count(const rr_device_result *devices, size_t ndevices, size_t counts[RR_NVERDICTS])
@@ -144,13 +134,9 @@ static void target_section(FILE *f, const rr_thesis *th, const rr_device_result 
     cr_md_text(f, o->reason);
     fputs("\n\n", f);
     if (cl) {
-        fputs("The thesis: ", f);
-        cr_md_text(f, cl->claim);
-        fputs(" (", f);
-        cr_md_text(f, cl->source);
-        fputs(", p. ", f);
-        cr_md_text(f, cl->page);
-        fputs(")\n\n", f);
+        char thesis[1200];
+        snprintf(thesis, sizeof thesis, "%s (%s, p. %s)", cl->claim, cl->source, cl->page);
+        line(f, "The thesis", thesis);
     }
     line(f, "Rule", o->rule);
     line(f, "Evidence (file:line of this device's CSVs)", o->evidence);

@@ -9,11 +9,12 @@
 #include <stdio.h>
 
 typedef struct {
-    char name[256]; /* the device directory's name in the run */
-    rr_outcome *outcomes; /* rr_ntargets of them */
+    char name[256];           /* the device directory's name in the run */
+    rr_outcome *outcomes;     /* rr_ntargets of them */
+    const rr_thesis *thesis;  /* what they were held against */
 } rr_device_result;
 
-int rr_write_device(const char *dir, const rr_thesis *th, const rr_outcome *outcomes, char *err, size_t errlen);
+int rr_write_device(const char *dir, const rr_device_result *r, char *err, size_t errlen);
 void rr_write_markdown(FILE *f, const char *run_name, const rr_thesis *th, const rr_device_result *devices,
                        size_t ndevices);
 /* The verdicts over every device, by verdict. */

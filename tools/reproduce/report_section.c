@@ -27,21 +27,7 @@ static void extract(rp_section *sec, const char *file, const cr_csv_table *t)
     }
 }
 
-static void headline(rp_device *d, int s)
-{
-    const rp_table *e = rp_find_table(&d->sections[s], "reproduce");
-    static const char *const verdicts[] = {"reproduced", "holds qualitatively", "differs", "not measurable here"};
-    size_t counts[4] = {0};
-    for (const rp_row *r = e ? e->rows : NULL; e && r < e->rows + e->nrows; ++r)
-        for (size_t v = 0; v < 4; ++v)
-            counts[v] += strcmp(r->cells[2].text, verdicts[v]) == 0;
-    if (e == NULL || e->nrows == 0)
-        return;
-    char value[200];
-    snprintf(value, sizeof value, "%zu reproduced, %zu hold qualitatively, %zu differ, %zu not measurable here",
-             counts[0], counts[1], counts[2], counts[3]);
-    rp_headline_text(d, s, "The theses' findings", value);
-}
+static rp_headline_fn headline;
 
 const rp_part rp_part_reproduce = {
     .name = "reproduce",
@@ -57,3 +43,24 @@ const rp_part rp_part_reproduce = {
     .extract = extract,
     .headline = headline,
 };
+
+/* How many of the table's rows have the verdict. */
+static size_t with_verdict(const rp_table *e, const char *verdict)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->nrows; ++i)
+        n += strcmp(e->rows[i].cells[2].text, verdict) == 0;
+    return n;
+}
+
+static void headline(rp_device *d, int s)
+{
+    const rp_table *e = rp_find_table(&d->sections[s], "reproduce");
+    if (e == NULL || e->nrows == 0)
+        return;
+    static const char *const verdicts[] = {"reproduced", "holds qualitatively", "differs", "not measurable here"};
+    char value[200] = "";
+    for (size_t v = 0; v < sizeof verdicts / sizeof *verdicts; ++v)
+        rp_appendf(value, sizeof value, ", ", "%s %zu", verdicts[v], with_verdict(e, verdicts[v]));
+    rp_headline_text(d, s, "The theses' findings, by verdict", value);
+}

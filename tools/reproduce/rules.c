@@ -26,6 +26,17 @@ void rr_cite(const rr_value *v, char *buf, size_t len)
     snprintf(buf, len, "%s, p. %s (%s line %u)", v->source, v->page, v->seed, v->seed_line);
 }
 
+void rr_pair_each(rr_outcome *o, const rr_thesis *th, const char *target, const char *quantity, const char *unit,
+                  double run, const char *basis)
+{
+    size_t i = 0;
+    char cite[200];
+    for (const rr_value *v; (v = rr_next_value(th, target, quantity, &i)) != NULL;) {
+        rr_cite(v, cite, sizeof cite);
+        rr_add_pair(o, v->quantity, v->key, unit, v->value, run, basis, cite);
+    }
+}
+
 /* Ranks of v (1-based, ties their mean). */
 static void ranks(const double *v, size_t n, double *r)
 {

@@ -10,6 +10,10 @@
 size_t rr_thesis_range(const rr_thesis *th, const char *target, const char *quantity, double *lo, double *hi);
 /* "Lee 2012, Table 4.1, p. 37" for a value. */
 void rr_cite(const rr_value *v, char *buf, size_t len);
+/* Every value of quantity of target beside the one run value, a pair
+ * each, cited. */
+void rr_pair_each(rr_outcome *o, const rr_thesis *th, const char *target, const char *quantity, const char *unit,
+                  double run, const char *basis);
 /* Spearman's rank correlation of n pairs (ties share their mean rank);
  * NaN for fewer than 3 pairs or a constant side. */
 double rr_spearman(const double *x, const double *y, size_t n);

@@ -31,13 +31,7 @@ void rr_lee_fig43(const rr_device *d, const rr_thesis *th, rr_outcome *o)
     double lo, hi, run = rr_num(f, row, "figure");
     rr_thesis_range(th, "lee-fig4.3", "slowdown_ratio", &lo, &hi);
     rr_rests_on(o, f, row);
-    size_t i = 0;
-    char cite[200];
-    for (const rr_value *v; (v = rr_next_value(th, "lee-fig4.3", "slowdown_ratio", &i)) != NULL;) {
-        rr_cite(v, cite, sizeof cite);
-        rr_add_pair(o, v->quantity, v->key, "x", v->value, run, "contended ÷ uncontended atomic add throughput",
-                    cite);
-    }
+    rr_pair_each(o, th, "lee-fig4.3", "slowdown_ratio", "x", run, "contended ÷ uncontended atomic add throughput");
     double degree = rr_param(f, row, "degree_high");
     RR_SAY(o, this_device, "contended add %.3gx slower (%.0f work-items on one address against one each)", run,
            degree);
@@ -67,12 +61,7 @@ void rr_lee_table41(const rr_device *d, const rr_thesis *th, rr_outcome *o)
     double lo, hi, run = mean_us / 1000.0;
     rr_thesis_range(th, "lee-table4.1", "launch_ms", &lo, &hi);
     rr_rests_on(o, f, row);
-    size_t i = 0;
-    char cite[200];
-    for (const rr_value *v; (v = rr_next_value(th, "lee-table4.1", "launch_ms", &i)) != NULL;) {
-        rr_cite(v, cite, sizeof cite);
-        rr_add_pair(o, "launch_ms", v->key, "ms", v->value, run, "mean of the launches, enqueue to completion", cite);
-    }
+    rr_pair_each(o, th, "lee-table4.1", "launch_ms", "ms", run, "mean of the launches, enqueue to completion");
     RR_SAY(o, this_device, "an empty kernel's launch takes %.3g ms (mean)", run);
     RR_SAY(o, rule,
            "reproduced: within the thesis GPUs' range %.3g-%.3g ms, widened 2x each way; holds qualitatively: "

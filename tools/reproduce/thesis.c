@@ -10,23 +10,6 @@
 /* Both tables as text (Makefile: embed). */
 extern const char reproduce_values_csv[], reproduce_claims_csv[];
 
-static const cr_column_spec value_cols[] = {
-    {"target", CR_TEXT, CR_NEVER_EMPTY},   {"seed", CR_TEXT, CR_NEVER_EMPTY},
-    {"source", CR_TEXT, CR_NEVER_EMPTY},   {"page", CR_TEXT, CR_NEVER_EMPTY},
-    {"seed_line", CR_COUNT, CR_NEVER_EMPTY}, {"quantity", CR_TEXT, CR_NEVER_EMPTY},
-    {"key", CR_TEXT, CR_MAY_BE_EMPTY},     {"value", CR_TEXT, CR_MAY_BE_EMPTY},
-    {"unit", CR_TEXT, CR_MAY_BE_EMPTY},    {"kind", CR_TEXT, CR_NEVER_EMPTY},
-    {"note", CR_TEXT, CR_MAY_BE_EMPTY},
-};
-static const cr_csv_schema values_schema = {"the theses' values (target,seed,source,page,seed_line,...)", value_cols,
-                                            sizeof value_cols / sizeof *value_cols, false, NULL, 0};
-static const cr_column_spec claim_cols[] = {
-    {"target", CR_TEXT, CR_NEVER_EMPTY}, {"seed", CR_TEXT, CR_NEVER_EMPTY},  {"source", CR_TEXT, CR_NEVER_EMPTY},
-    {"page", CR_TEXT, CR_NEVER_EMPTY},   {"claim", CR_TEXT, CR_NEVER_EMPTY},
-};
-static const cr_csv_schema claims_schema = {"the theses' claims (target,seed,source,page,claim)", claim_cols,
-                                            sizeof claim_cols / sizeof *claim_cols, false, NULL, 0};
-
 /* A printed value as a number: "2.3433E-8" or "2.2×10^{-9}" as printed, a
  * thousands separator or a trailing "x" or "%" (a ratio, a share) read
  * past. */
@@ -54,54 +37,98 @@ static const char *field(const cr_csv_table *t, size_t i, const char *col)
     return t->rows[i].fields[cr_csv_column(t, col)];
 }
 
-static int read_values(rr_thesis *th, char *err, size_t errlen)
+/* The columns each table must have; those before the first NULL may not
+ * be empty (where a value is printed matters as much as the value). */
+static const char *const value_columns[] = {"target", "seed", "source", "page", "seed_line", "quantity", "kind",
+                                            NULL, "key", "value", "unit", "note"};
+static const char *const claim_columns[] = {"target", "seed", "source", "page", "claim", NULL};
+
+/* Every column there, the first ones filled in every row. */
+static int check_columns(const cr_csv_table *t, const char *const *cols, size_t n, char *err, size_t errlen)
 {
-    const cr_csv_table *t = &th->values_table;
-    th->values = calloc(t->nrows ? t->nrows : 1, sizeof *th->values);
-    if (th->values == NULL)
-        return cr_errf(err, errlen, "%s: out of memory", t->path);
-    for (size_t i = 0; i < t->nrows; ++i) {
-        rr_value *v = &th->values[th->nvalues++];
-        *v = (rr_value){field(t, i, "target"), field(t, i, "seed"),     field(t, i, "source"), field(t, i, "page"),
-                        field(t, i, "quantity"), field(t, i, "key"),    field(t, i, "value"),  field(t, i, "unit"),
-                        field(t, i, "kind"),   field(t, i, "note"),     0,                     NAN};
-        v->seed_line = (unsigned)strtoul(field(t, i, "seed_line"), NULL, 10);
-        bool none = strcmp(v->kind, "none") == 0;
-        if (v->seed_line == 0)
-            return cr_errf(err, errlen, "%s:%u: seed_line must be a line of the seed (1 or more)", t->path,
-                           t->rows[i].line);
-        if (!none && !read_value(v->value_text, &v->value))
-            return cr_errf(err, errlen, "%s:%u: value '%s' is not a number (kind %s)", t->path, t->rows[i].line,
-                           v->value_text, v->kind);
-        if (none && *v->value_text)
-            return cr_errf(err, errlen, "%s:%u: a value of kind none has no value", t->path, t->rows[i].line);
-    }
+    for (size_t k = 0; k < n; ++k)
+        if (cols[k] != NULL && cr_csv_column(t, cols[k]) < 0)
+            return cr_errf(err, errlen, "%s:%u: no column '%s' in the header", t->path, t->header_line, cols[k]);
+    for (size_t i = 0; i < t->nrows; ++i)
+        for (size_t k = 0; k < n && cols[k] != NULL; ++k)
+            if (*field(t, i, cols[k]) == '\0')
+                return cr_errf(err, errlen, "%s:%u: the %s is empty", t->path, t->rows[i].line, cols[k]);
     return 0;
 }
 
-static int read_claims(rr_thesis *th, char *err, size_t errlen)
+/* Row i as a value: its line of the seed a line, its value a number
+ * unless it is of kind none (a figure only drawn), which has none. */
+static int read_value_row(const cr_csv_table *t, size_t i, void *entry, char *err, size_t errlen)
 {
-    const cr_csv_table *t = &th->claims_table;
-    th->claims = calloc(t->nrows ? t->nrows : 1, sizeof *th->claims);
-    if (th->claims == NULL)
-        return cr_errf(err, errlen, "%s: out of memory", t->path);
-    for (size_t i = 0; i < t->nrows; ++i)
-        th->claims[th->nclaims++] =
-            (rr_claim){field(t, i, "target"), field(t, i, "source"), field(t, i, "page"), field(t, i, "claim")};
+    rr_value *v = entry;
+    *v = (rr_value){field(t, i, "target"), field(t, i, "seed"),     field(t, i, "source"), field(t, i, "page"),
+                    field(t, i, "quantity"), field(t, i, "key"),    field(t, i, "value"),  field(t, i, "unit"),
+                    field(t, i, "kind"),   field(t, i, "note"),     0,                     NAN};
+    char *end;
+    unsigned long line = strtoul(field(t, i, "seed_line"), &end, 10);
+    bool none = strcmp(v->kind, "none") == 0;
+    unsigned at = t->rows[i].line;
+    if (*end != '\0' || line == 0 || line > 1000000)
+        return cr_errf(err, errlen, "%s:%u: seed_line must be a line of the seed (1 or more)", t->path, at);
+    v->seed_line = (unsigned)line;
+    if (!none && !read_value(v->value_text, &v->value))
+        return cr_errf(err, errlen, "%s:%u: value '%s' is not a number (kind %s)", t->path, at, v->value_text,
+                       v->kind);
+    if (none && *v->value_text)
+        return cr_errf(err, errlen, "%s:%u: a value of kind none has no value", t->path, at);
     return 0;
+}
+
+static int read_claim_row(const cr_csv_table *t, size_t i, void *entry, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    *(rr_claim *)entry =
+        (rr_claim){field(t, i, "target"), field(t, i, "source"), field(t, i, "page"), field(t, i, "claim")};
+    return 0;
+}
+
+/* Every row of t, its columns checked, into *rows (entries of size bytes,
+ * *n of them read). */
+static int read_rows(const cr_csv_table *t, const char *const *cols, size_t ncols, size_t size,
+                     int (*read)(const cr_csv_table *, size_t, void *, char *, size_t), void **rows, size_t *n,
+                     char *err, size_t errlen)
+{
+    if (check_columns(t, cols, ncols, err, errlen) != 0)
+        return -1;
+    *rows = calloc(t->nrows ? t->nrows : 1, size);
+    if (*rows == NULL)
+        return cr_errf(err, errlen, "%s: out of memory", t->path);
+    for (; *n < t->nrows; ++*n)
+        if (read(t, *n, (char *)*rows + *n * size, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+static int read_tables(rr_thesis *th, char *err, size_t errlen)
+{
+    void *values = NULL, *claims = NULL;
+    int rc = read_rows(&th->values_table, value_columns, sizeof value_columns / sizeof *value_columns,
+                       sizeof *th->values, read_value_row, &values, &th->nvalues, err, errlen);
+    th->values = values;
+    if (rc == 0)
+        rc = read_rows(&th->claims_table, claim_columns, sizeof claim_columns / sizeof *claim_columns,
+                       sizeof *th->claims, read_claim_row, &claims, &th->nclaims, err, errlen);
+    th->claims = claims;
+    return rc;
 }
 
 int rr_thesis_parse(rr_thesis *th, const char *values_name, const char *values_text, size_t values_len,
                     const char *claims_name, const char *claims_text, size_t claims_len, char *err, size_t errlen)
 {
     memset(th, 0, sizeof *th);
-    if (cr_csv_parse(&th->values_table, values_name, values_text, values_len, &values_schema, err, errlen) != 0)
+    if (cr_csv_parse(&th->values_table, values_name, values_text, values_len, &cr_schema_any, err, errlen) != 0)
         return -1;
-    if (cr_csv_parse(&th->claims_table, claims_name, claims_text, claims_len, &claims_schema, err, errlen) != 0) {
+    if (cr_csv_parse(&th->claims_table, claims_name, claims_text, claims_len, &cr_schema_any, err, errlen) != 0) {
         cr_csv_free(&th->values_table);
         return -1;
     }
-    if (read_values(th, err, errlen) != 0 || read_claims(th, err, errlen) != 0) {
+    if (read_tables(th, err, errlen) != 0) {
         rr_thesis_free(th);
         return -1;
     }

@@ -30,17 +30,18 @@ energy_levels() {
         [ $rc = 0 ] || extra_failed+=("the energy levels in ${d%/} ($tools/energy-levels ${d%/})")
     done
 }
-# The theses held against every device of the run (RUN/reproduce.md and
-# each device's reproduce.csv), which the report reads.
-reproduce_theses() {
+# A host tool on the whole run: the theses held against every device
+# (reproduce: RUN/reproduce.md and each device's reproduce.csv, which the
+# report reads), then the report.
+run_tool() { # tool what
     [ $interrupted = 0 ] || return 0
-    if [ ! -x "$tools/reproduce" ]; then
-        extra_failed+=("the reproduction of the theses: $tools/reproduce is missing")
+    if [ ! -x "$tools/$1" ]; then
+        extra_failed+=("$2: $tools/$1 is missing")
         return
     fi
-    start_child "$tools/reproduce" "$out" >/dev/null
+    start_child "$tools/$1" "$out" >/dev/null
     wait_child
-    [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("the reproduction of the theses ($tools/reproduce $out)")
+    [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("$2 ($tools/$1 $out)")
 }
 # The GPU check's short sweeps are not what the figures are drawn from;
 # without gnuplot there are none (said at the start).
@@ -61,22 +62,12 @@ draw_figures() {
         done
     fi
 }
-write_report() {
-    [ $interrupted = 0 ] || return 0
-    if [ -x "$tools/report" ]; then
-        start_child "$tools/report" "$out" >/dev/null
-        wait_child
-        [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("the report ($tools/report $out)")
-    else
-        extra_failed+=("the report: $tools/report is missing")
-    fi
-}
 finish_run() {
     extra_failed=()
     energy_levels
-    reproduce_theses
+    run_tool reproduce "the reproduction of the theses"
     draw_figures
-    write_report
+    run_tool report "the report"
 }
 
 # ---- the summary, from the log: this invocation and any before it ----

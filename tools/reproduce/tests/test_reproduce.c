@@ -211,13 +211,15 @@ static void test_rank_correlation(void **state)
     assert_true(isnan(rr_spearman(x, flat, 5)));
 }
 
+/* The names the report and the summary count by. */
 static void test_verdict_names(void **state)
 {
     (void)state;
-    assert_string_equal(rr_verdict_name(RR_REPRODUCED), "reproduced");
-    assert_string_equal(rr_verdict_name(RR_QUALITATIVE), "holds qualitatively");
-    assert_string_equal(rr_verdict_name(RR_DIFFERS), "differs");
-    assert_string_equal(rr_verdict_name(RR_NOT_MEASURABLE), "not measurable here");
+    static const char *const names[RR_NVERDICTS] = {"reproduced", "holds qualitatively", "differs",
+                                                    "not measurable here"};
+    for (int v = 0; v < RR_NVERDICTS; ++v)
+        assert_string_equal(rr_verdict_name((rr_verdict)v), names[v]);
+    assert_string_equal(rr_verdict_name(RR_NVERDICTS), "?");
 }
 
 TEST_MAIN(NULL, NULL, test_every_value_has_its_source, test_every_value_is_on_its_line,
