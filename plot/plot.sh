@@ -159,6 +159,15 @@ list_figures() { # csv readable(0|1)
             [ "$2" = 0 ] || reason=$(energy_reason "$1")
             add_figure energy_levels "$here/energy_levels.gp" "" "$table51" "$reason"
             ;;
+        # The theses against the device (build/tools/reproduce): one point a
+        # pair of values, a colour a target; the targets are the ids of the
+        # file's first column that read as ids (data, never code).
+        reproduce-values)
+            local targets=""
+            [ "$2" = 0 ] || targets=$(awk -F, 'NR > 1 && $1 ~ /^[a-z0-9][a-z0-9.-]*$/ && !seen[$1]++ { print $1 }' "$1" |
+                                      tr '\n' ' ')
+            add_figure reproduce "$here/reproduce.gp" "" "${targets% }"
+            ;;
         # A cluster run's report: one headline across the nodes, the triad in
         # double of the benchmark that gives the X-model its memory side.
         cluster-report)

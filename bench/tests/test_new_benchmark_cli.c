@@ -62,8 +62,9 @@ static run_result make_in_copy(const char *targets)
 static void make_toy(void)
 {
     char targets[512];
-    snprintf(targets, sizeof targets, "%s/bin/toy-opencl %s/tools/report %s/tools/energy-levels %s/tools/crossroof-db",
-             variant, variant, variant, variant);
+    snprintf(targets, sizeof targets,
+             "%s/bin/toy-opencl %s/tools/report %s/tools/energy-levels %s/tools/reproduce %s/tools/crossroof-db",
+             variant, variant, variant, variant, variant);
     run_result r = make_in_copy(targets);
     if (r.status != 0)
         fail_msg("make: status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);

@@ -155,7 +155,7 @@ void rr_write_markdown(FILE *f, const char *run_name, const rr_thesis *th, const
     cr_md_text(f, run_name);
     fprintf(f, "\n\n%zu target(s) on %zu device(s): ", rr_ntargets, ndevices);
     for (int v = 0; v < RR_NVERDICTS; ++v)
-        fprintf(f, "%s%zu %s", v ? ", " : "", counts[v], rr_verdict_name((rr_verdict)v));
+        fprintf(f, "%s%s: %zu", v ? ", " : "", rr_verdict_name((rr_verdict)v), counts[v]);
     fputs(". Each verdict follows its stated rule; each thesis value is cited to its table or figure, page and "
           "line of the thesis text (results/reference/thesis-values.csv), each of this device's numbers to the "
           "line of its CSV.\n\n",
