@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define PROG "reproduce"
 
@@ -27,7 +28,8 @@ static const char usage_text[] =
     "RUN/reproduce.md, which opens with the summary. The thesis values, with their table or figure,\n"
     "page and line of the thesis text, are results/reference/thesis-values.csv, built in.\n"
     "Exit status: 0 written; 1 a CSV that does not read (FILE:LINE named) or a write that failed;\n"
-    "2 bad usage, no such directory, or no device directory in it.\n";
+    "2 bad usage, no such directory, or neither a device directory with results nor a run log\n"
+    "(run-log.csv) in it: a run whose benchmarks were all skipped gets a page that says so.\n";
 
 typedef struct {
     const char *run_name;
@@ -104,8 +106,12 @@ static int reproduce_run(const char *run, results *r, char *err, size_t errlen)
         free(ents[i]);
     }
     free(ents);
-    if (status == RR_EXIT_OK && r->n == 0) {
-        snprintf(err, errlen, "%s holds no device directory with results: not a run", run);
+    /* A run of run_all.sh (its log) whose benchmarks all were skipped has
+     * nothing to hold against the theses, and its page says so. */
+    char log[4200];
+    snprintf(log, sizeof log, "%s/run-log.csv", run);
+    if (status == RR_EXIT_OK && r->n == 0 && access(log, F_OK) != 0) {
+        snprintf(err, errlen, "%s holds no device directory with results, nor a run log: not a run", run);
         return RR_EXIT_USAGE;
     }
     return status;

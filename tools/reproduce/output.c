@@ -160,6 +160,10 @@ void rr_write_markdown(FILE *f, const char *run_name, const rr_thesis *th, const
           "line of the thesis text (results/reference/thesis-values.csv), each of this device's numbers to the "
           "line of its CSV.\n\n",
           f);
+    if (ndevices == 0)
+        fputs("No device directory of this run holds a benchmark's results: nothing was measured to hold "
+              "against the theses.\n",
+              f);
     for (size_t d = 0; d < ndevices; ++d) {
         fputs("## ", f);
         cr_md_text(f, devices[d].name);

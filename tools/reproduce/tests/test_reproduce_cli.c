@@ -125,6 +125,19 @@ static void test_a_file_cut_short_is_named(void **state)
     sh("test ! -e '%s/cut/reproduce.md' && test ! -e '%s/cut/opencl-0-cpu/reproduce.csv'", tmp, tmp);
 }
 
+/* A run whose benchmarks were all skipped: its page says there was nothing
+ * to compare, and that is no error. */
+static void test_a_run_with_no_results(void **state)
+{
+    (void)state;
+    sh("mkdir -p '%s/skipped/cuda' && cp '%s/run-log.csv' '%s/skipped/'", tmp, FIXTURE, tmp);
+    reproduce_in("skipped");
+    char *page = slurp_tmp("skipped/reproduce.md");
+    expect_in(page, "0 device(s): reproduced: 0, holds qualitatively: 0, differs: 0, not measurable here: 0. ");
+    expect_in(page, "nothing was measured to hold against the theses");
+    free(page);
+}
+
 static void test_bad_inputs(void **state)
 {
     (void)state;
@@ -132,4 +145,4 @@ static void test_bad_inputs(void **state)
 }
 
 CLI_TEST_MAIN(test_fixture_run, test_a_planted_change_changes_its_verdict_only, test_h200_reference,
-              test_a_file_cut_short_is_named, test_bad_inputs)
+              test_a_file_cut_short_is_named, test_a_run_with_no_results, test_bad_inputs)
