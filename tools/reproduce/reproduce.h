@@ -72,6 +72,8 @@ int rr_thesis_parse(rr_thesis *th, const char *values_name, const char *values_t
 int rr_thesis_builtin(rr_thesis *th, char *err, size_t errlen);
 void rr_thesis_free(rr_thesis *th);
 const rr_claim *rr_claim_of(const rr_thesis *th, const char *target);
+/* The value of target, quantity and key; NULL where there is none. */
+const rr_value *rr_value_keyed(const rr_thesis *th, const char *target, const char *quantity, const char *key);
 /* The next value of target at or after *i whose quantity is quantity
  * (NULL: any); NULL when none is left. */
 const rr_value *rr_next_value(const rr_thesis *th, const char *target, const char *quantity, size_t *i);

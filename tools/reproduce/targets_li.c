@@ -118,11 +118,8 @@ static double table6_tm(const rr_thesis *th, const char *target, const char *fun
 {
     char key[96];
     snprintf(key, sizeof key, "%s %s %s %s", func, dtype, arch, version);
-    size_t i = 0;
-    for (const rr_value *v; (v = rr_next_value(th, target, "throughput_per_sm_Gops", &i)) != NULL;)
-        if (strcmp(v->key, key) == 0)
-            return v->value;
-    return NAN;
+    const rr_value *v = rr_value_keyed(th, target, "throughput_per_sm_Gops", key);
+    return v ? v->value : NAN;
 }
 
 typedef struct {

@@ -158,6 +158,15 @@ const rr_claim *rr_claim_of(const rr_thesis *th, const char *target)
     return NULL;
 }
 
+const rr_value *rr_value_keyed(const rr_thesis *th, const char *target, const char *quantity, const char *key)
+{
+    size_t i = 0;
+    for (const rr_value *v; (v = rr_next_value(th, target, quantity, &i)) != NULL;)
+        if (strcmp(v->key, key) == 0)
+            return v;
+    return NULL;
+}
+
 const rr_value *rr_next_value(const rr_thesis *th, const char *target, const char *quantity, size_t *i)
 {
     for (; *i < th->nvalues; ++*i) {
