@@ -73,7 +73,7 @@ absolute() { # variable path
     while [[ $p == */ && $p != / ]]; do p=${p%/}; done
     printf -v "$1" '%s' "$p"
 }
-. common/run_args.sh # parse_only, check_only_names
+. common/run_args.sh # --only, the benchmarks' options
 . common/kv.sh
 . common/descriptor.sh
 . common/csv_records.sh # csv_records: a CSV's records, one a line
@@ -97,7 +97,7 @@ read_descriptors
 open_resumed_run
 gpu_check_names
 check_only_names "$bin_dir" ""
-check_benchmark_options
+check_benchmark_options "after --"
 say_lacking
 list_tasks
 check_device_matched

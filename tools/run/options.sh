@@ -37,30 +37,6 @@ parse_options() { # "$@"
     done
 }
 
-# What run_all.sh gives every benchmark itself, and so no option after --
-# nor run-options line may: where it writes (--out: the run's folder of
-# its device; another would take a resumed run's results anywhere) and on
-# which device (--device: each device of the run in turn); nor a short
-# form of either (--ou), which the benchmarks refuse but which must not
-# get that far.
-check_extra() { # where value
-    local name=${2%%=*} whole
-    # A second -- would end each benchmark's options before run_all.sh's own
-    # (--out, --device); --check-options would make every task pass having
-    # measured nothing.
-    [ "$2" != -- ] || die "$1: a second -- would end the benchmarks' options before run_all.sh's own"
-    [[ --check-options == "$name"* && $name == --c?* ]] &&
-        die "$1: $name checks the options and measures nothing; run_all.sh checks them itself"
-    [[ $name == --?* ]] || return 0
-    for whole in --out --device; do
-        [ "$name" = "$whole" ] &&
-            die "$1: $whole is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own $whole"
-        [[ $whole == "$name"* ]] &&
-            die "$1: $name is short for $whole, which is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own $whole"
-    done
-    return 0
-}
-
 # Options that cannot go together, the environment's budgets, and the
 # directories given.
 check_options() {
