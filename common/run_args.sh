@@ -45,6 +45,18 @@ selected() { # name
     return 1
 }
 
+# CROSSROOF_BIN and CROSSROOF_TOOLS name folders. Unset, each has its
+# default (the build; the tools beside CROSSROOF_BIN, else the build's);
+# set but empty, neither a folder nor its default: refused before anything
+# runs, where it would otherwise be found missing after the benchmarks.
+check_env_dirs() {
+    local v
+    for v in CROSSROOF_BIN CROSSROOF_TOOLS; do
+        [ -z "${!v+set}" ] || [ -n "${!v}" ] ||
+            die "$v is set but empty: give it a directory, or unset it for its default"
+    done
+}
+
 # What run_all.sh gives every benchmark itself, and so no option after --
 # nor run-options line may: where it writes (--out: the run's folder of
 # its device; another would take a resumed run's results anywhere) and on

@@ -447,6 +447,20 @@ static void test_bad_input(void **state)
     expect_error_line(&nb, "run_all.sh", "CROSSROOF_BIN of no benchmark", 2, "nobench holds no benchmark executable");
     run_free(&nb);
     assert_false(exists("%s/rnobench", tmp));
+    /* Either folder's variable set but empty: refused before anything runs,
+     * not taken for unset (the tools were then found missing after the
+     * benchmarks). */
+    static const char *const empty[] = {"CROSSROOF_TOOLS", "CROSSROOF_BIN"};
+    for (size_t i = 0; i < countof(empty); ++i) {
+        char ecmd[PATH_MAX * 3];
+        snprintf(ecmd, sizeof ecmd, "env %s %s= %s/run_all.sh --only ok-opencl --out %s/rempty", env(), empty[i],
+                 CR_SOURCE_DIR, tmp);
+        run_result r = run_shell(ecmd);
+        snprintf(args, sizeof args, "%s is set but empty", empty[i]);
+        expect_error_line(&r, "run_all.sh", empty[i], 2, args);
+        run_free(&r);
+        assert_false(exists("%s/rempty", tmp));
+    }
     expect_refused("--bogus", "unknown option '--bogus'");
     expect_refused("--device", "--device needs a value");
     expect_refused("--out ''", "--out: the DIR is empty");

@@ -41,6 +41,7 @@ parse_options() { # "$@"
 # directories given.
 check_options() {
     local d
+    check_env_dirs
     if [ -n "$resume" ] && [ ${#given[@]} -gt 0 ]; then
         die "--resume takes the options of the run it finishes; ${given[0]} cannot change them"
     fi

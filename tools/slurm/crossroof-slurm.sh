@@ -36,7 +36,7 @@ set -uo pipefail
 caller=$PWD
 repo=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 . "$repo/tools/slurm/lib.sh"
-. "$repo/common/run_args.sh" # --only, the benchmarks' options
+. "$repo/common/run_args.sh" # --only, the benchmarks' options, the environment's folders
 . "$repo/common/descriptor.sh"
 . "$repo/tools/slurm/checks.sh" # every option, given or read back
 
@@ -80,6 +80,7 @@ while [ $# -gt 0 ]; do
 done
 
 # ---- every value checked before anything is built, created or submitted ----
+check_env_dirs
 [ -z "$nodes" ] || check_nodes --nodes "$nodes"
 check_gpus_per_node --gpus-per-node "$gpus_per_node"
 check_below --below "$below"
