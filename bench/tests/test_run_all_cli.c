@@ -554,6 +554,21 @@ static void test_more_bad_input(void **state)
     snprintf(args, sizeof args, "--compare %s %s/afile", tmp, tmp);
     snprintf(text, sizeof text, "--compare: %s/afile is not a directory", tmp);
     expect_refused(args, text);
+    /* Folders that are no run: one of CSVs without a run's log (the report
+     * took it for a run and compared it), a run log alone. Nothing is
+     * written into either. */
+    sh("mkdir -p %s/notrun/sub %s/logonly && echo a,b > %s/notrun/sub/x.csv && "
+       "echo task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason > %s/logonly/run-log.csv",
+       tmp, tmp, tmp, tmp);
+    static const char *const not_runs[][2] = {{"notrun", "no run-log.csv in it"},
+                                              {"logonly", "no device directory in it"}};
+    for (size_t i = 0; i < countof(not_runs); ++i) {
+        snprintf(args, sizeof args, "--compare %s/%s %s/%s", tmp, not_runs[i][0], tmp, not_runs[i][0]);
+        snprintf(text, sizeof text, "--compare: %s/%s is not a run of run_all.sh (%s)", tmp, not_runs[i][0],
+                 not_runs[i][1]);
+        expect_refused(args, text);
+        assert_false(exists("%s/%s/compare-%s.md", tmp, not_runs[i][0], not_runs[i][0]));
+    }
 }
 
 /* Sends sig to a run whose benchmark started two processes of its own:

@@ -66,9 +66,25 @@ check_options() {
     for d in "${compare[@]}"; do
         [ -d "$d" ] || die "--compare: $d is not a directory"
     done
+    for d in "${compare[@]}"; do
+        not_a_run "$d" && die "--compare: $d is not a run of run_all.sh ($why_not)"
+    done
     if [ -n "$resume" ] && { [ ! -d "$resume" ] || [ ! -f "$resume/run-options" ]; }; then
         die "--resume: $resume is not a run of run_all.sh (no run-options in it)"
     fi
+}
+
+# Why DIR is no run to compare, into why_not; false where it is one: a
+# directory with the log every run of run_all.sh keeps (a reference run's
+# too) beside its device directories. The report would take any folder of
+# CSVs for one device's, and compare two folders of anything.
+not_a_run() { # dir
+    local d
+    why_not="no run-log.csv in it"
+    [ -f "$1/run-log.csv" ] || return 0
+    why_not="no device directory in it"
+    for d in "$1"/*/; do [ -d "$d" ] && return 1; done
+    return 0
 }
 
 # ---- run-options: the options of a run, for --resume ----
