@@ -749,6 +749,13 @@ static void test_resume_reads_options_as_data(void **state)
          "run-options:4: extra: --o is short for --out, which is run_all.sh's to give"},
         {"quick=0\ndevice=\nonly=ok-opencl\nextra=--device\nextra=1\n",
          "run-options:4: extra: --device is run_all.sh's to give"},
+        /* the GPU check with what the command line refuses beside it */
+        {"quick=1\ngpu_check=1\ndevice=\nonly=\n",
+         "run-options: --gpu-check runs its own short configuration; --quick cannot change it"},
+        {"quick=0\ngpu_check=1\ndevice=\nonly=ok-opencl\n",
+         "run-options: --gpu-check runs every CUDA benchmark; --only cannot change that"},
+        {"quick=0\ngpu_check=1\ndevice=\nonly=\nextra=--reps\nextra=3\n",
+         "run-options: --gpu-check chooses the benchmarks' options; -- cannot change them"},
     };
     for (size_t i = 0; i < countof(cases); ++i) {
         char run[32], options[1024], args[512], text[1024];

@@ -48,15 +48,8 @@ check_options() {
     if [ ${#compare[@]} -gt 0 ] && { [ ${#given[@]} -gt 0 ] || [ -n "$resume" ] || [ "$check" = 1 ]; }; then
         die "--compare takes two run directories and nothing else"
     fi
-    # The GPU check chooses each benchmark's options itself: the figures it
-    # judges must be in the run.
-    if [ "$gpu_check" = 1 ]; then
-        [ "$check" = 0 ] || die "--gpu-check and --check are two runs; give one"
-        [ ${#quick[@]} -eq 0 ] || die "--gpu-check runs its own short configuration; --quick cannot change it"
-        [ -z "$only" ] || die "--gpu-check runs every CUDA benchmark; --only cannot change that"
-        [ ${#given[@]} -eq 0 ] || [ "${given[-1]}" != -- ] ||
-            die "--gpu-check chooses the benchmarks' options; -- cannot change them"
-    fi
+    [ "$gpu_check" = 0 ] || [ "$check" = 0 ] || die "--gpu-check and --check are two runs; give one"
+    check_gpu_check ""
     if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_S =~ ^[1-9][0-9]{0,5}$ ]]; then
         die "CROSSROOF_GPU_CHECK_BUDGET_S: '$CROSSROOF_GPU_CHECK_BUDGET_S' is not a whole number of seconds (1 to 999999)"
     fi
@@ -72,6 +65,17 @@ check_options() {
     if [ -n "$resume" ] && { [ ! -d "$resume" ] || [ ! -f "$resume/run-options" ]; }; then
         die "--resume: $resume is not a run of run_all.sh (no run-options in it)"
     fi
+}
+
+# The GPU check chooses each benchmark's options itself: the figures it
+# judges must be in the run. The command line's and a resumed run's
+# options alike.
+check_gpu_check() { # where (before the words of an error)
+    [ "$gpu_check" = 1 ] || return 0
+    [ ${#quick[@]} -eq 0 ] || die "$1--gpu-check runs its own short configuration; --quick cannot change it"
+    [ -z "$only" ] || die "$1--gpu-check runs every CUDA benchmark; --only cannot change that"
+    [ ${#extra[@]} -eq 0 ] && [[ " ${given[*]} " != *" -- "* ]] ||
+        die "$1--gpu-check chooses the benchmarks' options; -- cannot change them"
 }
 
 # Why DIR is no run to compare, into why_not; false where it is one: a
@@ -128,6 +132,7 @@ read_run_options() { # file
     for key in quick device only; do
         [[ $seen == *" $key "* ]] || die "--resume: $file: no $key= line"
     done
+    check_gpu_check "--resume: $file: "
 }
 run_option() { # key value where
     case $1 in
