@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # check_benchmark_options reads its caller's globals
 # Argument checks that run_all.sh and the cluster scripts share, so that a
 # list the submitter accepts is one every node's run_all.sh accepts too.
 # The caller defines die (one line, exit 2); check_benchmark_options reads

@@ -112,6 +112,7 @@ for m in "${peer_modes[@]}"; do
     { [ -f "$p" ] && [ -x "$p" ]; } || die 2 "$(option_of "$m"): '$p' is not an executable file"
 done
 split_list dtype_list --dtype "$dtypes"
+# shellcheck disable=SC2154 # split_list sets it
 for t in "${dtype_list[@]}"; do
     [ "$t" = float ] || [ "$t" = double ] || die 2 "--dtype: '$t' is not float or double"
 done
@@ -144,6 +145,7 @@ rm -f -- "$out"/rows-*.csv "$out/peers.csv"
 # Each mode in a subshell: one that fails says why and the others still
 # run. A signal ends the one under way, whole, before peers.sh goes.
 mode_pid=""
+# shellcheck disable=SC2317 # the traps call it
 stop() { # exit status
     [ -z "$mode_pid" ] || end_process_tree "$mode_pid"
     exit "$1"

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # what it reads and sets are crossroof-slurm.sh's globals
 # crossroof-slurm's options, each checked by one function whether it comes
 # from the command line or is read back from a resumed run's
 # cluster-options (which anyone who can write the run's folder can craft):

@@ -49,7 +49,7 @@ check "a benchmark option a benchmark refuses refused" \
 check "--gpu-check refused" refused "not a cluster run" --gpu-check
 check "a newline in a value: still one line" refused "--nodes: 'a\\nb'" --nodes $'a\nb'
 check "--resume with another option refused" refused "cannot change them" --resume "$tmp" --quick
-empty_tools() { CROSSROOF_TOOLS= refused "$@"; }
+empty_tools() { CROSSROOF_TOOLS='' refused "$@"; }
 check "an empty CROSSROOF_TOOLS refused, not taken for unset" empty_tools "CROSSROOF_TOOLS is set but empty" --nodes 1
 mkdir "$tmp/exists"
 err=$(slurm --out "$tmp/exists" 2>&1 >/dev/null)
