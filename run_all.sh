@@ -33,6 +33,7 @@
 # Environment: CROSSROOF_BIN, a directory of benchmark executables to run
 # instead of build/bin (nothing is then installed or built); CROSSROOF_TOOLS,
 # the host tools (xgraph, energy-levels, reproduce, report, gpu-check; default beside CROSSROOF_BIN, else build/tools);
+# either set but empty is refused, not taken for unset;
 # CROSSROOF_GPU_CHECK_BUDGET_S, one time budget in seconds for every benchmark of --gpu-check;
 # CROSSROOF_GPU_CHECK_BUDGET_PERCENT, every budget of --gpu-check scaled (200: twice as long, 2: a fiftieth).
 # In a GPU bundle (make gpu-bundle; gpu-bundle.txt beside run_all.sh) the
@@ -76,7 +77,7 @@ absolute() { # variable path
     while [[ $p == */ && $p != / ]]; do p=${p%/}; done
     printf -v "$1" '%s' "$p"
 }
-. common/run_args.sh # parse_only, check_only_names
+. common/run_args.sh # --only, the benchmarks' options, the environment's folders
 . common/kv.sh
 . common/descriptor.sh
 . common/csv_records.sh # csv_records: a CSV's records, one a line
@@ -100,7 +101,7 @@ read_descriptors
 open_resumed_run
 gpu_check_names
 check_only_names "$bin_dir" ""
-check_benchmark_options
+check_benchmark_options "after --"
 say_lacking
 list_tasks
 check_device_matched

@@ -21,7 +21,9 @@
 # 0, in a CUDA mode). The runs stay in OUT (a temporary directory by default).
 # Exit status: 0 every mode's table written; 1 a run failed, or a mode's
 # budget ended before one slice (the other modes' rows are still written);
-# 2 bad usage.
+# 2 bad usage; 77 no device for any mode given (its crossroof executable
+# says so; a mode without one is skipped, the others run); 128+N ended by
+# signal N (and the mode under way with it).
 set -euo pipefail
 
 here=$(cd -- "$(dirname -- "$0")/.." && pwd -P)
@@ -61,7 +63,7 @@ while [ $# -gt 0 ]; do
         --dtype) need_value "$@"; dtypes=$2 ;;
         --cuda-slices) need_value "$@"; positive "$1" "$2"; cuda_slices=$2 ;;
         --device) need_value "$@"; [[ $2 =~ ^[0-9]{1,4}$ ]] || die 2 "--device: '$2' is not an index"; device=$2 ;;
-        --bin) need_value "$@"; bin=$2 ;;
+        --bin) need_value "$@"; [ -n "$2" ] || die 2 "--bin: the directory is empty"; bin=$2 ;;
         --out) need_value "$@"; [ -n "$2" ] || die 2 "--out: the directory is empty"; out=$2 ;;
         *)
             taken=0
@@ -109,10 +111,8 @@ for m in "${peer_modes[@]}"; do
     p=${peer_path[$m]}
     { [ -f "$p" ] && [ -x "$p" ]; } || die 2 "$(option_of "$m"): '$p' is not an executable file"
 done
-# read -a would drop a trailing empty item: every list refuses them alike.
-case $dtypes in ,* | *, | *,,*) die 2 "--dtype: list '$dtypes' has an empty item" ;; esac
-IFS=, read -r -a dtype_list <<<"$dtypes"
-[ ${#dtype_list[@]} -gt 0 ] || die 2 "--dtype: empty list"
+split_list dtype_list --dtype "$dtypes"
+# shellcheck disable=SC2154 # split_list sets it
 for t in "${dtype_list[@]}"; do
     [ "$t" = float ] || [ "$t" = double ] || die 2 "--dtype: '$t' is not float or double"
 done
@@ -125,14 +125,41 @@ for m in "${peer_modes[@]}"; do
     [ -x "$bin/${!needs}" ] || die 2 "$bin/${!needs} is missing (build it: make)"
     "${m}_check"
 done
+# A mode whose crossroof executable finds no device (exit 77, as each
+# benchmark's --list-devices says) is skipped, in a line; where every mode
+# is, peers.sh exits 77 too, having run and made nothing.
+for m in "${peer_modes[@]}"; do
+    [ -n "${peer_path[$m]+set}" ] || continue
+    needs=${m}_needs rc=0
+    said=$("$bin/${!needs}" --list-devices 2>&1 </dev/null) || rc=$?
+    [ $rc = 77 ] || continue
+    said=${said##*$'\n'} said=${said#"${!needs}: "}
+    printf 'peers.sh: skipped: %s: %s\n' "$(option_of "$m")" "${said#skipped: }" >&2
+    unset "peer_path[$m]"
+done
+[ ${#peer_path[@]} -gt 0 ] || exit 77
 out=${out:-$(mktemp -d /tmp/crossroof-peers-XXXXXX)}
 err=$(mkdir -p -- "$out" 2>&1) || die 2 "--out: cannot create '$out': ${err##*: }"
 rm -f -- "$out"/rows-*.csv "$out/peers.csv"
 
-# Each mode in a subshell: one that fails says why and the others still run.
+# Each mode in a subshell: one that fails says why and the others still
+# run. A signal ends the one under way, whole, before peers.sh goes.
+mode_pid=""
+# shellcheck disable=SC2317 # the traps call it
+stop() { # exit status
+    [ -z "$mode_pid" ] || end_process_tree "$mode_pid"
+    exit "$1"
+}
+trap 'stop 143' TERM
+trap 'stop 130' INT
+trap 'stop 129' HUP
 failed=0
 for m in "${peer_modes[@]}"; do
-    [ -z "${peer_path[$m]+set}" ] || ("${m}_run") || failed=1
+    [ -n "${peer_path[$m]+set}" ] || continue
+    ("${m}_run") &
+    mode_pid=$!
+    wait "$mode_pid" || failed=1
+    mode_pid=""
 done
 
 # peers.csv: every mode's rows, written whole or not at all.

@@ -427,6 +427,59 @@ static void test_interrupt_and_resume(void **state)
     assert_int_equal(lines_in(calls), 2);
 }
 
+/* A signal while plot.sh draws: the run log records the figures it owes,
+ * the summary and the report say so, and --resume draws them and records
+ * that it did. A gnuplot first on PATH holds while the file "plot-hold"
+ * exists. */
+static void test_interrupted_figures_are_owed(void **state)
+{
+    (void)state;
+    make_fakes();
+    char path[512], body[1024], *old_path = strdup(getenv("PATH"));
+    snprintf(path, sizeof path, "%s/plot-bin", tmp);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(body, sizeof body, "#!/bin/sh\n: > %s/plotting\n[ -e %s/plot-hold ] && exec sleep 118.%d\n"
+             "exec /usr/bin/env PATH='%s' gnuplot \"$@\"\n", tmp, tmp, (int)getpid(), old_path);
+    snprintf(path, sizeof path, "%s/plot-bin/gnuplot", tmp);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(body, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+    sh("touch %s/plot-hold", tmp);
+    snprintf(body, sizeof body, "%s/plot-bin:%s", tmp, old_path);
+    setenv("PATH", body, 1);
+    char args[512];
+    snprintf(args, sizeof args, "--only ok-opencl --out %s/rfig", tmp);
+    pid_t pid = start_run_all(args, "rfig.out");
+    snprintf(path, sizeof path, "%s/plotting", tmp);
+    await_file(path);
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    int status = exit_status(pid);
+    setenv("PATH", old_path, 1); /* the other tests draw with gnuplot itself */
+    free(old_path);
+    sh("rm %s/plot-hold", tmp);
+    char *out = slurp_tmp("rfig.out");
+    if (status != 128 + SIGTERM)
+        fail_msg("status %d:\n%s", status, out);
+    expect_all_in(out, "INTERRUPTED figures of opencl-0-Fake_device: stopped by SIGTERM after ", "--resume ");
+    free(out);
+    assert_string_equal(log_summary("rfig"), "ok-opencl passed\nfigures interrupted\n");
+    expect_report_says_interrupted("rfig", "opencl-0-Fake&#95;device/figures (stopped by SIGTERM after ");
+    snprintf(body, sizeof body, "sleep 118.%d", (int)getpid());
+    expect_no_process(body, 2);
+
+    snprintf(args, sizeof args, "--resume %s/rfig", tmp);
+    run_result r = run_all_ok(args);
+    expect_in(r.out, "  passed   figures of opencl-0-Fake_device (");
+    run_free(&r);
+    assert_string_equal(log_summary("rfig"), "ok-opencl passed\nfigures interrupted\nfigures passed\n");
+    char *md = slurp_tmp("rfig/report.md");
+    if (strstr(md, "Interrupted") != NULL)
+        fail_msg("the report of the finished run still says it was interrupted:\n%s", md);
+    free(md);
+}
+
 static void expect_refused(const char *args, const char *text)
 {
     run_result r = run_all(args);
@@ -447,6 +500,20 @@ static void test_bad_input(void **state)
     expect_error_line(&nb, "run_all.sh", "CROSSROOF_BIN of no benchmark", 2, "nobench holds no benchmark executable");
     run_free(&nb);
     assert_false(exists("%s/rnobench", tmp));
+    /* Either folder's variable set but empty: refused before anything runs,
+     * not taken for unset (the tools were then found missing after the
+     * benchmarks). */
+    static const char *const empty[] = {"CROSSROOF_TOOLS", "CROSSROOF_BIN"};
+    for (size_t i = 0; i < countof(empty); ++i) {
+        char ecmd[PATH_MAX * 3];
+        snprintf(ecmd, sizeof ecmd, "env %s %s= %s/run_all.sh --only ok-opencl --out %s/rempty", env(), empty[i],
+                 CR_SOURCE_DIR, tmp);
+        run_result r = run_shell(ecmd);
+        snprintf(args, sizeof args, "%s is set but empty", empty[i]);
+        expect_error_line(&r, "run_all.sh", empty[i], 2, args);
+        run_free(&r);
+        assert_false(exists("%s/rempty", tmp));
+    }
     expect_refused("--bogus", "unknown option '--bogus'");
     expect_refused("--device", "--device needs a value");
     expect_refused("--out ''", "--out: the DIR is empty");
@@ -540,6 +607,21 @@ static void test_more_bad_input(void **state)
     snprintf(args, sizeof args, "--compare %s %s/afile", tmp, tmp);
     snprintf(text, sizeof text, "--compare: %s/afile is not a directory", tmp);
     expect_refused(args, text);
+    /* Folders that are no run: one of CSVs without a run's log (the report
+     * took it for a run and compared it), a run log alone. Nothing is
+     * written into either. */
+    sh("mkdir -p %s/notrun/sub %s/logonly && echo a,b > %s/notrun/sub/x.csv && "
+       "echo task,backend,device_index,device,dir,status,exit_code,seconds,mode,finished,reason > %s/logonly/run-log.csv",
+       tmp, tmp, tmp, tmp);
+    static const char *const not_runs[][2] = {{"notrun", "no run-log.csv in it"},
+                                              {"logonly", "no device directory in it"}};
+    for (size_t i = 0; i < countof(not_runs); ++i) {
+        snprintf(args, sizeof args, "--compare %s/%s %s/%s", tmp, not_runs[i][0], tmp, not_runs[i][0]);
+        snprintf(text, sizeof text, "--compare: %s/%s is not a run of run_all.sh (%s)", tmp, not_runs[i][0],
+                 not_runs[i][1]);
+        expect_refused(args, text);
+        assert_false(exists("%s/%s/compare-%s.md", tmp, not_runs[i][0], not_runs[i][0]));
+    }
 }
 
 /* Sends sig to a run whose benchmark started two processes of its own:
@@ -720,6 +802,13 @@ static void test_resume_reads_options_as_data(void **state)
          "run-options:4: extra: --o is short for --out, which is run_all.sh's to give"},
         {"quick=0\ndevice=\nonly=ok-opencl\nextra=--device\nextra=1\n",
          "run-options:4: extra: --device is run_all.sh's to give"},
+        /* the GPU check with what the command line refuses beside it */
+        {"quick=1\ngpu_check=1\ndevice=\nonly=\n",
+         "run-options: --gpu-check runs its own short configuration; --quick cannot change it"},
+        {"quick=0\ngpu_check=1\ndevice=\nonly=ok-opencl\n",
+         "run-options: --gpu-check runs every CUDA benchmark; --only cannot change that"},
+        {"quick=0\ngpu_check=1\ndevice=\nonly=\nextra=--reps\nextra=3\n",
+         "run-options: --gpu-check chooses the benchmarks' options; -- cannot change them"},
     };
     for (size_t i = 0; i < countof(cases); ++i) {
         char run[32], options[1024], args[512], text[1024];
@@ -1107,7 +1196,8 @@ static void test_record_on_two_lines(void **state)
     run_free(&r);
 }
 
-TEST_MAIN(setup_all, teardown, test_failure_skip_and_completeness, test_interrupt_and_resume, test_bad_input,
+TEST_MAIN(setup_all, teardown, test_failure_skip_and_completeness, test_interrupt_and_resume,
+          test_interrupted_figures_are_owed, test_bad_input,
           test_more_bad_input, test_sigterm_ends_the_benchmark_group, test_sighup_ends_the_benchmark_group,
           test_sigkill_leaves_no_orphan, test_one_run_per_directory, test_resume_reads_options_as_data,
           test_options_round_trip, test_full_disk_at_run_options, test_full_disk_at_the_log,

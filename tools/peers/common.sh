@@ -33,6 +33,60 @@ now_ms() {
 
 positive() { [[ $2 =~ ^[1-9][0-9]{0,9}$ ]] || die 2 "$1: '$2' is not a positive whole number"; }
 seconds() { [[ $2 =~ ^[1-9][0-9]{0,4}$ ]] || die 2 "$1: '$2' is not a whole number of seconds (1 to 99999)"; }
+# A comma-separated list into the array named. An empty list, or an empty
+# item anywhere in it, is refused: read -a would drop a trailing one
+# (--dtype float, ran float alone) and a line after a newline.
+split_list() { # array option text
+    local -n items_=$1
+    local rest=$3
+    [ -n "$rest" ] || die 2 "$2: empty list"
+    items_=()
+    while :; do
+        [ -n "${rest%%,*}" ] || die 2 "$2: list '$3' has an empty item"
+        items_+=("${rest%%,*}")
+        [[ $rest == *,* ]] || break
+        rest=${rest#*,}
+    done
+}
+
+# ---- a signal: the mode under way ended whole ----
+# PID and every process below it, parents first, one a line, from /proc
+# (a process's parent is the fourth field of its stat, after its name in
+# parentheses, which may hold anything).
+process_tree() { # pid
+    local stat line pid ppid todo=("$1")
+    local -A children=()
+    for stat in /proc/[0-9]*/stat; do
+        { IFS= read -r line <"$stat"; } 2>/dev/null || continue
+        line=${line##*) } ppid=${line#* } ppid=${ppid%% *}
+        pid=${stat#/proc/} pid=${pid%/stat}
+        children[$ppid]+=" $pid"
+    done
+    while [ ${#todo[@]} -gt 0 ]; do
+        pid=${todo[0]}
+        todo=("${todo[@]:1}")
+        echo "$pid"
+        read -ra line <<<"${children[$pid]:-}"
+        todo+=("${line[@]}")
+    done
+}
+# Ends PID, a child of this shell, and all it started: SIGTERM to each
+# (the child reaped, so that it does not stay as a zombie), SIGKILL to
+# those still there after 5 s. A signal to peers.sh alone (kill, a
+# timeout(1) around it) would otherwise leave the mode's subshell, its
+# timeout and the suite it runs going on without it; run_all.sh ends the
+# whole process group, which this never leaves.
+end_process_tree() { # pid
+    local pids t
+    mapfile -t pids < <(process_tree "$1")
+    kill -TERM "${pids[@]}" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+    for ((t = 0; t < 50; t++)); do
+        kill -0 "${pids[@]}" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill -KILL "${pids[@]}" 2>/dev/null || true
+}
 
 # ---- a mode's budget ----
 # A mode starts a slice only where one as long as its longest so far still

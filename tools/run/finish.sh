@@ -44,23 +44,52 @@ run_tool() { # tool what
     [ $rc = 0 ] || [ $interrupted = 1 ] || extra_failed+=("$2 ($tools/$1 $out)")
 }
 # The GPU check's short sweeps are not what the figures are drawn from;
-# without gnuplot there are none (said at the start).
+# without gnuplot there are none (said at the start). A signal while they
+# are drawn leaves those of the folder under way and of every folder after
+# it owed: each is recorded as interrupted, as a benchmark is.
 draw_figures() {
-    local d
+    local d folders=() k
     if [ $interrupted = 0 ] && { [ "$gpu_check" = 1 ] || [ "$gnuplot_found" = 0 ]; }; then
         echo "crossroof: writing the report"
     elif [ $interrupted = 0 ]; then
         echo "crossroof: drawing the figures and writing the report"
-        for d in "$out"/*/; do
-            [ -d "$d" ] || continue
-            # Figures a plot.sh killed outright left under their drawing names.
-            rm -f -- "$d".*.drawing.*
-            CROSSROOF_TOOLS=$tools start_child plot/plot.sh "$d" >/dev/null
-            wait_child
-            [ $interrupted = 0 ] || break
-            [ $rc = 0 ] || extra_failed+=("figures in ${d%/}")
+        for d in "$out"/*/; do [ -d "$d" ] && folders+=("${d%/}"); done
+        for ((k = 0; k < ${#folders[@]}; k++)); do
+            if [ $interrupted = 0 ]; then
+                draw_figures_in "${folders[k]}"
+            else
+                figures_record "${folders[k]}" interrupted "$stop_status" 0 \
+                    "not started: the run was $(stopped_by) before them; --resume draws them"
+            fi
         done
     fi
+}
+# plot.sh on one device folder, and how it ended.
+draw_figures_in() { # folder
+    local t0 secs
+    # Figures a plot.sh killed outright left under their drawing names.
+    rm -f -- "$1"/.*.drawing.*
+    t0=$(now_ms)
+    CROSSROOF_TOOLS=$tools start_child plot/plot.sh "$1/" >/dev/null
+    wait_child
+    secs=$(tenths_since "$t0")
+    if [ $interrupted = 1 ] && [ $rc != 0 ]; then
+        figures_record "$1" interrupted "$rc" "$secs" "$(stopped_by) after $secs s; --resume draws them again"
+    elif [ $rc = 0 ]; then
+        figures_record "$1" passed 0 "$secs" ""
+    else
+        figures_record "$1" failed "$rc" "$secs" "plot.sh exit $rc (plot/plot.sh $1 says why)" ||
+            extra_failed+=("figures in $1")
+    fi
+}
+# A folder's figures (task figures) in the run log: where they are owed,
+# and how they were drawn once the log owed them, its last word on them
+# for the summary, the report and --resume; false where nothing is
+# recorded (a run that draws them uninterrupted records none).
+figures_record() { # folder status exit_code seconds reason
+    local dir=${1#"$out/"}
+    [ "$2" = interrupted ] || [ -n "${owed[$dir/figures]:-}" ] || return 1
+    record figures host "" "" "$dir" "$2" "$3" "$4" "$5"
 }
 finish_run() {
     extra_failed=()
@@ -73,7 +102,7 @@ finish_run() {
 # ---- the summary, from the log: this invocation and any before it ----
 # A task run again (the X-model fit after a resume) counts once, as it ended last.
 summarize() {
-    local k=0 what why
+    local k=0 what why log
     declare -A last=()
     passed=() skipped=() failed=() unfinished=()
     while csv_read; do
@@ -86,6 +115,8 @@ summarize() {
         [ "${F[0]:-}" = task ] || [ "${last["${F[4]:-}/${F[0]:-}"]}" != $((k - 1)) ] && continue
         what="${F[0]}${F[3]:+ on ${F[3]}}"
         [ "${F[0]}" = xgraph ] && what="xgraph on ${F[4]}"
+        log=" (log: $out/${F[4]:-}/${F[0]}.log)"
+        [ "${F[0]}" = figures ] && what="figures of ${F[4]}" log="" # plot.sh keeps none
         why=${F[10]:-}
         why=${why//$'\n'/ } # one line per entry, of a readable length
         [ ${#why} -le 300 ] || why="${why:0:300}... (the whole reason: run-log.csv)"
@@ -93,7 +124,7 @@ summarize() {
             passed) passed+=("$what (${F[7]:-} s)") ;;
             skipped) skipped+=("$what: $why") ;;
             interrupted) unfinished+=("$what: $why") ;;
-            *) failed+=("$what: $why (log: $out/${F[4]:-}/${F[0]}.log)") ;;
+            *) failed+=("$what: $why$log") ;;
         esac
     done < <(csv_records "$log_csv")
     failed+=("${extra_failed[@]}")

@@ -80,9 +80,9 @@ record() { # task backend index label dir status rc seconds reason
     { cat -- "$log_csv" && printf '%s\n' "${line%,}"; } | write_atomically "$log_csv" || exit 1
 }
 # Done before (a resumed run): every task whose last record in the log
-# says how it ended; an interrupted one is still to run.
+# says how it ended; one whose last record says interrupted is owed.
 read_done_tasks() {
-    declare -gA done_task=()
+    declare -gA done_task=() owed=()
     local -A last=()
     local k
     while csv_read; do
@@ -90,7 +90,7 @@ read_done_tasks() {
         last["${F[4]:-}/${F[0]:-}"]=${F[5]:-}
     done < <(csv_records "$log_csv")
     for k in "${!last[@]}"; do
-        [ "${last[$k]}" = interrupted ] || done_task[$k]=1
+        if [ "${last[$k]}" = interrupted ]; then owed[$k]=1; else done_task[$k]=1; fi
     done
     done_before=${#done_task[@]}
 }

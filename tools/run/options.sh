@@ -40,49 +40,19 @@ parse_options() { # "$@"
     done
 }
 
-# What run_all.sh gives every benchmark itself, and so no option after --
-# nor run-options line may: where it writes (--out: the run's folder of
-# its device; another would take a resumed run's results anywhere) and on
-# which device (--device: each device of the run in turn); nor a short
-# form of either (--ou), which the benchmarks refuse but which must not
-# get that far.
-check_extra() { # where value
-    local name=${2%%=*} whole
-    # A second -- would end each benchmark's options before run_all.sh's own
-    # (--out, --device); --check-options would make every task pass having
-    # measured nothing.
-    [ "$2" != -- ] || die "$1: a second -- would end the benchmarks' options before run_all.sh's own"
-    [[ --check-options == "$name"* && $name == --c?* ]] &&
-        die "$1: $name checks the options and measures nothing; run_all.sh checks them itself"
-    [[ $name == --?* ]] || return 0
-    for whole in --out --device; do
-        [ "$name" = "$whole" ] &&
-            die "$1: $whole is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own $whole"
-        [[ $whole == "$name"* ]] &&
-            die "$1: $name is short for $whole, which is run_all.sh's to give (the run's folder of each device, each device in turn); use run_all.sh's own $whole"
-    done
-    return 0
-}
-
 # Options that cannot go together, the environment's budgets, and the
 # directories given.
 check_options() {
     local d
+    check_env_dirs
     if [ -n "$resume" ] && [ ${#given[@]} -gt 0 ]; then
         die "--resume takes the options of the run it finishes; ${given[0]} cannot change them"
     fi
     if [ ${#compare[@]} -gt 0 ] && { [ ${#given[@]} -gt 0 ] || [ -n "$resume" ] || [ "$check" = 1 ]; }; then
         die "--compare takes two run directories and nothing else"
     fi
-    # The GPU check chooses each benchmark's options itself: the figures it
-    # judges must be in the run.
-    if [ "$gpu_check" = 1 ]; then
-        [ "$check" = 0 ] || die "--gpu-check and --check are two runs; give one"
-        [ ${#quick[@]} -eq 0 ] || die "--gpu-check runs its own short configuration; --quick cannot change it"
-        [ -z "$only" ] || die "--gpu-check runs every CUDA benchmark; --only cannot change that"
-        [ ${#given[@]} -eq 0 ] || [ "${given[-1]}" != -- ] ||
-            die "--gpu-check chooses the benchmarks' options; -- cannot change them"
-    fi
+    [ "$gpu_check" = 0 ] || [ "$check" = 0 ] || die "--gpu-check and --check are two runs; give one"
+    check_gpu_check ""
     if [ -n "${CROSSROOF_GPU_CHECK_BUDGET_S:-}" ] && ! [[ $CROSSROOF_GPU_CHECK_BUDGET_S =~ ^[1-9][0-9]{0,5}$ ]]; then
         die "CROSSROOF_GPU_CHECK_BUDGET_S: '$CROSSROOF_GPU_CHECK_BUDGET_S' is not a whole number of seconds (1 to 999999)"
     fi
@@ -92,14 +62,42 @@ check_options() {
     for d in "${compare[@]}"; do
         [ -d "$d" ] || die "--compare: $d is not a directory"
     done
+    for d in "${compare[@]}"; do
+        not_a_run "$d" && die "--compare: $d is not a run of run_all.sh ($why_not)"
+    done
     if [ -n "$reproduce" ]; then
         [ ${#given[@]} -eq 0 ] && [ -z "$resume" ] && [ "$check" = 0 ] && [ ${#compare[@]} -eq 0 ] ||
             die "--reproduce takes a run directory and nothing else"
         [ -d "$reproduce" ] || die "--reproduce: $reproduce is not a directory"
+        not_a_run "$reproduce" && die "--reproduce: $reproduce is not a run of run_all.sh ($why_not)"
     fi
     if [ -n "$resume" ] && { [ ! -d "$resume" ] || [ ! -f "$resume/run-options" ]; }; then
         die "--resume: $resume is not a run of run_all.sh (no run-options in it)"
     fi
+}
+
+# The GPU check chooses each benchmark's options itself: the figures it
+# judges must be in the run. The command line's and a resumed run's
+# options alike.
+check_gpu_check() { # where (before the words of an error)
+    [ "$gpu_check" = 1 ] || return 0
+    [ ${#quick[@]} -eq 0 ] || die "$1--gpu-check runs its own short configuration; --quick cannot change it"
+    [ -z "$only" ] || die "$1--gpu-check runs every CUDA benchmark; --only cannot change that"
+    [ ${#extra[@]} -eq 0 ] && [[ " ${given[*]} " != *" -- "* ]] ||
+        die "$1--gpu-check chooses the benchmarks' options; -- cannot change them"
+}
+
+# Why DIR is no run to compare, into why_not; false where it is one: a
+# directory with the log every run of run_all.sh keeps (a reference run's
+# too) beside its device directories. The report would take any folder of
+# CSVs for one device's, and compare two folders of anything.
+not_a_run() { # dir
+    local d
+    why_not="no run-log.csv in it"
+    [ -f "$1/run-log.csv" ] || return 0
+    why_not="no device directory in it"
+    for d in "$1"/*/; do [ -d "$d" ] && return 1; done
+    return 0
 }
 
 # ---- run-options: the options of a run, for --resume ----
@@ -143,6 +141,7 @@ read_run_options() { # file
     for key in quick device only; do
         [[ $seen == *" $key "* ]] || die "--resume: $file: no $key= line"
     done
+    check_gpu_check "--resume: $file: "
 }
 run_option() { # key value where
     case $1 in

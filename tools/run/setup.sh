@@ -141,27 +141,3 @@ say_lacking() {
         echo "crossroof: not found: ${said%; }"
     fi
 }
-
-# The options after -- go to every benchmark of the run: each selected
-# executable checks them first (--check-options: no device opened, nothing
-# written), so that a bad one is refused here in one line, before a run
-# directory is made, not by every task. An --only that selects no
-# executable here (a CUDA benchmark not built) would run nothing at all.
-check_benchmark_options() {
-    local bin name found=0 why rc
-    for bin in "$bin_dir"/*; do
-        [ -f "$bin" ] && [ -x "$bin" ] || continue
-        name=${bin##*/}
-        selected "$name" || continue
-        found=1
-        [ ${#extra[@]} -gt 0 ] || continue
-        why=$("$bin" --check-options "${quick[@]}" "${extra[@]}" 2>&1 >/dev/null </dev/null)
-        rc=$?
-        # An executable that cannot start fails as its task, as without --.
-        [ $rc = 2 ] || continue
-        why=${why%%$'\n'*}
-        die "after --: $name refuses the options: ${why#"$name: error: "}"
-    done
-    [ $found = 1 ] || [ -z "$only" ] ||
-        die "--only $only: no executable of it in $bin_dir (a CUDA benchmark is built only where nvcc is found)"
-}

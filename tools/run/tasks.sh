@@ -2,14 +2,6 @@
 # What to run: every executable on every device it lists, those that cannot
 # run recorded as skipped, and the order. Sourced by run_all.sh, never run.
 
-selected() { # NAME: is it in --only?
-    [ ${#only_names[@]} -eq 0 ] && return 0
-    local w
-    for w in "${only_names[@]}"; do
-        [ "$1" = "$w" ] || [ "${1%-*}" = "$w" ] && return 0
-    done
-    return 1
-}
 slug() { tr -c 'A-Za-z0-9.\n-' '_' <<<"$1" | tr -s '_' | cut -c1-60; }
 
 # The tasks (t_name, t_bin, t_backend, t_index, t_label, t_dir), the device

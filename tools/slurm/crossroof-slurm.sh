@@ -16,6 +16,10 @@
 #                      (default results/crossroof.db in this repository)
 #   --out DIR          the cluster run (default results/<UTC date>-slurm)
 #   --quick, --only, --device, -- BENCHMARK OPTIONS: as for run_all.sh, on every node
+#   -- SBATCH OPTIONS  given to the nodes' sbatch, each as --name=value; those
+#                      crossroof-slurm gives itself (--chdir, --output, --nodes,
+#                      --partition, ...) and those that change what the nodes run
+#                      (--export, --container) are refused
 #   --resume DIR       submit again the nodes of DIR whose run did not complete
 #                      (interrupted, never started); each finishes its own run
 #   --wait             wait for the report, then print every node's state
@@ -32,8 +36,9 @@ set -uo pipefail
 caller=$PWD
 repo=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 . "$repo/tools/slurm/lib.sh"
-. "$repo/common/run_args.sh" # parse_only, check_only_names
+. "$repo/common/run_args.sh" # --only, the benchmarks' options, the environment's folders
 . "$repo/common/descriptor.sh"
+. "$repo/tools/slurm/checks.sh" # every option, given or read back
 
 usage() { sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; }
 absolute() { # variable path
@@ -75,21 +80,15 @@ while [ $# -gt 0 ]; do
 done
 
 # ---- every value checked before anything is built, created or submitted ----
-[[ -z $nodes || $nodes =~ ^[1-9][0-9]{0,4}$ ]] || die "--nodes: '$nodes' is not a whole number of nodes (1 to 99999)"
-[[ $gpus_per_node =~ ^(0|[1-9][0-9]{0,2})$ ]] || die "--gpus-per-node: '$gpus_per_node' is not a whole number of GPUs (1 to 999)"
-# A fraction of the median, as --below and a resumed run's below= take it.
-check_below() { # what value
-    [ -z "$2" ] || [[ $2 =~ ^(0?\.[0-9]*[1-9][0-9]*|1(\.0*)?)$ ]] ||
-        die "$1: '$2' is not a fraction of the median (0 < F <= 1, e.g. 0.9)"
-}
+check_env_dirs
+[ -z "$nodes" ] || check_nodes --nodes "$nodes"
+check_gpus_per_node --gpus-per-node "$gpus_per_node"
 check_below --below "$below"
+check_db --db "$db"
 if [ -n "$resume" ] && [ ${#given[@]} -gt 0 ]; then
     die "--resume takes the options of the cluster run it finishes; ${given[0]} cannot change them"
 fi
-for a in "${sbatch_args[@]}"; do
-    [ -n "$a" ] || die "-- SBATCH OPTIONS: an empty option"
-    [[ $a == -* ]] || die "-- SBATCH OPTIONS: '$a' is not an option; give values as --name=value"
-done
+for a in "${sbatch_args[@]}"; do check_sbatch_option "-- SBATCH OPTIONS" "$a"; done
 # The jobs' output files are in the run: Slurm reads % in their names as a
 # pattern (%% is a %, see pattern below), drops every backslash, and its job
 # descriptions carry no newline.
@@ -106,31 +105,6 @@ if [ "$dry_run" = 0 ]; then
 fi
 
 # ---- a resumed cluster run: its options, read back ----
-read_cluster_options() { # file
-    local file=$1 line key value n=0
-    [ -f "$file" ] && [ -r "$file" ] ||
-        die "--resume: $resume is not a cluster run of crossroof-slurm (no cluster-options file in it)"
-    while IFS= read -r line || [ -n "$line" ]; do
-        n=$((n + 1))
-        case $line in '' | '#'*) continue ;; *=*) ;; *) die "--resume: $file:$n: not a key=value line" ;; esac
-        key=${line%%=*}
-        kv_unescape value "${line#*=}" || die "--resume: $file:$n: $key: unknown escape"
-        case $key in
-            nodes) [[ $value =~ ^[1-9][0-9]{0,4}$ ]] || die "--resume: $file:$n: nodes is not a number: '$value'"
-                   nodes=$value ;;
-            gpus_per_node) [[ $value =~ ^(0|[1-9][0-9]{0,2})$ ]] || die "--resume: $file:$n: gpus_per_node is not a number: '$value'"
-                           gpus_per_node=$value ;;
-            partition) partition=$value ;;
-            below) check_below "--resume: $file:$n: below" "$value"
-                   below=$value ;;
-            db) db=$value ;;
-            run_all) run_all_args+=("$value") ;;
-            sbatch) stored_sbatch+=("$value") ;;
-            *) die "--resume: $file:$n: unknown key '$key'" ;;
-        esac
-    done <"$file"
-    [ -n "$nodes" ] || die "--resume: $file: no nodes= line"
-}
 stored_sbatch=()
 if [ -n "$resume" ]; then
     [ -d "$resume" ] || die "--resume: $resume is not a directory"
@@ -145,6 +119,7 @@ else
     [ -d "${up:-/}" ] && [ -w "${up:-/}" ] || die "--out: cannot create $out: ${up:-/} is not a directory we may write in"
     nodes=${nodes:-1}
     [ ${#bench_args[@]} -eq 0 ] || run_all_args+=(-- "${bench_args[@]}")
+    check_node_options "" "${run_all_args[@]}"
 fi
 
 # ---- the build, once, for every node ----
@@ -159,15 +134,14 @@ else
     bin_dir=$repo/build/bin
     absolute tools "${CROSSROOF_TOOLS:-$repo/build/tools}"
 fi
-# Every --only name must name a benchmark, as run_all.sh would check on each
-# node, too late to say.
-for ((i = 0; i < ${#run_all_args[@]}; i++)); do
-    [ "${run_all_args[i]}" = -- ] && break
-    [ "${run_all_args[i]}" = --only ] || continue
-    parse_only "${run_all_args[i + 1]}" --only
+# Every --only name must name a benchmark, and every benchmark it selects
+# take the benchmarks' options, as run_all.sh would check on each node, too
+# late to say.
+if [ -n "$only" ]; then
     desc_read_all "$repo" || fail "$desc_error"
     check_only_names "$bin_dir" " in $bin_dir"
-done
+fi
+check_benchmark_options "$extra_where"
 
 # ---- what to submit ----
 jobs_csv=$out/jobs.csv

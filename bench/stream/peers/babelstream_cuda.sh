@@ -30,8 +30,7 @@ babelstream_cuda_parse() { # option value
 
 babelstream_cuda_check() {
     local e
-    IFS=, read -r -a cuda_elements <<<"$cuda_elements_text"
-    [ ${#cuda_elements[@]} -gt 0 ] || die 2 "--cuda-elements: empty list"
+    split_list cuda_elements --cuda-elements "$cuda_elements_text"
     for e in "${cuda_elements[@]}"; do positive --cuda-elements "$e"; done
 }
 

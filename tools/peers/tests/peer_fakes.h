@@ -17,18 +17,22 @@
 #ifndef CR_PEER_FAKES_H
 #define CR_PEER_FAKES_H
 
-/* Each stand-in appends its name to $FAKE_STATE/calls and its arguments to
- * $FAKE_STATE/args; its slice is its count of calls over FAKE_COMBOS (the
- * runs of it in one slice). */
+/* Each stand-in lists one device, or none where FAKE_NO_DEVICE says why
+ * (as a benchmark says it: exit 77); otherwise it appends its name to
+ * $FAKE_STATE/calls and its arguments to $FAKE_STATE/args; its slice is
+ * its count of calls over FAKE_COMBOS (the runs of it in one slice). */
 #define FAKE_PROLOGUE                                                                                                        \
     "#!/bin/bash\n"                                                                                                     \
+    "[ \"$1\" = --list-devices ] && { [ -z \"${FAKE_NO_DEVICE:-}\" ] && { echo '0  Fake GPU'; exit 0; }\n"              \
+    "  echo \"${0##*/}: skipped: no CUDA device: $FAKE_NO_DEVICE\" >&2; exit 77; }\n"                                  \
     "S=${FAKE_STATE:?}; me=${0##*/}; echo \"$me\" >> \"$S/calls\"; echo \"$me $*\" >> \"$S/args\"\n"                  \
     "c=$(grep -cx \"$me\" \"$S/calls\"); slice=$(( (c - 1) / ${FAKE_COMBOS:-1} + 1 ))\n"
 
 /* stream-opencl for the OpenCL mode: the fixed-size rows of the five
  * kernels, verified, at 1 and 2 ms (min, median), in --out's CSV. */
 static const char stream_opencl[] =
-    "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\nmkdir -p \"$out\"\n"
+    "#!/bin/sh\n[ \"$1\" = --list-devices ] && { echo '0  (0:0)  Fake CPU  [Fake; CPU]'; exit 0; }\n"
+    "while [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=$2; shift; done\nmkdir -p \"$out\"\n"
     "{ echo benchmark,backend,variant,dtype,sweep,min_s,median_s,valid\n"
     "  for k in copy mul add triad dot; do echo stream,opencl,$k,float,fixed,0.001,0.002,1; done; }"
     " > \"$out/stream-opencl.csv\"\n";

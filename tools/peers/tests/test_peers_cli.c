@@ -3,8 +3,9 @@
  * (alternating by slice), how each side's output is read, the budget that
  * stops a mode (its rows then say so, or it fails where no slice
  * completed, and the other mode's rows are still written), a peer or a
- * crossroof run that fails, and bad usage. The peers' stand-ins are in
- * peer_fakes.h, which says where the output they print comes from. */
+ * crossroof run that fails, no device, a signal to peers.sh alone, and bad
+ * usage. The peers' stand-ins are in peer_fakes.h, which says where the
+ * output they print comes from. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 #include "tests/cli_harness.h"
 #include "peers/tests/peer_fakes.h"
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #ifndef CR_SOURCE_DIR
@@ -253,6 +256,60 @@ static void test_opencl_peer_without_times_fails(void **state)
     run_free(&r);
 }
 
+/* No CUDA device, as the crossroof executable of each mode says it (exit
+ * 77): each mode skipped, in a line, and peers.sh exits 77 having run and
+ * made nothing. */
+static void test_no_device_is_skipped(void **state)
+{
+    (void)state;
+    static const char *const made[] = {"state/calls", "out"}; /* what a mode that ran would leave */
+    make_fakes();
+    run_result r = peers(77, "FAKE_NO_DEVICE=planted",
+                         "--babelstream-cuda peers/cuda-stream --nvbandwidth peers/nvbandwidth --out out");
+    assert_string_equal(r.err, "peers.sh: skipped: --nvbandwidth: no CUDA device: planted\n"
+                               "peers.sh: skipped: --babelstream-cuda: no CUDA device: planted\n");
+    run_free(&r);
+    for (size_t i = 0; i < countof(made); ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", tmp, made[i]);
+        if (access(path, F_OK) == 0)
+            fail_msg("%s is there: a mode ran without a device", path);
+    }
+}
+
+/* SIGTERM to peers.sh alone, while a peer runs: the mode's subshell, its
+ * timeout and the peer end with it (none is left running), exit 143. */
+static void test_sigterm_ends_the_mode(void **state)
+{
+    (void)state;
+    make_fakes();
+    char cmd[4096], probe[128];
+    snprintf(cmd, sizeof cmd, "cd %s && exec env FAKE_STATE=%s/state FAKE_SLOW=1 %s/tools/peers.sh --bin bin "
+             "--nvbandwidth peers/nvbandwidth --out out >/dev/null 2>&1 </dev/null", tmp, tmp, CR_SOURCE_DIR);
+    snprintf(probe, sizeof probe, "pgrep -f 'slee[p] 61.%d' >/dev/null", (int)getpid());
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGTERM, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 400 && system(probe) != 0; ++i) /* the peer's sleep under way */
+        nanosleep(&(struct timespec){0, 25000000}, NULL);
+    assert_int_equal(system(probe), 0);
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    for (int i = 0; i < 40 && system(probe) == 0; ++i)
+        nanosleep(&(struct timespec){0, 25000000}, NULL);
+    bool orphan = system(probe) == 0;
+    if (orphan) /* not left to run on after the test */
+        sh("kill $(pgrep -f 'slee[p] 61.%d')", (int)getpid());
+    assert_false(orphan);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 143);
+}
+
 static void test_bad_usage_is_one_line_and_exit_2(void **state)
 {
     (void)state;
@@ -284,4 +341,5 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
 }
 
 CLI_TEST_MAIN(test_babelstream_cuda_ratios_and_order, test_nvbandwidth_ratios_counting_and_device,
-              test_budget_stops_a_mode, test_failed_runs, test_opencl_peer_without_times_fails, test_bad_usage_is_one_line_and_exit_2)
+              test_budget_stops_a_mode, test_failed_runs, test_opencl_peer_without_times_fails, test_no_device_is_skipped,
+              test_sigterm_ends_the_mode, test_bad_usage_is_one_line_and_exit_2)

@@ -6,8 +6,8 @@
  * read_run_options.sh), each in a shell of its own. Each is taken or
  * refused with one line and exit 2, never run: no mutant's command leaves
  * its file behind. What is taken obeys the rules (quick and gpu_check 0 or
- * 1, no --out or --device after --) and reads back the same when written
- * again. */
+ * 1, gpu_check=1 alone with none of quick, only and extra, no --out or
+ * --device after --) and reads back the same when written again. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,6 +118,10 @@ static const char *rule_broken(const char *text)
         return "quick is not 0 or 1";
     if (!strstr(text, "\ngpu_check=0\n") && !strstr(text, "\ngpu_check=1\n"))
         return "gpu_check is not 0 or 1";
+    /* the GPU check chooses its own configuration, of every CUDA benchmark */
+    if (strstr(text, "\ngpu_check=1\n") && (strstr(text, "\nquick=1\n") || !strstr(text, "\nonly=\n") ||
+                                            strstr(text, "\nextra=")))
+        return "gpu_check=1 with quick=1, an only= or an extra=";
     /* --out or --device, or what a benchmark's parser would take for one
      * (a prefix of three letters or more) */
     for (const char *p = strstr(text, "\nextra="); p; p = strstr(p + 1, "\nextra=")) {

@@ -12,7 +12,12 @@ check() { # description command...
     if "${@:2}"; then say "ok    $1"; else say "FAIL  $1"; failures=$((failures + 1)); fi
 }
 mkdir -p "$tmp/bin"
-for b in fma-opencl stream-opencl; do printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/$b"; chmod +x "$tmp/bin/$b"; done
+# Stand-ins that take every benchmark option but --bogus, as --check-options says.
+for b in fma-opencl stream-opencl; do
+    printf '#!/bin/sh\ncase " $* " in *" --bogus "*) echo "%s: error: unknown option '"'"'--bogus'"'"'" >&2; exit 2;; esac\nexit 0\n' \
+        "$b" >"$tmp/bin/$b"
+    chmod +x "$tmp/bin/$b"
+done
 export CROSSROOF_BIN=$tmp/bin CROSSROOF_TOOLS=$tmp/tools
 slurm() { "$repo/run_all.sh" --slurm "$@"; }
 
@@ -34,9 +39,18 @@ check "an unknown option refused" refused "unknown option '--nodez'" --nodez 2
 check "--only naming no benchmark refused" refused "no benchmark named 'nope'" --only fma,nope
 check "--only with an empty name refused" refused "--only: empty name in 'fma,'" --only fma,
 check "an sbatch word that is no option refused" refused "'bad' is not an option" -- bad
+check "a short sbatch option refused (bundles pass any check)" refused "'-D/tmp' is not an option in its long form" -- -D/tmp
+check "an sbatch option crossroof gives refused" refused "--chdir is crossroof-slurm's to give" -- --chdir=/tmp
+check "a short form of one refused" refused "--out is crossroof-slurm's to give" -- --out=/tmp/x
+check "--export refused" refused "--export would change what every node runs" -- --export=ALL,LD_PRELOAD=/tmp/x.so
+check "a benchmark option run_all.sh gives refused" refused "-- BENCHMARK OPTIONS: --out is run_all.sh's to give" -- -- --out /tmp
+check "a benchmark option a benchmark refuses refused" \
+    refused "-- BENCHMARK OPTIONS: fma-opencl refuses the options: unknown option '--bogus'" --only fma -- -- --bogus
 check "--gpu-check refused" refused "not a cluster run" --gpu-check
 check "a newline in a value: still one line" refused "--nodes: 'a\\nb'" --nodes $'a\nb'
 check "--resume with another option refused" refused "cannot change them" --resume "$tmp" --quick
+empty_tools() { CROSSROOF_TOOLS='' refused "$@"; }
+check "an empty CROSSROOF_TOOLS refused, not taken for unset" empty_tools "CROSSROOF_TOOLS is set but empty" --nodes 1
 mkdir "$tmp/exists"
 err=$(slurm --out "$tmp/exists" 2>&1 >/dev/null)
 check "an existing --out refused" test $? = 2 -a -n "$err"
@@ -57,6 +71,7 @@ check "dry run: the suite's options, benchmark options after --" has "$node_line
 check "dry run: the report after the nodes, however they end" has "$report_line" "--dependency=afterany:"
 check "dry run: the report job charged to the same account" has "$report_line" "'--account=lab'"
 check "dry run: the report with --below" has "$report_line" "'0.9'"
+check "dry run: --gpus, an sbatch option of its own" has "$(slurm --dry-run --out "$tmp/run" -- --gpus=2)" "'--gpus=2'"
 dry=$(slurm --dry-run --nodes 2 --gpus-per-node 4 --out "$tmp/run")
 check "per GPU: 4 tasks a node, one GPU each" has "$dry" "'--ntasks-per-node=4' '--gpus-per-task=1'"
 
@@ -95,6 +110,45 @@ rm "$run/cluster-options"
 printf 'nodes=4\nbogus=1\n' >"$run/cluster-options"
 err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
 check "resume: a bad cluster-options refused with file:line" has "$err" "cluster-options:2: unknown key 'bogus'"
+
+# A crafted cluster-options: each value read back is refused as on the
+# command line, in one line and exit 2, before anything is written or
+# submitted (a stand-in sbatch records a submission; the report's exit
+# code of the last submission stays).
+mkdir -p "$tmp/slurm-bin"
+printf '#!/bin/sh\necho "$*" >>"%s/submitted"; echo 1\n' "$tmp" >"$tmp/slurm-bin/sbatch"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/slurm-bin/squeue"
+cp "$tmp/slurm-bin/squeue" "$tmp/slurm-bin/scontrol"
+chmod +x "$tmp/slurm-bin/"*
+resume_refused() { # what-the-error-says cluster-options-line...
+    local err rc
+    printf '%s\n' "${@:2}" >"$run/cluster-options"
+    printf '0\n' >"$run/slurm/report-exit"
+    err=$(PATH=$tmp/slurm-bin:$PATH slurm --resume "$run" 2>&1 >/dev/null)
+    rc=$?
+    [ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"$1"* ]] &&
+        [ ! -e "$tmp/submitted" ] && [ -e "$run/slurm/report-exit" ] ||
+        { say "      got exit $rc: $err"; return 1; }
+}
+printf 'state=running\n' >"$run/status/n3" # a node to submit again
+check "resume: an sbatch= that sets the nodes' environment refused" resume_refused \
+    "cluster-options:2: sbatch: --export would change" nodes=4 "sbatch=--export=ALL,LD_PRELOAD=$tmp/x.so"
+check "resume: an sbatch= crossroof gives refused" resume_refused \
+    "cluster-options:2: sbatch: --chdir is crossroof" nodes=4 sbatch=--chdir=/
+check "resume: an sbatch= that is no long option refused" resume_refused \
+    "cluster-options:2: sbatch: '-o/tmp/x' is not an option" nodes=4 sbatch=-o/tmp/x
+check "resume: a run_all= --out refused" resume_refused \
+    "run_all: '--out' is not an option of the nodes' run_all.sh" nodes=4 run_all=--out "run_all=$tmp/elsewhere"
+check "resume: a run_all= benchmark option --out refused" resume_refused \
+    "run_all: -- BENCHMARK OPTIONS: --out is run_all.sh's to give" nodes=4 run_all=-- "run_all=--out=$tmp/x"
+check "resume: a run_all= benchmark option a benchmark refuses refused" resume_refused \
+    "run_all: -- BENCHMARK OPTIONS: fma-opencl refuses the options" nodes=4 run_all=--only run_all=fma run_all=-- run_all=--bogus
+check "resume: a run_all= --only with an empty name refused" resume_refused \
+    "run_all: --only: empty name in 'fma,'" nodes=4 run_all=--only run_all=fma,
+check "resume: a db= that is no absolute path refused" resume_refused \
+    "cluster-options:2: db: 'x.db' is not an absolute path" nodes=4 db=x.db
+check "resume: nodes= refused as --nodes is" resume_refused \
+    "cluster-options:1: nodes: '0' is not a whole number of nodes" nodes=0
 
 [ $failures = 0 ] || { say "$failures check(s) failed"; exit 1; }
 say "passed"
