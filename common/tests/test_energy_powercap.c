@@ -10,12 +10,12 @@
 
 #include "energy.h"
 #include "tests/energy_fakes.h"
+#include "tests/in_child.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define PACKAGE_MAX 262143328850ull /* max_energy_range_uj of the recorded packages */
@@ -159,43 +159,42 @@ static void test_an_unreadable_counter_is_named(void **state)
                        "common/tests/data/powercap-unreadable/intel-rapl:0/energy_uj: Is a directory");
 }
 
-/* Opens the meter at root in a child (as nobody where as_nobody and this
- * runs as root), which the alarm ends after 10 s: a reader that blocks
- * fails the test instead of hanging it. Returns false where the child could
- * not become nobody; *st and why are what the open said. */
-static bool open_in_child(const char *root, bool as_nobody, cr_status *st, char *why, size_t len)
+typedef struct {
+    const char *root;
+    bool as_nobody;
+} open_args;
+
+typedef struct {
+    cr_status st;
+    char why[CR_ERRLEN];
+} open_result;
+
+/* The meter opened at args->root, as nobody where asked and this runs as
+ * root (exit 77 where it cannot become nobody). */
+static int open_body(void *ctx, void *out, size_t len)
 {
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        alarm(10);
-        if (as_nobody && geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
-            _exit(77);
-        cr_energy_meter *m;
-        char child_why[CR_ERRLEN] = "";
-        cr_status child_st = open_at(root, &m, child_why, sizeof child_why);
-        if (write(fds[1], &child_st, sizeof child_st) != sizeof child_st ||
-            write(fds[1], child_why, sizeof child_why) != sizeof child_why)
-            _exit(1);
-        _exit(0);
-    }
-    close(fds[1]);
-    char got_why[CR_ERRLEN] = "";
-    ssize_t got = read(fds[0], st, sizeof *st);
-    if (got == sizeof *st)
-        got = read(fds[0], got_why, sizeof got_why);
-    close(fds[0]);
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (WIFSIGNALED(status))
-        fail_msg("opening %s did not return (signal %d)", root, WTERMSIG(status));
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+    (void)len;
+    const open_args *a = ctx;
+    open_result *r = out;
+    if (a->as_nobody && geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+        return 77;
+    cr_energy_meter *m;
+    r->st = open_at(a->root, &m, r->why, sizeof r->why);
+    return 0;
+}
+
+/* Opens the meter at root in a child, which an alarm ends after 10 s: a
+ * reader that blocks fails the test instead of hanging it. False where the
+ * child could not become nobody. */
+static bool open_in_child(const char *root, bool as_nobody, open_result *r)
+{
+    open_args a = {root, as_nobody};
+    int rc = run_in_child(open_body, &a, 10, r, sizeof *r);
+    if (rc > 128)
+        fail_msg("opening %s did not return (signal %d)", root, rc - 128);
+    if (rc == 77)
         return false;
-    assert_int_equal(got, (ssize_t)sizeof got_why);
-    snprintf(why, len, "%s", got_why);
+    assert_int_equal(rc, 0);
     return true;
 }
 
@@ -209,14 +208,13 @@ static void test_a_root_only_counter_says_permission_denied(void **state)
     snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", root);
     assert_int_equal(chmod(path, 0), 0);
     assert_int_equal(chmod(dir, 0755), 0);
-    cr_status st = CR_OK;
-    char why[CR_ERRLEN];
-    if (!open_in_child(root, true, &st, why, sizeof why))
+    open_result r;
+    if (!open_in_child(root, true, &r))
         skip();
-    assert_int_equal(st, CR_UNSUPPORTED);
+    assert_int_equal(r.st, CR_UNSUPPORTED);
     char expected[600];
     snprintf(expected, sizeof expected, "%s: permission denied (root only since Linux 5.10", path);
-    assert_says(why, expected);
+    assert_says(r.why, expected);
 }
 
 /* A FIFO where a zone's FILE should be is refused, naming it, without
@@ -228,12 +226,12 @@ static void expect_fifo_refused(const char *zone, const char *file)
     snprintf(path, sizeof path, "%s/%s/%s", root, zone, file);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(mkfifo(path, 0644), 0);
-    cr_status st = CR_OK;
-    char why[CR_ERRLEN], expected[600];
-    assert_true(open_in_child(root, false, &st, why, sizeof why));
-    assert_int_equal(st, CR_UNSUPPORTED);
+    open_result r;
+    char expected[600];
+    assert_true(open_in_child(root, false, &r));
+    assert_int_equal(r.st, CR_UNSUPPORTED);
     snprintf(expected, sizeof expected, "%s: not a regular file (a FIFO)", path);
-    assert_says(why, expected);
+    assert_says(r.why, expected);
     assert_int_equal(unlink(path), 0);
 }
 

@@ -24,7 +24,7 @@ static char *read_all(int fd, size_t cap, size_t max, const char *what, const ch
     size_t n = 0;
     for (;;) {
         if (text == NULL) {
-            cr_errf(err, errlen, "%s: out of memory", path);
+            cr_errf(err, errlen, "out of memory reading %s", path);
             return NULL;
         }
         if (n == cap - 1) {

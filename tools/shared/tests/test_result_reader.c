@@ -12,12 +12,14 @@
 #include "cr.h"
 #include "results.h"
 #include "shared/result_reader.h"
+#include "tests/in_child.h"
 #include "timer.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -200,7 +202,69 @@ static void test_line_length(void **state)
     /* The size is looked at before the bytes. */
     static const char none[1];
     assert_string_equal(verdict("big.csv", none, CR_CSV_MAX_BYTES + 1, ANY),
-                        "big.csv: more than a results file may hold (256 MiB)");
+                        "big.csv: more than a results file may hold (64 MiB, read in at most 1600 MiB of memory)");
+    /* A file's, by what it says of its size: not read at all. */
+    char path[] = "/tmp/crossroof-reader-big-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)CR_CSV_MAX_BYTES + 1), 0);
+    close(fd);
+    cr_csv_table t;
+    char err[256], want[256];
+    assert_int_equal(cr_csv_load(&t, path, ANY, err, sizeof err), -1);
+    unlink(path);
+    snprintf(want, sizeof want, "%s: more than a results file may hold (64 MiB, read in at most 1600 MiB of memory)",
+             path);
+    assert_string_equal(err, want);
+}
+
+typedef struct {
+    const char *text;
+    size_t len;
+} text_args;
+
+/* The verdict on the text, read with an address space of what this process
+ * uses now and twice the text more. */
+static int parse_short_of_memory(void *ctx, void *out, size_t len)
+{
+    const text_args *a = ctx;
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f == NULL || fscanf(f, "%ld", &pages) != 1)
+        return 1;
+    fclose(f);
+    struct rlimit lim = {.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + 2 * a->len};
+    lim.rlim_max = lim.rlim_cur;
+    if (setrlimit(RLIMIT_AS, &lim) != 0)
+        return 1;
+    cr_csv_table t;
+    if (cr_csv_parse(&t, "big.csv", a->text, a->len, ANY, out, len) == 0) {
+        cr_csv_free(&t);
+        snprintf(out, len, "read");
+    }
+    return 0;
+}
+
+/* Memory that runs out while a file is read is said to, never taken for
+ * a fault of the file. */
+static void test_out_of_memory_is_said(void **state)
+{
+    (void)state;
+#ifdef __SANITIZE_ADDRESS__
+    skip(); /* ASan's allocator stops the process where malloc would fail */
+#endif
+    /* A million records of two fields: 4 MiB of text, 24 MiB to hold. */
+    size_t rows = 1 << 20, len = 4 + 4 * rows;
+    char *text = malloc(len + 1), err[256];
+    assert_non_null(text);
+    memcpy(text, "a,b\n", 4);
+    for (size_t r = 0; r < rows; ++r)
+        memcpy(text + 4 + 4 * r, "1,2\n", 4);
+    text[len] = '\0';
+    text_args a = {text, len};
+    assert_int_equal(run_in_child(parse_short_of_memory, &a, 60, err, sizeof err), 0);
+    free(text);
+    assert_string_equal(err, "out of memory reading big.csv");
 }
 
 static void test_only_regular_files(void **state)
@@ -561,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_line_length),
+        cmocka_unit_test(test_out_of_memory_is_said),
         cmocka_unit_test(test_only_regular_files),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_without_flags_read),
