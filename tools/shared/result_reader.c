@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "shared/bounded_file.h"
+#include "shared/utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -129,33 +130,6 @@ static void skip_blank_and_comments(char **p, unsigned *line, bool comments)
 
 /* ---- the text, before any field ---- */
 
-/* The length of the UTF-8 sequence at s (avail bytes there), or 0 where
- * there is none: a stray continuation byte, a sequence cut short, an
- * overlong form, a surrogate, a code point past U+10FFFF. */
-static size_t utf8_length(const unsigned char *s, size_t avail)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n;
-    unsigned cp, min;
-    if ((s[0] & 0xe0) == 0xc0)
-        n = 2, cp = s[0] & 0x1fu, min = 0x80;
-    else if ((s[0] & 0xf0) == 0xe0)
-        n = 3, cp = s[0] & 0x0fu, min = 0x800;
-    else if ((s[0] & 0xf8) == 0xf0)
-        n = 4, cp = s[0] & 0x07u, min = 0x10000;
-    else
-        return 0;
-    if (n > avail)
-        return 0;
-    for (size_t k = 1; k < n; ++k) {
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[k] & 0x3fu);
-    }
-    return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
-}
-
 /* What the suite writes is UTF-8 text with tabs and line breaks as its
  * only control bytes, in lines of a bounded length, the last one ended (it
  * writes whole files, atomically): anything else is another kind of file,
@@ -173,7 +147,7 @@ static int check_text(const char *name, const unsigned char *s, size_t len, char
         }
         if (i - line_start >= CR_CSV_MAX_LINE)
             return cr_errf(err, errlen, "%s:%u: a line longer than %d bytes", name, line, CR_CSV_MAX_LINE);
-        size_t n = utf8_length(s + i, len - i);
+        size_t n = cr_utf8_length(s + i, len - i);
         if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || n == 0)
             return cr_errf(err, errlen, "%s:%u: binary data (byte 0x%02x): not a CSV text file", name, line, c);
         i += n;
