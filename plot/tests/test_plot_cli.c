@@ -374,7 +374,7 @@ static void test_paths_matrix_figure(void **state)
     for (size_t i = 0; i < countof(cells); ++i) {
         char row[512];
         snprintf(row, sizeof row,
-                 "benchmark=bandwidth|backend=opencl|device=cpu|variant=path-%zu|sweep=matrix|size_bytes=1073741824|"
+                 "benchmark=bandwidth|backend=opencl|device=cpu|variant=kernel-path-%zu|sweep=matrix|size_bytes=1073741824|"
                  "bytes_per_rep=1073741824|n=10|unit=GB/s|valid=1|timer=event|stop=stable|params=%s",
                  i, cells[i]);
         append_row(path, row);

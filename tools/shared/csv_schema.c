@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "shared/csv_schema.h"
 
+#include "row_names.h"
 #include "shared/descriptors.h"
 
 #include <errno.h>
@@ -107,6 +108,13 @@ const char *cr_results_row_fault(const char *path, const char *const *names, cha
     }
     const char *unit = field_named(names, fields, n, "unit"), *dtype = field_named(names, fields, n, "dtype"),
                *timer = field_named(names, fields, n, "timer");
+    const char *unknown = cr_row_name_unknown(benchmark, field_named(names, fields, n, "variant"),
+                                              field_named(names, fields, n, "sweep"));
+    if (unknown) {
+        char why[96];
+        snprintf(why, sizeof why, "is no %s %s writes", unknown, benchmark);
+        return say(buf, len, unknown, field_named(names, fields, n, unknown), why);
+    }
     const results_unit *u = unit_named(unit);
     if (*unit && u == NULL)
         return say(buf, len, "unit", unit, "is no unit the suite writes");
