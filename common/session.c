@@ -200,6 +200,7 @@ int cr_session_record(cr_session *s, const cr_result *row)
     cr_result checked = *row;
     cr_result_energy_per_unit(&checked);
     cr_result_refuse_infinities(&checked);
+    cr_result_drop_nonfinite_params(&checked);
     cr_plausibility_check(&s->peaks, &checked);
     const cr_result *r = &checked;
     if (s->opt.csv_stdout) {

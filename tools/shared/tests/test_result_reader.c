@@ -308,7 +308,7 @@ static void test_results_round_trip(void **state)
     snprintf(r.benchmark, sizeof r.benchmark, "bandwidth");
     snprintf(r.backend, sizeof r.backend, "opencl");
     snprintf(r.device, sizeof r.device, "GPU \"X\", rev. 2");
-    snprintf(r.params, sizeof r.params, "composed_ms=nan;k=1,2");
+    snprintf(r.params, sizeof r.params, "composed_ms=0.25;k=1,2");
     snprintf(r.note, sizeof r.note, "two\nlines");
     snprintf(r.unit, sizeof r.unit, "%%"); /* a fit's error may be below 0 */
     cr_result_write_row(f, &r);
@@ -672,6 +672,38 @@ static void test_results_sweeps_and_variants_the_benchmarks_write(void **state)
     expect_row_verdicts(cases, NULL, wants, sizeof cases / sizeof *cases);
 }
 
+/* A number inside params is a finite decimal number, not below 0 where
+ * its key's unit is a size, a rate or a time; text that is no number (a
+ * ratio written 3/4, a name) is not one. */
+static void test_results_params_numbers(void **state)
+{
+    (void)state;
+    static const char *const params[] = {
+        "host_limit_GBps=-5",
+        "ilp=4;composed_ms=nan",
+        "iters=1e999",
+        "x=-inf",
+        "cache_bytes=0x10",
+        "energy_window_s=-0.1",
+        "host_limit_GBps=46.95;energy_reps=89927;energy_window_s=2.01",
+        "model_error_pct=-4.5;drop=-0.25;c_us=0",
+        "special_ok=3/4;ftz_probes=1+1;arch=sm_90;level=L1;k=1,2;kernel=",
+    };
+    static const char *const wants[] = {
+        "f.csv:2: param 'host_limit_GBps': '-5' is negative",
+        "f.csv:2: param 'composed_ms': 'nan' is not a number",
+        "f.csv:2: param 'iters': '1e999' is not a finite number",
+        "f.csv:2: param 'x': '-inf' is not a number",
+        "f.csv:2: param 'cache_bytes': '0x10' is not a number",
+        "f.csv:2: param 'energy_window_s': '-0.1' is negative",
+        "", "", "",
+    };
+    row_case cases[sizeof params / sizeof *params];
+    for (size_t i = 0; i < sizeof params / sizeof *params; ++i)
+        cases[i] = (row_case){"f.csv", "stream", "triad", "fixed", "float", "event", "GB/s"};
+    expect_row_verdicts(cases, params, wants, sizeof cases / sizeof *cases);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_run_log_statuses),
         cmocka_unit_test(test_results_values_the_suite_writes),
         cmocka_unit_test(test_results_sweeps_and_variants_the_benchmarks_write),
+        cmocka_unit_test(test_results_params_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
