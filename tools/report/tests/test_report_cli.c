@@ -527,8 +527,8 @@ static void test_check_refuses_markup_it_does_not_write(void **state)
     }
 }
 
-/* Numbers near the largest a double holds: a share or a sum past it is
- * said to be so, never "inf". */
+/* Numbers near the largest a double holds: a share, a sum or a ratio past
+ * it is said to be so, never "inf" nor no number. */
 static void test_huge_numbers_are_no_inf(void **state)
 {
     (void)state;
@@ -542,6 +542,17 @@ static void test_huge_numbers_are_no_inf(void **state)
     assert_null(strstr(md, "inf"));
     expect_all_in(md, "(over 1.8e+308%)", "over 1.8e+308 s of benchmarks");
     free(md);
+    /* A ratio of two runs past it, either way: said so, not left out. */
+    make_run("tiny", 1e-308);
+    make_run("negative", -1e308);
+    snprintf(args, sizeof args, "--compare %s/tiny %s/huge", tmp, tmp);
+    r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "| triad float | GB/s | 1e-308 | 1e+308 | over 1.8e+308 |");
+    run_free(&r);
+    snprintf(args, sizeof args, "--compare %s/tiny %s/negative", tmp, tmp);
+    r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "| 1e-308 | -1e+308 | below -1.8e+308 |");
+    run_free(&r);
 }
 
 CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_figures_that_are_no_png_are_refused,
