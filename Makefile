@@ -23,9 +23,12 @@ BUILD    ?= build
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
 include $(BUILD)/gen/descriptors.mk
 endif
+# $(call from_descriptors,MODE): the recipe of a file that
+# common/descriptor_gen.sh MODE writes, rewritten only where it changed.
+from_descriptors = @mkdir -p $(@D) && common/descriptor_gen.sh $(1) . > $@.new && \
+                   { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
 $(BUILD)/gen/descriptors.mk: FORCE
-	@mkdir -p $(@D)
-	@common/descriptor_gen.sh make . > $@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
+	$(call from_descriptors,make)
 GIT_REV  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # Warnings are errors in CI (CI=true) and whenever WERROR=1.
@@ -143,9 +146,13 @@ endef
 ptx_for_test = $(eval $(call ptx_for_test_rule,$(1),$(2),$(3),$(4)))
 
 # ---- the harness every executable shares ----
+# With it, the sweeps and variants each benchmark's rows name, from the
+# descriptors (common/row_names.h).
 COMMON_SRC := $(wildcard common/*.c)
-$(BUILD)/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/san/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/san/obj/%.o)
+$(BUILD)/gen/row_names.c: FORCE
+	$(call from_descriptors,row-names)
+$(BUILD)/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/row_names.o
+$(BUILD)/san/lib/common.a: $(COMMON_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/row_names.o
 # The host limit's and the host FMA reference's kernels stand for what the
 # cores reach.
 $(call timed_host_code,common/host_limit)
@@ -209,8 +216,7 @@ BENCH_TOOL_PARTS := gpu_rules energy_levels csv_schemas
 define bench_parts_rules
 $(1)_PART_SRC := $$(wildcard $$(BENCHMARKS:%=bench/%/$(2).c))
 $(BUILD)/gen/$(2).c: FORCE
-	@mkdir -p $$(@D)
-	@common/descriptor_gen.sh $(3) . > $$@.new && { cmp -s $$@.new $$@ && rm $$@.new || mv $$@.new $$@; } || { rm -f $$@.new; exit 1; }
+	$$(call from_descriptors,$(3))
 $(BUILD)/lib/tool_$(1).a: $$($(1)_PART_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/$(2).o
 $(BUILD)/san/lib/tool_$(1).a: $$($(1)_PART_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/$(2).o
 endef
@@ -312,8 +318,7 @@ endef
 # rewritten only where what they say changed.
 TOOLS_SHARED_SRC := $(wildcard tools/shared/*.c)
 $(BUILD)/gen/descriptor_table.c: FORCE
-	@mkdir -p $(@D)
-	@common/descriptor_gen.sh c . > $@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; } || { rm -f $@.new; exit 1; }
+	$(call from_descriptors,c)
 $(BUILD)/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/descriptor_table.o
 $(BUILD)/san/lib/tool_shared.a: $(TOOLS_SHARED_SRC:%.c=$(BUILD)/san/obj/%.o) $(BUILD)/san/obj/gen/descriptor_table.o
 # The schemas of the files a benchmark writes beside its results are its own.

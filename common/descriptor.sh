@@ -40,6 +40,14 @@
 #   xmodel_accesses   memory: the elements one work-item of that variant
 #                     loads and stores per iteration, all in flight together
 #                     (Little's law's b, in elements)
+#   sweeps            the values its rows' sweep column takes, space-separated
+#                     (the harness's own row, variant energy of sweep sensor,
+#                     needs no word); the harness records no other row, and
+#                     the tools' reader refuses any other (build/gen/row_names.c)
+#   variants          the same for the variant column, each a pattern where
+#                     the benchmark composes the name: '*' any run of
+#                     characters, [...] one of them (*/precise: any function's
+#                     precise version)
 #   headline_sweep, headline_unit, headline_param, headline_pick,
 #   headline_better, headline_what
 #                     its headline figure in the results database (build/tools/
@@ -53,11 +61,11 @@
 # the energy levels its rows stand for (tools/energy_levels/rule.h).
 
 DESC_KEYS=" name title backends order report_section report_title xmodel figure"
-DESC_KEYS+=" xmodel_sweep xmodel_variant xmodel_fixed_sweep xmodel_accesses"
+DESC_KEYS+=" sweeps variants xmodel_sweep xmodel_variant xmodel_fixed_sweep xmodel_accesses"
 DESC_KEYS+=" headline_sweep headline_unit headline_param headline_pick headline_better headline_what "
 DESC_PER_EXE=" quick_seconds full_seconds no_device_seconds gpu_check_options gpu_check_seconds "
 DESC_APIS=" opencl cuda "
-DESC_REQUIRED="name title backends quick_seconds full_seconds"
+DESC_REQUIRED="name title backends quick_seconds full_seconds sweeps variants"
 
 declare -A DESC=()  # "<name>:<key>" -> value; figure lines joined by newlines
 DESC_NAMES=()       # the benchmarks, in the order of their folders' names
@@ -77,6 +85,10 @@ desc_check_value() { # key value
         xmodel_sweep | xmodel_variant | xmodel_fixed_sweep)
             [[ $v =~ ^[A-Za-z0-9_.-]{1,24}$ ]] || desc_error="$k: '$v' is not a word" ;;
         xmodel_accesses) [[ $v =~ ^[1-9][0-9]?$ ]] || desc_error="xmodel_accesses: '$v' is not a whole number from 1 to 99" ;;
+        sweeps) [[ $v =~ ^[A-Za-z0-9_.-]{1,23}( [A-Za-z0-9_.-]{1,23})*$ ]] ||
+            desc_error="sweeps: '$v' is not words of [A-Za-z0-9_.-], one space apart" ;;
+        variants) [[ $v =~ ^[][A-Za-z0-9_.:/+*-]{1,47}( [][A-Za-z0-9_.:/+*-]{1,47})*$ ]] ||
+            desc_error="variants: '$v' is not words of [A-Za-z0-9_.:/+*-] and [...], one space apart" ;;
         figure) desc_check_figure "$v" ;;
         headline_sweep | headline_unit) [[ $v =~ ^[A-Za-z0-9/%_.-]{1,24}$ ]] || desc_error="$k: '$v' is not a word" ;;
         headline_param) [[ $v =~ ^[a-z0-9_-]+=[^=\;]+$ ]] || desc_error="headline_param: '$v' is not KEY=VALUE" ;;
@@ -169,6 +181,10 @@ desc_complete() { # benchmark name-to-show
             { desc_error="$2: headline_sweep without $k"; return 1; }
     done
     desc_complete_xmodel "$1" "$2" || return 1
+    for k in headline_sweep xmodel_sweep xmodel_fixed_sweep; do
+        [ -z "${DESC[$1:$k]+set}" ] || [[ " ${DESC[$1:sweeps]} " == *" ${DESC[$1:$k]} "* ]] ||
+            { desc_error="$2: $k ${DESC[$1:$k]} is none of its sweeps"; return 1; }
+    done
     for k in "${!DESC[@]}"; do
         [[ $k == "$1:"* ]] || continue
         k=${k#"$1:"}

@@ -1,9 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "energy_powercap.h"
 
+#include "regular_file.h"
+
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +24,27 @@ static cr_status unreadable(const char *path, int err_no, char *err, size_t len)
     return CR_ERR;
 }
 
+/* A descriptor of path, a regular file (sysfs's are; a FIFO would block
+ * the reader, a device never end); or -1 with the reason in err. */
+static int open_sysfs_file(const char *path, char *err, size_t len)
+{
+    struct stat st;
+    int fd = cr_open_regular_file(path, &st);
+    if (fd == -1)
+        unreadable(path, errno, err, len);
+    else if (fd == CR_NOT_REGULAR && S_ISDIR(st.st_mode))
+        unreadable(path, EISDIR, err, len);
+    else if (fd == CR_NOT_REGULAR)
+        snprintf(err, len, "%s: not a regular file (%s)", path, cr_file_kind(&st));
+    return fd < 0 ? -1 : fd;
+}
+
 /* The whole file, without its trailing newline. */
 static cr_status read_text(const char *path, char *buf, size_t size, char *err, size_t len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open_sysfs_file(path, err, len);
     if (fd < 0)
-        return unreadable(path, errno, err, len);
+        return CR_ERR;
     size_t used = 0;
     for (;;) {
         ssize_t got = read(fd, buf + used, size - 1 - used);

@@ -4,7 +4,8 @@
  * is one. Core, uncore and psys domains are left out: the first two are
  * parts of their package, psys contains it. intel-rapl-mmio repeats the
  * package domain through another interface and is left out too. Each file
- * is read whole with open/read at every reading: sysfs computes it then. */
+ * is read whole with open/read at every reading: sysfs computes it then. A
+ * file that is no regular file (a FIFO, a device) is refused, unread. */
 #ifndef CR_ENERGY_POWERCAP_H
 #define CR_ENERGY_POWERCAP_H
 

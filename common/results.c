@@ -67,6 +67,44 @@ int cr_result_refuse_infinities(cr_result *r)
     return found;
 }
 
+/* What the value of "key=value" (len bytes at item) is where strtod reads
+ * it whole as a number that is not finite ("infinite", "not a number"),
+ * else NULL. */
+static const char *nonfinite_value(const char *item, size_t len)
+{
+    const char *eq = memchr(item, '=', len);
+    char value[64], *end;
+    if (eq == NULL || (size_t)(item + len - eq - 1) >= sizeof value)
+        return NULL;
+    snprintf(value, sizeof value, "%.*s", (int)(item + len - eq - 1), eq + 1);
+    double v = strtod(value, &end);
+    if (end == value || *end != '\0' || isfinite(v))
+        return NULL;
+    return isinf(v) ? "infinite" : "not a number";
+}
+
+int cr_result_drop_nonfinite_params(cr_result *r)
+{
+    char kept[sizeof r->params] = "";
+    size_t used = 0;
+    int found = 0;
+    for (const char *p = r->params; *p;) {
+        size_t len = strcspn(p, ";");
+        const char *what = nonfinite_value(p, len);
+        if (what) {
+            size_t at = strlen(r->note), klen = strcspn(p, "=");
+            snprintf(r->note + at, sizeof r->note - at, "%sparameter %.*s was %s: left out", at ? "; " : "",
+                     (int)klen, p, what);
+            ++found;
+        } else {
+            used += (size_t)snprintf(kept + used, sizeof kept - used, "%s%.*s", used ? ";" : "", (int)len, p);
+        }
+        p += len + (p[len] == ';');
+    }
+    snprintf(r->params, sizeof r->params, "%s", kept);
+    return found;
+}
+
 void cr_result_begin(cr_result *r, const char *benchmark, const char *backend, const char *device,
                      const char *variant, const char *dtype, const char *sweep, const char *unit)
 {

@@ -74,6 +74,12 @@ void cr_result_unmeasured(cr_result *r);
  * empty, the row invalid, and its note says which. Returns how many. */
 int cr_result_refuse_infinities(cr_result *r);
 
+/* A parameter whose value is a number that is not finite ("composed_ms=nan",
+ * "max_ulp=inf": printf's %g of one) is no number for a CSV reader: it is
+ * left out of params, and the note says which and whether it was infinite
+ * or not a number. Returns how many. */
+int cr_result_drop_nonfinite_params(cr_result *r);
+
 /* Appends "key=value" (printf-style) to the row's params, ';'-separated;
  * what does not fit is cut. */
 void cr_result_add_param(cr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

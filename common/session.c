@@ -5,6 +5,7 @@
 #include "error.h"
 #include "out_lock.h"
 #include "peaks.h"
+#include "row_names.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -190,9 +191,16 @@ int cr_session_start(cr_session *s, const char *benchmark, const char *backend, 
 
 int cr_session_record(cr_session *s, const cr_result *row)
 {
+    const char *unknown = cr_row_name_unknown(row->benchmark, row->variant, row->sweep);
+    if (unknown) {
+        cr_say_error(s->opt.program, "a row of %s '%s', which bench/%s/descriptor does not list among its %ss",
+                     unknown, strcmp(unknown, "sweep") == 0 ? row->sweep : row->variant, row->benchmark, unknown);
+        return -1;
+    }
     cr_result checked = *row;
     cr_result_energy_per_unit(&checked);
     cr_result_refuse_infinities(&checked);
+    cr_result_drop_nonfinite_params(&checked);
     cr_plausibility_check(&s->peaks, &checked);
     const cr_result *r = &checked;
     if (s->opt.csv_stdout) {
@@ -236,8 +244,8 @@ static int record_no_energy(cr_session *s)
     snprintf(r.benchmark, sizeof r.benchmark, "%s", s->benchmark);
     snprintf(r.backend, sizeof r.backend, "%s", s->backend);
     snprintf(r.device, sizeof r.device, "%.159s", s->info.name);
-    snprintf(r.variant, sizeof r.variant, "energy");
-    snprintf(r.sweep, sizeof r.sweep, "sensor");
+    snprintf(r.variant, sizeof r.variant, "%s", CR_ENERGY_ROW_VARIANT);
+    snprintf(r.sweep, sizeof r.sweep, "%s", CR_ENERGY_ROW_SWEEP);
     snprintf(r.stop, sizeof r.stop, "unsupported");
     snprintf(r.energy_sensor, sizeof r.energy_sensor, "none");
     snprintf(r.note, sizeof r.note, "%s", s->energy_why);

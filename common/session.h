@@ -73,7 +73,9 @@ void cr_session_measure_init(cr_session *s, cr_measure_ctx *m, bool device);
 
 /* Passes the row through the plausibility gate (common/plausibility.h),
  * prints it (readable, or CSV with --csv) and adds it to the CSV file.
- * Returns 0, or -1 when the file cannot be written. */
+ * Returns 0, or -1, having said why, when the file cannot be written or
+ * the row names a sweep or variant its benchmark's descriptor does not
+ * list (common/row_names.h: no reader would take it). */
 int cr_session_record(cr_session *s, const cr_result *r);
 
 /* The row recorded last, as written (after the gate), or NULL. */

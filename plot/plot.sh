@@ -2,8 +2,8 @@
 # Draws every figure whose CSV is present in a results directory, as PNG and
 # SVG beside the CSVs.   plot/plot.sh DIR
 # Exit status: 0 drawn (or nothing to draw), 1 a CSV the suite's readers
-# refuse or a directory in a figure's place (the other figures are still
-# drawn), gnuplot failed, a figure could not be written whole (a full disk)
+# refuse, a metadata file that is a link to nothing or no regular file, or a
+# directory in a figure's place (the other figures are still drawn), gnuplot failed, a figure could not be written whole (a full disk)
 # or the report tool is missing,
 # 2 bad usage. A figure is drawn under a temporary name and renamed once
 # whole: stopped at any point, it leaves the figure whole or absent, and no
@@ -73,6 +73,19 @@ refusal() { # csv...
     [ "$status" != 0 ] || return 1
     said=${said#report: error: }
     printf '%s' "${said:-"$report --read $1 failed (status $status)"}"
+}
+
+# Why a device's metadata file is refused before it is read: a link to
+# nothing, or something there that is no regular file (a FIFO, a folder);
+# false where it is a file or absent.
+meta_refusal() { # meta.csv
+    if [ -L "$1" ] && [ ! -e "$1" ]; then
+        printf '%s: a symbolic link to nothing' "$1"
+    elif [ -e "$1" ] && [ ! -f "$1" ]; then
+        printf '%s: not a regular file' "$1"
+    else
+        return 1
+    fi
 }
 
 # Whether a figure file was written to its end: a PNG ends with its IEND
@@ -210,10 +223,11 @@ for csv in "$dir"/*.csv; do
     list_figures "$csv" 0
     [ ${#figures[@]} -gt 0 ] || continue
     # Nothing is drawn from a CSV the readers refuse (nor from its device's
-    # name), and no figure of an earlier drawing passes for one of it.
+    # name, nor where that name's file is a link to nothing or no file),
+    # and no figure of an earlier drawing passes for one of it.
     meta=()
     [ ! -e "$base.meta.csv" ] || meta=("$base.meta.csv")
-    if why=$(refusal "$csv" "${meta[@]}"); then
+    if why=$(meta_refusal "$base.meta.csv") || why=$(refusal "$csv" "${meta[@]}"); then
         say_error "$why"
         refused=1
         for i in "${figures[@]}"; do

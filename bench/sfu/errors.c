@@ -87,7 +87,8 @@ static int accuracy_row(sfu_state *s, sfu_version v, bool wide, const double *x,
         sfu_error_add(&st, x[i], y[i], s->got[i], ref[i], s->t, isnan(bound) ? INFINITY : bound, flush_ok);
     double mean = sfu_error_mean_rel(&st);
     /* An infinite error (a NaN or infinite result where the exact value is
-     * finite) is no number for the CSV: max_ulp=inf in the params says it. */
+     * finite) is no number for the CSV: the note says max_ulp was infinite
+     * (the harness leaves it out of the params, cr_result_drop_nonfinite_params). */
     row.figure = isinf(st.max_ulp) ? NAN : st.max_ulp;
     row.ops_per_rep = (double)st.n;
     cr_result_add_param(&row, "domain=%s;n=%" PRIu64 ";mean_rel=%.4g;max_rel=%.4g;max_ulp=%.4g;bound_ulp=%s",

@@ -174,16 +174,16 @@ static void expect_refused_descriptor(const char *line, const char *says)
 static void test_a_wrong_descriptor_fails_the_build(void **state)
 {
     (void)state;
-    expect_refused_descriptor("colour=blue", "bench/toy/descriptor:15: unknown key 'colour'");
-    expect_refused_descriptor("quick_seconds=2", "bench/toy/descriptor:15: quick_seconds is given twice");
+    expect_refused_descriptor("colour=blue", "bench/toy/descriptor:17: unknown key 'colour'");
+    expect_refused_descriptor("quick_seconds=2", "bench/toy/descriptor:17: quick_seconds is given twice");
     expect_refused_descriptor("full_seconds=1.5",
-                              "bench/toy/descriptor:15: full_seconds: '1.5' is not a whole number of seconds");
+                              "bench/toy/descriptor:17: full_seconds: '1.5' is not a whole number of seconds");
     expect_refused_descriptor("cuda_full_seconds=3", "bench/toy/descriptor: cuda_full_seconds: toy has no cuda backend");
-    expect_refused_descriptor("figure=bars", "bench/toy/descriptor:15: figure bars: there is no bench/toy/figures/bars.gp");
+    expect_refused_descriptor("figure=bars", "bench/toy/descriptor:17: figure bars: there is no bench/toy/figures/bars.gp");
     expect_refused_descriptor("xmodel_sweep=concurrency", "bench/toy/descriptor: xmodel_sweep without xmodel");
     expect_refused_descriptor("xmodel=memory", "bench/toy/descriptor: xmodel=memory without xmodel_sweep");
     expect_refused_descriptor("xmodel_accesses=0",
-                              "bench/toy/descriptor:15: xmodel_accesses: '0' is not a whole number from 1 to 99");
+                              "bench/toy/descriptor:17: xmodel_accesses: '0' is not a whole number from 1 to 99");
 }
 
 TEST_MAIN(setup_tree, teardown, test_a_benchmark_is_its_folders, test_run_all_runs_it, test_the_report_shows_it,

@@ -8,6 +8,7 @@
 #include "plausibility.h"
 #include "results.h"
 #include "tests/csv_reader.h"
+#include "tests/result_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +28,8 @@ static inline const char *energy_row_cell(const cr_result *r, const char *column
 {
     static csv_record header, row;
     static char cell[CSV_FIELD_LEN];
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    cr_result_write_header(f);
-    cr_result_write_row(f, r);
-    assert_int_equal(fclose(f), 0);
+    size_t len;
+    char *text = result_text(r, &len);
     const char *p = text;
     int nh = csv_next(&p, header), nr = csv_next(&p, row);
     assert_int_equal(nh, nr);

@@ -10,12 +10,12 @@
 
 #include "energy.h"
 #include "tests/energy_fakes.h"
+#include "tests/in_child.h"
 #include "tests/scratch_dir.h"
 #include "tests/test_main.h"
 
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define PACKAGE_MAX 262143328850ull /* max_energy_range_uj of the recorded packages */
@@ -44,12 +44,17 @@ static cr_status open_at(const char *root, cr_energy_meter **m, char *why, size_
 
 static cr_energy_meter *open_ok(const char *root) { return open_meter_ok(open_at, root); }
 
+static void assert_says(const char *why, const char *expected)
+{
+    if (strstr(why, expected) == NULL)
+        fail_msg("\"%s\" does not say \"%s\"", why, expected);
+}
+
 static void assert_unsupported(const char *root, const char *expected_why)
 {
     char why[CR_ERRLEN];
     open_meter_unsupported(open_at, root, why, sizeof why);
-    if (strstr(why, expected_why) == NULL)
-        fail_msg("\"%s\" does not say \"%s\"", why, expected_why);
+    assert_says(why, expected_why);
     assert_null(strchr(why, '\n'));
 }
 
@@ -154,6 +159,45 @@ static void test_an_unreadable_counter_is_named(void **state)
                        "common/tests/data/powercap-unreadable/intel-rapl:0/energy_uj: Is a directory");
 }
 
+typedef struct {
+    const char *root;
+    bool as_nobody;
+} open_args;
+
+typedef struct {
+    cr_status st;
+    char why[CR_ERRLEN];
+} open_result;
+
+/* The meter opened at args->root, as nobody where asked and this runs as
+ * root (exit 77 where it cannot become nobody). */
+static int open_body(void *ctx, void *out, size_t len)
+{
+    (void)len;
+    const open_args *a = ctx;
+    open_result *r = out;
+    if (a->as_nobody && geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+        return 77;
+    cr_energy_meter *m;
+    r->st = open_at(a->root, &m, r->why, sizeof r->why);
+    return 0;
+}
+
+/* Opens the meter at root in a child, which an alarm ends after 10 s: a
+ * reader that blocks fails the test instead of hanging it. False where the
+ * child could not become nobody. */
+static bool open_in_child(const char *root, bool as_nobody, open_result *r)
+{
+    open_args a = {root, as_nobody};
+    int rc = run_in_child(open_body, &a, 10, r, sizeof *r);
+    if (rc > 128)
+        fail_msg("opening %s did not return (signal %d)", root, rc - 128);
+    if (rc == 77)
+        return false;
+    assert_int_equal(rc, 0);
+    return true;
+}
+
 /* energy_uj as Linux 5.10 and later leave it: readable by root alone. Run
  * by root, the test opens it as nobody, in a child. */
 static void test_a_root_only_counter_says_permission_denied(void **state)
@@ -164,38 +208,39 @@ static void test_a_root_only_counter_says_permission_denied(void **state)
     snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", root);
     assert_int_equal(chmod(path, 0), 0);
     assert_int_equal(chmod(dir, 0755), 0);
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        close(fds[0]);
-        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
-            _exit(77);
-        cr_energy_meter *m;
-        char why[CR_ERRLEN] = "";
-        cr_status st = open_at(root, &m, why, sizeof why);
-        if (write(fds[1], &st, sizeof st) != sizeof st || write(fds[1], why, sizeof why) != sizeof why)
-            _exit(1);
-        _exit(0);
-    }
-    close(fds[1]);
-    cr_status st = CR_OK;
-    char why[CR_ERRLEN] = "";
-    ssize_t got = read(fds[0], &st, sizeof st);
-    if (got == sizeof st)
-        got = read(fds[0], why, sizeof why);
-    close(fds[0]);
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+    open_result r;
+    if (!open_in_child(root, true, &r))
         skip();
-    assert_int_equal(got, (ssize_t)sizeof why);
-    assert_int_equal(st, CR_UNSUPPORTED);
+    assert_int_equal(r.st, CR_UNSUPPORTED);
     char expected[600];
     snprintf(expected, sizeof expected, "%s: permission denied (root only since Linux 5.10", path);
-    if (strstr(why, expected) == NULL)
-        fail_msg("\"%s\" does not say \"%s\"", why, expected);
+    assert_says(r.why, expected);
+}
+
+/* A FIFO where a zone's FILE should be is refused, naming it, without
+ * waiting for a writer. */
+static void expect_fifo_refused(const char *zone, const char *file)
+{
+    const char *root = tree("package-dram");
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", root, zone, file);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    open_result r;
+    char expected[600];
+    assert_true(open_in_child(root, false, &r));
+    assert_int_equal(r.st, CR_UNSUPPORTED);
+    snprintf(expected, sizeof expected, "%s: not a regular file (a FIFO)", path);
+    assert_says(r.why, expected);
+    assert_int_equal(unlink(path), 0);
+}
+
+static void test_a_fifo_for_a_counter_or_a_name_is_refused(void **state)
+{
+    (void)state;
+    expect_fifo_refused("intel-rapl:0", "energy_uj");
+    expect_fifo_refused("intel-rapl:0", "name");
+    expect_fifo_refused("intel-rapl:0:1", "max_energy_range_uj");
 }
 
 static void test_an_empty_or_missing_tree_is_unsupported(void **state)
@@ -260,7 +305,8 @@ static void test_a_still_counter_gets_the_documented_interval(void **state)
 TEST_MAIN(scratch_setup, scratch_teardown, test_package_and_its_dram_are_summed_not_the_core,
           test_two_packages_each_with_dram, test_a_wrapped_counter_unfolds, test_counter_delta_is_modulo_the_range,
           test_a_reading_above_the_range_or_not_a_count_is_an_error, test_an_unreadable_counter_is_named,
-          test_a_root_only_counter_says_permission_denied, test_an_empty_or_missing_tree_is_unsupported,
+          test_a_root_only_counter_says_permission_denied, test_a_fifo_for_a_counter_or_a_name_is_refused,
+          test_an_empty_or_missing_tree_is_unsupported,
           test_only_the_package_of_a_laptop_tree_counts, test_amd_rapl_is_read,
           test_the_root_comes_from_the_environment,
           test_a_still_counter_gets_the_documented_interval)

@@ -207,6 +207,24 @@ static void test_infinities_are_refused(void **state)
     assert_true(ok.valid && ok.figure == 3 && ok.note[0] == '\0');
 }
 
+/* A parameter that is no finite number is left out, and the note says
+ * which; the others stay, in their order. */
+static void test_nonfinite_params_are_left_out(void **state)
+{
+    (void)state;
+    cr_result r = {.valid = true};
+    snprintf(r.params, sizeof r.params, "predicted_ms=1.5;composed_ms=nan;k=1,2;x=-inf;special_ok=3/4;n=1e999");
+    assert_int_equal(cr_result_drop_nonfinite_params(&r), 3);
+    assert_string_equal(r.params, "predicted_ms=1.5;k=1,2;special_ok=3/4");
+    assert_true(r.valid);
+    assert_string_equal(r.note, "parameter composed_ms was not a number: left out; parameter x was infinite: left "
+                                "out; parameter n was infinite: left out");
+    cr_result ok = {.valid = true};
+    snprintf(ok.params, sizeof ok.params, "ilp=4;level=L1;drop=-0.5");
+    assert_int_equal(cr_result_drop_nonfinite_params(&ok), 0);
+    assert_string_equal(ok.params, "ilp=4;level=L1;drop=-0.5");
+}
+
 static void test_atomic_write_keeps_old_file_on_failure(void **state)
 {
     (void)state;
@@ -371,6 +389,6 @@ static void test_output_lock(void **state)
 }
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
-          test_infinities_are_refused,
+          test_infinities_are_refused, test_nonfinite_params_are_left_out,
           test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_mkdirs_check, test_metadata, test_topology_allocation,
           test_output_lock)

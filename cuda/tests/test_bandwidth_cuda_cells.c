@@ -3,8 +3,9 @@
  * paths-matrix cell (where they start and end, what moves them), the
  * techniques none; the keys are unique; the paths that run several
  * transfers or span devices sit in the cells their transfers name, with
- * the shape and engine their keys say; and the backend hands the design
- * both of the contract's new hooks. */
+ * the shape and engine their keys say; every key a variant the
+ * benchmark's descriptor lists; and the backend hands the design both of
+ * the contract's new hooks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +13,11 @@
 #include <cmocka.h>
 
 #include "../bandwidth/path_table.h"
+#include "row_names.h"
 #include "tests/cuda_source.h"
 #include "tests/test_main.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #ifndef BW_CUDA_SRC
@@ -105,6 +108,21 @@ static void test_new_paths_sit_in_their_cells(void **state)
 }
 
 /* The backend hands the design both new hooks. */
+/* Every path's rows name a variant bench/bandwidth/descriptor lists, its
+ * map's and unmap's too: the harness records no other. */
+static void test_every_key_is_a_listed_variant(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < bw_cuda_npaths; ++i) {
+        char variant[64];
+        for (int k = 0; k < 3; ++k) {
+            snprintf(variant, sizeof variant, "%s%s", bw_cuda_paths[i].key, k == 0 ? "" : k == 1 ? ":map" : ":unmap");
+            if (cr_row_name_unknown("bandwidth", variant, "size") != NULL)
+                fail_msg("%s: no variant of bench/bandwidth/descriptor", variant);
+        }
+    }
+}
+
 static void test_backend_table_has_the_new_hooks(void **state)
 {
     (void)state;
@@ -114,4 +132,4 @@ static void test_backend_table_has_the_new_hooks(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_every_path_has_a_cell, test_new_paths_sit_in_their_cells,
-          test_backend_table_has_the_new_hooks)
+          test_every_key_is_a_listed_variant, test_backend_table_has_the_new_hooks)

@@ -374,7 +374,7 @@ static void test_paths_matrix_figure(void **state)
     for (size_t i = 0; i < countof(cells); ++i) {
         char row[512];
         snprintf(row, sizeof row,
-                 "benchmark=bandwidth|backend=opencl|device=cpu|variant=path-%zu|sweep=matrix|size_bytes=1073741824|"
+                 "benchmark=bandwidth|backend=opencl|device=cpu|variant=kernel-path-%zu|sweep=matrix|size_bytes=1073741824|"
                  "bytes_per_rep=1073741824|n=10|unit=GB/s|valid=1|timer=event|stop=stable|params=%s",
                  i, cells[i]);
         append_row(path, row);
@@ -429,6 +429,37 @@ static void test_results_the_readers_refuse_are_not_drawn(void **state)
                       "/nonexistent/crossroof-tools/report");
     run_free(&r);
     assert_int_equal(figures_in("notool"), 0);
+}
+
+/* What may stand where a device's metadata file goes (a link to nothing,
+ * a FIFO, a folder), and the line plot.sh refuses it with. */
+static const char *const metadata_no_file[][2] = {
+    {"ln -s nowhere", "stream-opencl.meta.csv: a symbolic link to nothing"},
+    {"mkfifo", "stream-opencl.meta.csv: not a regular file"},
+    {"mkdir", "stream-opencl.meta.csv: not a regular file"},
+};
+
+/* Each is refused as a results file the readers refuse is: one line
+ * naming it, its CSV's figures not drawn (the one of before gone), the
+ * others drawn, exit 1. */
+static void test_metadata_that_is_no_file_is_refused(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < countof(metadata_no_file); ++i) {
+        fixture_copy("nometa");
+        sh_in_tmp("find nometa -name '*.csv' ! -name 'stream-opencl*' ! -name 'fma-opencl*' -delete && "
+                  "echo old > nometa/stream-opencl-footprint.png && rm nometa/stream-opencl.meta.csv && "
+                  "%s nometa/stream-opencl.meta.csv",
+                  metadata_no_file[i][0]);
+        char cmd[2048], want[512];
+        snprintf(cmd, sizeof cmd, "timeout 20 '%s' '%s/nometa'", PLOT, tmp);
+        run_result r = run_shell(cmd);
+        snprintf(want, sizeof want, "%s/nometa/%s", tmp, metadata_no_file[i][1]);
+        expect_error_on_stderr(&r, "plot.sh", metadata_no_file[i][0], 1, want);
+        run_free(&r);
+        expect_whole_figure("nometa", "fma-opencl-gx");
+        assert_int_equal(figures_in("nometa"), 2);
+    }
 }
 
 /* A directory where a figure goes: that figure is not drawn, one line in
@@ -488,5 +519,6 @@ TEST_MAIN(setup_plot, teardown, test_every_figure_is_whole, test_full_disk_leave
               test_stopped_drawing_leaves_no_partial_figure, test_old_figure_never_passes_for_new, test_cluster_headline,
               test_cluster_headline_is_the_memory_triad, test_energy_levels_figure,
               test_energy_levels_without_a_sensor, test_energy_levels_number_forms, test_paths_matrix_figure,
-              test_results_that_are_no_file_are_refused, test_directory_in_a_figures_place,
+              test_results_that_are_no_file_are_refused, test_metadata_that_is_no_file_is_refused,
+              test_directory_in_a_figures_place,
               test_results_the_readers_refuse_are_not_drawn, test_bad_usage)

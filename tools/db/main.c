@@ -10,8 +10,10 @@
 #include "db/sql.h"
 #include "error.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +25,14 @@
 #define DEFAULT_DB "results/crossroof.db"
 
 static const char usage_text[] =
-    "usage: " PROG " [--db FILE] import RUN_DIR...\n"
-    "       " PROG " [--db FILE] query NAME [ARGS...]\n"
-    "       " PROG " [--db FILE] cluster-report CLUSTER_RUN_DIR [--below FRACTION]\n"
+    "usage: " PROG " [--db FILE] [--busy-wait MS] import RUN_DIR...\n"
+    "       " PROG " [--db FILE] [--busy-wait MS] query NAME [ARGS...]\n"
+    "       " PROG " [--db FILE] [--busy-wait MS] cluster-report CLUSTER_RUN_DIR [--below FRACTION]\n"
     "       " PROG " --help\n"
     "\n"
-    "FILE is the SQLite database, " DEFAULT_DB " unless given. RUN_DIR is a run of run_all.sh\n"
+    "FILE is the SQLite database, " DEFAULT_DB " unless given. MS is how long to wait for\n"
+    "another process that holds it locked before giving up, in milliseconds (0 to 3600000,\n"
+    "default 10000). RUN_DIR is a run of run_all.sh\n"
     "(one directory per device, run-log.csv) or a cluster run (nodes/<node>/, each such a run).\n"
     "import reads every CSV through the suite's reader and refuses a run, FILE:LINE named,\n"
     "when one does not read; all the runs of one import go in together or not at all, and a\n"
@@ -157,20 +161,47 @@ static int cluster_report(const char *db_path, int argc, char **argv)
     return rc;
 }
 
+/* The wait of --busy-wait MS, or exit 2 saying why not. */
+static int busy_wait_of(const char *ms)
+{
+    char *end;
+    errno = 0;
+    long v = ms && *ms >= '0' && *ms <= '9' ? strtol(ms, &end, 10) : -1;
+    if (v < 0 || v > 3600000 || errno != 0 || *end != '\0')
+        die(2, "--busy-wait: '%s' is not a whole number of milliseconds from 0 to 3600000", ms ? ms : "");
+    return (int)v;
+}
+
+/* The options before the command (--db FILE, --busy-wait MS, each once
+ * at most, in either order); returns where the command is. */
+static int leading_options(int argc, char **argv, const char **db_path)
+{
+    int i = 1;
+    bool db = false, wait = false;
+    for (; i < argc; i += 2) {
+        if (strcmp(argv[i], "--db") == 0 && !db) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0')
+                die(2, "--db needs a file");
+            *db_path = argv[i + 1];
+            db = true;
+        } else if (strcmp(argv[i], "--busy-wait") == 0 && !wait) {
+            db_set_busy_wait(busy_wait_of(i + 1 < argc ? argv[i + 1] : NULL));
+            wait = true;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
 int main(int argc, char **argv)
 {
     const char *db_path = DEFAULT_DB;
-    int i = 1;
-    if (i < argc && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf(usage_text, db_query_usage);
         return 0;
     }
-    if (i < argc && strcmp(argv[i], "--db") == 0) {
-        if (i + 1 >= argc || argv[i + 1][0] == '\0')
-            die(2, "--db needs a file");
-        db_path = argv[i + 1];
-        i += 2;
-    }
+    int i = leading_options(argc, argv, &db_path);
     if (i >= argc)
         die(2, "no command given: import, query or cluster-report (see --help)");
     const char *cmd = argv[i++];

@@ -142,8 +142,15 @@ static const char schema_sql[] =
  * version is opened without a write, so that reading it or a refused
  * import leaves the file as it was, byte for byte. */
 #define DB_SCHEMA_VERSION 4
-/* How long an open waits for another writer before it gives up. */
+/* How long an open waits for another writer before it gives up, unless
+ * db_set_busy_wait says otherwise. */
 #define DB_BUSY_WAIT_MS 10000
+static int busy_wait_ms = DB_BUSY_WAIT_MS;
+
+void db_set_busy_wait(int ms)
+{
+    busy_wait_ms = ms;
+}
 
 static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
 {
@@ -156,8 +163,8 @@ static int schema_version(sqlite3 *db, int *version, char *err, size_t errlen)
     if (rc == SQLITE_ROW)
         return 0;
     if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-        return cr_errf(err, errlen, "locked by another process, still after %d s of waiting for it",
-                       DB_BUSY_WAIT_MS / 1000);
+        return cr_errf(err, errlen, "locked by another process, still after %g s of waiting for it",
+                       busy_wait_ms / 1000.0);
     return cr_errf(err, errlen, "not a database: %s", sqlite3_errmsg(db));
 }
 
@@ -234,7 +241,7 @@ static int insert_headline_rules(sqlite3 *db, char *err, size_t errlen)
 static int prepare_schema(sqlite3 *db, char *err, size_t errlen)
 {
     /* Waits for another writer rather than failing at once. */
-    sqlite3_busy_timeout(db, DB_BUSY_WAIT_MS);
+    sqlite3_busy_timeout(db, busy_wait_ms);
     int version;
     if (db_exec(db, "PRAGMA foreign_keys = ON;", "foreign keys", err, errlen) != 0 ||
         schema_version(db, &version, err, errlen) != 0)

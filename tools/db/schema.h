@@ -16,4 +16,8 @@ int db_open(const char *path, sqlite3 **db, char *err, size_t errlen);
 /* The same for a database in memory. */
 int db_open_memory(sqlite3 **db, char *err, size_t errlen);
 
+/* How long the opens that follow wait for another process that holds the
+ * database locked, in ms (10000 unless set), before they give up. */
+void db_set_busy_wait(int ms);
+
 #endif

@@ -4,6 +4,7 @@
 #include "report/check.h"
 
 #include "report/base64.h"
+#include "report/check_markup.h"
 #include "report/extract.h"
 #include "report/png.h"
 #include "report/model.h"
@@ -158,6 +159,11 @@ static void problem(checker *c, const char *fmt, ...)
     ++c->problems;
 }
 
+static void markup_problem(void *c, const char *what)
+{
+    problem(c, "report.html: %s", what);
+}
+
 /* A relative link (percent-encoded, as the report writes every target):
  * the file exists, and a CSV reads as the report reads it. */
 static void check_file(checker *c, const char *from, const char *link)
@@ -192,8 +198,14 @@ static void check_file(checker *c, const char *from, const char *link)
 }
 
 
+static bool is_png_name(const char *n)
+{
+    size_t k = strlen(n);
+    return k > 4 && strcmp(n + k - 4, ".png") == 0;
+}
+
 /* A data: URI in the tag starting at tag: a PNG whose first chunk is IHDR,
- * byte for byte the file its data-file attribute names. */
+ * byte for byte the file its data-file attribute names, a PNG in the run. */
 static void check_image(checker *c, const char *tag, const char *tag_end, const char *value, size_t vlen)
 {
     ++c->images;
@@ -206,7 +218,11 @@ static void check_image(checker *c, const char *tag, const char *tag_end, const 
         if (q)
             unescape(df + 11, (size_t)(q - df - 11), name, sizeof name);
     }
-    const char *what = name[0] ? name : "an image without data-file";
+    if (name[0] == '\0' || name[0] == '/' || strstr(name, "..") || !is_png_name(name)) {
+        problem(c, "report.html: an embedded image names no figure of the run ('%s')", name);
+        return;
+    }
+    const char *what = name;
     if (vlen < plen || strncmp(value, prefix, plen) != 0) {
         problem(c, "report.html: %s: not a base64 PNG data: URI", what);
         return;
@@ -217,7 +233,7 @@ static void check_image(checker *c, const char *tag, const char *tag_end, const 
         problem(c, "report.html: %s: the data: URI is not valid base64", what);
     } else if (rp_png_fault(png, (size_t)n) != NULL) {
         problem(c, "report.html: %s: the embedded data is not a PNG image (%s)", what, rp_png_fault(png, (size_t)n));
-    } else if (name[0]) {
+    } else {
         rp_strings_push(&c->embedded, "%s", name);
         char path[RP_PATH_LEN + 1024];
         snprintf(path, sizeof path, "%s/%s", c->dir, name);
@@ -255,13 +271,11 @@ static void check_html(checker *c, const char *html)
                 continue;
             }
             unescape(v, (size_t)(q - v), target, sizeof target);
+            /* A target of another scheme or host: rp_check_markup says so. */
             if (target[0] == '#') {
                 if (!has_id(c, target + 1))
                     problem(c, "report.html: link to '%s', which is not in the page", target);
-            } else if (external(target)) {
-                if (a == 0)
-                    problem(c, "report.html: image '%s' is not embedded (the page is not self-contained)", target);
-            } else {
+            } else if (!external(target)) {
                 check_file(c, "report.html", target);
             }
         }
@@ -279,12 +293,6 @@ static void check_markdown(checker *c, const char *md)
         if (target[0] != '#' && !external(target))
             check_file(c, "report.md", target);
     }
-}
-
-static bool is_png_name(const char *n)
-{
-    size_t k = strlen(n);
-    return k > 4 && strcmp(n + k - 4, ".png") == 0;
 }
 
 /* Every figure of a device directory (the run's own files where the run
@@ -333,6 +341,7 @@ int rp_check_report(const char *run_dir, FILE *problems, size_t *images, size_t 
         return -1;
     if (strlen(html) != len || strncmp(html, "<!DOCTYPE html>", 15) != 0 || strstr(html, "</html>") == NULL)
         problem(&c, "report.html: not a complete HTML document");
+    rp_check_markup(html, markup_problem, &c);
     collect_ids(&c, html);
     check_html(&c, html);
     free_ids(&c);

@@ -154,10 +154,12 @@ static void compare_line(FILE *f, const rp_table *ta, const rp_row *ra, int c, c
     rp_md_text(f, b->text);
     fputs(" | ", f);
     double r = rp_ratio(ra->cells[c].num, b->num);
+    char text[32] = "\xe2\x80\x93"; /* no ratio: a side is no number, or A is 0 */
     if (isfinite(r))
-        fprintf(f, "%.3g |\n", r);
-    else
-        fputs("\xe2\x80\x93 |\n", f);
+        snprintf(text, sizeof text, "%.3g", r);
+    else if (isinf(r)) /* two finite numbers whose ratio a double cannot hold */
+        rp_format_past_double(r, text, sizeof text);
+    fprintf(f, "%s |\n", text);
 }
 
 /* One table's common numbers, printed unless f is NULL (counting only);

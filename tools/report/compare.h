@@ -25,7 +25,8 @@ size_t rp_pair_devices(const rp_run *a, const rp_run *b, rp_pair *pairs, size_t 
  * given. */
 int rp_load_compared(const char *dir_a, const char *dir_b, rp_run *a, rp_run *b, char *err, size_t errlen);
 
-/* B / A, NaN when either is not a finite number or A is 0. */
+/* B / A, NaN when either is not a finite number or A is 0; infinite where
+ * both are finite but their ratio is past what a double holds. */
 double rp_ratio(double a, double b);
 
 /* The side-by-side comparison as Markdown: every headline value present on

@@ -5,6 +5,7 @@
 
 #include "error.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,6 +156,11 @@ void rp_set_text(rp_row *r, int col, const char *fmt, ...)
     vsnprintf(c->text, sizeof c->text, fmt, ap);
     va_end(ap);
     c->num = NAN;
+}
+
+void rp_format_past_double(double v, char *out, size_t len)
+{
+    snprintf(out, len, v < 0 ? "below %.3g" : "over %.3g", v < 0 ? -DBL_MAX : DBL_MAX);
 }
 
 void rp_format_bytes(double bytes, char *out, size_t len)

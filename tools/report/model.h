@@ -118,6 +118,10 @@ void rp_set_int(rp_row *r, int col, double v);
 void rp_set_text(rp_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "256 MiB": a byte count in binary units. */
 void rp_format_bytes(double bytes, char *out, size_t len);
+/* A number past what a double holds (a sum, a share or a ratio that
+ * overflowed), as the report says it: "over 1.8e+308", or "below
+ * -1.8e+308" for one below the lowest. */
+void rp_format_past_double(double v, char *out, size_t len);
 
 /* A CSV cell by column name; "" when the column or row does not exist. */
 const char *rp_get(const cr_csv_table *t, size_t row, const char *col);

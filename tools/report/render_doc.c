@@ -3,7 +3,6 @@
 #include "report/backends.h"
 #include "report/render_device.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -79,8 +78,11 @@ static void run_line(FILE *f, const rp_run *run, const rp_markup *m)
         double s = total_seconds(run);
         if (isfinite(s))
             fprintf(f, s < 1e15 ? "; %.0f s of benchmarks." : "; %.3g s of benchmarks.", s);
-        else
-            fprintf(f, "; over %.3g s of benchmarks (their sum is past what a double holds).", DBL_MAX);
+        else {
+            char over[32];
+            rp_format_past_double(s, over, sizeof over);
+            fprintf(f, "; %s s of benchmarks (their sum is past what a double holds).", over);
+        }
     }
     fputs(m->para_close, f);
 }

@@ -1,6 +1,7 @@
 #include "report/render_text.h"
 
 #include "shared/md_text.h"
+#include "shared/utf8.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -11,16 +12,31 @@ typedef struct {
     const char *as;
 } escape;
 
-static void escaped(FILE *f, const char *s, const escape *e, size_t n)
+/* n bytes of s, each one that e names as what it says. */
+static void escaped_bytes(FILE *f, const char *s, size_t len, const escape *e, size_t n)
 {
-    for (; *s; ++s) {
+    for (size_t i = 0; i < len; ++i) {
         size_t k = 0;
-        while (k < n && e[k].c != *s)
+        while (k < n && e[k].c != s[i])
             ++k;
         if (k < n)
             fputs(e[k].as, f);
         else
-            fputc(*s, f);
+            fputc(s[i], f);
+    }
+}
+
+/* s, character by character as cr_utf8_visible shows it, escaped. */
+static void escaped(FILE *f, const char *s, const escape *e, size_t n)
+{
+    while (*s) {
+        char rep[16];
+        size_t len = cr_utf8_visible(s, rep);
+        if (rep[0])
+            escaped_bytes(f, rep, strlen(rep), e, n);
+        else
+            escaped_bytes(f, s, len, e, n);
+        s += len;
     }
 }
 

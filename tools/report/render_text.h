@@ -12,7 +12,8 @@ void rp_plain_text(FILE *f, const char *s);
  * no HTML. */
 void rp_md_text(FILE *f, const char *s);
 /* Text from the results in HTML: the five characters that mean markup,
- * as entities. */
+ * as entities; a byte of no UTF-8 character as U+FFFD and a control
+ * character as "\xNN" (cr_utf8_visible). */
 void rp_html_text(FILE *f, const char *s);
 /* A link's target: the directory prefix pre (a device's "dir/" or ""),
  * then name, every byte but letters, digits, "-._~" and '/'

@@ -2,7 +2,6 @@
 #include "report/summary.h"
 
 
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,8 +65,11 @@ void rp_headline_against(rp_headline *h, const char *label, double value, double
     if (isfinite(value) && isfinite(share))
         rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (%.*g%%)", label, limit, unit,
                    fabs(share) < 1e6 ? 6 : 3, fabs(share) < 1e6 ? round(share) : share);
-    else if (isfinite(value))
-        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (over %.3g%%)", label, limit, unit, DBL_MAX);
+    else if (isfinite(value)) {
+        char over[32];
+        rp_format_past_double(share, over, sizeof over);
+        rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s (%s%%)", label, limit, unit, over);
+    }
     else
         rp_appendf(h->limit, sizeof h->limit, "; ", "%s %.4g %s", label, limit, unit);
 }

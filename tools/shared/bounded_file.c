@@ -2,9 +2,9 @@
 #include "shared/bounded_file.h"
 
 #include "error.h"
+#include "regular_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,7 @@ static char *read_all(int fd, size_t cap, size_t max, const char *what, const ch
     size_t n = 0;
     for (;;) {
         if (text == NULL) {
-            cr_errf(err, errlen, "%s: out of memory", path);
+            cr_errf(err, errlen, "out of memory reading %s", path);
             return NULL;
         }
         if (n == cap - 1) {
@@ -56,16 +56,11 @@ static char *read_all(int fd, size_t cap, size_t max, const char *what, const ch
 /* cr_open_regular, with what fstat said of the file in *st. */
 static int open_regular(const char *path, struct stat *st, char *err, size_t errlen)
 {
-    /* Non-blocking: opening a FIFO for reading must not wait for a writer. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    int fd = cr_open_regular_file(path, st);
+    if (fd == -1)
         return cr_errf(err, errlen, "%s: %s", path, strerror(errno));
-    int flags;
-    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || (flags = fcntl(fd, F_GETFL)) < 0 ||
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        close(fd);
+    if (fd < 0)
         return cr_errf(err, errlen, "%s: not a regular file", path);
-    }
     return fd;
 }
 

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "shared/csv_schema.h"
 
+#include "row_names.h"
 #include "shared/descriptors.h"
 
 #include <errno.h>
@@ -96,6 +97,57 @@ static const char *say(char *buf, size_t len, const char *column, const char *va
     return buf;
 }
 
+/* Whether a param's key names a size, a rate or a time by its unit: a
+ * value of it is never below 0. */
+static bool unit_key(const char *key, size_t n)
+{
+    static const char *const units[] = {"_bytes", "_GBps", "_Gops", "_Mops", "_s", "_ms", "_us", "_ns", "_MHz", "_mhz"};
+    for (size_t u = 0; u < COUNT(units); ++u) {
+        size_t k = strlen(units[u]);
+        if (n > k && strncmp(key + n - k, units[u], k) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* What is wrong with a param's value where it reads as a number (strtod
+ * takes it whole: "nan", "1e999" and "-5" do, "3/4" and "sm_90" do not):
+ * no finite decimal number, or a negative one where its key's unit says it
+ * cannot be; NULL where it is fine or no number. */
+static const char *param_value_fault(const char *key, size_t klen, const char *value)
+{
+    char *end;
+    double v;
+    strtod(value, &end);
+    if (end == value || *end != '\0')
+        return NULL;
+    const char *why = cr_number_fault(value, &v);
+    return why ? why : v < 0 && unit_key(key, klen) ? "is negative" : NULL;
+}
+
+/* The first "key=value" of params at fault, as a sentence naming it in
+ * buf; NULL where there is none. */
+static const char *params_fault(const char *params, char *buf, size_t len)
+{
+    for (const char *p = params; *p;) {
+        size_t item = strcspn(p, ";"), klen = strcspn(p, "=");
+        char value[96];
+        if (klen < item && item - klen - 1 < sizeof value) {
+            snprintf(value, sizeof value, "%.*s", (int)(item - klen - 1), p + klen + 1);
+            const char *why = param_value_fault(p, klen, value);
+            if (why) {
+                char key[64], x[64], y[64];
+                snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), p);
+                snprintf(buf, len, "param '%s': '%s' %s", cr_field_excerpt(key, x, sizeof x),
+                         cr_field_excerpt(value, y, sizeof y), why);
+                return buf;
+            }
+        }
+        p += item + (p[item] == ';');
+    }
+    return NULL;
+}
+
 const char *cr_results_row_fault(const char *path, const char *const *names, char *const *fields, size_t n,
                                  char *buf, size_t len)
 {
@@ -107,6 +159,13 @@ const char *cr_results_row_fault(const char *path, const char *const *names, cha
     }
     const char *unit = field_named(names, fields, n, "unit"), *dtype = field_named(names, fields, n, "dtype"),
                *timer = field_named(names, fields, n, "timer");
+    const char *unknown = cr_row_name_unknown(benchmark, field_named(names, fields, n, "variant"),
+                                              field_named(names, fields, n, "sweep"));
+    if (unknown) {
+        char why[96];
+        snprintf(why, sizeof why, "is no %s %s writes", unknown, benchmark);
+        return say(buf, len, unknown, field_named(names, fields, n, unknown), why);
+    }
     const results_unit *u = unit_named(unit);
     if (*unit && u == NULL)
         return say(buf, len, "unit", unit, "is no unit the suite writes");
@@ -114,6 +173,9 @@ const char *cr_results_row_fault(const char *path, const char *const *names, cha
         return say(buf, len, "dtype", dtype, "is no type the suite writes");
     if (*timer && !listed(timer, results_timers, COUNT(results_timers)))
         return say(buf, len, "timer", timer, "is no timer the suite writes");
+    const char *params = params_fault(field_named(names, fields, n, "params"), buf, len);
+    if (params)
+        return params;
     if (u && u->rate_or_time &&
         (field_named(names, fields, n, "figure")[0] == '-' || field_named(names, fields, n, "figure_best")[0] == '-'))
         return "a figure below 0 in a rate or a time";

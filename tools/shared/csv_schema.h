@@ -59,8 +59,9 @@ extern const cr_csv_schema cr_schema_run_log;
  * NULL, or why the row breaks one, a sentence that names the field and its
  * value where one is at fault (written into buf, len bytes, where it quotes
  * the value). A results row: its benchmark the one the file's name says
- * (cr_results_benchmark; none where the name says none), its unit, dtype
- * and timer values the benchmarks write, a figure below 0 only where its
+ * (cr_results_benchmark; none where the name says none), its sweep and
+ * variant among those its benchmark's descriptor lists (common/row_names.h),
+ * its unit, dtype and timer values the benchmarks write, a figure below 0 only where its
  * unit is no rate or time. */
 const char *cr_results_row_fault(const char *path, const char *const *names, char *const *fields, size_t n,
                                  char *buf, size_t len);

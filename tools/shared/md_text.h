@@ -12,7 +12,8 @@
  * to the page it becomes; "*x*", "_x_" and "`x`" would be emphasis and
  * code), a line break as a space, and what GitHub would turn into a link
  * ("http://x", "www.x", "a@b.c") broken by an entity, so that it shows as
- * written. */
+ * written; a byte of no UTF-8 character as U+FFFD and a control character
+ * as "\xNN" (cr_utf8_visible). */
 void cr_md_text(FILE *f, const char *s);
 
 #endif

@@ -3,115 +3,113 @@
 
 #include "error.h"
 #include "shared/bounded_file.h"
+#include "shared/utf8.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* A growing list of strings: the fields of the record being read. */
-typedef struct {
-    char **v;
-    size_t n, cap;
-} strings;
-
-static int strings_push(strings *s, const char *text, size_t len)
+static int out_of_memory(const char *name, char *err, size_t errlen)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 32;
-        char **v = realloc(s->v, cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        s->v = v;
-        s->cap = cap;
+    return cr_errf(err, errlen, "out of memory reading %s", name);
+}
+
+/* Where the fields of the records go: only counted (cells NULL), or ended
+ * with a NUL where they stand in the text, their quotes undone, and each
+ * pointed at from cells. */
+typedef struct {
+    char **cells;
+    size_t n; /* fields so far */
+} field_sink;
+
+static bool field_end(const char *s)
+{
+    return *s == ',' || *s == '\n' || *s == '\0' || (*s == '\r' && s[1] == '\n');
+}
+
+/* The field at *p: its text from *start (past an opening quote), *raw
+ * bytes of it (a doubled quote counts two); *p left on the byte after it.
+ * -1 where a quote is out of place. */
+static int scan_field(char **p, unsigned *line, char **start, size_t *raw, bool *quoted)
+{
+    char *s = *p;
+    *quoted = *s == '"';
+    if (*quoted) {
+        *start = ++s;
+        while (!(*s == '"' && s[1] != '"')) {
+            if (*s == '\0')
+                return -1; /* the quote never closes */
+            *line += *s == '\n';
+            s += *s == '"' ? 2 : 1;
+        }
+        *raw = (size_t)(s++ - *start);
+        if (!field_end(s))
+            return -1; /* text after the closing quote */
+    } else {
+        for (*start = s; !field_end(s); ++s)
+            if (*s == '"')
+                return -1; /* a quote inside an unquoted field */
+        *raw = (size_t)(s - *start);
     }
-    char *copy = malloc(len + 1);
-    if (copy == NULL)
-        return -1;
-    /* An empty quoted field before any other: text is the scratch buffer,
-     * not yet allocated. */
-    if (len)
-        memcpy(copy, text, len);
-    copy[len] = '\0';
-    s->v[s->n++] = copy;
+    *p = s;
     return 0;
 }
 
-static void strings_clear(strings *s)
+/* Stores the field of raw bytes at start: in place, since undoing doubled
+ * quotes only shortens it and every byte it writes has been read. */
+static void put_field(field_sink *k, char *start, size_t raw, bool quoted)
 {
-    for (size_t i = 0; i < s->n; ++i)
-        free(s->v[i]);
-    s->n = 0;
+    if (k->cells == NULL) {
+        ++k->n;
+        return;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < raw; i += quoted && start[i] == '"' ? 2 : 1)
+        start[len++] = start[i];
+    start[len] = '\0';
+    k->cells[k->n++] = start;
 }
 
-/* Reads one record starting at *p into rec, advancing *p and *line.
- * Returns 1 for a record, 0 at the end, -1 on malformed quoting. The
- * scratch buffer holds one field at a time. */
-static int next_record(const char **p, unsigned *line, strings *rec, char **scratch, size_t *scap)
+/* Reads one record starting at *p into the sink, advancing *p and *line;
+ * *nfields its fields. Returns 1 for a record, 0 at the end, -1 on
+ * malformed quoting. */
+static int next_record(char **p, unsigned *line, field_sink *sink, size_t *nfields)
 {
-    const char *s = *p;
+    char *s = *p;
     if (*s == '\0')
         return 0;
+    size_t first = sink->n;
     for (;;) {
-        size_t len = 0;
-        if (*s == '"') {
-            ++s;
-            for (;;) {
-                if (*s == '\0')
-                    return -1; /* the quote never closes */
-                if (*s == '"' && s[1] != '"') {
-                    ++s;
-                    break;
-                }
-                char c = *s;
-                s += (*s == '"') ? 2 : 1;
-                if (c == '\n')
-                    ++*line;
-                if (len + 1 >= *scap) {
-                    size_t cap = *scap ? 2 * *scap : 256;
-                    char *b = realloc(*scratch, cap);
-                    if (b == NULL)
-                        return -1;
-                    *scratch = b;
-                    *scap = cap;
-                }
-                (*scratch)[len++] = c;
-            }
-            if (*s != ',' && *s != '\n' && *s != '\0' && !(*s == '\r' && s[1] == '\n'))
-                return -1; /* text after the closing quote */
-            if (strings_push(rec, *scratch, len) != 0)
-                return -1;
-        } else {
-            const char *start = s;
-            while (*s && *s != ',' && *s != '\n' && !(*s == '\r' && s[1] == '\n')) {
-                if (*s == '"')
-                    return -1; /* a quote inside an unquoted field */
-                ++s;
-            }
-            if (strings_push(rec, start, (size_t)(s - start)) != 0)
-                return -1;
-        }
-        if (*s == ',') {
+        char *start;
+        size_t raw;
+        bool quoted;
+        if (scan_field(&s, line, &start, &raw, &quoted) != 0)
+            return -1;
+        char end = *s; /* the NUL that ends an unquoted field may go there */
+        put_field(sink, start, raw, quoted);
+        if (end == ',') {
             ++s;
             continue;
         }
-        if (*s == '\r')
-            ++s;
-        if (*s == '\n') {
-            ++s;
+        if (end != '\0') {
+            s += end == '\r' ? 2 : 1;
             ++*line;
         }
         break;
     }
+    *nfields = sink->n - first;
     *p = s;
     return 1;
 }
 
 /* Skips empty lines at *p, and comment lines where the kind has them. */
-static void skip_blank_and_comments(const char **p, unsigned *line, bool comments)
+static void skip_blank_and_comments(char **p, unsigned *line, bool comments)
 {
     for (;;) {
-        const char *s = *p;
+        char *s = *p;
         if (*s == '#' && comments) {
             while (*s && *s != '\n')
                 ++s;
@@ -130,42 +128,7 @@ static void skip_blank_and_comments(const char **p, unsigned *line, bool comment
     }
 }
 
-static char **take(strings *s)
-{
-    char **v = s->v;
-    s->v = NULL;
-    s->n = s->cap = 0;
-    return v;
-}
-
 /* ---- the text, before any field ---- */
-
-/* The length of the UTF-8 sequence at s (avail bytes there), or 0 where
- * there is none: a stray continuation byte, a sequence cut short, an
- * overlong form, a surrogate, a code point past U+10FFFF. */
-static size_t utf8_length(const unsigned char *s, size_t avail)
-{
-    if (s[0] < 0x80)
-        return 1;
-    size_t n;
-    unsigned cp, min;
-    if ((s[0] & 0xe0) == 0xc0)
-        n = 2, cp = s[0] & 0x1fu, min = 0x80;
-    else if ((s[0] & 0xf0) == 0xe0)
-        n = 3, cp = s[0] & 0x0fu, min = 0x800;
-    else if ((s[0] & 0xf8) == 0xf0)
-        n = 4, cp = s[0] & 0x07u, min = 0x10000;
-    else
-        return 0;
-    if (n > avail)
-        return 0;
-    for (size_t k = 1; k < n; ++k) {
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[k] & 0x3fu);
-    }
-    return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
-}
 
 /* What the suite writes is UTF-8 text with tabs and line breaks as its
  * only control bytes, in lines of a bounded length, the last one ended (it
@@ -184,7 +147,7 @@ static int check_text(const char *name, const unsigned char *s, size_t len, char
         }
         if (i - line_start >= CR_CSV_MAX_LINE)
             return cr_errf(err, errlen, "%s:%u: a line longer than %d bytes", name, line, CR_CSV_MAX_LINE);
-        size_t n = utf8_length(s + i, len - i);
+        size_t n = cr_utf8_length(s + i, len - i);
         if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f || n == 0)
             return cr_errf(err, errlen, "%s:%u: binary data (byte 0x%02x): not a CSV text file", name, line, c);
         i += n;
@@ -198,63 +161,57 @@ static int check_text(const char *name, const unsigned char *s, size_t len, char
 
 static const char no_comment[] = "a line starting with '#': this kind of file has no comments";
 
-/* Splits NUL-terminated text into the header and the records. */
-static int split(cr_csv_table *t, const char *name, const char *text, bool comments, char *err, size_t errlen)
+/* The header and the records of t->text, into the sink (t->ncols, t->nrows
+ * and their lines counted whether it stores or not), up to the first fault. */
+static int records(cr_csv_table *t, const char *name, bool comments, field_sink *sink, char *err, size_t errlen)
 {
-    strings rec = {0};
-    char *scratch = NULL;
-    size_t scap = 0, rows_cap = 0;
-    unsigned line = 1;
-    const char *p = text;
-    int rc = -1;
-
+    unsigned line = 1, at;
+    char *p = t->text;
+    size_t n;
+    int got;
     skip_blank_and_comments(&p, &line, comments);
-    unsigned at = line;
-    if (*p == '#' && !comments && cr_errf(err, errlen, "%s:%u: %s", name, at, no_comment) != 0)
-        goto out;
-    int got = next_record(&p, &line, &rec, &scratch, &scap);
-    if (got <= 0) {
-        cr_errf(err, errlen, "%s:%u: %s", name, at, got == 0 ? "empty file: no header" : "malformed quoting");
-        goto out;
-    }
+    at = line;
+    if (*p == '#' && !comments)
+        return cr_errf(err, errlen, "%s:%u: %s", name, at, no_comment);
+    if ((got = next_record(&p, &line, sink, &n)) <= 0)
+        return cr_errf(err, errlen, "%s:%u: %s", name, at, got == 0 ? "empty file: no header" : "malformed quoting");
     t->header_line = at;
-    t->ncols = rec.n;
-    t->names = take(&rec);
+    t->ncols = n;
     for (;;) {
         skip_blank_and_comments(&p, &line, comments);
         at = line;
-        if (*p == '#' && !comments && cr_errf(err, errlen, "%s:%u: %s", name, at, no_comment) != 0)
-            goto out;
-        got = next_record(&p, &line, &rec, &scratch, &scap);
-        if (got == 0)
-            break;
-        if (got < 0) {
-            cr_errf(err, errlen, "%s:%u: malformed quoting", name, at);
-            goto out;
-        }
-        if (rec.n != t->ncols) {
-            cr_errf(err, errlen, "%s:%u: %zu field%s, the header has %zu", name, at, rec.n, rec.n == 1 ? "" : "s",
-                    t->ncols);
-            goto out;
-        }
-        if (t->nrows == rows_cap) {
-            rows_cap = rows_cap ? 2 * rows_cap : 64;
-            cr_csv_row *rows = realloc(t->rows, rows_cap * sizeof *rows);
-            if (rows == NULL) {
-                cr_errf(err, errlen, "%s: out of memory", name);
-                goto out;
-            }
-            t->rows = rows;
-        }
-        t->rows[t->nrows].line = at;
-        t->rows[t->nrows].fields = take(&rec);
+        if (*p == '#' && !comments)
+            return cr_errf(err, errlen, "%s:%u: %s", name, at, no_comment);
+        if ((got = next_record(&p, &line, sink, &n)) == 0)
+            return 0;
+        if (got < 0)
+            return cr_errf(err, errlen, "%s:%u: malformed quoting", name, at);
+        if (n != t->ncols)
+            return cr_errf(err, errlen, "%s:%u: %zu field%s, the header has %zu", name, at, n, n == 1 ? "" : "s",
+                           t->ncols);
+        if (sink->cells)
+            t->rows[t->nrows] = (cr_csv_row){NULL, at};
         ++t->nrows;
     }
-    rc = 0;
-out:
-    strings_clear(&rec);
-    free(rec.v);
-    free(scratch);
+}
+
+/* Splits t->text into the header and the records: counted first, so that
+ * the field pointers and the records take one array each, of their size;
+ * then read into them, each field in place in the text. */
+static int split(cr_csv_table *t, const char *name, bool comments, char *err, size_t errlen)
+{
+    field_sink sink = {NULL, 0};
+    records(t, name, comments, &sink, err, errlen); /* a fault, the second pass finds again */
+    size_t nrows = t->nrows;
+    t->nrows = 0;
+    if ((t->cells = malloc((sink.n ? sink.n : 1) * sizeof *t->cells)) == NULL ||
+        (t->rows = malloc((nrows ? nrows : 1) * sizeof *t->rows)) == NULL)
+        return out_of_memory(name, err, errlen);
+    sink = (field_sink){t->cells, 0};
+    int rc = records(t, name, comments, &sink, err, errlen);
+    t->names = t->cells;
+    for (size_t r = 0; r < t->nrows; ++r)
+        t->rows[r].fields = t->cells + t->ncols * (r + 1);
     return rc;
 }
 
@@ -332,7 +289,7 @@ static int check_fields(const cr_csv_table *t, const cr_csv_schema *s, char *err
 {
     const cr_column_spec **spec = malloc((t->ncols ? t->ncols : 1) * sizeof *spec);
     if (spec == NULL)
-        return cr_errf(err, errlen, "%s: out of memory", t->path);
+        return out_of_memory(t->path, err, errlen);
     for (size_t c = 0; c < t->ncols; ++c)
         spec[c] = cr_schema_column(s, t->names[c]);
     int rc = 0;
@@ -378,7 +335,7 @@ static int check_keys(const cr_csv_table *t, const cr_csv_schema *s, char *err, 
                 return -1;
     keyed_line *v = malloc((t->nrows ? t->nrows : 1) * sizeof *v);
     if (v == NULL)
-        return cr_errf(err, errlen, "%s: out of memory", t->path);
+        return out_of_memory(t->path, err, errlen);
     for (size_t r = 0; r < t->nrows; ++r)
         v[r] = (keyed_line){t->rows[r].fields[kc], t->rows[r].line};
     qsort(v, t->nrows, sizeof *v, by_key_then_line);
@@ -400,25 +357,24 @@ static int check_keys(const cr_csv_table *t, const cr_csv_schema *s, char *err, 
     return rc;
 }
 
-static int too_large(const char *path, char *err, size_t errlen);
-
 /* The files the suite writes (results, their metadata, the run log) have
- * no comments: a '#' line there is no line of theirs. The reference
+ * no comments: a '#' line is no line of theirs. The reference
  * tables, written by hand, carry their source in comments. */
 static bool has_comments(const cr_csv_schema *s)
 {
     return s != &cr_schema_results && s != &cr_schema_metadata && s != &cr_schema_run_log;
 }
 
-/* NUL-terminated text of len bytes. */
-static int parse_text(cr_csv_table *t, const char *name, const char *text, size_t len, const cr_csv_schema *s,
+/* text: len bytes and a NUL, which the table takes (cr_csv_free frees it). */
+static int parse_text(cr_csv_table *t, const char *name, char *text, size_t len, const cr_csv_schema *s,
                       char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", name);
+    t->text = text;
     int rc = check_text(name, (const unsigned char *)text, len, err, errlen);
     if (rc == 0)
-        rc = split(t, name, text, has_comments(s), err, errlen);
+        rc = split(t, name, has_comments(s), err, errlen);
     if (rc == 0)
         rc = check_header(t, s, err, errlen);
     if (rc == 0)
@@ -430,6 +386,12 @@ static int parse_text(cr_csv_table *t, const char *name, const char *text, size_
     return rc;
 }
 
+static int too_large(const char *path, char *err, size_t errlen)
+{
+    return cr_errf(err, errlen, "%s: more than a results file may hold (%zu MiB, read in at most %zu MiB of memory)",
+                   path, CR_CSV_MAX_BYTES >> 20, CR_CSV_MAX_MEMORY >> 20);
+}
+
 int cr_csv_parse(cr_csv_table *t, const char *name, const char *text, size_t len, const cr_csv_schema *schema,
                  char *err, size_t errlen)
 {
@@ -438,29 +400,25 @@ int cr_csv_parse(cr_csv_table *t, const char *name, const char *text, size_t len
         return too_large(name, err, errlen);
     char *copy = malloc(len + 1);
     if (copy == NULL)
-        return cr_errf(err, errlen, "%s: out of memory", name);
+        return out_of_memory(name, err, errlen);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    int rc = parse_text(t, name, copy, len, schema, err, errlen);
-    free(copy);
-    return rc;
-}
-
-static int too_large(const char *path, char *err, size_t errlen)
-{
-    return cr_too_large(path, CR_CSV_MAX_BYTES, "a results file", err, errlen);
+    return parse_text(t, name, copy, len, schema, err, errlen);
 }
 
 int cr_csv_load(cr_csv_table *t, const char *path, const cr_csv_schema *schema, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
+    /* The size, for the message that says what memory a file under it
+     * takes; the read holds to it whatever the file does meanwhile. */
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > CR_CSV_MAX_BYTES)
+        return too_large(path, err, errlen);
     size_t len = 0;
     char *text = cr_read_bounded(path, CR_CSV_MAX_BYTES, "a results file", &len, err, errlen);
     if (text == NULL)
         return -1;
-    int rc = parse_text(t, path, text, len, schema, err, errlen);
-    free(text);
-    return rc;
+    return parse_text(t, path, text, len, schema, err, errlen);
 }
 
 static void free_fields(char **v, size_t n)
@@ -474,11 +432,17 @@ static void free_fields(char **v, size_t n)
 
 void cr_csv_free(cr_csv_table *t)
 {
-    free_fields(t->names, t->ncols);
-    for (size_t i = 0; i < t->nrows; ++i)
-        free_fields(t->rows[i].fields, t->ncols);
+    if (t->cells) {
+        free(t->cells);
+    } else {
+        free_fields(t->names, t->ncols);
+        for (size_t i = 0; i < t->nrows; ++i)
+            free_fields(t->rows[i].fields, t->ncols);
+    }
     free(t->rows);
-    t->names = NULL;
+    free(t->text);
+    t->text = NULL;
+    t->cells = t->names = NULL;
     t->rows = NULL;
     t->nrows = t->ncols = 0;
 }

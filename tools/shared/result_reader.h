@@ -16,7 +16,12 @@
 #include <stddef.h>
 
 #define CR_CSV_MAX_LINE 65536                  /* bytes in one line, its end not counted */
-#define CR_CSV_MAX_BYTES ((size_t)256 << 20)    /* bytes in one file */
+#define CR_CSV_MAX_BYTES ((size_t)64 << 20)     /* bytes in one file */
+/* The most memory reading a file takes: its text, 8 bytes a field (a field
+ * takes a byte at least, its comma or line end), 16 a record (two bytes at
+ * least) and, while a key,value file's keys are checked, 16 more a record:
+ * 25 bytes a byte of the file at most. */
+#define CR_CSV_MAX_MEMORY (25 * CR_CSV_MAX_BYTES)
 
 typedef struct {
     char **fields; /* ncols of them, each NUL-terminated */
@@ -30,6 +35,13 @@ typedef struct {
     unsigned header_line;
     cr_csv_row *rows;
     size_t nrows;
+    /* A table read from text: the text, every field ended with a NUL in
+     * its place, and one array of the header's and every record's field
+     * pointers, which names and each record's fields point into. NULL in a
+     * table built field by field (each field and array its own
+     * allocation, as cr_csv_free frees them then). */
+    char *text;
+    char **cells;
 } cr_csv_table;
 
 /* Reads path as a file of the given schema (cr_schema_for(path) for a file
@@ -38,7 +50,8 @@ typedef struct {
  * line ended, no more than CR_CSV_MAX_BYTES. Then the header the schema
  * says, every record as many fields as it, every field what its column
  * holds. Returns 0, or -1 with err = "PATH: why" (cannot open, not a
- * regular file, too large) or "PATH:LINE: why" (binary data, a line too
+ * regular file, too large), "out of memory reading PATH" (never more than
+ * CR_CSV_MAX_MEMORY is asked for) or "PATH:LINE: why" (binary data, a line too
  * long, the file cut short, no header, a column missing, unknown or twice,
  * a record with a different field count, broken quoting, a field that is
  * not what its column holds, a key twice). */

@@ -29,12 +29,12 @@ enum { F_SLOW, F_FAST, F_DUPLEX, F_FAN_IN, F_PEER, F_PEER_KERNEL, N_FAKE };
     {.key = k, .desc = k, .kind = BW_COPY, .phases = 1, .id = id_, .from = BW_MEM_##from_, .to = BW_MEM_##to_,        \
      .engine = BW_ENGINE_##engine_}
 static const bw_path fake_paths[N_FAKE] = {
-    FAKE("fake-h2d-slow", F_SLOW, HOST_PINNED, DEVICE, COPY),
-    FAKE("fake-h2d-fast", F_FAST, HOST_PINNED, DEVICE, COPY),
-    FAKE("fake-duplex", F_DUPLEX, HOST_PINNED, DEVICE, COPY),
-    FAKE("fake-fan-in", F_FAN_IN, DEVICE, DEVICE, COPY),
-    FAKE("fake-p2p", F_PEER, PEER, DEVICE, COPY),
-    FAKE("fake-p2p-kernel", F_PEER_KERNEL, PEER, DEVICE, KERNEL),
+    FAKE("h2d-fake-slow", F_SLOW, HOST_PINNED, DEVICE, COPY),
+    FAKE("h2d-fake-fast", F_FAST, HOST_PINNED, DEVICE, COPY),
+    FAKE("duplex-fake", F_DUPLEX, HOST_PINNED, DEVICE, COPY),
+    FAKE("all-to-one-fake", F_FAN_IN, DEVICE, DEVICE, COPY),
+    FAKE("p2p-fake", F_PEER, PEER, DEVICE, COPY),
+    FAKE("p2p-fake-kernel", F_PEER_KERNEL, PEER, DEVICE, KERNEL),
 };
 /* Bytes per nanosecond of one repetition, and transfers per repetition. */
 static const double rate[N_FAKE] = {1.0, 2.0, 1.5, 4.0, 1.0, 1.0};
@@ -228,8 +228,8 @@ static void test_transfers_count_in_rows_and_not_in_the_fit(void **state)
         const char *key;
         int id;
         const char *param;
-    } cases[] = {{"fake-h2d-slow", F_SLOW, NULL}, {"fake-duplex", F_DUPLEX, "transfers=2"},
-                 {"fake-fan-in", F_FAN_IN, "transfers=3"}};
+    } cases[] = {{"h2d-fake-slow", F_SLOW, NULL}, {"duplex-fake", F_DUPLEX, "transfers=2"},
+                 {"all-to-one-fake", F_FAN_IN, "transfers=3"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         for (double bytes = 4096; bytes <= 8192; bytes *= 2) {
             char size[16];
@@ -304,9 +304,9 @@ static void test_matrix_keeps_the_best_path_of_each_cell(void **state)
     table t = read_csv();
     assert_int_equal(count_sweep(&t, "matrix"), 5);
     static const matrix_cell measured[] = {
-        {"from=host-pinned;to=device;engine=copy", "fake-h2d-fast"},
-        {"from=host-pinned;to=device;engine=copy;transfers=2", "fake-duplex"},
-        {"from=device;to=device;engine=copy;transfers=3", "fake-fan-in"},
+        {"from=host-pinned;to=device;engine=copy", "h2d-fake-fast"},
+        {"from=host-pinned;to=device;engine=copy;transfers=2", "duplex-fake"},
+        {"from=device;to=device;engine=copy;transfers=3", "all-to-one-fake"},
     };
     for (size_t c = 0; c < sizeof measured / sizeof measured[0]; ++c) {
         int m = row_of(&t, measured[c].paths, "matrix", "8192"), s = row_of(&t, measured[c].paths, "size", "8192");
@@ -316,11 +316,11 @@ static void test_matrix_keeps_the_best_path_of_each_cell(void **state)
         assert_string_equal(cell(&t, m, "figure"), cell(&t, s, "figure"));
         assert_string_equal(cell(&t, m, "n"), cell(&t, s, "n"));
     }
-    int p2p = row_of(&t, "fake-p2p", "matrix", NULL);
+    int p2p = row_of(&t, "p2p-fake", "matrix", NULL);
     assert_string_equal(cell(&t, p2p, "params"), "from=peer;to=device;engine=copy");
     assert_string_equal(cell(&t, p2p, "stop"), "unsupported");
     assert_string_equal(cell(&t, p2p, "note"), "not supported: needs >= 2 devices (1 present)");
-    int kernel = row_of(&t, "fake-p2p-kernel", "matrix", NULL);
+    int kernel = row_of(&t, "p2p-fake-kernel", "matrix", NULL);
     assert_string_equal(cell(&t, kernel, "params"), "from=peer;to=device;engine=kernel");
     assert_string_equal(cell(&t, kernel, "note"), "not supported: no peer kernels here");
     free(t.rows);
@@ -332,12 +332,12 @@ static void test_matrix_of_selected_paths(void **state)
     (void)state;
     spoil_path = -1;
     peer_devices = 1;
-    assert_int_equal(run_design("--paths", "fake-h2d-slow,fake-p2p"), 0);
+    assert_int_equal(run_design("--paths", "h2d-fake-slow,p2p-fake"), 0);
     table t = read_csv();
     assert_int_equal(count_sweep(&t, "matrix"), 2);
-    assert_string_equal(cell(&t, row_of(&t, "fake-h2d-slow", "matrix", "8192"), "params"),
+    assert_string_equal(cell(&t, row_of(&t, "h2d-fake-slow", "matrix", "8192"), "params"),
                         "from=host-pinned;to=device;engine=copy");
-    row_of(&t, "fake-p2p", "matrix", NULL);
+    row_of(&t, "p2p-fake", "matrix", NULL);
     free(t.rows);
 }
 

@@ -26,9 +26,9 @@
 enum { FAKE_COPY, FAKE_ACCESS, N_FAKE };
 
 static const bw_path fake_paths[N_FAKE] = {
-    {.key = "fake-copy", .desc = "a copy that leaves its data on the device", .kind = BW_COPY, .phases = 1,
+    {.key = "h2d-fake-copy", .desc = "a copy that leaves its data on the device", .kind = BW_COPY, .phases = 1,
      .id = FAKE_COPY},
-    {.key = "fake-access", .desc = "map, access, unmap", .kind = BW_CPU_ACCESS, .phases = 3, .id = FAKE_ACCESS},
+    {.key = "cpu-fake-access", .desc = "map, access, unmap", .kind = BW_CPU_ACCESS, .phases = 3, .id = FAKE_ACCESS},
 };
 
 /* What the backend saw, per path. */

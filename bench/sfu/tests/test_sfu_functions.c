@@ -8,11 +8,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "row_names.h"
 #include "sfu/functions.h"
 #include "sfu/truth.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +80,22 @@ static void test_names_and_table(void **state)
 }
 
 /* ---- chains ---- */
+
+/* Every function's version, and precise beside each (the partition), is a
+ * variant bench/sfu/descriptor lists: the harness records no other. */
+static void test_variants_are_listed(void **state)
+{
+    (void)state;
+    for (int f = 0; f < SFU_NFUNCS; ++f)
+        for (int v = 0; v < SFU_NVERSIONS; ++v)
+            for (int paired = 0; paired < 2; ++paired) {
+                char variant[64];
+                snprintf(variant, sizeof variant, "%s/%s%s%s", sfu_functions[f].name,
+                         paired ? sfu_version_names[SFU_PRECISE] : "", paired ? "+" : "", sfu_version_names[v]);
+                if (cr_row_name_unknown("sfu", variant, "partition") != NULL)
+                    fail_msg("%s: no variant of bench/sfu/descriptor", variant);
+            }
+}
 
 static void test_chains_contract(void **state)
 {
@@ -697,6 +715,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_and_table),
+        cmocka_unit_test(test_variants_are_listed),
         cmocka_unit_test(test_chains_contract),
         cmocka_unit_test(test_ulp_distance),
         cmocka_unit_test(test_ulp),

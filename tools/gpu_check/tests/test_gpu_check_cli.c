@@ -44,6 +44,16 @@ static const char *const cuda_benchmarks[] = {"stream", "bandwidth", "atomics", 
  * minute, far past any budget. */
 #define STAND_IN_TAIL "[ \"${FAKE_SLEEP:-}\" != \"$bench\" ] || sleep 60\n"
 
+/* The row a stand-in of a benchmark the check does not judge writes: one
+ * of a sweep and variant its benchmark writes (bench/<name>/descriptor).
+ * SUFFIX follows each name in the case pattern (a slash and a star where
+ * the case is of $bench/$peer). */
+#define OTHER_ROWS(suffix)                                                                                             \
+    "atomics" suffix ") row add uint32 degree 1 1 Mop/s;;\n"                                                            \
+    "cache" suffix ") row random uint64 capacity 1 1 ns;;\n"                                                            \
+    "regspill" suffix ") row live-values uint32 live 1 1 Gop/s;;\n"                                                     \
+    "sfu" suffix ") row sin/precise float throughput 1 1 Gop/s;;\n"
+
 /* A stand-in for every CUDA benchmark on an H100: plausible rows. */
 static const char fake_script[] =
     STAND_IN_HEAD("NVIDIA H100 80GB HBM3")
@@ -57,7 +67,7 @@ static const char fake_script[] =
     "  row kernel-local-memory '' local-width 268435456 29100 GB/s; fi;;\n"
     "fma) row fma float concurrency 65536 60100 Gflop/s; row fma double concurrency 65536 30050 Gflop/s;;\n"
     "latency) row L2 uint64 level 16777216 140 ns; row memory uint64 level 268435456 354 ns;;\n"
-    "*) row x '' fixed 1 1 GB/s;; esac; } > \"$out/$name.csv\"\n"
+    OTHER_ROWS("") "esac; } > \"$out/$name.csv\"\n"
     "printf 'key,value\\ndevice.cache_bytes,52428800\\npeak.memory_GBps,3352.32\\npeak.float_GFLOPs,66908.2\\n"
     "peak.double_GFLOPs,33454.1\\npeak.local_GBps,33454.1\\ndevice.pcie_link_GBps,63.0154\\n'"
     " > \"$out/$name.meta.csv\"\n" STAND_IN_TAIL;
@@ -83,7 +93,7 @@ static const char h200_script[] =
     "  row kernel-local-memory '' local-width 268435456 30100 GB/s;;\n"
     "fma/0) row fma float concurrency 65536 64100 Gflop/s; row fma double concurrency 65536 32050 Gflop/s;;\n"
     "latency/0) row L2 uint64 level 16777216 141.7 ns 280; row memory uint64 level 268435456 318.7 ns 630;;\n"
-    "*) row x '' fixed 1 1 GB/s;; esac; } > \"$out/$name.csv\"\n"
+    OTHER_ROWS("/*") "esac; } > \"$out/$name.csv\"\n"
     "printf 'key,value\\ndevice.name,NVIDIA H200\\nbackend,cuda\\ndevice.cache_bytes,62914560\\n"
     "peak.memory_GBps,4814.3\\npeak.float_GFLOPs,66908.2\\n"
     "peak.double_GFLOPs,33454.1\\npeak.local_GBps,33454.1\\ndevice.pcie_link_GBps,63.0154\\n'"

@@ -1,8 +1,8 @@
 /* The report's escaping, in the units that own it: text from the results
  * (a device's, a node's or a file's name, a reason) written into Markdown
  * and HTML as text, never as markup, a link (GitHub's automatic ones
- * too) or a table cell border, and a
- * link's target percent-encoded. Each writer is asked directly, character
+ * too) or a table cell border, bytes of no UTF-8 character and control
+ * characters as visible escapes, and a link's target percent-encoded. Each writer is asked directly, character
  * class by character class. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -44,11 +44,19 @@ static const struct {
     {cr_md_text, "_x_ __y__", "&#95;x&#95; &#95;&#95;y&#95;&#95;"},
     {cr_md_text, "see https://a.b, ftp://c and www.d.e", "see https&#58;//a.b, ftp&#58;//c and www&#46;d.e"},
     {cr_md_text, "WWW.x a@b.c 10:30 x.y", "WWW&#46;x a&#64;b.c 10:30 x.y"},
+    /* A name's bytes that are no UTF-8 (a folder's, a node's) as U+FFFD,
+     * its control characters as \xNN, its characters as they are. */
+    {cr_md_text, "bad\xff\xc3(", "bad\xef\xbf\xbd\xef\xbf\xbd("},
+    {cr_md_text, "dev\x01ice\x7f \x1b[31m", "dev&#92;x01ice&#92;x7f &#92;x1b&#91;31m"},
+    {rp_md_text, "c1\xc2\x85 \xce\xb4 \xf0\x9f\x98\x80", "c1&#92;xc2&#92;x85 \xce\xb4 \xf0\x9f\x98\x80"},
+    {cr_md_text, "cut \xe2\x82", "cut \xef\xbf\xbd\xef\xbf\xbd"},
     /* HTML: the five characters that mean markup. */
     {rp_html_text, "plain text 1.5 GB/s", "plain text 1.5 GB/s"},
     {rp_html_text, "<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"},
     {rp_html_text, "a & b", "a &amp; b"},
     {rp_html_text, "\"q\" 'q'", "&quot;q&quot; &#39;q&#39;"},
+    {rp_html_text, "bad\xff<\xed\xa0\x80", "bad\xef\xbf\xbd&lt;\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {rp_html_text, "dev\x1b[31m\x08 \xc2\x9b \xce\xb4", "dev\\x1b[31m\\x08 \\xc2\\x9b \xce\xb4"},
     /* A link's target: every byte but [A-Za-z0-9-._~/] percent-encoded. */
     {link_in_dev, "stream-opencl.csv", "opencl-0-cpu/stream-opencl.csv"},
     {link_in_dev, "a b\"<>#?%.png", "opencl-0-cpu/a%20b%22%3C%3E%23%3F%25.png"},

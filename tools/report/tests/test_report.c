@@ -754,6 +754,13 @@ static void test_compare_pairs_and_ratios(void **state)
     assert_true(isnan(rp_ratio(0, 1)));
     assert_true(isnan(rp_ratio(NAN, 1)));
     assert_true(isnan(rp_ratio(1, INFINITY)));
+    /* two finite numbers whose ratio overflows: said as such */
+    assert_true(isinf(rp_ratio(1e-308, 1e308)) && rp_ratio(-1e-308, 1e308) < 0);
+    char past[32];
+    rp_format_past_double(rp_ratio(1e-308, 1e308), past, sizeof past);
+    assert_string_equal(past, "over 1.8e+308");
+    rp_format_past_double(rp_ratio(-1e-308, 1e308), past, sizeof past);
+    assert_string_equal(past, "below -1.8e+308");
 
     char *a_cl = make_dir("cmp-a/opencl-0-old_name"), *a_cu = make_dir("cmp-a/cuda");
     write_file(a_cl, "stream-opencl.csv", stream_csv);

@@ -104,6 +104,15 @@ static void check_says(const char *name, int status, const char *text)
     run_free(&r);
 }
 
+/* A run of make_run's, its report written (of its one device). */
+static void make_reported_run(const char *name, double triad)
+{
+    make_run(name, triad);
+    char args[300];
+    snprintf(args, sizeof args, "%s/%s", tmp, name);
+    expect_output(tool, args, 0, "1 device(s)");
+}
+
 static void test_report_and_check(void **state)
 {
     (void)state;
@@ -307,7 +316,7 @@ static void test_hostile_names_are_escaped(void **state)
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     cr_result_write_header(f);
-    cr_result r = stream_row("opencl", "", "<i>triad</i>", "");
+    cr_result r = stream_row("opencl", "", "triad", "");
     r.figure = 30, r.valid = false;
     snprintf(r.note, sizeof r.note, "<b>note</b> & \"quoted\" 'single'");
     cr_result_write_row(f, &r);
@@ -321,16 +330,16 @@ static void test_hostile_names_are_escaped(void **state)
     char *html = slurp_tmp("run \"<x>/report.html");
     expect_all_in(html, "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;[x](y) (opencl)",
                   "<title>crossroof: run &quot;&lt;x&gt;</title>",
-                  "&lt;i&gt;triad&lt;/i&gt;", "&lt;b&gt;note&lt;/b&gt; &amp; &quot;quoted&quot; &#39;single&#39;",
+                  "&lt;b&gt;note&lt;/b&gt; &amp; &quot;quoted&quot; &#39;single&#39;",
                   "href=\"opencl-0-a%22b%3Cc%20d%26e%27f/stream-opencl.csv\"",
                   "data-file=\"opencl-0-a&quot;b&lt;c d&amp;e&#39;f/stream-opencl-footprint.png\"");
-    static const char *const raw[] = {"<script", "<b>note", "<i>triad", "'single'", "a\"b", "e'f"};
+    static const char *const raw[] = {"<script", "<b>note", "'single'", "a\"b", "e'f"};
     for (size_t i = 0; i < countof(raw); ++i)
         if (strstr(html, raw[i]))
             fail_msg("report.html holds '%s' unescaped", raw[i]);
     free(html);
     char *md = slurp_tmp("run \"<x>/report.md");
-    for (size_t i = 0; i < 3; ++i)
+    for (size_t i = 0; i < 2; ++i)
         if (strstr(md, raw[i]))
             fail_msg("report.md holds '%s' unescaped", raw[i]);
     expect_all_in(md, "## &lt;script&gt;alert(1)&lt;/script&gt;\"'&amp;&#91;x&#93;(y) (opencl)",
@@ -405,12 +414,8 @@ static void test_compare_replaces_what_is_there(void **state)
 static void test_check_of_many_anchors(void **state)
 {
     (void)state;
-    make_run("many", 30);
-    char args[300];
-    snprintf(args, sizeof args, "%s/many", tmp);
-    run_result r = run_with_status(0, NULL, tool, args);
-    run_free(&r);
-    char path[300];
+    make_reported_run("many", 30);
+    char path[300], args[300];
     snprintf(path, sizeof path, "%s/many/report.html", tmp);
     FILE *f = fopen(path, "a");
     assert_non_null(f);
@@ -418,7 +423,7 @@ static void test_check_of_many_anchors(void **state)
         fprintf(f, "<a href=\"#n%d\">x</a><p id=\"n%d\"></p>\n", i, 199999 - i);
     fclose(f);
     snprintf(args, sizeof args, "--check %s/many", tmp);
-    r = run("timeout 60", tool, args);
+    run_result r = run("timeout 60", tool, args);
     if (r.status != 0)
         fail_msg("--check: status %d, stderr: %s", r.status, r.err);
     run_free(&r);
@@ -469,8 +474,61 @@ static void test_check_asks_for_the_embedded_figures(void **state)
     check_says("top", 1, "figure 'opencl-0-fake/late.png' is missing from the report");
 }
 
-/* Numbers near the largest a double holds: a share or a sum past it is
- * said to be so, never "inf". */
+/* The report's page with insert written before its </body>. */
+static void plant_in_page(const char *run, const char *insert)
+{
+    char name[300];
+    snprintf(name, sizeof name, "%s/page.keep", run);
+    char *page = slurp_tmp(name);
+    const char *end = strstr(page, "</body>");
+    assert_non_null(end);
+    snprintf(name, sizeof name, "%s/%s/report.html", tmp, run);
+    FILE *f = fopen(name, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s%s%s", (int)(end - page), page, insert, end);
+    assert_int_equal(fclose(f), 0);
+    free(page);
+}
+
+/* A page the report did not write, though its figures and links check
+ * out: a script, an event handler, a link, a source or a style sheet that
+ * reaches out of the run, an image that is no figure of the run; and the
+ * line --check refuses each with. */
+static const char *const hostile_markup[][2] = {
+    {"<script>alert(1)</script>", "element <script>, which the report does not write"},
+    {"<img onerror=alert(1) src=x>", "event-handler attribute onerror= of <img>"},
+    {"<IMG SRC=\"data:image/png;base64,AA\" ONLOAD=\"go()\">", "event-handler attribute ONLOAD= of <IMG>"},
+    {"<img src=\"https://example.com/x.png\">", "source 'https://example.com/x.png' of <img> is no embedded PNG"},
+    {"<iframe src=\"opencl-0-fake/stream-opencl.csv\"></iframe>", "element <iframe>"},
+    {"<a href=\"javascript:alert(1)\">x</a>", "link 'javascript:alert(1)' of <a> leads out of the run"},
+    {"<a href=\"//example.com/\">x</a>", "link '//example.com/' of <a> leads out of the run"},
+    {"<a href=\"javascript&#58;alert(1)\">x</a>", "link 'javascript&#58;alert(1)' of <a> leads out of the run"},
+    {"<a href=\"javascript&colon;alert(1)\">x</a>", "link 'javascript&colon;alert(1)' of <a> leads out of the run"},
+    {"<style>p{background:URL(https://example.com/x)}</style>", "a style sheet that loads something"},
+    {"<meta http-equiv=\"refresh\" content=\"0;url=https://example.com\">", "attribute http-equiv= of <meta>"},
+    {"<p style=\"color:red\">x</p>", "attribute style= of <p>"},
+    {"<!-- <script>x</script> -->", "markup <!--"},
+    {"<img alt=x src=\"data:image/png;base64,iVBORw0KGgo=\">", "an embedded image names no figure of the run ('')"},
+    {"<img data-file=\"../../x.png\" src=\"data:image/png;base64,iVBORw0KGgo=\">",
+     "an embedded image names no figure of the run ('../../x.png')"},
+};
+
+/* Each of them planted in a report that checks out is refused, named in
+ * one line. */
+static void test_check_refuses_markup_it_does_not_write(void **state)
+{
+    (void)state;
+    make_reported_run("hostile", 30);
+    sh("cp %s/hostile/report.html %s/hostile/page.keep", tmp, tmp);
+    check_says("hostile", 0, NULL);
+    for (size_t i = 0; i < countof(hostile_markup); ++i) {
+        plant_in_page("hostile", hostile_markup[i][0]);
+        check_says("hostile", 1, hostile_markup[i][1]);
+    }
+}
+
+/* Numbers near the largest a double holds: a share, a sum or a ratio past
+ * it is said to be so, never "inf" nor no number. */
 static void test_huge_numbers_are_no_inf(void **state)
 {
     (void)state;
@@ -484,9 +542,21 @@ static void test_huge_numbers_are_no_inf(void **state)
     assert_null(strstr(md, "inf"));
     expect_all_in(md, "(over 1.8e+308%)", "over 1.8e+308 s of benchmarks");
     free(md);
+    /* A ratio of two runs past it, either way: said so, not left out. */
+    make_run("tiny", 1e-308);
+    make_run("negative", -1e308);
+    snprintf(args, sizeof args, "--compare %s/tiny %s/huge", tmp, tmp);
+    r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "| triad float | GB/s | 1e-308 | 1e+308 | over 1.8e+308 |");
+    run_free(&r);
+    snprintf(args, sizeof args, "--compare %s/tiny %s/negative", tmp, tmp);
+    r = run_with_status(0, NULL, tool, args);
+    expect_in(r.out, "| 1e-308 | -1e+308 | below -1.8e+308 |");
+    run_free(&r);
 }
 
 CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_figures_that_are_no_png_are_refused,
               test_corrupt_results_are_refused, test_hostile_names_are_escaped, test_parts_from_folders,
               test_compare_replaces_what_is_there, test_check_of_many_anchors, test_run_files_that_are_no_files,
-              test_check_asks_for_the_embedded_figures, test_huge_numbers_are_no_inf)
+              test_check_asks_for_the_embedded_figures, test_check_refuses_markup_it_does_not_write,
+              test_huge_numbers_are_no_inf)

@@ -11,13 +11,17 @@
 
 #include "cr.h"
 #include "results.h"
+#include "row_names.h"
 #include "shared/result_reader.h"
+#include "tests/in_child.h"
+#include "tests/result_text.h"
 #include "timer.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -200,7 +204,69 @@ static void test_line_length(void **state)
     /* The size is looked at before the bytes. */
     static const char none[1];
     assert_string_equal(verdict("big.csv", none, CR_CSV_MAX_BYTES + 1, ANY),
-                        "big.csv: more than a results file may hold (256 MiB)");
+                        "big.csv: more than a results file may hold (64 MiB, read in at most 1600 MiB of memory)");
+    /* A file's, by what it says of its size: not read at all. */
+    char path[] = "/tmp/crossroof-reader-big-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)CR_CSV_MAX_BYTES + 1), 0);
+    close(fd);
+    cr_csv_table t;
+    char err[256], want[256];
+    assert_int_equal(cr_csv_load(&t, path, ANY, err, sizeof err), -1);
+    unlink(path);
+    snprintf(want, sizeof want, "%s: more than a results file may hold (64 MiB, read in at most 1600 MiB of memory)",
+             path);
+    assert_string_equal(err, want);
+}
+
+typedef struct {
+    const char *text;
+    size_t len;
+} text_args;
+
+/* The verdict on the text, read with an address space of what this process
+ * uses now and twice the text more. */
+static int parse_short_of_memory(void *ctx, void *out, size_t len)
+{
+    const text_args *a = ctx;
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f == NULL || fscanf(f, "%ld", &pages) != 1)
+        return 1;
+    fclose(f);
+    struct rlimit lim = {.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + 2 * a->len};
+    lim.rlim_max = lim.rlim_cur;
+    if (setrlimit(RLIMIT_AS, &lim) != 0)
+        return 1;
+    cr_csv_table t;
+    if (cr_csv_parse(&t, "big.csv", a->text, a->len, ANY, out, len) == 0) {
+        cr_csv_free(&t);
+        snprintf(out, len, "read");
+    }
+    return 0;
+}
+
+/* Memory that runs out while a file is read is said to, never taken for
+ * a fault of the file. */
+static void test_out_of_memory_is_said(void **state)
+{
+    (void)state;
+#ifdef __SANITIZE_ADDRESS__
+    skip(); /* ASan's allocator stops the process where malloc would fail */
+#endif
+    /* A million records of two fields: 4 MiB of text, 24 MiB to hold. */
+    size_t rows = 1 << 20, len = 4 + 4 * rows;
+    char *text = malloc(len + 1), err[256];
+    assert_non_null(text);
+    memcpy(text, "a,b\n", 4);
+    for (size_t r = 0; r < rows; ++r)
+        memcpy(text + 4 + 4 * r, "1,2\n", 4);
+    text[len] = '\0';
+    text_args a = {text, len};
+    assert_int_equal(run_in_child(parse_short_of_memory, &a, 60, err, sizeof err), 0);
+    free(text);
+    assert_string_equal(err, "out of memory reading big.csv");
 }
 
 static void test_only_regular_files(void **state)
@@ -242,7 +308,7 @@ static void test_results_round_trip(void **state)
     snprintf(r.benchmark, sizeof r.benchmark, "bandwidth");
     snprintf(r.backend, sizeof r.backend, "opencl");
     snprintf(r.device, sizeof r.device, "GPU \"X\", rev. 2");
-    snprintf(r.params, sizeof r.params, "composed_ms=nan;k=1,2");
+    snprintf(r.params, sizeof r.params, "composed_ms=0.25;k=1,2");
     snprintf(r.note, sizeof r.note, "two\nlines");
     snprintf(r.unit, sizeof r.unit, "%%"); /* a fit's error may be below 0 */
     cr_result_write_row(f, &r);
@@ -480,28 +546,52 @@ static void test_run_log_statuses(void **state)
 
 /* ---- the values a results row may name ---- */
 
-/* One row as the writer writes it (timer NULL: a row with no measurement),
- * read back as the file name: the reader's verdict, "" when it reads. */
-static const char *row_verdict(const char *name, const char *benchmark, const char *dtype, const char *timer,
-                               const char *unit)
+/* A row of a results file: the file's name and the row's fields; timer
+ * NULL for a row with no measurement. */
+typedef struct {
+    const char *name, *benchmark, *variant, *sweep, *dtype, *timer, *unit;
+} row_case;
+
+/* The row as the writer writes it, read back as a file of that name: the
+ * reader's verdict, "" when it reads. */
+static const char *result_verdict(const char *name, const cr_result *r)
 {
-    cr_result r;
-    cr_result_begin(&r, benchmark, "opencl", "cpu", "triad", dtype, "fixed", unit);
-    r.figure = r.figure_best = 1.5;
-    if (timer)
-        snprintf(r.timer, sizeof r.timer, "%s", timer);
-    else
-        cr_result_unmeasured(&r);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    cr_result_write_header(f);
-    cr_result_write_row(f, &r);
-    assert_int_equal(fclose(f), 0);
+    size_t len;
+    char *text = result_text(r, &len);
     const char *got = verdict(name, text, len, &cr_schema_results);
     free(text);
     return got;
+}
+
+static const char *row_verdict(const row_case *c, const char *params)
+{
+    cr_result r;
+    cr_result_begin(&r, c->benchmark, "opencl", "cpu", c->variant, c->dtype, c->sweep, c->unit);
+    r.figure = r.figure_best = 1.5;
+    if (c->timer)
+        snprintf(r.timer, sizeof r.timer, "%s", c->timer);
+    else
+        cr_result_unmeasured(&r);
+    snprintf(r.params, sizeof r.params, "%s", params);
+    return result_verdict(c->name, &r);
+}
+
+/* Every case's verdict what it wants (with params[i] its params, where
+ * params is not NULL), or the test fails listing those that read
+ * otherwise. */
+static void expect_row_verdicts(const row_case *cases, const char *const *params, const char *const *wants, size_t n)
+{
+    int wrong = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const row_case *c = &cases[i];
+        const char *got = row_verdict(c, params ? params[i] : "");
+        if (strcmp(got, wants[i]) != 0 && ++wrong)
+            print_error("%s (%s, %s, %s, %s, %s, %s, %s): '%s', want '%s'\n", c->name, c->benchmark, c->variant,
+                        c->sweep, c->dtype, c->timer ? c->timer : "none", c->unit, params ? params[i] : "", got,
+                        wants[i]);
+    }
+    if (wrong)
+        fail_msg("%d of the rows read otherwise", wrong);
 }
 
 /* A unit, a type or a timer no benchmark writes, or a row of another
@@ -510,48 +600,108 @@ static const char *row_verdict(const char *name, const char *benchmark, const ch
 static void test_results_values_the_suite_writes(void **state)
 {
     (void)state;
-    static const struct {
-        const char *name, *benchmark, *dtype, *timer, *unit, *want;
-    } cases[] = {
-        {"stream-opencl.csv", "stream", "double", "event", "GB/s", ""},
-        {"stream-opencl.csv", "stream", "float", "event", "furlongs",
-         "stream-opencl.csv:2: unit 'furlongs' is no unit the suite writes"},
-        {"fma-cuda.csv", "fma", "quad", "event", "Gflop/s", "fma-cuda.csv:2: dtype 'quad' is no type the suite writes"},
-        {"latency-opencl.csv", "latency", "uint64", "sundial", "ns",
-         "latency-opencl.csv:2: timer 'sundial' is no timer the suite writes"},
-        {"run/opencl-0-cpu/stream-opencl.csv", "latency", "uint64", "event", "ns",
-         "run/opencl-0-cpu/stream-opencl.csv:2: benchmark 'latency' is not the file's benchmark, stream"},
+    static const row_case cases[] = {
+        {"stream-opencl.csv", "stream", "triad", "fixed", "double", "event", "GB/s"},
+        {"stream-opencl.csv", "stream", "triad", "fixed", "float", "event", "furlongs"},
+        {"fma-cuda.csv", "fma", "fma", "concurrency", "quad", "event", "Gflop/s"},
+        {"latency-opencl.csv", "latency", "L2", "level", "uint64", "sundial", "ns"},
+        {"run/opencl-0-cpu/stream-opencl.csv", "latency", "memory", "level", "uint64", "event", "ns"},
         /* A value in a message stays on one line, at most 40 bytes. */
-        {"stream-opencl.csv", "stream", "float", "event", "GB/s\nper second",
-         "stream-opencl.csv:2: unit 'GB/s per second' is no unit the suite writes"},
+        {"stream-opencl.csv", "stream", "triad", "fixed", "float", "event", "GB/s\nper second"},
         /* What the benchmarks write reads. */
-        {"bandwidth-opencl.csv", "bandwidth", "", "host", "ms", ""},
-        {"bandwidth-cuda.csv", "bandwidth", "", "event", "%", ""},
-        {"atomics-opencl.csv", "atomics", "uint32", "event", "x", ""},
-        {"cache-opencl.csv", "cache", "uint64", NULL, "B", ""},
-        {"regspill-offline.csv", "regspill", "uint32", NULL, "B/thread", ""},
-        {"sfu-cuda.csv", "sfu", "float", NULL, "ok", ""},
-        {"latency-cuda.csv", "latency", "", NULL, "", ""},
+        {"bandwidth-opencl.csv", "bandwidth", "host-memcpy-openmp", "size", "", "host", "ms"},
+        {"bandwidth-cuda.csv", "bandwidth", "h2d-memcpy-pinned", "fit-error", "", "event", "%"},
+        {"atomics-opencl.csv", "atomics", "add", "ratio", "uint32", "event", "x"},
+        {"cache-opencl.csv", "cache", "L1d-size", "detect", "uint64", NULL, "B"},
+        {"regspill-offline.csv", "regspill", "offline-cap", "registers", "uint32", NULL, "B/thread"},
+        {"sfu-cuda.csv", "sfu", "sin/ptx-approx", "special", "float", NULL, "ok"},
+        {"latency-cuda.csv", "latency", "pointer-chase", "footprint", "", NULL, ""},
         /* A file whose name names no benchmark says none. */
-        {"w.csv", "bandwidth", "", "event", "GB/s", ""},
+        {"w.csv", "bandwidth", "kernel-read-device", "size", "", "event", "GB/s"},
     };
-    int wrong = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
-        const char *got = row_verdict(cases[i].name, cases[i].benchmark, cases[i].dtype, cases[i].timer,
-                                      cases[i].unit);
-        if (strcmp(got, cases[i].want) != 0 && ++wrong)
-            print_error("%s (%s, %s, %s, %s): '%s', want '%s'\n", cases[i].name, cases[i].benchmark, cases[i].dtype,
-                        cases[i].timer ? cases[i].timer : "none", cases[i].unit, got, cases[i].want);
-    }
-    if (wrong)
-        fail_msg("%d of the rows read otherwise", wrong);
+    static const char *const wants[] = {
+        "",
+        "stream-opencl.csv:2: unit 'furlongs' is no unit the suite writes",
+        "fma-cuda.csv:2: dtype 'quad' is no type the suite writes",
+        "latency-opencl.csv:2: timer 'sundial' is no timer the suite writes",
+        "run/opencl-0-cpu/stream-opencl.csv:2: benchmark 'latency' is not the file's benchmark, stream",
+        "stream-opencl.csv:2: unit 'GB/s per second' is no unit the suite writes",
+        "", "", "", "", "", "", "", "",
+    };
+    expect_row_verdicts(cases, NULL, wants, sizeof cases / sizeof *cases);
     /* Every timer and type the harness names reads. */
     static const cr_timer_kind timers[] = {CR_TIMER_EVENT, CR_TIMER_HOST, CR_TIMER_HOST_FALLBACK};
-    for (size_t i = 0; i < sizeof timers / sizeof *timers; ++i)
-        assert_string_equal(row_verdict("fma-opencl.csv", "fma", "float", cr_timer_kind_name(timers[i]), "Gflop/s"),
-                            "");
-    for (int t = 0; t < CR_NDTYPES; ++t)
-        assert_string_equal(row_verdict("fma-opencl.csv", "fma", cr_dtype_name((cr_dtype)t), "event", "Gflop/s"), "");
+    for (size_t i = 0; i < sizeof timers / sizeof *timers; ++i) {
+        row_case c = {"fma-opencl.csv", "fma", "fma", "concurrency", "float", cr_timer_kind_name(timers[i]), "Gflop/s"};
+        assert_string_equal(row_verdict(&c, ""), "");
+    }
+    for (int t = 0; t < CR_NDTYPES; ++t) {
+        row_case c = {"fma-opencl.csv", "fma", "fma", "concurrency", cr_dtype_name((cr_dtype)t), "event", "Gflop/s"};
+        assert_string_equal(row_verdict(&c, ""), "");
+    }
+}
+
+/* A sweep or a variant its benchmark's descriptor does not list is no row
+ * any benchmark writes: refused, naming it; the harness's energy row is
+ * every benchmark's, and a benchmark no descriptor names has no list. */
+static void test_results_sweeps_and_variants_the_benchmarks_write(void **state)
+{
+    (void)state;
+    static const row_case cases[] = {
+        {"stream-opencl.csv", "stream", "triad", "sideways", "float", "event", "GB/s"},
+        {"stream-opencl.csv", "stream", "quad-triad", "fixed", "float", "event", "GB/s"},
+        {"sfu-opencl.csv", "sfu", "sin-precise", "accuracy", "float", NULL, "ulp"},
+        {"latency-opencl.csv", "latency", "L2", "footprint\nlevel", "uint64", "event", "ns"},
+        {"w.csv", "cache", "random", "fixed", "uint64", "event", "ns"},
+        /* the patterns: a function's version, a level's parameter */
+        {"sfu-opencl.csv", "sfu", "div/precise+native", "partition", "float", "event", "Gop/s"},
+        {"cache-cuda.csv", "cache", "L2-line", "detect", "uint64", NULL, "B"},
+        {"atomics-opencl.csv", "atomics", CR_ENERGY_ROW_VARIANT, CR_ENERGY_ROW_SWEEP, "", NULL, ""},
+        {"toy-opencl.csv", "toy", "anything", "at all", "", "event", "GB/s"},
+        /* an empty one says nothing */
+        {"stream-opencl.csv", "stream", "", "", "float", NULL, ""},
+    };
+    static const char *const wants[] = {
+        "stream-opencl.csv:2: sweep 'sideways' is no sweep stream writes",
+        "stream-opencl.csv:2: variant 'quad-triad' is no variant stream writes",
+        "sfu-opencl.csv:2: variant 'sin-precise' is no variant sfu writes",
+        "latency-opencl.csv:2: sweep 'footprint level' is no sweep latency writes",
+        "w.csv:2: sweep 'fixed' is no sweep cache writes",
+        "", "", "", "", "",
+    };
+    expect_row_verdicts(cases, NULL, wants, sizeof cases / sizeof *cases);
+}
+
+/* A number inside params is a finite decimal number, not below 0 where
+ * its key's unit is a size, a rate or a time; text that is no number (a
+ * ratio written 3/4, a name) is not one. */
+static void test_results_params_numbers(void **state)
+{
+    (void)state;
+    static const char *const params[] = {
+        "host_limit_GBps=-5",
+        "ilp=4;composed_ms=nan",
+        "iters=1e999",
+        "x=-inf",
+        "cache_bytes=0x10",
+        "energy_window_s=-0.1",
+        "host_limit_GBps=46.95;energy_reps=89927;energy_window_s=2.01",
+        "model_error_pct=-4.5;drop=-0.25;c_us=0",
+        "special_ok=3/4;ftz_probes=1+1;arch=sm_90;level=L1;k=1,2;kernel=",
+    };
+    static const char *const wants[] = {
+        "f.csv:2: param 'host_limit_GBps': '-5' is negative",
+        "f.csv:2: param 'composed_ms': 'nan' is not a number",
+        "f.csv:2: param 'iters': '1e999' is not a finite number",
+        "f.csv:2: param 'x': '-inf' is not a number",
+        "f.csv:2: param 'cache_bytes': '0x10' is not a number",
+        "f.csv:2: param 'energy_window_s': '-0.1' is negative",
+        "", "", "",
+    };
+    row_case cases[sizeof params / sizeof *params];
+    for (size_t i = 0; i < sizeof params / sizeof *params; ++i)
+        cases[i] = (row_case){"f.csv", "stream", "triad", "fixed", "float", "event", "GB/s"};
+    expect_row_verdicts(cases, params, wants, sizeof cases / sizeof *cases);
 }
 
 int main(void)
@@ -561,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_line_length),
+        cmocka_unit_test(test_out_of_memory_is_said),
         cmocka_unit_test(test_only_regular_files),
         cmocka_unit_test(test_results_round_trip),
         cmocka_unit_test(test_results_without_flags_read),
@@ -570,6 +721,8 @@ int main(void)
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_run_log_statuses),
         cmocka_unit_test(test_results_values_the_suite_writes),
+        cmocka_unit_test(test_results_sweeps_and_variants_the_benchmarks_write),
+        cmocka_unit_test(test_results_params_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
