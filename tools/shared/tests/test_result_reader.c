@@ -656,6 +656,8 @@ static void test_results_sweeps_and_variants_the_benchmarks_write(void **state)
         /* the patterns: a function's version, a level's parameter */
         {"sfu-opencl.csv", "sfu", "div/precise+native", "partition", "float", "event", "Gop/s"},
         {"cache-cuda.csv", "cache", "L2-line", "detect", "uint64", NULL, "B"},
+        /* the one cache level of an OpenCL GPU, which names none */
+        {"latency-opencl.csv", "latency", "cache", "level", "uint64", "event", "ns"},
         {"atomics-opencl.csv", "atomics", CR_ENERGY_ROW_VARIANT, CR_ENERGY_ROW_SWEEP, "", NULL, ""},
         {"toy-opencl.csv", "toy", "anything", "at all", "", "event", "GB/s"},
         /* an empty one says nothing */
@@ -667,7 +669,7 @@ static void test_results_sweeps_and_variants_the_benchmarks_write(void **state)
         "sfu-opencl.csv:2: variant 'sin-precise' is no variant sfu writes",
         "latency-opencl.csv:2: sweep 'footprint level' is no sweep latency writes",
         "w.csv:2: sweep 'fixed' is no sweep cache writes",
-        "", "", "", "", "",
+        "", "", "", "", "", "",
     };
     expect_row_verdicts(cases, NULL, wants, sizeof cases / sizeof *cases);
 }
