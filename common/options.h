@@ -30,8 +30,8 @@ size_t cr_range_count(const cr_range *r);
 /* The i-th value (i < cr_range_count). */
 uint64_t cr_range_value(const cr_range *r, size_t i);
 
-/* A comma list's one rule: not empty, and no item empty ("a,,b", "a,",
- * ",a"). 0, or -1 with err set. */
+/* A comma list's one rule: not empty, no item empty ("a,,b", "a,", ",a"),
+ * and no item twice ("a,b,a"). 0, or -1 with err set. */
 int cr_list_check(const char *text, char *err, size_t errlen);
 
 /* Parses a positive decimal count with no suffix ("10"). */

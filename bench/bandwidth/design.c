@@ -27,8 +27,8 @@
 /* The names are checked against the backend's paths once parsing is done. */
 static int opt_paths(void *ctx, const char *arg, char *err, size_t errlen)
 {
-    if (arg[0] == '\0')
-        return cr_errf(err, errlen, "empty list");
+    if (cr_list_check(arg, err, errlen) != 0)
+        return -1;
     ((bw_config *)ctx)->paths = arg;
     return 0;
 }

@@ -83,6 +83,9 @@ static int opt_arch(void *ctx, const char *arg, char *err, size_t errlen)
             snprintf(err, errlen, "unknown architecture '%s' (try sm_75, sm_80, sm_90, sm_100, sm_120)", tok);
             return -1;
         }
+        for (size_t i = 0; i < c->narchs; ++i)
+            if (strcmp(c->archs[i], a->name) == 0)
+                return cr_errf(err, errlen, "'%s' is %s, given twice", tok, a->name);
         if (c->narchs == REGSPILL_MAX_ARCHS) {
             snprintf(err, errlen, "at most %d architectures", REGSPILL_MAX_ARCHS);
             return -1;

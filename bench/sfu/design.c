@@ -133,6 +133,8 @@ static int opt_lambdas(void *c, const char *a, char *e, size_t l)
             cfg->lambdas[cfg->nlambdas++] = u;
         return 0;
     }
+    if (cr_list_check(a, e, l) != 0)
+        return -1;
     cfg->nlambdas = 0;
     for (const char *p = a;;) {
         size_t len = strcspn(p, ",");
