@@ -87,6 +87,7 @@ typedef struct {
     cr_energy_mode energy;  /* --energy */
     double energy_min_s;    /* --energy-time: shortest energy window of a point */
     bool host_limit;        /* --host-limit: measure the host's memory limit for a device sharing it */
+    uint64_t extra_given;   /* bit i: the i-th benchmark option was given */
 } cr_options;
 
 /* How a benchmark-specific option's text becomes a value. The typed kinds
@@ -103,7 +104,13 @@ typedef enum {
     CR_OPT_FLAG,     /* bool set to true; takes no value */
 } cr_option_kind;
 
-/* A benchmark-specific option. apply() returns 0 or -1 with err set. */
+/* A benchmark-specific option. apply() returns 0 or -1 with err set.
+ *
+ * What a design runs is a set of sweeps (a bit each), chosen by at most one
+ * selecting option: its --sweeps (names into bits), or a flag that leaves
+ * some of them (regspill's --offline). An option read by some sweeps only
+ * says which in `sweeps`: given while the selector leaves none of those, it
+ * would change nothing, and is refused, naming both. */
 typedef struct {
     const char *name;     /* long name without dashes */
     const char *metavar;  /* NULL for a flag */
@@ -113,16 +120,42 @@ typedef struct {
     size_t offset;        /* of the field, for the typed kinds */
     const char *const *names;
     unsigned n_names;
+    unsigned sweeps;      /* the sweeps that read it, 0: every one; a selecting flag: the sweeps it leaves */
+    bool selects;         /* the option that chooses the sweeps */
 } cr_extra_option;
 
-/* An option with a callback of its own, for a rule no kind has. */
-#define CR_OPTION_CALL(name, metavar, help, apply) {(name), (metavar), (help), (apply), CR_OPT_CUSTOM, 0, NULL, 0}
+/* An option with a callback of its own, for a rule no kind has, read by the
+ * sweeps `sweeps` only (CR_OPTION_CALL: by every sweep). */
+#define CR_OPTION_CALL_FOR(sweeps, name, metavar, help, apply) \
+    {(name), (metavar), (help), (apply), CR_OPT_CUSTOM, 0, NULL, 0, (sweeps), false}
+#define CR_OPTION_CALL(name, metavar, help, apply) CR_OPTION_CALL_FOR(0, name, metavar, help, apply)
 /* A typed option whose value is member of the context type. */
-#define CR_OPTION(kind, name, metavar, help, type, member) \
-    {(name), (metavar), (help), NULL, (kind), offsetof(type, member), NULL, 0}
+#define CR_OPTION_FOR(sweeps, kind, name, metavar, help, type, member) \
+    {(name), (metavar), (help), NULL, (kind), offsetof(type, member), NULL, 0, (sweeps), false}
+#define CR_OPTION(kind, name, metavar, help, type, member) CR_OPTION_FOR(0, kind, name, metavar, help, type, member)
 /* A list of names (or "all") parsed into member's bits; names is an array. */
-#define CR_OPTION_NAMES(name, help, type, member, names) \
-    {(name), "LIST", (help), NULL, CR_OPT_NAMES, offsetof(type, member), (names), sizeof(names) / sizeof((names)[0])}
+#define CR_NAMES_ROW(name, help, type, member, names, sweeps, selects) \
+    {(name), "LIST", (help), NULL, CR_OPT_NAMES, offsetof(type, member), (names), sizeof(names) / sizeof((names)[0]), \
+     (sweeps), (selects)}
+#define CR_OPTION_NAMES_FOR(sweeps, name, help, type, member, names) \
+    CR_NAMES_ROW(name, help, type, member, names, sweeps, false)
+#define CR_OPTION_NAMES(name, help, type, member, names) CR_NAMES_ROW(name, help, type, member, names, 0, false)
+/* The design's --sweeps: the names of its sweeps, bit i the i-th. */
+#define CR_OPTION_SWEEPS(name, help, type, member, names) CR_NAMES_ROW(name, help, type, member, names, 0, true)
+/* A flag that leaves only the sweeps `leaves` to run. */
+#define CR_OPTION_MODE(leaves, name, help, type, member) \
+    {(name), NULL, (help), NULL, CR_OPT_FLAG, offsetof(type, member), NULL, 0, (leaves), true}
+
+/* The benchmark options given that no sweep the selecting option leaves
+ * reads (see cr_extra_option): -1 after one line naming the first and the
+ * selector (with selector_arg, its value as given), else 0. */
+int cr_check_option_use(const cr_options *o, const cr_extra_option *extra, size_t n_extra, const void *ctx,
+                        const char *selector_arg);
+
+/* The same against the sweeps that can run at all (a backend's, a
+ * device's): -1 after "--NAME has no effect here: why", else 0. */
+int cr_check_options_read(const cr_options *o, const cr_extra_option *extra, size_t n_extra, unsigned runnable,
+                          const char *why);
 
 /* Parses argv. Returns 0 on success, -1 after printing one error line
  * "<program>: error: ..." to stderr. Defaults are filled first. */

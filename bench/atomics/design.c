@@ -36,23 +36,30 @@ static int opt_iters(void *c, const char *a, char *e, size_t l)
     return cr_parse_count_at_most(a, AT_MAX_ITERS, "operations per work-item", &((at_config *)c)->iters, e, l);
 }
 
+/* The sweeps that run operations on counters, and those of the device's
+ * own memory spaces. */
+#define AT_SW_COUNTERS (AT_SW_DEGREE | AT_SW_STRIDE | AT_SW_GROUPS | AT_SW_HOST)
+#define AT_SW_SPACES (AT_SW_DEGREE | AT_SW_STRIDE | AT_SW_GROUPS)
+
 static const cr_extra_option at_options[] = {
-    CR_OPTION_NAMES("ops", "add,inc,xchg,cas,min,max,read or all (default all)", at_config, ops, at_op_names),
-    CR_OPTION_NAMES("types", "uint32,uint64,float or all (default all; float: add only)", at_config, types,
-                    at_type_names),
-    CR_OPTION_NAMES("spaces", "global,local or all (default all)", at_config, spaces, at_space_names),
-    CR_OPTION_NAMES("sweeps", "degree,stride,groups,host,launch,locks or all (default all)", at_config, sweeps,
-                    sweep_names),
-    CR_OPTION(CR_OPT_RANGE, "strides", "RANGE",
-              "strides in elements of the stride sweep (default 1:1024:x2; quick 1:1024:x4, x2 in a memory space "
-              "where fewer than 5 of those fit)",
-              at_config, strides),
-    CR_OPTION(CR_OPT_RANGE, "degrees", "RANGE",
-              "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
-    CR_OPTION_CALL("iters", "N",
-                   "atomic operations per work-item at every point (default calibrated at each point: ~10 ms a "
-                   "repetition)",
-                   opt_iters),
+    CR_OPTION_NAMES_FOR(AT_SW_COUNTERS, "ops", "add,inc,xchg,cas,min,max,read or all (default all)", at_config, ops,
+                        at_op_names),
+    CR_OPTION_NAMES_FOR(AT_SW_COUNTERS, "types", "uint32,uint64,float or all (default all; float: add only)",
+                        at_config, types, at_type_names),
+    CR_OPTION_NAMES_FOR(AT_SW_SPACES, "spaces", "global,local or all (default all)", at_config, spaces,
+                        at_space_names),
+    CR_OPTION_SWEEPS("sweeps", "degree,stride,groups,host,launch,locks or all (default all)", at_config, sweeps,
+                     sweep_names),
+    CR_OPTION_FOR(AT_SW_STRIDE, CR_OPT_RANGE, "strides", "RANGE",
+                  "strides in elements of the stride sweep (default 1:1024:x2; quick 1:1024:x4, x2 in a memory "
+                  "space where fewer than 5 of those fit)",
+                  at_config, strides),
+    CR_OPTION_FOR(AT_SW_DEGREE, CR_OPT_RANGE, "degrees", "RANGE",
+                  "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
+    CR_OPTION_CALL_FOR(AT_SW_COUNTERS | AT_SW_LOCKS, "iters", "N",
+                       "atomic operations per work-item at every point (default calibrated at each point: ~10 ms a "
+                       "repetition)",
+                       opt_iters),
 };
 #define N_AT_OPTIONS (sizeof at_options / sizeof at_options[0])
 

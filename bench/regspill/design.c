@@ -115,21 +115,30 @@ static int opt_updates(void *ctx, const char *arg, char *err, size_t errlen)
                                   errlen);
 }
 
+/* What a run does: the live-value sweep, the register-cap sweep and the
+ * offline spill table; --offline leaves the table alone. */
+enum { RS_LIVE_SWEEP = 1, RS_CAP_SWEEP = 2, RS_OFFLINE_TABLE = 4 };
+#define RS_ON_DEVICE (RS_LIVE_SWEEP | RS_CAP_SWEEP)
+#define RS_CAPS (RS_CAP_SWEEP | RS_OFFLINE_TABLE)
+
 static const cr_extra_option regspill_options[] = {
-    CR_OPTION_CALL("live", "LIST", "live values per work-item to sweep, e.g. 4,8,16 (default 2..256)", opt_live),
-    CR_OPTION_CALL("sweep-live", "N", "live values of the register-cap sweep (default 64)", opt_sweep_live),
-    CR_OPTION_CALL("regs", "MIN:MAX", "register caps to sweep (default the kernel's effective region)", opt_regs),
-    CR_OPTION_CALL("arch", "LIST", "architectures of the offline spill table (default the device's, else sm_90)",
-                   opt_arch),
-    CR_OPTION_CALL("rule", "RULE",
-                   "register rule of the critical points: per-warp (NVIDIA, default) or per-block (Li Eq. 4.3)",
-                   opt_rule),
-    CR_OPTION(CR_OPT_FLAG, "offline", NULL, "only the offline spill table; needs the compiler, no device",
-              regspill_config, offline_only),
-    CR_OPTION_CALL("updates", "N", "value updates per work-item per launch (default calibrated to ~20 ms)",
-                   opt_updates),
-    CR_OPTION(CR_OPT_COUNT, "work-group", "N", "work-group size (default the backend's)", regspill_config,
-              work_group),
+    CR_OPTION_CALL_FOR(RS_LIVE_SWEEP, "live", "LIST",
+                       "live values per work-item to sweep, e.g. 4,8,16 (default 2..256)", opt_live),
+    CR_OPTION_CALL_FOR(RS_CAPS, "sweep-live", "N", "live values of the register-cap sweep (default 64)",
+                       opt_sweep_live),
+    CR_OPTION_CALL_FOR(RS_CAPS, "regs", "MIN:MAX", "register caps to sweep (default the kernel's effective region)",
+                       opt_regs),
+    CR_OPTION_CALL_FOR(RS_OFFLINE_TABLE, "arch", "LIST",
+                       "architectures of the offline spill table (default the device's, else sm_90)", opt_arch),
+    CR_OPTION_CALL_FOR(RS_CAP_SWEEP, "rule", "RULE",
+                       "register rule of the critical points: per-warp (NVIDIA, default) or per-block (Li Eq. 4.3)",
+                       opt_rule),
+    CR_OPTION_MODE(RS_OFFLINE_TABLE, "offline", "only the offline spill table; needs the compiler, no device",
+                   regspill_config, offline_only),
+    CR_OPTION_CALL_FOR(RS_ON_DEVICE, "updates", "N",
+                       "value updates per work-item per launch (default calibrated to ~20 ms)", opt_updates),
+    CR_OPTION_FOR(RS_ON_DEVICE, CR_OPT_COUNT, "work-group", "N", "work-group size (default the backend's)",
+                  regspill_config, work_group),
 };
 #define N_REGSPILL_OPTIONS (sizeof regspill_options / sizeof regspill_options[0])
 
@@ -151,6 +160,21 @@ static int check_regs(regspill_run *run)
         return cr_fail_usage(&run->ses, "--regs: register cap %" PRIu64 " is above the %u of %s", run->cfg.r_hi,
                              a->max_regs_per_thread, a->name);
     return -1;
+}
+
+/* An option read only by the cap sweep (and the offline table) changes
+ * nothing where the toolchain takes no cap (and has no offline compiler).
+ * -1 to go on, else the exit status. */
+static int check_caps_read(regspill_run *run)
+{
+    if (run->be->can_cap_registers())
+        return -1;
+    unsigned runnable = RS_LIVE_SWEEP | (run->be->compile_offline ? RS_OFFLINE_TABLE : 0);
+    char why[160];
+    snprintf(why, sizeof why, "the %s toolchain of this device takes no register cap, so there is no cap sweep%s",
+             run->be->base.name, run->be->compile_offline ? "" : " (and no offline table)");
+    int rc = cr_check_options_read(&run->ses.opt, regspill_options, N_REGSPILL_OPTIONS, runnable, why);
+    return rc == 0 ? -1 : CR_EXIT_USAGE;
 }
 
 /* The launch geometry: --work-group's groups over the backend's
@@ -295,6 +319,8 @@ static int plan(void *state, cr_meta *meta)
     int rc = choose_geometry(run);
     if (rc < 0)
         rc = check_regs(run);
+    if (rc < 0)
+        rc = check_caps_read(run);
     if (rc >= 0)
         return rc;
     default_config(run);
