@@ -63,6 +63,14 @@ int cr_check_option_use(const cr_options *o, const cr_extra_option *extra, size_
     return -1;
 }
 
+bool cr_option_given(const cr_options *o, const cr_extra_option *extra, size_t n_extra, const char *name)
+{
+    for (size_t i = 0; i < n_extra && i < 64; ++i)
+        if (strcmp(extra[i].name, name) == 0)
+            return (o->extra_given & ~o->extra_all) >> i & 1u;
+    return false;
+}
+
 int cr_check_options_read(const cr_options *o, const cr_extra_option *extra, size_t n_extra, unsigned runnable,
                           const char *why)
 {

@@ -493,6 +493,10 @@ static void note_extra_given(cr_options *out, const cr_extra_option *o, size_t i
 {
     if (index < 64)
         out->extra_given |= UINT64_C(1) << index;
+    if (index < 64 && arg && strcmp(arg, "all") == 0)
+        out->extra_all |= UINT64_C(1) << index;
+    else if (index < 64)
+        out->extra_all &= ~(UINT64_C(1) << index); /* given again, the last one counts */
     if (o->selects)
         *selector_arg = arg;
 }

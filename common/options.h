@@ -88,6 +88,7 @@ typedef struct {
     double energy_min_s;    /* --energy-time: shortest energy window of a point */
     bool host_limit;        /* --host-limit: measure the host's memory limit for a device sharing it */
     uint64_t extra_given;   /* bit i: the i-th benchmark option was given */
+    uint64_t extra_all;     /* bit i: ... as "all", naming no item of its own */
 } cr_options;
 
 /* How a benchmark-specific option's text becomes a value. The typed kinds
@@ -152,10 +153,34 @@ typedef struct {
 int cr_check_option_use(const cr_options *o, const cr_extra_option *extra, size_t n_extra, const void *ctx,
                         const char *selector_arg);
 
+/* Whether the benchmark option name was given with items of its own, not
+ * as "all" (which asks for what the default has). */
+bool cr_option_given(const cr_options *o, const cr_extra_option *extra, size_t n_extra, const char *name);
+
 /* The same against the sweeps that can run at all (a backend's, a
  * device's): -1 after "--NAME has no effect here: why", else 0. */
 int cr_check_options_read(const cr_options *o, const cr_extra_option *extra, size_t n_extra, unsigned runnable,
                           const char *why);
+
+/* One of the options that choose together what is measured: its items
+ * (bit i of chosen: names[i]), and whether it was given or is a default. */
+#define CR_MAX_CHOICES 8
+typedef struct {
+    const char *option; /* "types" */
+    unsigned chosen;
+    const char *const *names;
+    unsigned n;
+    bool given;
+} cr_choice;
+/* Whether the combination idx (an item of each choice, in order) is
+ * measured; where not, why may say why. */
+typedef bool (*cr_measured_fn)(const void *ctx, const unsigned *idx, char *why, size_t len);
+/* 0 when every item of a choice given is measured with some items of the
+ * others and something is measured at all; else -1 after one line naming
+ * what measures nothing, with what, and the first reason (where: "" or
+ * " on this device"). */
+int cr_check_choices(const char *program, const cr_choice *dims, size_t ndims, cr_measured_fn measured,
+                     const void *ctx, const char *where);
 
 /* Parses argv. Returns 0 on success, -1 after printing one error line
  * "<program>: error: ..." to stderr. Defaults are filled first. */

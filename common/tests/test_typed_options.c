@@ -181,5 +181,49 @@ static void test_an_option_no_chosen_sweep_reads_is_refused(void **state)
     expect_error_with(sweep_options, 3, energy, 4, "--energy-time has no effect with --energy off");
 }
 
+/* Colours and sizes chosen together: blue comes small only. */
+static bool colour_measured(const void *ctx, const unsigned *idx, char *why, size_t len)
+{
+    (void)ctx;
+    if (idx[0] == 2 && idx[1] == 1) {
+        snprintf(why, len, "blue comes small only");
+        return false;
+    }
+    return true;
+}
+
+/* Each item of a choice given must be measured with some of the others
+ * chosen; the refusal names it, the others given and the reason. */
+static void test_an_item_measured_with_nothing_is_refused(void **state)
+{
+    (void)state;
+    static const char *const sizes[] = {"small", "big"};
+    cr_choice dims[] = {{"colours", 1u << 2, colour_names, 3, true}, {"sizes", 1u << 1, sizes, 2, true}};
+    char line[512];
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    int refused = cr_check_choices("prog", dims, 2, colour_measured, NULL, "");
+    dims[1].chosen = 1; /* small: blue is measured */
+    int taken = cr_check_choices("prog", dims, 2, colour_measured, NULL, "");
+    dims[0].chosen = 7, dims[1].chosen = 2, dims[1].given = false; /* big by default: red and green are */
+    int blue_by_default = cr_check_choices("prog", dims, 2, colour_measured, NULL, " here");
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    close(fds[1]);
+    ssize_t got = read(fds[0], line, sizeof line - 1);
+    close(fds[0]);
+    line[got > 0 ? got : 0] = '\0';
+    assert_int_equal(refused, -1);
+    assert_int_equal(taken, 0);
+    assert_int_equal(blue_by_default, -1);
+    assert_string_equal(line, "prog: error: --colours blue measures nothing with --sizes big: blue comes small only\n"
+                              "prog: error: --colours blue measures nothing here: blue comes small only\n");
+}
+
 TEST_MAIN(NULL, NULL, test_each_kind_fills_its_field, test_fields_not_given_stay_zero,
-          test_bad_values_name_the_option, test_an_option_no_chosen_sweep_reads_is_refused)
+          test_bad_values_name_the_option, test_an_option_no_chosen_sweep_reads_is_refused,
+          test_an_item_measured_with_nothing_is_refused)
