@@ -159,6 +159,8 @@ static int parsed(void *state)
     if (rc >= 0)
         return rc;
     s->cfg.strides_given = s->cfg.strides.start != 0;
+    if ((rc = at_check_strides_given(s)) >= 0)
+        return rc;
     s->cfg.iters_given = s->cfg.iters != 0;
     if (s->cfg.strides.start == 0)
         s->cfg.strides = (cr_range){1, 1024, s->ses.opt.quick ? AT_QUICK_STRIDE_FACTOR : 2};
@@ -185,8 +187,8 @@ static int plan(void *state, cr_meta *meta)
     /* Half the device's largest allocation, and at most 1 GiB: the host
      * keeps a copy to verify. */
     s->cfg.max_bytes = s->ses.info.max_alloc_bytes / 2;
-    if (s->cfg.max_bytes > (UINT64_C(1) << 30))
-        s->cfg.max_bytes = UINT64_C(1) << 30;
+    if (s->cfg.max_bytes > AT_MAX_COUNTER_BYTES)
+        s->cfg.max_bytes = AT_MAX_COUNTER_BYTES;
     rc = at_check_strides(s);
     if (rc >= 0)
         return rc;

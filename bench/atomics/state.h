@@ -130,6 +130,13 @@ int at_sweep_launch(at_state *s);
 int at_sweep_locks_on(at_state *s, at_endpoint *ep, uint64_t max_groups);
 
 /* ---- strides.c ---- */
+/* The most bytes of counters a run takes (and half the device's largest
+ * allocation). */
+#define AT_MAX_COUNTER_BYTES (UINT64_C(1) << 30)
+/* A --strides no device could hold (two work-items' counters a stride
+ * apart beyond AT_MAX_COUNTER_BYTES) is refused before the device: the
+ * exit status, or -1. */
+int at_check_strides_given(at_state *s);
 /* A --strides the device cannot hold is refused: the exit status, or -1. */
 int at_check_strides(at_state *s);
 void at_plan_strides(at_state *s);

@@ -432,6 +432,20 @@ static size_t quick_ladder(const fma_geometry *g, uint64_t end, uint64_t *out)
     return n;
 }
 
+/* What --per-cu needs no device for: no more units per compute unit than
+ * the 32-bit launch dimensions hold work-items (a unit is one or more). */
+static int check_per_cu_given(fma_state *s)
+{
+    const cr_range *r = &s->cfg.per_cu;
+    if (r->start == 0)
+        return -1;
+    uint64_t end = cr_range_value(r, cr_range_count(r) - 1);
+    if (end > UINT32_MAX)
+        return cr_fail_usage(&s->ses, "--per-cu reaches %" PRIu64 " per compute unit, above the %" PRIu32
+                                      " work-items a launch holds", end, UINT32_MAX);
+    return -1;
+}
+
 /* Fills the ILP list and the concurrency ladder. Returns -1 to go on, or
  * the exit status after a usage error. */
 static int plan_sweep(fma_state *s)
@@ -548,6 +562,8 @@ static void describe(const fma_state *s, cr_meta *meta)
 
 /* ---- the skeleton's hooks ---- */
 
+static int parsed(void *state) { return check_per_cu_given(state); }
+
 static int plan(void *state, cr_meta *meta)
 {
     fma_state *s = state;
@@ -584,7 +600,7 @@ static const cr_design fma_design = {
                "the X-model's g(x) (Li ch. 3, Volkov's method).",
     .options = fma_options, .n_options = N_FMA_OPTIONS, .config = &the_state.cfg,
     .session = &the_state.ses, .state = &the_state, .quiet_omp_waits = true, .measures_compute = true,
-    .plan = plan, .run = run_design, .release = release,
+    .parsed = parsed, .plan = plan, .run = run_design, .release = release,
 };
 
 int fma_main(int argc, char **argv, const fma_backend *backend)

@@ -159,6 +159,12 @@ static int run_all_sweeps(stream_run *run)
 
 /* ---- the skeleton's hooks ---- */
 
+static int parsed(void *state)
+{
+    stream_run *run = state;
+    return stream_check_options(run) == 0 ? -1 : CR_EXIT_USAGE;
+}
+
 static int plan(void *state, cr_meta *meta)
 {
     stream_run *run = state;
@@ -233,6 +239,7 @@ int stream_main(int argc, char **argv, const stream_backend *backend)
         .state = &run,
         .quiet_omp_waits = true,
         .measures_memory = true,
+        .parsed = parsed,
         .plan = plan,
         .run = run_design,
         .release = release,
