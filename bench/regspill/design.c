@@ -177,6 +177,37 @@ static int check_caps_read(regspill_run *run)
     return rc == 0 ? -1 : CR_EXIT_USAGE;
 }
 
+/* The largest live-value count the run builds a kernel for. */
+static unsigned most_live(const regspill_run *run)
+{
+    uint64_t most = run->be->can_cap_registers() ? run->cfg.sweep_live : 0;
+    for (size_t i = 0; i < run->cfg.nlive; ++i)
+        most = run->cfg.live[i] > most ? run->cfg.live[i] : most;
+    return (unsigned)most;
+}
+
+/* A --work-group above what the kernel of the most live values runs in a
+ * group (its registers, its private memory bound it the most) is refused
+ * now, not failed at every point. -1 to go on, else the exit status. */
+static int check_kernel_group(regspill_run *run)
+{
+    if (run->cfg.work_group == 0)
+        return -1;
+    regspill_variant v = {.live = most_live(run)};
+    regspill_build_info info;
+    regspill_build_info_init(&info);
+    char err[CR_ERRLEN];
+    if (run->be->build(&v, run->work_group, &info, err, sizeof err) != CR_OK) {
+        cr_say_error(run->ses.opt.program, "the kernel of %u live values: %s", v.live, err);
+        return CR_EXIT_FAILED;
+    }
+    if (info.max_work_group != 0 && run->work_group > info.max_work_group)
+        return cr_fail_usage(&run->ses, "--work-group %" PRIu64 " is above the %" PRIu64 " work-items a group of the "
+                                        "kernel of %u live values runs",
+                             run->work_group, info.max_work_group, v.live);
+    return -1;
+}
+
 /* The launch geometry: --work-group's groups over the backend's
  * work-items, or the backend's own. -1 to go on, else the exit status. */
 static int choose_geometry(regspill_run *run)
@@ -324,6 +355,8 @@ static int plan(void *state, cr_meta *meta)
     if (rc >= 0)
         return rc;
     default_config(run);
+    if ((rc = check_kernel_group(run)) >= 0)
+        return rc;
     const char *arch = run->be->arch();
     cr_meta_set(meta, "architecture", "%s", arch ? arch : "n/a");
     cr_meta_set(meta, "register_cap", "%s", run->be->can_cap_registers() ? "yes" : "no (the toolchain takes none)");
