@@ -44,7 +44,7 @@ int cr_open_wanted_host_ref(const cr_session *s, cr_host_ref mode, const cr_back
     return cr_open_host_ref(s, host, info) == 0 ? 1 : -1;
 }
 
-int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_base *be)
+static int run_design(int argc, char **argv, const cr_design *d, const cr_backend_base *be)
 {
     if (d->quiet_omp_waits)
         cr_omp_quiet_waits(argv);
@@ -105,4 +105,11 @@ int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_ba
     be->close();
     cr_session_close(s);
     return exit_code;
+}
+
+int cr_bench_main(int argc, char **argv, const cr_design *d, const cr_backend_base *be)
+{
+    int status = run_design(argc, argv, d, be);
+    const char *program = d->session->opt.program;
+    return cr_check_output(program ? program : "crossroof", status);
 }

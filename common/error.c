@@ -1,8 +1,10 @@
 #include "error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* One line: a file name, a device name or an argument may hold a newline. */
 static void one_line(char *s)
@@ -38,6 +40,20 @@ void cr_say_error(const char *program, const char *fmt, ...)
     va_start(ap, fmt);
     cr_vsay_error(program, fmt, ap);
     va_end(ap);
+}
+
+int cr_check_output(const char *program, int status)
+{
+    int flushed = fflush(stdout), why = errno;
+    int failed = status != 0 ? status : 1;
+    if (flushed != 0 || ferror(stdout)) {
+        /* An earlier write's error has gone with its errno. */
+        cr_say_error(program, "cannot write standard output: %s", flushed != 0 ? strerror(why) : "a write failed");
+        status = failed;
+    }
+    if (fflush(stderr) != 0 || ferror(stderr))
+        status = failed;
+    return status;
 }
 
 void cr_die(const char *program, int status, const char *fmt, ...)

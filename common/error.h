@@ -17,6 +17,12 @@ int cr_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((forma
 void cr_say_error(const char *program, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cr_vsay_error(const char *program, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
+/* The exit status of a program about to return status, once what it wrote
+ * is out: a write to stdout that failed (a full disk, a closed descriptor)
+ * is said in one line and makes a status of 0 a failure (1); one to stderr
+ * can say nothing, and does the same silently. */
+int cr_check_output(const char *program, int status);
+
 /* cr_say_error, then exits with status. */
 void cr_die(const char *program, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 

@@ -7,14 +7,34 @@
 
 #include <string.h>
 
+#define CR_LIST_MAX_BYTES 4096
+
+/* Whether the item of len bytes at item comes again after it: a second
+ * one would be measured twice, a second row of the same point. */
+static bool item_repeats(const char *item, size_t len)
+{
+    for (const char *q = item + len; *q == ',';) {
+        size_t n = strcspn(++q, ",");
+        if (n == len && memcmp(q, item, len) == 0)
+            return true;
+        q += n;
+    }
+    return false;
+}
+
 int cr_list_check(const char *text, char *err, size_t errlen)
 {
     if (text == NULL || text[0] == '\0')
         return cr_errf(err, errlen, "empty list");
+    /* Each item is looked for in the rest: bounded, as the lists are short. */
+    if (strlen(text) > CR_LIST_MAX_BYTES)
+        return cr_errf(err, errlen, "list '%.32s...' is longer than %d bytes", text, CR_LIST_MAX_BYTES);
     for (const char *p = text;; ++p) {
         size_t len = strcspn(p, ",");
         if (len == 0)
             return cr_errf(err, errlen, "list '%s' has an empty item", text);
+        if (item_repeats(p, len))
+            return cr_errf(err, errlen, "'%.*s' is given twice", (int)len, p);
         p += len;
         if (*p == '\0')
             return 0;

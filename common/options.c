@@ -486,6 +486,21 @@ static struct option *long_options(const cr_extra_option *extra, size_t n_extra)
     return longopts;
 }
 
+/* Records that the index-th benchmark option was given, and the value of
+ * the one that selects the sweeps. */
+static void note_extra_given(cr_options *out, const cr_extra_option *o, size_t index, const char *arg,
+                             const char **selector_arg)
+{
+    if (index < 64)
+        out->extra_given |= UINT64_C(1) << index;
+    if (index < 64 && arg && strcmp(arg, "all") == 0)
+        out->extra_all |= UINT64_C(1) << index;
+    else if (index < 64)
+        out->extra_all &= ~(UINT64_C(1) << index); /* given again, the last one counts */
+    if (o->selects)
+        *selector_arg = arg;
+}
+
 /* Whether token (an argument as given, "--name" or "--name=value") names
  * the option name by a prefix only, which getopt_long takes. Taken, "--ou"
  * after a run_all.sh check that knows "--out" would say where results go
@@ -525,6 +540,10 @@ static int settle_options(cr_options *out)
     if (out->min_time_s > out->max_time_s) {
         cr_say_error(out->program, "--min-time %g s is longer than --max-time %g s%s (see --help)", out->min_time_s,
                      out->max_time_s, out->max_time_given ? "" : ", the default");
+        return -1;
+    }
+    if (out->energy == CR_ENERGY_OFF && out->energy_min_s != 0) {
+        cr_say_error(out->program, "--energy-time has no effect with --energy off (see --help)");
         return -1;
     }
     if (out->energy_min_s == 0)
@@ -567,6 +586,7 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         return -1;
     }
     int rc = 0;
+    const char *selector_arg = NULL;
     opterr = 0;
     optind = 1;
     for (;;) {
@@ -590,6 +610,8 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
             break;
         }
         const char *name = longindex >= 0 ? longopts[longindex].name : "?";
+        if (c >= OPT_EXTRA_BASE)
+            note_extra_given(out, &extra[c - OPT_EXTRA_BASE], (size_t)(c - OPT_EXTRA_BASE), optarg, &selector_arg);
         int status = c >= OPT_EXTRA_BASE ? apply_extra(&extra[c - OPT_EXTRA_BASE], ctx, optarg, err, sizeof err)
                                          : apply_common(c, optarg, out, err, sizeof err);
         if (status != 0) {
@@ -602,6 +624,8 @@ int cr_options_parse(int argc, char **argv, const cr_extra_option *extra, size_t
         cr_say_error(out->program, "unexpected argument '%s' (see --help)", argv[optind]);
         rc = -1;
     }
+    if (rc == 0)
+        rc = cr_check_option_use(out, extra, n_extra, ctx, selector_arg);
     if (rc == 0)
         rc = settle_options(out);
     free(longopts);

@@ -30,8 +30,8 @@ size_t cr_range_count(const cr_range *r);
 /* The i-th value (i < cr_range_count). */
 uint64_t cr_range_value(const cr_range *r, size_t i);
 
-/* A comma list's one rule: not empty, and no item empty ("a,,b", "a,",
- * ",a"). 0, or -1 with err set. */
+/* A comma list's one rule: not empty, no item empty ("a,,b", "a,", ",a"),
+ * and no item twice ("a,b,a"). 0, or -1 with err set. */
 int cr_list_check(const char *text, char *err, size_t errlen);
 
 /* Parses a positive decimal count with no suffix ("10"). */
@@ -87,6 +87,8 @@ typedef struct {
     cr_energy_mode energy;  /* --energy */
     double energy_min_s;    /* --energy-time: shortest energy window of a point */
     bool host_limit;        /* --host-limit: measure the host's memory limit for a device sharing it */
+    uint64_t extra_given;   /* bit i: the i-th benchmark option was given */
+    uint64_t extra_all;     /* bit i: ... as "all", naming no item of its own */
 } cr_options;
 
 /* How a benchmark-specific option's text becomes a value. The typed kinds
@@ -103,7 +105,13 @@ typedef enum {
     CR_OPT_FLAG,     /* bool set to true; takes no value */
 } cr_option_kind;
 
-/* A benchmark-specific option. apply() returns 0 or -1 with err set. */
+/* A benchmark-specific option. apply() returns 0 or -1 with err set.
+ *
+ * What a design runs is a set of sweeps (a bit each), chosen by at most one
+ * selecting option: its --sweeps (names into bits), or a flag that leaves
+ * some of them (regspill's --offline). An option read by some sweeps only
+ * says which in `sweeps`: given while the selector leaves none of those, it
+ * would change nothing, and is refused, naming both. */
 typedef struct {
     const char *name;     /* long name without dashes */
     const char *metavar;  /* NULL for a flag */
@@ -113,16 +121,66 @@ typedef struct {
     size_t offset;        /* of the field, for the typed kinds */
     const char *const *names;
     unsigned n_names;
+    unsigned sweeps;      /* the sweeps that read it, 0: every one; a selecting flag: the sweeps it leaves */
+    bool selects;         /* the option that chooses the sweeps */
 } cr_extra_option;
 
-/* An option with a callback of its own, for a rule no kind has. */
-#define CR_OPTION_CALL(name, metavar, help, apply) {(name), (metavar), (help), (apply), CR_OPT_CUSTOM, 0, NULL, 0}
+/* An option with a callback of its own, for a rule no kind has, read by the
+ * sweeps `sweeps` only (CR_OPTION_CALL: by every sweep). */
+#define CR_OPTION_CALL_FOR(sweeps, name, metavar, help, apply) \
+    {(name), (metavar), (help), (apply), CR_OPT_CUSTOM, 0, NULL, 0, (sweeps), false}
+#define CR_OPTION_CALL(name, metavar, help, apply) CR_OPTION_CALL_FOR(0, name, metavar, help, apply)
 /* A typed option whose value is member of the context type. */
-#define CR_OPTION(kind, name, metavar, help, type, member) \
-    {(name), (metavar), (help), NULL, (kind), offsetof(type, member), NULL, 0}
+#define CR_OPTION_FOR(sweeps, kind, name, metavar, help, type, member) \
+    {(name), (metavar), (help), NULL, (kind), offsetof(type, member), NULL, 0, (sweeps), false}
+#define CR_OPTION(kind, name, metavar, help, type, member) CR_OPTION_FOR(0, kind, name, metavar, help, type, member)
 /* A list of names (or "all") parsed into member's bits; names is an array. */
-#define CR_OPTION_NAMES(name, help, type, member, names) \
-    {(name), "LIST", (help), NULL, CR_OPT_NAMES, offsetof(type, member), (names), sizeof(names) / sizeof((names)[0])}
+#define CR_NAMES_ROW(name, help, type, member, names, sweeps, selects) \
+    {(name), "LIST", (help), NULL, CR_OPT_NAMES, offsetof(type, member), (names), sizeof(names) / sizeof((names)[0]), \
+     (sweeps), (selects)}
+#define CR_OPTION_NAMES_FOR(sweeps, name, help, type, member, names) \
+    CR_NAMES_ROW(name, help, type, member, names, sweeps, false)
+#define CR_OPTION_NAMES(name, help, type, member, names) CR_NAMES_ROW(name, help, type, member, names, 0, false)
+/* The design's --sweeps: the names of its sweeps, bit i the i-th. */
+#define CR_OPTION_SWEEPS(name, help, type, member, names) CR_NAMES_ROW(name, help, type, member, names, 0, true)
+/* A flag that leaves only the sweeps `leaves` to run. */
+#define CR_OPTION_MODE(leaves, name, help, type, member) \
+    {(name), NULL, (help), NULL, CR_OPT_FLAG, offsetof(type, member), NULL, 0, (leaves), true}
+
+/* The benchmark options given that no sweep the selecting option leaves
+ * reads (see cr_extra_option): -1 after one line naming the first and the
+ * selector (with selector_arg, its value as given), else 0. */
+int cr_check_option_use(const cr_options *o, const cr_extra_option *extra, size_t n_extra, const void *ctx,
+                        const char *selector_arg);
+
+/* Whether the benchmark option name was given with items of its own, not
+ * as "all" (which asks for what the default has). */
+bool cr_option_given(const cr_options *o, const cr_extra_option *extra, size_t n_extra, const char *name);
+
+/* The same against the sweeps that can run at all (a backend's, a
+ * device's): -1 after "--NAME has no effect here: why", else 0. */
+int cr_check_options_read(const cr_options *o, const cr_extra_option *extra, size_t n_extra, unsigned runnable,
+                          const char *why);
+
+/* One of the options that choose together what is measured: its items
+ * (bit i of chosen: names[i]), and whether it was given or is a default. */
+#define CR_MAX_CHOICES 8
+typedef struct {
+    const char *option; /* "types" */
+    unsigned chosen;
+    const char *const *names;
+    unsigned n;
+    bool given;
+} cr_choice;
+/* Whether the combination idx (an item of each choice, in order) is
+ * measured; where not, why may say why. */
+typedef bool (*cr_measured_fn)(const void *ctx, const unsigned *idx, char *why, size_t len);
+/* 0 when every item of a choice given is measured with some items of the
+ * others and something is measured at all; else -1 after one line naming
+ * what measures nothing, with what, and the first reason (where: "" or
+ * " on this device"). */
+int cr_check_choices(const char *program, const cr_choice *dims, size_t ndims, cr_measured_fn measured,
+                     const void *ctx, const char *where);
 
 /* Parses argv. Returns 0 on success, -1 after printing one error line
  * "<program>: error: ..." to stderr. Defaults are filled first. */

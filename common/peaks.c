@@ -3,6 +3,7 @@
 
 #include "cpu_model.h"
 #include "host_fma.h"
+#include "topology.h"
 #include "host_limit.h"
 #include "options.h"
 
@@ -70,8 +71,8 @@ static uint64_t limit_array_bytes(const cr_peaks *p, char *why, size_t len)
     uint64_t want = (uint64_t)CR_RESIDENT_FACTOR * llc;
     if (want < (UINT64_C(64) << 20))
         want = UINT64_C(64) << 20;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && page > 0 && 3 * want > (uint64_t)pages * (uint64_t)page / 4) {
+    uint64_t ram = cr_host_memory_bytes();
+    if (ram > 0 && 3 * want > ram / 4) {
         char w[32];
         cr_format_bytes(3 * want, w, sizeof w);
         snprintf(why, len, "unknown: the host limit's three arrays (%s) would take more than a quarter of host memory",

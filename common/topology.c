@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cr_topology {
     hwloc_topology_t topo;
@@ -95,6 +96,12 @@ void cr_topo_summary(cr_topology *t, char *buf, size_t len)
         hwloc_obj_t o = hwloc_get_obj_by_type(t->topo, caches[i].type, 0);
         append(buf, len, "; %s %ux%s", caches[i].name, n, o->attr->cache.size);
     }
+}
+
+uint64_t cr_host_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
 uint64_t cr_topo_llc_bytes(cr_topology *t)

@@ -17,6 +17,8 @@ void cr_topo_close(cr_topology *t);
 /* "1 package, 2 cores, 2 PUs; NUMA: 1 node (23.4 GiB); L1d 2x48 KiB; L2 2x1 MiB; L3 1x32 MiB" */
 void cr_topo_summary(cr_topology *t, char *buf, size_t len);
 uint64_t cr_topo_llc_bytes(cr_topology *t);
+/* The host's physical memory, 0 where the system does not say. */
+uint64_t cr_host_memory_bytes(void);
 /* One data (or unified) cache of level 1..5 as hwloc reports it: its size
  * (0 when the host has no such level, or t is NULL) and, when line_bytes
  * is not NULL, its line size (0 when unknown). Private levels give one

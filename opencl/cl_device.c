@@ -466,6 +466,23 @@ void cr_cl_release_program(cl_program *p)
     *p = NULL;
 }
 
+cr_status cr_cl_kernel_group_limit(const cr_cl *cl, cl_kernel k, uint64_t local_per_item, uint64_t *limit, char *err,
+                                   size_t errlen)
+{
+    size_t group = 0;
+    cl_ulong local = 0;
+    CR_CL_CHECK(clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof group, &group, NULL),
+                "clGetKernelWorkGroupInfo(work-group size)", err, errlen);
+    CR_CL_CHECK(clGetKernelWorkGroupInfo(k, cl->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, NULL),
+                "clGetKernelWorkGroupInfo(local memory)", err, errlen);
+    uint64_t most = cl->info.max_work_group && cl->info.max_work_group < group ? cl->info.max_work_group : group;
+    uint64_t room = cl->info.local_mem_bytes > local ? cl->info.local_mem_bytes - local : 0;
+    if (local_per_item && room / local_per_item < most)
+        most = room / local_per_item;
+    *limit = most;
+    return CR_OK;
+}
+
 unsigned cr_cl_preferred_width(const cr_cl *cl, cl_device_info what)
 {
     cl_uint width = 1;

@@ -93,6 +93,14 @@ cr_status cr_cl_set_args(cl_kernel k, const char *name, const cr_cl_arg *args, u
 cr_status cr_cl_launch_timed(const cr_cl *cl, cl_kernel k, size_t global, size_t local, cr_timing *t, char *err,
                              size_t errlen);
 
+/* The largest work-group k runs with on the device: the device's limit,
+ * the kernel's own (CL_KERNEL_WORK_GROUP_SIZE: its registers, its
+ * barriers), and, where it has local memory (CL_KERNEL_LOCAL_MEM_SIZE, and
+ * local_per_item bytes each work-item of a group adds as an argument), what
+ * the device's local memory holds. CR_OK, or CR_ERR with err. */
+cr_status cr_cl_kernel_group_limit(const cr_cl *cl, cl_kernel k, uint64_t local_per_item, uint64_t *limit, char *err,
+                                   size_t errlen);
+
 /* The device's preferred vector width for what (a
  * CL_DEVICE_PREFERRED_VECTOR_WIDTH_* query) where a kernel has that width
  * (2, 4, 8 or 16), else 1. */

@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const sweep_names[] = {"degree", "stride", "groups", "host", "launch", "locks"};
-
 /* ---- options ---- */
 
 static int opt_iters(void *c, const char *a, char *e, size_t l)
@@ -36,23 +34,30 @@ static int opt_iters(void *c, const char *a, char *e, size_t l)
     return cr_parse_count_at_most(a, AT_MAX_ITERS, "operations per work-item", &((at_config *)c)->iters, e, l);
 }
 
+/* The sweeps that run operations on counters, and those of the device's
+ * own memory spaces. */
+#define AT_SW_COUNTERS (AT_SW_DEGREE | AT_SW_STRIDE | AT_SW_GROUPS | AT_SW_HOST)
+#define AT_SW_SPACES (AT_SW_DEGREE | AT_SW_STRIDE | AT_SW_GROUPS)
+
 static const cr_extra_option at_options[] = {
-    CR_OPTION_NAMES("ops", "add,inc,xchg,cas,min,max,read or all (default all)", at_config, ops, at_op_names),
-    CR_OPTION_NAMES("types", "uint32,uint64,float or all (default all; float: add only)", at_config, types,
-                    at_type_names),
-    CR_OPTION_NAMES("spaces", "global,local or all (default all)", at_config, spaces, at_space_names),
-    CR_OPTION_NAMES("sweeps", "degree,stride,groups,host,launch,locks or all (default all)", at_config, sweeps,
-                    sweep_names),
-    CR_OPTION(CR_OPT_RANGE, "strides", "RANGE",
-              "strides in elements of the stride sweep (default 1:1024:x2; quick 1:1024:x4, x2 in a memory space "
-              "where fewer than 5 of those fit)",
-              at_config, strides),
-    CR_OPTION(CR_OPT_RANGE, "degrees", "RANGE",
-              "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
-    CR_OPTION_CALL("iters", "N",
-                   "atomic operations per work-item at every point (default calibrated at each point: ~10 ms a "
-                   "repetition)",
-                   opt_iters),
+    CR_OPTION_NAMES_FOR(AT_SW_COUNTERS, "ops", "add,inc,xchg,cas,min,max,read or all (default all)", at_config, ops,
+                        at_op_names),
+    CR_OPTION_NAMES_FOR(AT_SW_COUNTERS, "types", "uint32,uint64,float or all (default all; float: add only)",
+                        at_config, types, at_type_names),
+    CR_OPTION_NAMES_FOR(AT_SW_SPACES, "spaces", "global,local or all (default all)", at_config, spaces,
+                        at_space_names),
+    CR_OPTION_SWEEPS("sweeps", "degree,stride,groups,host,launch,locks or all (default all)", at_config, sweeps,
+                     at_sweep_names),
+    CR_OPTION_FOR(AT_SW_STRIDE, CR_OPT_RANGE, "strides", "RANGE",
+                  "strides in elements of the stride sweep (default 1:1024:x2; quick 1:1024:x4, x2 in a memory "
+                  "space where fewer than 5 of those fit)",
+                  at_config, strides),
+    CR_OPTION_FOR(AT_SW_DEGREE, CR_OPT_RANGE, "degrees", "RANGE",
+                  "work-items per counter of the degree sweep (default 1:all:x2, and all)", at_config, degrees),
+    CR_OPTION_CALL_FOR(AT_SW_COUNTERS | AT_SW_LOCKS, "iters", "N",
+                       "atomic operations per work-item at every point (default calibrated at each point: ~10 ms a "
+                       "repetition)",
+                       opt_iters),
 };
 #define N_AT_OPTIONS (sizeof at_options / sizeof at_options[0])
 
@@ -137,18 +142,25 @@ static void note_iters(at_state *s)
 
 /* ---- the skeleton's hooks ---- */
 
+/* Which of --sweeps, --ops, --types and --spaces name items of their own. */
+static void given_choices(const at_state *s, bool given[4])
+{
+    const char *const names[4] = {"sweeps", "ops", "types", "spaces"};
+    for (int i = 0; i < 4; ++i)
+        given[i] = cr_option_given(&s->ses.opt, at_options, N_AT_OPTIONS, names[i]);
+}
+
 static int parsed(void *state)
 {
     at_state *s = state;
-    bool measures = false;
-    for (unsigned sw = 1; sw <= AT_SW_LOCKS; sw <<= 1)
-        measures = measures || ((s->cfg.sweeps & sw) && at_sweep_measures(s, sw));
-    if (!measures)
-        return cr_fail_usage(&s->ses,
-                             "the sweeps chosen measure nothing with these --ops, --types and --spaces (float "
-                             "supports add only; stride runs read, xchg and add on uint32; groups, add on uint32 in "
-                             "global memory)");
+    bool given[4];
+    given_choices(s, given);
+    int rc = at_check_selection(s, given, false);
+    if (rc >= 0)
+        return rc;
     s->cfg.strides_given = s->cfg.strides.start != 0;
+    if ((rc = at_check_strides_given(s)) >= 0)
+        return rc;
     s->cfg.iters_given = s->cfg.iters != 0;
     if (s->cfg.strides.start == 0)
         s->cfg.strides = (cr_range){1, 1024, s->ses.opt.quick ? AT_QUICK_STRIDE_FACTOR : 2};
@@ -159,6 +171,11 @@ static int plan(void *state, cr_meta *meta)
 {
     at_state *s = state;
     s->dev.info = s->ses.info;
+    bool given[4];
+    given_choices(s, given);
+    int rc = at_check_selection(s, given, true);
+    if (rc >= 0)
+        return rc;
     s->dev.be->geometry(&s->dev.work_items, &s->dev.work_group, &s->dev.max_work_group);
     if (s->cfg.degrees.start != 0) {
         uint64_t end = cr_range_value(&s->cfg.degrees, cr_range_count(&s->cfg.degrees) - 1);
@@ -170,9 +187,9 @@ static int plan(void *state, cr_meta *meta)
     /* Half the device's largest allocation, and at most 1 GiB: the host
      * keeps a copy to verify. */
     s->cfg.max_bytes = s->ses.info.max_alloc_bytes / 2;
-    if (s->cfg.max_bytes > (UINT64_C(1) << 30))
-        s->cfg.max_bytes = UINT64_C(1) << 30;
-    int rc = at_check_strides(s);
+    if (s->cfg.max_bytes > AT_MAX_COUNTER_BYTES)
+        s->cfg.max_bytes = AT_MAX_COUNTER_BYTES;
+    rc = at_check_strides(s);
     if (rc >= 0)
         return rc;
     at_plan_strides(s);

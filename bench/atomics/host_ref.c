@@ -6,6 +6,7 @@
 #include "atomics/backend.h"
 #include "atomics/truth.h"
 #include "metadata.h"
+#include "topology.h"
 
 #define AT_U32 uint32_t
 #include "atomics/pattern.h"
@@ -60,8 +61,7 @@ static cr_status host_open(const char *spec, cr_device_info *info, char *err, si
         return CR_ERR;
     }
     /* Designs size their buffers by the memory; the host can use its RAM. */
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    uint64_t ram = cr_host_memory_bytes();
     *info = (cr_device_info){.vendor = "host", .is_cpu = true, .unified_memory = true, .has_fp64 = true,
                              .compute_units = (unsigned)omp_get_num_procs(), .max_work_group = 1,
                              .max_threads_per_cu = 1, .warp_size = 1, .global_mem_bytes = ram, .max_alloc_bytes = ram};

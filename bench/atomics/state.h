@@ -99,10 +99,25 @@ cr_status at_calibrate_point(at_state *s, const cr_result *row, const char *what
  * calibrates the point. Returns -1 when the row cannot be written. */
 int at_measure_run(at_state *s, at_endpoint *ep, at_run *r, const char *sweep, double *figure);
 
-/* ---- sweeps.c, launch_locks.c: 0, or -1 where a row could not be written ---- */
-/* Whether sweep sw (AT_SW_*) measures anything with the operations, types
- * and memory spaces chosen. */
+/* ---- selection.c ---- */
+#define AT_NSWEEPS 6
+extern const char *const at_sweep_names[AT_NSWEEPS]; /* of the AT_SW_* bits, in order */
+/* The operations of the stride sweep, in the order it runs them. */
+#define AT_NSTRIDE_OPS 3
+extern const at_op at_stride_ops[AT_NSTRIDE_OPS];
+/* Whether sweep sw (an AT_SW_* of counters) runs op on type in space at
+ * all; why not. The launch and the locks run none. */
+bool at_sweep_runs(unsigned sw, int op, int type, int space, char *why, size_t len);
+/* Whether sweep sw runs anything with the operations, types and memory
+ * spaces chosen. */
 bool at_sweep_measures(const at_state *s, unsigned sw);
+/* Each sweep, operation, type and space of a --sweeps, --ops, --types or
+ * --spaces given (given[0..3]) is run by some sweep of counters with the
+ * others chosen: -1, else the exit status after one line; device: asked
+ * of the device open too (what it has, whether the host's sweep runs). */
+int at_check_selection(at_state *s, const bool given[4], bool device);
+
+/* ---- sweeps.c, launch_locks.c: 0, or -1 where a row could not be written ---- */
 int at_sweep_degree(at_state *s);
 /* A ratio row of op on type in global memory (its figure the uncontended
  * over the one-address rate) beside the host's own: flagged not-concurrent
@@ -115,6 +130,13 @@ int at_sweep_launch(at_state *s);
 int at_sweep_locks_on(at_state *s, at_endpoint *ep, uint64_t max_groups);
 
 /* ---- strides.c ---- */
+/* The most bytes of counters a run takes (and half the device's largest
+ * allocation). */
+#define AT_MAX_COUNTER_BYTES (UINT64_C(1) << 30)
+/* A --strides no device could hold (two work-items' counters a stride
+ * apart beyond AT_MAX_COUNTER_BYTES) is refused before the device: the
+ * exit status, or -1. */
+int at_check_strides_given(at_state *s);
 /* A --strides the device cannot hold is refused: the exit status, or -1. */
 int at_check_strides(at_state *s);
 void at_plan_strides(at_state *s);

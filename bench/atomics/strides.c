@@ -25,6 +25,23 @@ static uint64_t stride_local_bytes(const at_endpoint *d, uint64_t stride)
     return at_local_bytes(&r);
 }
 
+int at_check_strides_given(at_state *s)
+{
+    if (!s->cfg.strides_given || !at_selected(s->cfg.spaces, AT_GLOBAL))
+        return -1;
+    uint64_t stride = cr_range_value(&s->cfg.strides, cr_range_count(&s->cfg.strides) - 1);
+    uint64_t two = at_strided_bytes(2, stride, at_type_size(AT_TYPE_U32));
+    if (two <= AT_MAX_COUNTER_BYTES)
+        return -1;
+    char need[32], limit[32];
+    format_need(two, need, sizeof need);
+    cr_format_bytes(AT_MAX_COUNTER_BYTES, limit, sizeof limit);
+    return cr_fail_usage(&s->ses,
+                         "--strides reaches %" PRIu64 " elements: %s of counters for two work-items already, above "
+                         "the %s a run's counters may take",
+                         stride, need, limit);
+}
+
 /* A --strides whose largest stride needs more counter memory than the
  * device gives is refused, never run as "unsupported" rows: in each space
  * selected, global memory over every work-item, within the buffer this run

@@ -6,32 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Lee's stride sweep runs on reads and writes; add shows the same for updates. */
-static const at_op stride_ops[] = {AT_READ, AT_XCHG, AT_ADD};
-
-static bool any_op_selected(const at_state *s)
-{
-    for (int type = 0; type < AT_NTYPES; ++type)
-        for (int op = 0; op < AT_NOPS; ++op)
-            if (at_op_selected(s, op, type))
-                return true;
-    return false;
-}
-
-bool at_sweep_measures(const at_state *s, unsigned sw)
-{
-    bool u32 = at_selected(s->cfg.types, AT_TYPE_U32), stride_op = false;
-    for (size_t o = 0; o < sizeof stride_ops / sizeof stride_ops[0]; ++o)
-        stride_op = stride_op || at_selected(s->cfg.ops, stride_ops[o]);
-    switch (sw) {
-    case AT_SW_DEGREE: return s->cfg.spaces != 0 && any_op_selected(s);
-    case AT_SW_HOST: return any_op_selected(s);
-    case AT_SW_STRIDE: return u32 && stride_op && s->cfg.spaces != 0;
-    case AT_SW_GROUPS: return u32 && at_selected(s->cfg.ops, AT_ADD) && at_selected(s->cfg.spaces, AT_GLOBAL);
-    default: return true; /* launch and locks run kinds of their own */
-    }
-}
-
 static uint64_t line_elements(at_type t) { return 64 / at_type_size(t); }
 
 /* The degrees of the degree sweep over span work-items: those given up to
@@ -138,11 +112,11 @@ int at_sweep_stride(at_state *s)
             continue;
         const cr_range *strides = &s->space_strides[space];
         size_t ns = cr_range_count(strides);
-        for (size_t o = 0; o < sizeof stride_ops / sizeof stride_ops[0]; ++o) {
-            if (!at_selected(s->cfg.ops, stride_ops[o]) || !at_selected(s->cfg.types, AT_TYPE_U32))
+        for (size_t o = 0; o < AT_NSTRIDE_OPS; ++o) {
+            if (!at_selected(s->cfg.ops, at_stride_ops[o]) || !at_selected(s->cfg.types, AT_TYPE_U32))
                 continue;
             for (size_t i = 0; i < ns; ++i) {
-                at_run r = {stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(strides, i), 1,
+                at_run r = {at_stride_ops[o], AT_TYPE_U32, (at_space)space, cr_range_value(strides, i), 1,
                             (uint32_t)s->cfg.iters, ep->work_items, ep->work_group, 0};
                 if (at_measure_run(s, ep, &r, "stride", NULL) != 0)
                     return -1;

@@ -20,15 +20,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- options ---- */
 
 /* The names are checked against the backend's paths once parsing is done. */
 static int opt_paths(void *ctx, const char *arg, char *err, size_t errlen)
 {
-    if (arg[0] == '\0')
-        return cr_errf(err, errlen, "empty list");
+    if (cr_list_check(arg, err, errlen) != 0)
+        return -1;
     ((bw_config *)ctx)->paths = arg;
     return 0;
 }
@@ -106,16 +105,48 @@ static uint64_t full_sweep_end(const bw_run *run)
     return end;
 }
 
+/* The host's room for one transfer's buffers, copies of them at once: 90%
+ * of its memory (all of it where the system does not say). */
+static uint64_t host_room(uint64_t copies)
+{
+    uint64_t phys = cr_host_memory_bytes();
+    return phys ? phys / 10 * 9 / copies : UINT64_MAX;
+}
+
+/* Transfers of last bytes, copies of them at once, within the host's room:
+ * 0, or the exit status after one line. */
+static int check_host_room(bw_run *run, uint64_t last, uint64_t copies)
+{
+    if (last <= host_room(copies))
+        return 0;
+    char a[32];
+    cr_format_bytes(last > UINT64_MAX / copies ? UINT64_MAX : last * copies, a, sizeof a);
+    return cr_fail_usage(&run->ses, "transfers of this size need about %s of host memory, more than is here", a);
+}
+
+/* The buffers a transfer's sizes need at once: the pattern, the floats, a
+ * check per transfer, and a path's own source and destination per
+ * transfer. */
+static uint64_t copies_of(unsigned transfers) { return 2 + 3 * (uint64_t)transfers; }
+
+/* What --sizes needs no device for: a first size of whole uint4s, and
+ * host memory for the fewest buffers, those of a path of one transfer. */
+static int check_sizes_given(bw_run *run)
+{
+    const cr_range *r = &run->cfg.sizes;
+    if (r->start == 0)
+        return 0;
+    if (r->start % 16 != 0)
+        return cr_fail_usage(&run->ses, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", r->start);
+    return check_host_room(run, cr_range_value(r, cr_range_count(r) - 1), copies_of(1));
+}
+
 static int check_sizes(bw_run *run)
 {
     bw_config *c = &run->cfg;
     uint64_t limit = run->ses.info.max_alloc_bytes;
     char a[32], b[32];
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    /* the pattern, the floats, a check per transfer, and a path's own
-     * source and destination per transfer */
-    uint64_t copies = 2 + 3 * (uint64_t)run->max_transfers;
-    uint64_t room = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 10 * 9 / copies : UINT64_MAX;
+    uint64_t copies = copies_of(run->max_transfers), room = host_room(copies);
     if (c->sizes.start == 0) {
         c->sizes = run->ses.opt.quick ? (cr_range){UINT64_C(4) << 10, UINT64_C(16) << 20, 16}
                                   : (cr_range){UINT64_C(1) << 10, full_sweep_end(run), 2};
@@ -138,12 +169,9 @@ static int check_sizes(bw_run *run)
         cr_format_bytes(limit, b, sizeof b);
         return cr_fail_usage(&run->ses, "--sizes reaches %s, above the device's allocation limit of %s", a, b);
     }
-    if (c->sizes.start % 16 != 0)
-        return cr_fail_usage(&run->ses, "--sizes: %" PRIu64 " is not a multiple of 16 bytes (one uint4)", c->sizes.start);
-    if (last > room) {
-        cr_format_bytes(last * copies, a, sizeof a);
-        return cr_fail_usage(&run->ses, "transfers of this size need about %s of host memory, more than is here", a);
-    }
+    int rc = check_host_room(run, last, copies);
+    if (rc != 0)
+        return rc;
     run->max_bytes = last;
     return 0;
 }
@@ -244,7 +272,9 @@ static int parsed(void *state)
     if (run->cfg.oversubscribe && run->be->oversubscribe == NULL)
         return cr_fail_usage(&run->ses, "--oversubscribe: the %s backend has no allocation that could exceed the "
                                         "device's memory", run->be->base.name);
-    return bw_check_paths(run) == 0 ? -1 : CR_EXIT_USAGE;
+    if (bw_check_paths(run) != 0)
+        return CR_EXIT_USAGE;
+    return check_sizes_given(run) == 0 ? -1 : CR_EXIT_USAGE;
 }
 
 static int plan(void *state, cr_meta *meta)

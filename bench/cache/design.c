@@ -61,14 +61,14 @@ static int opt_max_footprint(void *ctx, const char *arg, char *err, size_t errle
 }
 
 static const cr_extra_option cc_options[] = {
-    CR_OPTION_NAMES("sweeps", "what to measure: capacity, grid, line, ways, write, loads (default all; line, ways and "
-                              "write need capacity)",
-                    cc_config, sweeps, cc_sweep_names),
+    CR_OPTION_SWEEPS("sweeps", "what to measure: capacity, grid, line, ways, write, loads (default all; line, ways "
+                               "and write need capacity)",
+                     cc_config, sweeps, cc_sweep_names),
     CR_OPTION(CR_OPT_COUNT, "seed", "N", "seed of the random orders (default 1)", cc_config, seed),
-    CR_OPTION_CALL("max-footprint", "SIZE",
-                   "largest footprint of the capacity, grid and loads sweeps, 64K..1G (default 4x the largest cache, "
-                   "quick 2x)",
-                   opt_max_footprint),
+    CR_OPTION_CALL_FOR(1u << CC_SWEEP_CAPACITY | 1u << CC_SWEEP_GRID | 1u << CC_SWEEP_LOADS, "max-footprint", "SIZE",
+                       "largest footprint of the capacity, grid and loads sweeps, 64K..1G (default 4x the largest "
+                       "cache, quick 2x)",
+                       opt_max_footprint),
 };
 #define N_CC_OPTIONS (sizeof cc_options / sizeof cc_options[0])
 

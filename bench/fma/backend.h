@@ -67,7 +67,12 @@ typedef struct {
                      double b, cr_timing *t, char *err, size_t errlen);
     /* Copies the first n chains' end values (dtype elements) to dst. */
     cr_status (*download)(void *dst, uint64_t n, char *err, size_t errlen);
+    /* The device's geometry; its max_work_group is the device's limit. */
     void (*geometry)(fma_geometry *g);
+    /* The largest work-group the kernel of dtype with ilp chains runs with:
+     * the device's limit and the kernel's own (its registers, its local
+     * memory). */
+    cr_status (*work_group_limit)(cr_dtype dtype, unsigned ilp, uint64_t *limit, char *err, size_t errlen);
 } fma_backend;
 
 /* Entry point shared by every fma executable. */

@@ -382,13 +382,54 @@ static int run_sweep(fma_state *s)
 /* ---- set-up ---- */
 
 /* The most units per compute unit a run may ask for: full occupancy, or on
- * a CPU one work-group per compute unit. */
+ * a CPU one work-group per compute unit, and there no more than the sweep
+ * ends at: a CPU runtime runs a group's work-items on one thread and may
+ * keep their chains on its stack between barriers (PoCL does), a limit no
+ * query says (PoCL reports the device's 4096 for the kernels, and a group
+ * of 3072 of E = 8 overflows an 8 MiB stack), while beyond CPU_MAX_PER_CU
+ * a core has long saturated. */
 static uint64_t per_cu_limit(const fma_geometry *g)
 {
     if (g->max_units_per_cu)
         return g->max_units_per_cu;
     uint64_t unit = g->unit_items ? g->unit_items : 1;
-    return g->max_work_group ? g->max_work_group / unit : CPU_MAX_PER_CU;
+    uint64_t by_group = g->max_work_group ? g->max_work_group / unit : CPU_MAX_PER_CU;
+    return by_group < CPU_MAX_PER_CU ? by_group : CPU_MAX_PER_CU;
+}
+
+/* The chain counts of the sweep: --ilp's, else the default's. */
+static void default_ilp(fma_state *s)
+{
+    fma_config *c = &s->cfg;
+    if (c->nilp != 0)
+        return;
+    const unsigned *src = s->ses.opt.quick ? quick_ilp : full_ilp;
+    c->nilp = s->ses.opt.quick ? sizeof quick_ilp / sizeof *quick_ilp : sizeof full_ilp / sizeof *full_ilp;
+    for (size_t i = 0; i < c->nilp; ++i)
+        c->ilp[i] = src[i];
+}
+
+/* The device's work-group limit lowered to the smallest of the kernels
+ * the sweep runs: each type the device has, at each chain count. -1 to go
+ * on, else the exit status. */
+static int kernel_limits(fma_state *s)
+{
+    char err[CR_ERRLEN];
+    for (int t = 0; t < CR_NDTYPES; ++t) {
+        if (!((s->cfg.types >> t) & 1u) || s->be->supports((cr_dtype)t, err, sizeof err) != CR_OK)
+            continue;
+        for (size_t e = 0; e < s->cfg.nilp; ++e) {
+            uint64_t limit = 0;
+            if (s->be->work_group_limit((cr_dtype)t, (unsigned)s->cfg.ilp[e], &limit, err, sizeof err) != CR_OK) {
+                cr_say_error(s->ses.opt.program, "%s kernel of %" PRIu64 " chains: %s", type_names[t],
+                             s->cfg.ilp[e], err);
+                return CR_EXIT_FAILED;
+            }
+            if (limit != 0 && (s->geo.max_work_group == 0 || limit < s->geo.max_work_group))
+                s->geo.max_work_group = limit;
+        }
+    }
+    return -1;
 }
 
 /* 1, f, f^2, ... up to end, and end itself: the number of points (at most
@@ -432,17 +473,25 @@ static size_t quick_ladder(const fma_geometry *g, uint64_t end, uint64_t *out)
     return n;
 }
 
+/* What --per-cu needs no device for: no more units per compute unit than
+ * the 32-bit launch dimensions hold work-items (a unit is one or more). */
+static int check_per_cu_given(fma_state *s)
+{
+    const cr_range *r = &s->cfg.per_cu;
+    if (r->start == 0)
+        return -1;
+    uint64_t end = cr_range_value(r, cr_range_count(r) - 1);
+    if (end > UINT32_MAX)
+        return cr_fail_usage(&s->ses, "--per-cu reaches %" PRIu64 " per compute unit, above the %" PRIu32
+                                      " work-items a launch holds", end, UINT32_MAX);
+    return -1;
+}
+
 /* Fills the ILP list and the concurrency ladder. Returns -1 to go on, or
  * the exit status after a usage error. */
 static int plan_sweep(fma_state *s)
 {
     fma_config *c = &s->cfg;
-    if (c->nilp == 0) {
-        const unsigned *src = s->ses.opt.quick ? quick_ilp : full_ilp;
-        c->nilp = s->ses.opt.quick ? sizeof quick_ilp / sizeof *quick_ilp : sizeof full_ilp / sizeof *full_ilp;
-        for (size_t i = 0; i < c->nilp; ++i)
-            c->ilp[i] = src[i];
-    }
     uint64_t limit = per_cu_limit(&s->geo);
     cr_range r = c->per_cu;
     bool per_cu_given = c->per_cu.start != 0;
@@ -450,8 +499,11 @@ static int plan_sweep(fma_state *s)
         uint64_t end = cr_range_value(&r, cr_range_count(&r) - 1);
         if (end > limit)
             return cr_fail_usage(&s->ses, "--per-cu reaches %" PRIu64 " %s per compute unit, above the %" PRIu64
-                                 " this device holds",
-                                 end, s->geo.unit_name, limit);
+                                 " %s",
+                                 end, s->geo.unit_name, limit,
+                                 s->geo.max_units_per_cu ? "this device holds"
+                                                         : "a CPU device is swept to: one thread runs a work-group, "
+                                                           "its chains on a stack whose limit no runtime reports");
     } else {
         uint64_t cpu_end = s->ses.opt.quick ? QUICK_CPU_MAX_PER_CU : CPU_MAX_PER_CU;
         uint64_t end = s->geo.max_units_per_cu ? limit : (cpu_end < limit ? cpu_end : limit);
@@ -548,11 +600,16 @@ static void describe(const fma_state *s, cr_meta *meta)
 
 /* ---- the skeleton's hooks ---- */
 
+static int parsed(void *state) { return check_per_cu_given(state); }
+
 static int plan(void *state, cr_meta *meta)
 {
     fma_state *s = state;
     s->be->geometry(&s->geo);
-    int rc = plan_sweep(s);
+    default_ilp(s);
+    int rc = kernel_limits(s);
+    if (rc < 0)
+        rc = plan_sweep(s);
     if (rc >= 0)
         return rc;
     if (allocate(s) != 0)
@@ -584,7 +641,7 @@ static const cr_design fma_design = {
                "the X-model's g(x) (Li ch. 3, Volkov's method).",
     .options = fma_options, .n_options = N_FMA_OPTIONS, .config = &the_state.cfg,
     .session = &the_state.ses, .state = &the_state, .quiet_omp_waits = true, .measures_compute = true,
-    .plan = plan, .run = run_design, .release = release,
+    .parsed = parsed, .plan = plan, .run = run_design, .release = release,
 };
 
 int fma_main(int argc, char **argv, const fma_backend *backend)

@@ -177,6 +177,8 @@ static void meta_caches(cr_meta *meta, const char *who, const lt_caches *c)
 
 /* ---- the skeleton's hooks ---- */
 
+static int parsed(void *state) { return lt_check_options(state) == 0 ? -1 : CR_EXIT_USAGE; }
+
 static int plan(void *state, cr_meta *meta)
 {
     lt_state *s = state;
@@ -232,7 +234,8 @@ static const cr_design lt_design = {
     .summary = "Memory latency by pointer chase: one work-item walking a random cycle, against footprint, with the "
                "latency of each cache level and of main memory.",
     .options = lt_options, .n_options = N_LT_OPTIONS, .config = &S.cfg, .session = &S.ses, .state = &S,
-    .plan = plan, .run = run_design, .release = release,
+    .parsed = parsed, .plan = plan,
+    .run = run_design, .release = release,
 };
 
 int latency_main(int argc, char **argv, const lt_backend *backend)

@@ -5,9 +5,10 @@
 
 #include "latency/levels.h"
 
+#include "topology.h"
+
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 
 void lt_find_caches(lt_state *s, lt_endpoint *ep)
 {
@@ -19,6 +20,36 @@ void lt_find_caches(lt_state *s, lt_endpoint *ep)
 static uint64_t lt_llc_of(const lt_endpoint *ep)
 {
     return ep->caches.count ? ep->caches.level[ep->caches.count - 1].bytes : 0;
+}
+
+/* What the footprints need no device for: a start that can be a whole
+ * number of lines (every line is a power of two of 8 bytes or more), no
+ * more than the pieces of --piece-bytes hold, and no more than the host's
+ * memory holds for the chain alone. */
+int lt_check_options(lt_state *s)
+{
+    const lt_config *c = &s->cfg;
+    if (c->piece_bytes && s->dev.be->max_pieces < 2)
+        return cr_fail_usage(&s->ses, "--piece-bytes: %s", s->dev.be->one_piece_why);
+    if (c->footprint.start == 0)
+        return 0;
+    if (c->footprint.start % 8 != 0)
+        return cr_fail_usage(&s->ses, "footprint %" PRIu64 " B is not a multiple of the line (a power of two of 8 "
+                                      "bytes or more)", c->footprint.start);
+    uint64_t end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+    uint64_t pieces = c->piece_bytes * LT_MAX_PIECES, room = cr_host_memory_bytes() / 10 * 9;
+    char a[32], b[32];
+    cr_format_bytes(end, a, sizeof a);
+    if (c->piece_bytes && end > pieces) {
+        cr_format_bytes(pieces, b, sizeof b);
+        return cr_fail_usage(&s->ses, "--footprint reaches %s, above the %s that %d pieces of --piece-bytes hold", a,
+                             b, LT_MAX_PIECES);
+    }
+    if (room && end > room) {
+        cr_format_bytes(room, b, sizeof b);
+        return cr_fail_usage(&s->ses, "--footprint reaches %s, above the %s host memory holds (90%% of it)", a, b);
+    }
+    return 0;
 }
 
 /* Host bytes a footprint needs: the chain and its order, the host's copy,
@@ -74,10 +105,8 @@ int lt_check_footprints(lt_state *s)
     int rc = plan_pieces(s, &limit, device_why, sizeof device_why);
     if (rc != 0)
         return rc;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    uint64_t host_limit = UINT64_MAX;
-    if (pages > 0 && page > 0)
-        host_limit = (uint64_t)((double)pages * (double)page * 0.9 / host_bytes_per_footprint_byte(s));
+    uint64_t phys = cr_host_memory_bytes();
+    uint64_t host_limit = phys ? (uint64_t)((double)phys * 0.9 / host_bytes_per_footprint_byte(s)) : UINT64_MAX;
     char a[32], b[32];
     if (c->footprint.start != 0) {
         if (c->footprint.start % s->line_bytes != 0)

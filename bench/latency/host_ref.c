@@ -5,6 +5,7 @@
 #include "latency/backend.h"
 #include "latency/perm.h"
 #include "metadata.h"
+#include "topology.h"
 
 #define LT_U64 uint64_t
 #include "latency/chase.h"
@@ -66,9 +67,7 @@ static cr_status host_open(const char *spec, cr_device_info *info, char *err, si
     info->clock_mhz = host_clock_mhz();
     info->max_work_group = 1;
     info->warp_size = 1;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0)
-        info->global_mem_bytes = info->max_alloc_bytes = (uint64_t)pages * (uint64_t)page;
+    info->global_mem_bytes = info->max_alloc_bytes = cr_host_memory_bytes();
     return CR_OK;
 }
 

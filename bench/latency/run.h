@@ -80,7 +80,10 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep);
 /* ---- footprints.c ---- */
 /* The cache levels of ep: the API's, a CPU device's from the host topology. */
 void lt_find_caches(lt_state *s, lt_endpoint *ep);
-/* The footprint sweep against the device and the host: -1 to go on, else
+/* What the footprint options need no device for: 0, else the exit status
+ * of a refusal. */
+int lt_check_options(lt_state *s);
+/* The footprint sweep against the device and the host: 0 to go on, else
  * the exit status of a refusal. Fills the default sweep. */
 int lt_check_footprints(lt_state *s);
 

@@ -47,6 +47,8 @@ typedef struct {
                                   (CL_KERNEL_PRIVATE_MEM_SIZE, cudaFuncAttributes.localSizeBytes), -1 unknown */
     int64_t static_smem_bytes; /* shared memory the kernel declares, -1 unknown */
     int blocks_per_cu_api;     /* resident work-groups per compute unit by the runtime's occupancy API, -1 none */
+    uint64_t max_work_group;   /* the most work-items a group of this kernel runs (the device's and its own
+                                  limit: registers, private memory), 0 unknown */
     char log[8192];            /* the compiler's verbose log (ptxas format where it has one), may be empty */
 } regspill_build_info;
 

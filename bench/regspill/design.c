@@ -83,6 +83,9 @@ static int opt_arch(void *ctx, const char *arg, char *err, size_t errlen)
             snprintf(err, errlen, "unknown architecture '%s' (try sm_75, sm_80, sm_90, sm_100, sm_120)", tok);
             return -1;
         }
+        for (size_t i = 0; i < c->narchs; ++i)
+            if (strcmp(c->archs[i], a->name) == 0)
+                return cr_errf(err, errlen, "'%s' is %s, given twice", tok, a->name);
         if (c->narchs == REGSPILL_MAX_ARCHS) {
             snprintf(err, errlen, "at most %d architectures", REGSPILL_MAX_ARCHS);
             return -1;
@@ -112,21 +115,30 @@ static int opt_updates(void *ctx, const char *arg, char *err, size_t errlen)
                                   errlen);
 }
 
+/* What a run does: the live-value sweep, the register-cap sweep and the
+ * offline spill table; --offline leaves the table alone. */
+enum { RS_LIVE_SWEEP = 1, RS_CAP_SWEEP = 2, RS_OFFLINE_TABLE = 4 };
+#define RS_ON_DEVICE (RS_LIVE_SWEEP | RS_CAP_SWEEP)
+#define RS_CAPS (RS_CAP_SWEEP | RS_OFFLINE_TABLE)
+
 static const cr_extra_option regspill_options[] = {
-    CR_OPTION_CALL("live", "LIST", "live values per work-item to sweep, e.g. 4,8,16 (default 2..256)", opt_live),
-    CR_OPTION_CALL("sweep-live", "N", "live values of the register-cap sweep (default 64)", opt_sweep_live),
-    CR_OPTION_CALL("regs", "MIN:MAX", "register caps to sweep (default the kernel's effective region)", opt_regs),
-    CR_OPTION_CALL("arch", "LIST", "architectures of the offline spill table (default the device's, else sm_90)",
-                   opt_arch),
-    CR_OPTION_CALL("rule", "RULE",
-                   "register rule of the critical points: per-warp (NVIDIA, default) or per-block (Li Eq. 4.3)",
-                   opt_rule),
-    CR_OPTION(CR_OPT_FLAG, "offline", NULL, "only the offline spill table; needs the compiler, no device",
-              regspill_config, offline_only),
-    CR_OPTION_CALL("updates", "N", "value updates per work-item per launch (default calibrated to ~20 ms)",
-                   opt_updates),
-    CR_OPTION(CR_OPT_COUNT, "work-group", "N", "work-group size (default the backend's)", regspill_config,
-              work_group),
+    CR_OPTION_CALL_FOR(RS_LIVE_SWEEP, "live", "LIST",
+                       "live values per work-item to sweep, e.g. 4,8,16 (default 2..256)", opt_live),
+    CR_OPTION_CALL_FOR(RS_CAPS, "sweep-live", "N", "live values of the register-cap sweep (default 64)",
+                       opt_sweep_live),
+    CR_OPTION_CALL_FOR(RS_CAPS, "regs", "MIN:MAX", "register caps to sweep (default the kernel's effective region)",
+                       opt_regs),
+    CR_OPTION_CALL_FOR(RS_OFFLINE_TABLE, "arch", "LIST",
+                       "architectures of the offline spill table (default the device's, else sm_90)", opt_arch),
+    CR_OPTION_CALL_FOR(RS_CAP_SWEEP, "rule", "RULE",
+                       "register rule of the critical points: per-warp (NVIDIA, default) or per-block (Li Eq. 4.3)",
+                       opt_rule),
+    CR_OPTION_MODE(RS_OFFLINE_TABLE, "offline", "only the offline spill table; needs the compiler, no device",
+                   regspill_config, offline_only),
+    CR_OPTION_CALL_FOR(RS_ON_DEVICE, "updates", "N",
+                       "value updates per work-item per launch (default calibrated to ~20 ms)", opt_updates),
+    CR_OPTION_FOR(RS_ON_DEVICE, CR_OPT_COUNT, "work-group", "N", "work-group size (default the backend's)",
+                  regspill_config, work_group),
 };
 #define N_REGSPILL_OPTIONS (sizeof regspill_options / sizeof regspill_options[0])
 
@@ -147,6 +159,52 @@ static int check_regs(regspill_run *run)
     if (a && run->cfg.r_hi > a->max_regs_per_thread)
         return cr_fail_usage(&run->ses, "--regs: register cap %" PRIu64 " is above the %u of %s", run->cfg.r_hi,
                              a->max_regs_per_thread, a->name);
+    return -1;
+}
+
+/* An option read only by the cap sweep (and the offline table) changes
+ * nothing where the toolchain takes no cap (and has no offline compiler).
+ * -1 to go on, else the exit status. */
+static int check_caps_read(regspill_run *run)
+{
+    if (run->be->can_cap_registers())
+        return -1;
+    unsigned runnable = RS_LIVE_SWEEP | (run->be->compile_offline ? RS_OFFLINE_TABLE : 0);
+    char why[160];
+    snprintf(why, sizeof why, "the %s toolchain of this device takes no register cap, so there is no cap sweep%s",
+             run->be->base.name, run->be->compile_offline ? "" : " (and no offline table)");
+    int rc = cr_check_options_read(&run->ses.opt, regspill_options, N_REGSPILL_OPTIONS, runnable, why);
+    return rc == 0 ? -1 : CR_EXIT_USAGE;
+}
+
+/* The largest live-value count the run builds a kernel for. */
+static unsigned most_live(const regspill_run *run)
+{
+    uint64_t most = run->be->can_cap_registers() ? run->cfg.sweep_live : 0;
+    for (size_t i = 0; i < run->cfg.nlive; ++i)
+        most = run->cfg.live[i] > most ? run->cfg.live[i] : most;
+    return (unsigned)most;
+}
+
+/* A --work-group above what the kernel of the most live values runs in a
+ * group (its registers, its private memory bound it the most) is refused
+ * now, not failed at every point. -1 to go on, else the exit status. */
+static int check_kernel_group(regspill_run *run)
+{
+    if (run->cfg.work_group == 0)
+        return -1;
+    regspill_variant v = {.live = most_live(run)};
+    regspill_build_info info;
+    regspill_build_info_init(&info);
+    char err[CR_ERRLEN];
+    if (run->be->build(&v, run->work_group, &info, err, sizeof err) != CR_OK) {
+        cr_say_error(run->ses.opt.program, "the kernel of %u live values: %s", v.live, err);
+        return CR_EXIT_FAILED;
+    }
+    if (info.max_work_group != 0 && run->work_group > info.max_work_group)
+        return cr_fail_usage(&run->ses, "--work-group %" PRIu64 " is above the %" PRIu64 " work-items a group of the "
+                                        "kernel of %u live values runs",
+                             run->work_group, info.max_work_group, v.live);
     return -1;
 }
 
@@ -292,9 +350,13 @@ static int plan(void *state, cr_meta *meta)
     int rc = choose_geometry(run);
     if (rc < 0)
         rc = check_regs(run);
+    if (rc < 0)
+        rc = check_caps_read(run);
     if (rc >= 0)
         return rc;
     default_config(run);
+    if ((rc = check_kernel_group(run)) >= 0)
+        return rc;
     const char *arch = run->be->arch();
     cr_meta_set(meta, "architecture", "%s", arch ? arch : "n/a");
     cr_meta_set(meta, "register_cap", "%s", run->be->can_cap_registers() ? "yes" : "no (the toolchain takes none)");

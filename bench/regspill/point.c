@@ -17,7 +17,8 @@
 
 void regspill_build_info_init(regspill_build_info *b)
 {
-    *b = (regspill_build_info){.registers = -1, .private_bytes = -1, .static_smem_bytes = -1, .blocks_per_cu_api = -1};
+    *b = (regspill_build_info){
+        .registers = -1, .private_bytes = -1, .static_smem_bytes = -1, .blocks_per_cu_api = -1, .max_work_group = 0};
 }
 
 /* One launch of the built kernel at the run's geometry. */

@@ -71,6 +71,9 @@ typedef struct {
      * CR_UNSUPPORTED with why in err (no fp64, no half_ for double, no
      * intrinsic for 1/x). */
     cr_status (*supports)(sfu_func f, cr_dtype t, sfu_version v, char *err, size_t errlen);
+    /* The same whatever the device, asked before one is open: whether the
+     * backend has f in type t and version v at all. */
+    cr_status (*has)(sfu_func f, cr_dtype t, sfu_version v, char *err, size_t errlen);
     /* Whether version v of type t keeps subnormal inputs and results in
      * principle (OpenCL: CL_FP_DENORM of the device's fp config, and not a
      * relaxed program; CUDA: not a .ftz version). The design reports what

@@ -21,6 +21,7 @@
 #include "error.h"
 #include "omp_env.h"
 #include "sfu/errors.h"
+#include "sfu/selection.h"
 #include "sfu/timing.h"
 
 #include <errno.h>
@@ -133,6 +134,8 @@ static int opt_lambdas(void *c, const char *a, char *e, size_t l)
             cfg->lambdas[cfg->nlambdas++] = u;
         return 0;
     }
+    if (cr_list_check(a, e, l) != 0)
+        return -1;
     cfg->nlambdas = 0;
     for (const char *p = a;;) {
         size_t len = strcspn(p, ",");
@@ -217,16 +220,9 @@ static int run_version(sfu_state *s, sfu_version v)
     return 0;
 }
 
-/* Whether function f is measured in type t: Li's double set is div, rcp,
- * sqrt and rsqrt. */
-static bool in_type(sfu_func f, cr_dtype t)
-{
-    return t != CR_DOUBLE || sfu_functions[f].has_double;
-}
-
 static int run_function(sfu_state *s)
 {
-    if (!in_type(s->f, s->t))
+    if (!sfu_in_type(s->f, s->t))
         return 0;
     bool prepared = false;
     char err[CR_ERRLEN];
@@ -334,17 +330,18 @@ static void name_options(const sfu_backend *be)
         snprintf(versions_help + used, sizeof versions_help - used, " or all (default all)");
 }
 
+/* Which of the selecting options were given. */
+static sfu_given given_options(const sfu_state *s)
+{
+    const cr_options *o = &s->ses.opt;
+    return (sfu_given){cr_option_given(o, sfu_options, N_SFU_OPTIONS, "types"),
+                       cr_option_given(o, sfu_options, N_SFU_OPTIONS, "functions"),
+                       cr_option_given(o, sfu_options, N_SFU_OPTIONS, "versions")};
+}
+
 static int parsed(void *state)
 {
     sfu_state *s = state;
-    bool measures = false;
-    for (int t = 0; t < CR_NDTYPES; ++t)
-        for (int f = 0; f < SFU_NFUNCS; ++f)
-            measures = measures || (selected(s->cfg.types, t) && selected(s->cfg.funcs, f) &&
-                                    in_type((sfu_func)f, (cr_dtype)t));
-    if (!measures)
-        return cr_fail_usage(&s->ses, "--types double with these --functions measures nothing: Li's double set is "
-                                      "div, rcp, sqrt and rsqrt");
     if (s->cfg.lambdas_given && s->cfg.partition_given && s->cfg.partition_funcs == 0)
         return cr_fail_usage(&s->ses, "--lambdas: --partition-functions none runs no partition sweep to use them in");
     /* A partition sweep runs per function measured: one of a function left
@@ -359,12 +356,15 @@ static int parsed(void *state)
         char err[CR_ERRLEN];
         cr_parse_name_list(quick_partition, func_names, SFU_NFUNCS, &s->cfg.partition_funcs, err, sizeof err);
     }
-    return -1;
+    return sfu_check_selection(s, given_options(s), s->be->has, "");
 }
 
 static int plan(void *state, cr_meta *meta)
 {
     sfu_state *s = state;
+    int rc = sfu_check_selection(s, given_options(s), s->be->supports, " on this device");
+    if (rc >= 0)
+        return rc;
     s->target_s = s->ses.opt.quick ? QUICK_TARGET_RUN_S : TARGET_RUN_S;
     s->be->geometry(&s->lane_work_items, &s->work_group, &s->max_work_items, &s->unit_size);
     cr_meta_set(meta, "lane_work_items", "%" PRIu64, s->lane_work_items);

@@ -26,15 +26,15 @@ static const char *const sweep_names[] = {"footprint", "fixed", "concurrency"};
 
 /* Sizes and ranges left at 0 were not given. */
 static const cr_extra_option stream_options[] = {
-    CR_OPTION(CR_OPT_SIZE, "size", "BYTES", "per-array size of the fixed and concurrency sweeps (default 256M, quick 32M)",
-              stream_config, size),
-    CR_OPTION(CR_OPT_RANGE, "footprint", "RANGE", "per-array sizes of the working-set sweep (default 16K:<4x LLC>:x2)",
-              stream_config, footprint),
-    CR_OPTION(CR_OPT_RANGE, "concurrency", "RANGE", "work-items of the concurrency sweep (default 1 to full occupancy)",
-              stream_config, concurrency),
+    CR_OPTION_FOR(STREAM_SWEEP_FIXED | STREAM_SWEEP_CONCURRENCY, CR_OPT_SIZE, "size", "BYTES",
+                  "per-array size of the fixed and concurrency sweeps (default 256M, quick 32M)", stream_config, size),
+    CR_OPTION_FOR(STREAM_SWEEP_FOOTPRINT, CR_OPT_RANGE, "footprint", "RANGE",
+                  "per-array sizes of the working-set sweep (default 16K:<4x LLC>:x2)", stream_config, footprint),
+    CR_OPTION_FOR(STREAM_SWEEP_CONCURRENCY, CR_OPT_RANGE, "concurrency", "RANGE",
+                  "work-items of the concurrency sweep (default 1 to full occupancy)", stream_config, concurrency),
     CR_OPTION_NAMES("dtype", "float, double or all (default all)", stream_config, dtypes, dtype_names),
     CR_OPTION_NAMES("kernels", "copy,mul,add,triad,dot or all (default all)", stream_config, kernels, kernel_names),
-    CR_OPTION_NAMES("sweeps", "footprint,fixed,concurrency or all (default all)", stream_config, sweeps, sweep_names),
+    CR_OPTION_SWEEPS("sweeps", "footprint,fixed,concurrency or all (default all)", stream_config, sweeps, sweep_names),
     CR_OPTION(CR_OPT_HOST_REF, "host-ref", "MODE", "host OpenMP reference: auto (CPU/APU devices), on, off",
               stream_config, host_ref),
     CR_OPTION(CR_OPT_COUNT, "seed", "N", "seed of the random array contents (default 1)", stream_config, seed),
@@ -159,6 +159,12 @@ static int run_all_sweeps(stream_run *run)
 
 /* ---- the skeleton's hooks ---- */
 
+static int parsed(void *state)
+{
+    stream_run *run = state;
+    return stream_check_options(run) == 0 ? -1 : CR_EXIT_USAGE;
+}
+
 static int plan(void *state, cr_meta *meta)
 {
     stream_run *run = state;
@@ -233,6 +239,7 @@ int stream_main(int argc, char **argv, const stream_backend *backend)
         .state = &run,
         .quiet_omp_waits = true,
         .measures_memory = true,
+        .parsed = parsed,
         .plan = plan,
         .run = run_design,
         .release = release,

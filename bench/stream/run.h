@@ -71,8 +71,10 @@ bool stream_verify(stream_run *run, stream_endpoint *ep, stream_kernel k, cr_dty
 int stream_measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t n, const stream_point *pts,
                           size_t npts, long double gold_dot, bool host_kernel);
 
-/* The plan's checks of every size and of the concurrency sweep against the
- * device and the host (sizes.c): 0, or the exit status of a refusal. */
+/* The checks of the sizes and of the concurrency sweep (sizes.c): 0, or
+ * the exit status of a refusal. What needs no device, before it is
+ * opened; then the plan's, against the device and the host. */
+int stream_check_options(stream_run *run);
 int stream_check_sizes(stream_run *run);
 int stream_plan_concurrency(stream_run *run);
 

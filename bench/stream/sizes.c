@@ -1,13 +1,16 @@
-/* What the stream plan checks before anything runs: every array size
- * against the device's allocation limit and the host's memory, the
+/* What the stream plan checks before anything runs: first what needs no
+ * device (whole elements, the concurrency sweep against the largest array
+ * there can be, the host's memory at the fewest copies), then every array
+ * size against the device's allocation limit and the host's memory, the
  * defaults lowered where they do not fit (the session holds that note
  * back until every check has passed), and the concurrency sweep's
  * work-items against the elements of an array. */
 #include "stream/run.h"
 
+#include "topology.h"
+
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #define DEFAULT_SIZE (UINT64_C(256) << 20)
 #define QUICK_SIZE (UINT64_C(32) << 20)
@@ -26,6 +29,62 @@ static uint64_t pow2_floor(uint64_t v)
     while (p <= v / 2)
         p *= 2;
     return p;
+}
+
+/* Host memory: `arrays` arrays of the biggest size. Refuse rather than
+ * swap. 0, or the exit status after one line. */
+static int check_host_memory(stream_run *run, uint64_t biggest, unsigned arrays)
+{
+    uint64_t phys = cr_host_memory_bytes();
+    if (phys == 0 || biggest <= phys / 10 * 9 / arrays)
+        return 0;
+    char a[32], b[32];
+    cr_format_bytes(biggest > UINT64_MAX / arrays ? UINT64_MAX : biggest * arrays, a, sizeof a);
+    cr_format_bytes(phys, b, sizeof b);
+    return cr_fail_usage(&run->ses, "arrays of this size need %s of host memory, more than 90%% of the %s here", a, b);
+}
+
+/* A size must hold whole elements of every type chosen. */
+static int check_whole_elements(stream_run *run, uint64_t size)
+{
+    if (size % 8 != 0 && (run->cfg.dtypes & (1u << CR_DOUBLE)))
+        return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", size);
+    if (size % 4 != 0)
+        return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", size);
+    return 0;
+}
+
+/* The refusal of a concurrency sweep reaching end work-items where an
+ * array of size bytes has fewer elements of type t. */
+static int refuse_concurrency(stream_run *run, uint64_t end, uint64_t size, cr_dtype t)
+{
+    char a[32];
+    cr_format_bytes(size, a, sizeof a);
+    return cr_fail_usage(&run->ses,
+                         "--concurrency reaches %" PRIu64 " work-items, above the %" PRIu64
+                         " elements of a %s array of %s (at most one work-item per element)",
+                         end, size / cr_dtype_size(t), cr_dtype_name(t), a);
+}
+
+static uint64_t range_end(const cr_range *r) { return cr_range_value(r, cr_range_count(r) - 1); }
+
+int stream_check_options(stream_run *run)
+{
+    const stream_config *c = &run->cfg;
+    int rc = 0;
+    if (c->size != 0)
+        rc = check_whole_elements(run, c->size);
+    if (rc == 0 && c->footprint.start != 0)
+        rc = check_whole_elements(run, c->footprint.start);
+    /* The largest array there can be: the device may lower the default, never raise it. */
+    uint64_t size = c->size ? c->size : run->ses.opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
+    if (rc == 0 && c->concurrency.start != 0 && range_end(&c->concurrency) > size / cr_dtype_size(CR_FLOAT))
+        rc = refuse_concurrency(run, range_end(&c->concurrency), size, CR_FLOAT);
+    uint64_t fp_end = c->footprint.start != 0 ? range_end(&c->footprint) : 0;
+    uint64_t biggest = fp_end > c->size ? fp_end : c->size;
+    if (rc == 0 && biggest != 0)
+        rc = check_host_memory(run, biggest, 4); /* the fewest: three mirrors and a scratch array */
+    return rc;
 }
 
 /* Checks every size against the device and host limits; fills defaults.
@@ -54,7 +113,7 @@ int stream_check_sizes(stream_run *run)
         }
     }
     if (c->footprint.start != 0) {
-        uint64_t end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+        uint64_t end = range_end(&c->footprint);
         if (end > limit) {
             cr_format_bytes(end, a, sizeof a);
             cr_format_bytes(limit, b, sizeof b);
@@ -72,31 +131,16 @@ int stream_check_sizes(stream_run *run)
         }
         c->footprint = (cr_range){UINT64_C(16) << 10, end, run->ses.opt.quick ? 16 : 2};
     }
-    /* Every size must hold whole elements of every selected type. */
-    uint64_t sizes[2] = {c->size, c->footprint.start};
-    for (int i = 0; i < 2; ++i)
-        if (sizes[i] % 8 != 0 && (c->dtypes & (1u << CR_DOUBLE)))
-            return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 8 bytes (one double)", sizes[i]);
-        else if (sizes[i] % 4 != 0)
-            return cr_fail_usage(&run->ses, "size %" PRIu64 " is not a multiple of 4 bytes (one float)", sizes[i]);
     /* Host memory: three mirrors and one scratch array; with the reference
      * three host arrays and three for its limit; a CPU or APU device's own
-     * three arrays live there too. Refuse rather than swap. */
+     * three arrays live there too. */
     uint64_t biggest = c->size;
-    uint64_t fp_end = cr_range_value(&c->footprint, cr_range_count(&c->footprint) - 1);
+    uint64_t fp_end = range_end(&c->footprint);
     if (fp_end > biggest)
         biggest = fp_end;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && page > 0) {
-        uint64_t phys = (uint64_t)pages * (uint64_t)page;
-        unsigned arrays = 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0);
-        uint64_t need = biggest * arrays; /* biggest is below the device limit: no overflow */
-        if (need > phys / 10 * 9) {
-            cr_format_bytes(need, a, sizeof a);
-            cr_format_bytes(phys, b, sizeof b);
-            return cr_fail_usage(&run->ses, "arrays of this size need %s of host memory, more than 90%% of the %s here", a, b);
-        }
-    }
+    int rc = check_host_memory(run, biggest, 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0));
+    if (rc != 0)
+        return rc;
     run->mirror_bytes = biggest;
     return 0;
 }
@@ -139,10 +183,7 @@ int stream_plan_concurrency(stream_run *run)
         run->nconc = cr_range_count(given); /* at most 64 over 64-bit values */
         uint64_t end = cr_range_value(given, run->nconc - 1);
         if (end > n)
-            return cr_fail_usage(&run->ses,
-                                 "--concurrency reaches %" PRIu64 " work-items, above the %" PRIu64
-                                 " elements of a %s array of %s (at most one work-item per element)",
-                                 end, n, cr_dtype_name(es == 8 ? CR_DOUBLE : CR_FLOAT), a);
+            return refuse_concurrency(run, end, run->cfg.size, es == 8 ? CR_DOUBLE : CR_FLOAT);
         for (size_t i = 0; i < run->nconc; ++i)
             run->conc[i] = cr_range_value(given, i);
         return 0;

@@ -663,6 +663,17 @@ static inline void expect_meta_keys_(const char *dir, const char *bin, const cha
 }
 #define expect_meta_keys(dir, bin, ...) expect_meta_keys_(dir, bin, TEXTS(__VA_ARGS__))
 
+/* `bin args` with stdout sent where no write goes (redirect: ">/dev/full",
+ * a full disk, or ">&-", a closed descriptor): one line saying so, exit 1. */
+static inline void expect_unwritable_stdout_said(const char *bin, const char *args, const char *redirect)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "( %s/%s %s %s )", bin_dir, bin, args, redirect);
+    run_result r = run_shell(cmd);
+    expect_error_on_stderr(&r, bin, cmd, 1, "cannot write standard output: ");
+    run_free(&r);
+}
+
 /* ---- what every benchmark's executables do ----
  * A test program that defines BENCHMARK ("stream") before it includes this
  * header has these tests to list. */
@@ -686,6 +697,15 @@ static const bad_input opencl_bad_inputs[] = {
     {"--check-options --list-devices", 2, "--check-options: --list-devices prints and exits, measuring nothing"},
     {"--check-options --reps 0", 2, "--reps"},
 };
+
+/* What an executable prints must arrive: --help into a full disk or a
+ * closed stdout is a failure it says, not exit 0. */
+static inline void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    expect_unwritable_stdout_said(BENCHMARK "-opencl", "--help", ">/dev/full");
+    expect_unwritable_stdout_said(BENCHMARK "-opencl", "--help", ">&-");
+}
 
 /* Every refusal particular to the benchmark, from its tests/bad_inputs.txt. */
 static inline void test_bad_inputs(void **state)

@@ -288,6 +288,8 @@ static void test_without_a_sensor(void **state)
 
     expect_error("stream-opencl", "--energy sometimes", 2, "--energy: 'sometimes' is not auto, on or off");
     expect_error("stream-opencl", "--energy-time 0", 2, "--energy-time");
+    expect_error("stream-opencl", "--energy off --energy-time 0.5", 2,
+                 "--energy-time has no effect with --energy off");
 }
 
 CLI_TEST_MAIN(test_energy_from_a_powercap_tree, test_a_slow_sensor_is_measured_when_asked, test_without_a_sensor)

@@ -157,6 +157,35 @@ static void test_count_lists_and_intervals(void **state)
         assert_int_equal(cr_parse_interval(bad_iv[i], &lo, &hi, err, sizeof err), -1);
 }
 
+/* Every comma list, names or not: an item given twice is refused, as an
+ * empty one is, and the line names it. */
+static void test_lists_refuse_an_item_given_twice(void **state)
+{
+    (void)state;
+    char err[CR_ERRLEN];
+    static const char *const names[] = {"float", "double", "half"};
+    unsigned bits = 0;
+    assert_int_equal(cr_list_check("add,inc,addx", err, sizeof err), 0);
+    assert_int_equal(cr_parse_name_list("float,double", names, 3, &bits, err, sizeof err), 0);
+    const char *twice[][2] = {
+        {"float,float", "'float'"}, {"half,double,half", "'half'"}, {"double,float,double", "'double'"}};
+    for (size_t i = 0; i < sizeof twice / sizeof twice[0]; ++i) {
+        err[0] = '\0';
+        assert_int_equal(cr_parse_name_list(twice[i][0], names, 3, &bits, err, sizeof err), -1);
+        assert_non_null(strstr(err, "twice"));
+        assert_non_null(strstr(err, twice[i][1]));
+        assert_int_equal(cr_list_check(twice[i][0], err, sizeof err), -1);
+    }
+    static char longest[4097], too_long[4098];
+    for (size_t i = 0; i < sizeof longest - 1; ++i)
+        longest[i] = i % 2 ? ',' : 'a' + (char)(i / 2 % 26); /* items repeat: refused, but looked at */
+    memset(too_long, 'a', sizeof too_long - 1);
+    assert_int_equal(cr_list_check(too_long, err, sizeof err), -1);
+    assert_non_null(strstr(err, "longer than 4096 bytes"));
+    assert_int_equal(cr_list_check(longest, err, sizeof err), -1);
+    assert_non_null(strstr(err, "twice"));
+}
+
 static void test_format_bytes(void **state)
 {
     (void)state;
@@ -269,4 +298,5 @@ static void test_bad_command_lines(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_sizes_with_suffixes, test_bad_sizes, test_ranges, test_bad_ranges, test_counts_and_seconds,
-          test_count_lists_and_intervals, test_format_bytes, test_defaults_and_common_options, test_bad_command_lines)
+          test_count_lists_and_intervals, test_lists_refuse_an_item_given_twice, test_format_bytes,
+          test_defaults_and_common_options, test_bad_command_lines)

@@ -166,10 +166,26 @@ static void fc_geometry(fma_geometry *g)
     g->groups_per_cu = 1;
 }
 
+/* A kernel's registers and shared memory can hold fewer threads a block
+ * than the device. */
+static cr_status fc_work_group_limit(cr_dtype t, unsigned ilp, uint64_t *limit, char *err, size_t errlen)
+{
+    const void *k = t == CR_FLOAT ? kernel_of<float>(ilp) : kernel_of<double>(ilp);
+    if (k == nullptr) {
+        snprintf(err, errlen, "%u chains per thread is outside 1..%u", ilp, FMA_MAX_ILP);
+        return CR_ERR;
+    }
+    cudaFuncAttributes attr;
+    CR_CUDA_CHECK(cudaFuncGetAttributes(&attr, k), "cudaFuncGetAttributes", err, errlen);
+    uint64_t device = st.cu.max_group ? st.cu.max_group : 1024;
+    *limit = (uint64_t)attr.maxThreadsPerBlock < device ? (uint64_t)attr.maxThreadsPerBlock : device;
+    return CR_OK;
+}
+
 extern "C" {
 extern const fma_backend fma_cuda_backend;
 const fma_backend fma_cuda_backend = {
     {"cuda", cr_cuda_list, fc_open, fc_close}, fc_supports, fc_lanes, fc_schedule, fc_prepare, fc_run, fc_download,
-    fc_geometry,
+    fc_geometry, fc_work_group_limit,
 };
 }

@@ -209,6 +209,7 @@ static cr_status rs_build(const regspill_variant *v, uint64_t work_group, regspi
     cudaFuncAttributes attr;
     CR_CUDA_CHECK(cudaFuncGetAttributes(&attr, (const void *)st.kernel), "cudaFuncGetAttributes", err, errlen);
     info->registers = attr.numRegs;
+    info->max_work_group = (uint64_t)attr.maxThreadsPerBlock;
     info->private_bytes = (int64_t)attr.localSizeBytes;
     info->static_smem_bytes = (int64_t)attr.sharedSizeBytes;
     int blocks = 0;

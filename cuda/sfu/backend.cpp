@@ -319,6 +319,7 @@ const sfu_backend sfu_cuda_backend = {
     cuda_versions,
     sizeof cuda_versions / sizeof cuda_versions[0],
     SFU_PTX_APPROX,
+    sfu_cuda_supports, /* CUDA has a version on every device or none: supports is has */
     sfu_cuda_supports,
     sfu_cuda_keeps_subnormals,
     sfu_cuda_chain_width,

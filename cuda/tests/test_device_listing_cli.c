@@ -66,4 +66,18 @@ static void test_bad_out_is_usage_before_the_device(void **state)
     }
 }
 
-CLI_TEST_MAIN(test_listing_without_gpu_is_one_prefixed_line, test_bad_out_is_usage_before_the_device)
+/* What they print must arrive, with a GPU or without: --help into a full
+ * disk or a closed stdout is a failure said in one line. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < countof(cuda_executables); ++i) {
+        if (!cuda_binary_built(cuda_executables[i]))
+            skip();
+        expect_unwritable_stdout_said(cuda_executables[i], "--help", ">/dev/full");
+        expect_unwritable_stdout_said(cuda_executables[i], "--help", ">&-");
+    }
+}
+
+CLI_TEST_MAIN(test_listing_without_gpu_is_one_prefixed_line, test_bad_out_is_usage_before_the_device,
+              test_unwritable_stdout_fails)

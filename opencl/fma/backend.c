@@ -22,7 +22,6 @@ static struct {
     size_t esize;         /* bytes per element of the prepared type */
     unsigned lanes[CR_NDTYPES];
     uint64_t unit_items;  /* the kernels' preferred work-group multiple on GPUs */
-    uint64_t max_work_group;
 } S;
 
 static void release_buffers(void)
@@ -72,22 +71,27 @@ static cr_status kernel_for(cr_dtype t, unsigned ilp, cl_kernel *out, char *err,
 }
 
 /* The warp or wavefront width is the kernels' preferred work-group
- * multiple; the work-group limit is the smaller of the device's and the
- * widest kernel's. */
+ * multiple; each kernel's own work-group limit is asked of it
+ * (cl_work_group_limit) before the sweep is planned. */
 static cr_status probe_kernels(char *err, size_t errlen)
 {
     cl_kernel k;
     if (kernel_for(CR_FLOAT, FMA_MAX_ILP, &k, err, errlen) != CR_OK)
         return CR_ERR;
-    size_t multiple = 1, limit = 0;
+    size_t multiple = 1;
     CR_CL_CHECK(clGetKernelWorkGroupInfo(k, S.cl.device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                          sizeof multiple, &multiple, NULL),
                 "clGetKernelWorkGroupInfo(preferred multiple)", err, errlen);
-    CR_CL_CHECK(clGetKernelWorkGroupInfo(k, S.cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit, NULL),
-                "clGetKernelWorkGroupInfo(work-group size)", err, errlen);
     S.unit_items = S.cl.info.is_cpu || multiple == 0 ? 1 : multiple;
-    S.max_work_group = limit < S.cl.info.max_work_group ? limit : S.cl.info.max_work_group;
     return CR_OK;
+}
+
+static cr_status cl_work_group_limit(cr_dtype t, unsigned ilp, uint64_t *limit, char *err, size_t errlen)
+{
+    cl_kernel k;
+    if (kernel_for(t, ilp, &k, err, errlen) != CR_OK)
+        return CR_ERR;
+    return cr_cl_kernel_group_limit(&S.cl, k, 0, limit, err, errlen);
 }
 
 static cr_status cl_open(const char *spec, cr_device_info *info, char *err, size_t errlen)
@@ -184,7 +188,7 @@ static void cl_geometry(fma_geometry *g)
     g->unit_items = S.unit_items;
     g->unit_name = d->is_cpu ? "work-items" : "warps";
     g->max_units_per_cu = d->is_cpu || d->max_threads_per_cu == 0 ? 0 : d->max_threads_per_cu / S.unit_items;
-    g->max_work_group = S.max_work_group;
+    g->max_work_group = S.cl.info.max_work_group;
     g->groups_per_cu = d->is_cpu ? 8 : 1;
 }
 
@@ -197,4 +201,5 @@ const fma_backend fma_opencl_backend = {
     .run = cl_run,
     .download = cl_download,
     .geometry = cl_geometry,
+    .work_group_limit = cl_work_group_limit,
 };

@@ -125,7 +125,7 @@ static cr_status cl_build(const regspill_variant *v, uint64_t work_group, regspi
     if (clGetKernelWorkGroupInfo(S.kernel, S.cl.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes,
                                  NULL) == CL_SUCCESS)
         info->static_smem_bytes = (int64_t)local_bytes;
-    return CR_OK;
+    return cr_cl_kernel_group_limit(&S.cl, S.kernel, 0, &info->max_work_group, err, errlen);
 }
 
 static cr_status cl_prepare(uint64_t work_items, char *err, size_t errlen)

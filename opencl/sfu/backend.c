@@ -97,19 +97,24 @@ static cr_status locate(sfu_version v, cr_dtype t, int *kind, const char **suffi
     return CR_OK;
 }
 
-static cr_status cl_supports(sfu_func f, cr_dtype t, sfu_version v, char *err, size_t errlen)
+static cr_status cl_has(sfu_func f, cr_dtype t, sfu_version v, char *err, size_t errlen)
 {
     if ((int)f < 0 || f >= SFU_NFUNCS || (int)v < 0 || v >= SFU_NVERSIONS) {
         snprintf(err, errlen, "no such function or version");
         return CR_UNSUPPORTED;
     }
+    int kind;
+    const char *suffix;
+    return locate(v, t, &kind, &suffix, err, errlen);
+}
+
+static cr_status cl_supports(sfu_func f, cr_dtype t, sfu_version v, char *err, size_t errlen)
+{
     if (t == CR_DOUBLE && !S.cl.info.has_fp64) {
         snprintf(err, errlen, "the device has no double precision (cl_khr_fp64)");
         return CR_UNSUPPORTED;
     }
-    int kind;
-    const char *suffix;
-    return locate(v, t, &kind, &suffix, err, errlen);
+    return cl_has(f, t, v, err, errlen);
 }
 
 static bool cl_keeps_subnormals(cr_dtype t, sfu_version v)
@@ -347,6 +352,7 @@ const sfu_backend sfu_opencl_backend = {
     .nversions = sizeof opencl_versions / sizeof opencl_versions[0],
     .partition_fast = SFU_NATIVE,
     .supports = cl_supports,
+    .has = cl_has,
     .keeps_subnormals = cl_keeps_subnormals,
     .chain_width = cl_chain_width,
     .chain_prepare = cl_chain_prepare,

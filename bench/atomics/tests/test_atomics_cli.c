@@ -14,8 +14,11 @@
 
 #include <math.h>
 
-static const char *small = "--reps 3:5 --max-time 0.2 --warmup 1 --iters 300 --ops add,xchg,read "
-                           "--types uint32,float --strides 1:64:x8 --degrees 1:128:x8";
+/* A small run; the degree sweep's part of it alone, which --strides would
+ * not change. */
+#define SMALL_DEGREES "--reps 3:5 --max-time 0.2 --warmup 1 --iters 300 --ops add,xchg,read --types uint32,float " \
+                      "--degrees 1:128:x8"
+static const char *small = SMALL_DEGREES " --strides 1:64:x8";
 
 /* The stride row of variant in space at stride 1, -1 if none. */
 static int stride_one_row(const table *t, const char *variant, const char *space)
@@ -149,9 +152,7 @@ static void test_quick_stride_curves_have_five_strides(void **state)
 static void test_planted_verification_failure_fails_the_run(void **state)
 {
     (void)state;
-    char args[512];
-    snprintf(args, sizeof args, "%s --sweeps degree --spaces global", small);
-    table t = run_planted("verify", "atomics-opencl", args, "fault");
+    table t = run_planted("verify", "atomics-opencl", SMALL_DEGREES " --sweeps degree --spaces global", "fault");
     expect_cell_has(&t, only_invalid_row(&t), "note", "counter 0 holds");
     table_free(&t);
     /* min, whose check walks the sorted operands instead of trying each */
@@ -165,6 +166,7 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_no_device_is_skipped, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
-              test_small_run_is_verified, test_quick_stride_curves_have_five_strides)
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+              test_locked_output_is_refused, test_no_device_is_skipped, test_cuda_binary_without_gpu,
+              test_planted_verification_failure_fails_the_run, test_small_run_is_verified,
+              test_quick_stride_curves_have_five_strides)

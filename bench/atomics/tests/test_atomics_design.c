@@ -7,8 +7,8 @@
  * stride that fits exactly is accepted and the next refused in one line.
  *
  * The fake adds, with or without a compare-and-swap loop, in global
- * memory: it computes the counters a run leaves (which the design
- * verifies) in one thread and reports a modelled time. */
+ * memory, and adds in local memory: it computes the counters a run leaves
+ * (which the design verifies) in one thread and reports a modelled time. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,10 +67,24 @@ static cr_status fake_supports(at_op op, at_type type, at_space space, const cha
 {
     if (how)
         *how = "native";
-    if ((op == AT_ADD || op == AT_CAS) && type == AT_TYPE_U32 && space == AT_GLOBAL)
+    if ((op == AT_ADD || op == AT_CAS) && type == AT_TYPE_U32 && (space == AT_GLOBAL || op == AT_ADD))
         return CR_OK;
-    snprintf(err, errlen, "the fake adds uint32 in global memory only");
+    snprintf(err, errlen, "the fake adds uint32 (and compares and swaps in global memory) only");
     return CR_UNSUPPORTED;
+}
+
+/* A group's counters in local memory start at init; each slot's sum is
+ * written out packed per group, as the kernels do. */
+static void add_in_local_memory(const at_run *r)
+{
+    uint64_t per = at_slots(r->work_group, r->degree);
+    for (uint64_t g = 0; g < r->work_items; ++g) {
+        uint64_t lid = g % r->work_group, k = g / r->work_group * per + lid / r->degree;
+        assert_true(k < fk.n_counters);
+        if (lid % r->degree == 0)
+            fk.counters[k] = (uint32_t)r->init;
+        fk.counters[k] += AT_ADD_VALUE(g) * r->iters;
+    }
 }
 
 static cr_status fake_prepare(at_type type, uint64_t counters, uint64_t outs, char *err, size_t errlen)
@@ -113,7 +127,9 @@ static cr_status fake_run(const at_run *r, cr_timing *t, char *err, size_t errle
     if (st != CR_OK)
         return st;
     assert_true(r->degree >= 1 && r->degree <= MAX_DEGREE && r->iters >= 1);
-    for (uint64_t g = 0; g < r->work_items; ++g) {
+    if (r->space == AT_LOCAL)
+        add_in_local_memory(r);
+    for (uint64_t g = 0; r->space == AT_GLOBAL && g < r->work_items; ++g) {
         uint64_t k = AT_INDEX(AT_SLOT(g, r->degree), r->stride);
         assert_true(k < fk.n_counters);
         fk.counters[k] += AT_ADD_VALUE(g) * r->iters;
@@ -267,6 +283,20 @@ static void test_a_point_beyond_its_budget_is_not_run_at_length(void **state)
     assert_true(fk.runs[2] > 2);
 }
 
+/* What the device cannot run is refused before anything runs: the host's
+ * sweep beside a discrete device, an operation the device lacks. */
+static void test_what_the_device_cannot_run_is_refused(void **state)
+{
+    (void)state;
+    in_groups_of_one();
+    run_design("--sweeps host --ops add --types uint32", CR_EXIT_USAGE);
+    assert_non_null(strstr(errors, "--sweeps host measures nothing on this device with --ops add and --types uint32: "
+                                   "the host's atomics run beside a CPU or APU device only\n"));
+    run_design("--sweeps degree --ops add,cas --spaces local --types uint32", CR_EXIT_USAGE);
+    assert_non_null(strstr(errors, "--ops cas measures nothing on this device with --sweeps degree and --types uint32 "
+                                   "and --spaces local: the fake adds uint32"));
+}
+
 /* ---- local memory of the stride sweep ---- */
 
 /* 256 work-items a group, uint32 counters: at stride 64 they span
@@ -361,6 +391,7 @@ static void test_contention_without_concurrency_is_flagged(void **state)
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_every_degree_gets_its_own_count,
           test_iters_option_is_used_at_every_point, test_a_point_beyond_its_budget_is_not_run_at_length,
+          test_what_the_device_cannot_run_is_refused,
           test_local_bytes_stop_after_the_last_slot, test_stride_that_fits_exactly_is_accepted,
           test_next_stride_is_refused_in_one_line,
           test_contention_without_concurrency_is_flagged)

@@ -550,9 +550,10 @@ static void test_planted_failure_names_the_local_word(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_planted_failure_fails_the_run, test_planted_failure_is_left_out_of_the_fit,
-              test_too_few_valid_points_leave_the_fit_invalid, test_no_valid_point_leaves_the_fit_invalid,
-              test_cuda_lists_paths_without_gpu, test_cuda_binary_without_gpu, test_transfer_paths_run_verified,
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+              test_locked_output_is_refused, test_planted_failure_fails_the_run,
+              test_planted_failure_is_left_out_of_the_fit, test_too_few_valid_points_leave_the_fit_invalid,
+              test_no_valid_point_leaves_the_fit_invalid, test_cuda_lists_paths_without_gpu,
+              test_cuda_binary_without_gpu, test_transfer_paths_run_verified,
               test_planted_failure_names_the_duplex_transfer, test_local_memory_path_runs_verified,
               test_planted_failure_names_the_local_word, test_quick_run_covers_every_path)

@@ -147,6 +147,6 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_no_device_is_skipped, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
-              test_first_level_matches_the_host)
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+              test_locked_output_is_refused, test_no_device_is_skipped, test_cuda_binary_without_gpu,
+              test_planted_verification_failure_fails_the_run, test_first_level_matches_the_host)

@@ -133,7 +133,8 @@ static void test_help_names_the_options(void **state)
     expect_output("fma-opencl", "--help", 0, "--ilp", "--per-cu", "--types");
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_help_names_the_options, test_no_device_is_skipped, test_cuda_binary_without_gpu,
-              test_planted_verification_failure_fails_the_run, test_small_sweep_is_verified_and_ordered,
-              test_quick_curves_have_five_points, test_a_type_is_written_before_the_next_runs)
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+              test_locked_output_is_refused, test_help_names_the_options, test_no_device_is_skipped,
+              test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
+              test_small_sweep_is_verified_and_ordered, test_quick_curves_have_five_points,
+              test_a_type_is_written_before_the_next_runs)

@@ -167,8 +167,8 @@ static void test_cuda_without_gpu_writes_the_offline_table(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_no_device_is_skipped, test_planted_verification_failure_fails_the_run,
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+              test_locked_output_is_refused, test_no_device_is_skipped, test_planted_verification_failure_fails_the_run,
               test_live_sweep_rows_are_verified, test_cuda_offline_spill_table,
               test_cuda_offline_table_without_a_toolkit, test_cuda_live_count_without_kernel_is_refused,
               test_cuda_without_gpu_writes_the_offline_table)

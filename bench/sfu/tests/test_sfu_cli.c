@@ -399,7 +399,7 @@ static void test_planted_wrong_function_fails_its_rows(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_locked_output_is_refused,
-              test_no_device_is_skipped, test_cuda_binary_without_gpu, test_planted_chain_failure_fails_the_run,
-              test_planted_accuracy_failure_fails_the_run, test_planted_wrong_function_fails_its_rows,
-              test_small_run_is_verified)
+CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+              test_locked_output_is_refused, test_no_device_is_skipped, test_cuda_binary_without_gpu,
+              test_planted_chain_failure_fails_the_run, test_planted_accuracy_failure_fails_the_run,
+              test_planted_wrong_function_fails_its_rows, test_small_run_is_verified)

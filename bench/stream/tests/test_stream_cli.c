@@ -387,11 +387,10 @@ static void test_sizes_with_tails_are_verified(void **state)
 }
 
 CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_options_are_refused,
-              test_locked_output_is_refused, test_no_device_is_skipped, test_no_device_to_list,
-              test_cuda_help_without_gpu, test_cuda_binary_without_gpu, test_planted_verification_failure_fails_the_run,
-              test_insane_events_fall_back_to_host_timing, test_csv_on_stdout,
-              test_interrupted_run_keeps_completed_rows, test_sizes_with_tails_are_verified,
-              test_concurrency_sweep_structure,
-              test_concurrency_windows_move_and_verify_what_they_touch,
+              test_unwritable_stdout_fails, test_locked_output_is_refused, test_no_device_is_skipped,
+              test_no_device_to_list, test_cuda_help_without_gpu, test_cuda_binary_without_gpu,
+              test_planted_verification_failure_fails_the_run, test_insane_events_fall_back_to_host_timing,
+              test_csv_on_stdout, test_interrupted_run_keeps_completed_rows, test_sizes_with_tails_are_verified,
+              test_concurrency_sweep_structure, test_concurrency_windows_move_and_verify_what_they_touch,
               test_planted_faults_inside_and_outside_a_window_fail_the_run, test_quick_run_is_complete_and_valid,
               test_rows_pass_the_plausibility_gate, test_without_the_host_limit_the_memory_peak_is_unknown)
