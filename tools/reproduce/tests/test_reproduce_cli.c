@@ -132,10 +132,9 @@ static void test_a_run_with_no_results(void **state)
     (void)state;
     sh("mkdir -p '%s/skipped/cuda' && cp '%s/run-log.csv' '%s/skipped/'", tmp, FIXTURE, tmp);
     reproduce_in("skipped");
-    char *page = slurp_tmp("skipped/reproduce.md");
-    expect_in(page, "0 device(s): reproduced: 0, holds qualitatively: 0, differs: 0, not measurable here: 0. ");
-    expect_in(page, "nothing was measured to hold against the theses");
-    free(page);
+    expect_tmp_file_has("skipped/reproduce.md",
+                        "0 device(s): reproduced: 0, holds qualitatively: 0, differs: 0, not measurable here: 0. ",
+                        "nothing was measured to hold against the theses");
 }
 
 static void test_bad_inputs(void **state)
