@@ -36,13 +36,30 @@ typedef struct {
     const rr_thesis *th;
     rr_device_result *devices;
     size_t n;
+    cr_csv_table log; /* the run's run-log.csv; no rows where it has none */
+    size_t no_device; /* directories left out: the API found no device there */
 } results;
+
+/* Whether the run log says every task of the device directory was
+ * skipped (the API found no such device): nothing there to compare. */
+static bool found_no_device(const results *r, const char *name)
+{
+    int dir = cr_csv_column(&r->log, "dir"), status = cr_csv_column(&r->log, "status");
+    size_t tasks = 0, skipped = 0;
+    for (size_t i = 0; dir >= 0 && status >= 0 && i < r->log.nrows; ++i)
+        if (strcmp(r->log.rows[i].fields[dir], name) == 0) {
+            ++tasks;
+            skipped += strcmp(r->log.rows[i].fields[status], "skipped") == 0;
+        }
+    return tasks > 0 && skipped == tasks;
+}
 
 static void results_free(results *r)
 {
     for (size_t i = 0; i < r->n; ++i)
         free(r->devices[i].outcomes);
     free(r->devices);
+    cr_csv_free(&r->log);
 }
 
 /* One device directory: every target, its files written. 0; 1 (a file
@@ -89,6 +106,19 @@ static bool device_entry(const char *run, const char *name, char *dir, size_t le
            lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* What an earlier reproduction wrote into a directory now left out, which
+ * would read as this one's. */
+static void forget_device(const char *dir)
+{
+    static const char *const names[] = {"reproduce.csv", "reproduce-values.csv", "reproduce-values.png",
+                                        "reproduce-values.svg"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; ++k) {
+        char path[4500];
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        unlink(path);
+    }
+}
+
 static int reproduce_run(const char *run, results *r, char *err, size_t errlen)
 {
     struct dirent **ents;
@@ -100,9 +130,14 @@ static int reproduce_run(const char *run, results *r, char *err, size_t errlen)
     int status = RR_EXIT_OK;
     for (int i = 0; i < n; ++i) {
         char dir[4400];
-        if (status == RR_EXIT_OK && device_entry(run, ents[i]->d_name, dir, sizeof dir) &&
-            reproduce_device(dir, ents[i]->d_name, r, err, errlen) == 1)
+        if (status != RR_EXIT_OK || !device_entry(run, ents[i]->d_name, dir, sizeof dir)) {
+            /* not a device's directory */
+        } else if (found_no_device(r, ents[i]->d_name)) {
+            r->no_device++;
+            forget_device(dir);
+        } else if (reproduce_device(dir, ents[i]->d_name, r, err, errlen) == 1) {
             status = RR_EXIT_BAD_DATA;
+        }
         free(ents[i]);
     }
     free(ents);
@@ -121,6 +156,9 @@ static int write_page(FILE *f, void *p)
 {
     const results *r = p;
     rr_write_markdown(f, r->run_name, r->th, r->devices, r->n);
+    if (r->no_device > 0)
+        fprintf(f, "Left out: %zu director%s where the API found no device (every task skipped, run-log.csv).\n",
+                r->no_device, r->no_device == 1 ? "y" : "ies");
     return ferror(f) ? -1 : 0;
 }
 
@@ -154,8 +192,14 @@ static int reproduce(const char *run, FILE *out, char *why, size_t len)
     if (rr_thesis_builtin(&th, why, len) != 0)
         return RR_EXIT_BAD_DATA;
     const char *slash = strrchr(run, '/');
-    results r = {slash && slash[1] ? slash + 1 : run, &th, NULL, 0};
-    int status = reproduce_run(run, &r, why, len);
+    results r = {.run_name = slash && slash[1] ? slash + 1 : run, .th = &th};
+    /* The log says which directories found no device; a run without one
+     * (a copy of device directories) has every directory read. */
+    char log[4200];
+    snprintf(log, sizeof log, "%s/run-log.csv", run);
+    int status = access(log, F_OK) == 0 && cr_csv_load(&r.log, log, &cr_schema_run_log, why, len) != 0
+                     ? RR_EXIT_BAD_DATA
+                     : reproduce_run(run, &r, why, len);
     if (status == RR_EXIT_OK) {
         char path[4100];
         snprintf(path, sizeof path, "%s/reproduce.md", run);

@@ -125,6 +125,22 @@ static void test_a_file_cut_short_is_named(void **state)
     sh("test ! -e '%s/cut/reproduce.md' && test ! -e '%s/cut/opencl-0-cpu/reproduce.csv'", tmp, tmp);
 }
 
+/* A directory whose every task the run log says skipped (the API found no
+ * such device) is left out, with what an earlier reproduction left there;
+ * the page says so. */
+static void test_a_directory_without_a_device_is_left_out(void **state)
+{
+    (void)state;
+    copy_run(FIXTURE, "nodev");
+    sh("cd '%s/nodev' && mkdir cuda && cp opencl-0-cpu/atomics-opencl.csv cuda/ && echo stale > cuda/reproduce.csv && "
+       "printf 'atomics-cuda,cuda,,,cuda,skipped,77,0.0,quick,2026-11-29T08:00:46Z,no CUDA device\\n' >> run-log.csv",
+       tmp);
+    reproduce_in("nodev");
+    sh("test ! -e '%s/nodev/cuda/reproduce.csv' && test -e '%s/nodev/opencl-0-cpu/reproduce.csv'", tmp, tmp);
+    expect_tmp_file_has("nodev/reproduce.md", "on 1 device(s)",
+                        "Left out: 1 directory where the API found no device (every task skipped, run-log.csv).");
+}
+
 /* A run whose benchmarks were all skipped: its page says there was nothing
  * to compare, and that is no error. */
 static void test_a_run_with_no_results(void **state)
@@ -144,4 +160,5 @@ static void test_bad_inputs(void **state)
 }
 
 CLI_TEST_MAIN(test_fixture_run, test_a_planted_change_changes_its_verdict_only, test_h200_reference,
-              test_a_file_cut_short_is_named, test_a_run_with_no_results, test_bad_inputs)
+              test_a_file_cut_short_is_named, test_a_directory_without_a_device_is_left_out,
+              test_a_run_with_no_results, test_bad_inputs)
