@@ -200,7 +200,7 @@ $(eval $(call folder_tests,plot,))
 
 # ---- benchmarks ----
 # Per benchmark B: the archive of bench/B/*.c (but its parts of tools:
-# gpu_rules.c, the GPU check's, energy_levels.c and csv_schemas.c); for each of its backends (B_BACKENDS): B-opencl from
+# gpu_rules.c, the GPU check's, energy_levels.c, csv_schemas.c and reproduce.c); for each of its backends (B_BACKENDS): B-opencl from
 # opencl/B/*.c, opencl/B/kernels.cl where there is one and B_CL_EMBED
 # (further embedded symbols), B-cuda from B_CUDA_SRC (default cuda/B/*.cu, *.cpp
 # and *.c) and B_CUDA_EXTRA objects; the tests in bench/B/tests/. B_LIBS:
@@ -208,7 +208,7 @@ $(eval $(call folder_tests,plot,))
 # library), linked after its own by its executables and tests. B_PIECES:
 # the shared backend pieces (below) its backends build on, linked before
 # its own archive.
-BENCH_TOOL_PARTS := gpu_rules energy_levels csv_schemas
+BENCH_TOOL_PARTS := gpu_rules energy_levels csv_schemas reproduce
 # A tool's parts in the benchmarks' folders, bench/<b>/FILE.c, into the
 # tool's archive with their list in the benchmarks' order, generated from
 # the descriptors (common/descriptor_gen.sh MODE) and rewritten only where it

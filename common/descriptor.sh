@@ -58,7 +58,9 @@
 #                     it in words; sweep, pick, better and what together or none
 # bench/<name>/gpu_rules.c, where there is one, holds what the GPU check
 # judges of its CUDA results (tools/gpu_check/rules.h); energy_levels.c,
-# the energy levels its rows stand for (tools/energy_levels/rule.h).
+# the energy levels its rows stand for (tools/energy_levels/rule.h);
+# reproduce.c, the theses' tables and figures its rows answer
+# (tools/reproduce/reproduce.h).
 
 DESC_KEYS=" name title backends order report_section report_title xmodel figure"
 DESC_KEYS+=" sweeps variants xmodel_sweep xmodel_variant xmodel_fixed_sweep xmodel_accesses"

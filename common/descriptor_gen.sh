@@ -14,12 +14,15 @@
 #   common/descriptor_gen.sh csv-schemas ROOT
 #                                            the benchmarks' extra files' schemas,
 #                                            the lists of bench/*/csv_schemas.c
+#   common/descriptor_gen.sh reproduce ROOT  the theses' targets each benchmark's
+#                                            rows answer, the lists of
+#                                            bench/*/reproduce.c in order
 # Exit status: 0 written to stdout; 1 a descriptor is wrong (one line:
 # FILE:LINE: what); 2 bad usage.
 set -euo pipefail
 
 say_error() { printf 'descriptor_gen.sh: error: %s\n' "$1" >&2; }
-[ $# -eq 2 ] && [[ $1 =~ ^(make|c|row-names|gpu-rules|energy-levels|csv-schemas)$ ]] || { say_error "usage: common/descriptor_gen.sh make|c|row-names|gpu-rules|energy-levels|csv-schemas ROOT"; exit 2; }
+[ $# -eq 2 ] && [[ $1 =~ ^(make|c|row-names|gpu-rules|energy-levels|csv-schemas|reproduce)$ ]] || { say_error "usage: common/descriptor_gen.sh make|c|row-names|gpu-rules|energy-levels|csv-schemas|reproduce ROOT"; exit 2; }
 mode=$1 root=$2
 here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 . "$here/kv.sh"
@@ -146,5 +149,6 @@ case $mode in
     row-names) emit_row_names ;;
     gpu-rules) emit_tool_parts gpu_rules gpu_check/rules.h cr_bench_part gc_rules_ gc_rule_lists gc_nrule_lists ;;
     energy-levels) emit_tool_parts energy_levels energy_levels/rule.h cr_bench_part el_rules_ el_rule_lists el_nrule_lists ;;
+    reproduce) emit_tool_parts reproduce reproduce/targets.h cr_bench_part rr_targets_ rr_target_lists rr_ntarget_lists ;;
     csv-schemas) emit_tool_parts csv_schemas shared/csv_schema.h cr_bench_part cr_csv_schemas_ cr_csv_schema_lists cr_ncsv_schema_lists ;;
 esac

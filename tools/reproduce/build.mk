@@ -8,3 +8,7 @@ $(BUILD)/san/lib/tool_reproduce.a: $(BUILD)/san/obj/gen/reproduce_values_csv.o $
 # The unit test checks each thesis value against its line of the seed text
 # beside the tree, where the texts are.
 $(BUILD)/tests/test_reproduce $(BUILD)/tests-san/test_reproduce: CFLAGS += -DCR_SOURCE_DIR='"$(CURDIR)"'
+# The targets each benchmark's rows answer are its own: bench/<name>/reproduce.c,
+# where there is one, and their list in the benchmarks' order, generated
+# from the descriptors and rewritten only where it changed.
+$(eval $(call bench_parts_rules,reproduce,reproduce,reproduce))

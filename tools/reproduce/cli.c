@@ -72,7 +72,7 @@ static int reproduce_device(const char *dir, const char *name, results *r, char 
         rr_device_free(&d);
         return loaded == RR_BAD_FILE ? 1 : -1;
     }
-    rr_outcome *o = calloc(rr_ntargets, sizeof *o);
+    rr_outcome *o = calloc(rr_target_count(), sizeof *o);
     rr_device_result *grown = o ? realloc(r->devices, (r->n + 1) * sizeof *grown) : NULL;
     if (grown == NULL) {
         free(o);
@@ -81,8 +81,8 @@ static int reproduce_device(const char *dir, const char *name, results *r, char 
         return 1;
     }
     r->devices = grown;
-    for (size_t t = 0; t < rr_ntargets; ++t)
-        rr_targets[t].evaluate(&d, r->th, &o[t]);
+    for (size_t t = 0; t < rr_target_count(); ++t)
+        rr_target_at(t)->evaluate(&d, r->th, &o[t]);
     rr_device_free(&d);
     rr_device_result *res = &r->devices[r->n++];
     snprintf(res->name, sizeof res->name, "%s", name);
@@ -165,8 +165,8 @@ static int write_page(FILE *f, void *p)
 static void summary(FILE *out, const results *r, const char *path)
 {
     for (size_t d = 0; d < r->n; ++d)
-        for (size_t t = 0; t < rr_ntargets; ++t)
-            fprintf(out, "%-22s %-20s %s\n", rr_targets[t].id, rr_verdict_name(r->devices[d].outcomes[t].verdict),
+        for (size_t t = 0; t < rr_target_count(); ++t)
+            fprintf(out, "%-22s %-20s %s\n", rr_target_at(t)->id, rr_verdict_name(r->devices[d].outcomes[t].verdict),
                     r->devices[d].name);
     size_t counts[RR_NVERDICTS];
     rr_count(r->devices, r->n, counts);

@@ -12,10 +12,10 @@ static int write_verdicts(FILE *f, void *p)
 {
     const rr_device_result *c = p;
     fputs("target,title,source,page,claim,verdict,rule,this_device,reason,evidence,flags\n", f);
-    for (size_t t = 0; t < rr_ntargets; ++t) {
-        const rr_claim *cl = rr_claim_of(c->thesis, rr_targets[t].id);
+    for (size_t t = 0; t < rr_target_count(); ++t) {
+        const rr_claim *cl = rr_claim_of(c->thesis, rr_target_at(t)->id);
         const rr_outcome *o = &c->outcomes[t];
-        const char *v[] = {rr_targets[t].id, rr_targets[t].title, cl ? cl->source : "", cl ? cl->page : "",
+        const char *v[] = {rr_target_at(t)->id, rr_target_at(t)->title, cl ? cl->source : "", cl ? cl->page : "",
                            cl ? cl->claim : "", rr_verdict_name(o->verdict), o->rule, o->this_device, o->reason,
                            o->evidence, o->flags};
         cr_csv_record(f, v, sizeof v / sizeof *v);
@@ -35,11 +35,11 @@ static int write_values(FILE *f, void *p)
 {
     const rr_device_result *c = p;
     fputs("target,quantity,key,thesis,run,unit,basis,thesis_source\n", f);
-    for (size_t t = 0; t < rr_ntargets; ++t)
+    for (size_t t = 0; t < rr_target_count(); ++t)
         for (size_t k = 0; k < c->outcomes[t].npairs; ++k) {
             const rr_pair *q = &c->outcomes[t].pairs[k];
             char a[32], b[32];
-            const char *v[] = {rr_targets[t].id, q->quantity, q->key, number(a, sizeof a, q->thesis),
+            const char *v[] = {rr_target_at(t)->id, q->quantity, q->key, number(a, sizeof a, q->thesis),
                                number(b, sizeof b, q->run), q->unit, q->basis, q->source};
             cr_csv_record(f, v, sizeof v / sizeof *v);
         }
@@ -66,14 +66,14 @@ void rr_count(const rr_device_result *devices, size_t ndevices, size_t counts[RR
 {
     memset(counts, 0, RR_NVERDICTS * sizeof *counts);
     for (size_t d = 0; d < ndevices; ++d)
-        for (size_t t = 0; t < rr_ntargets; ++t)
+        for (size_t t = 0; t < rr_target_count(); ++t)
             counts[devices[d].outcomes[t].verdict]++;
 }
 
 /* An anchor the page can link to: the device's index and the target's. */
 static void anchor(char *buf, size_t len, size_t device, size_t target)
 {
-    snprintf(buf, len, "d%zu-%s", device, rr_targets[target].id);
+    snprintf(buf, len, "d%zu-%s", device, rr_target_at(target)->id);
     for (char *p = buf; *p; ++p)
         if (*p == '.')
             *p = '-';
@@ -82,12 +82,12 @@ static void anchor(char *buf, size_t len, size_t device, size_t target)
 static void summary_table(FILE *f, const rr_thesis *th, const rr_device_result *r, size_t index)
 {
     fputs("| target | the thesis's claim | this device | verdict |\n|---|---|---|---|\n", f);
-    for (size_t t = 0; t < rr_ntargets; ++t) {
-        const rr_claim *cl = rr_claim_of(th, rr_targets[t].id);
+    for (size_t t = 0; t < rr_target_count(); ++t) {
+        const rr_claim *cl = rr_claim_of(th, rr_target_at(t)->id);
         char a[96];
         anchor(a, sizeof a, index, t);
         fputs("| [", f);
-        cr_md_text(f, rr_targets[t].title);
+        cr_md_text(f, rr_target_at(t)->title);
         fprintf(f, "](#%s) | ", a);
         cr_md_text(f, cl ? cl->claim : "");
         fputs(" | ", f);
@@ -124,12 +124,12 @@ static void line(FILE *f, const char *label, const char *text)
 
 static void target_section(FILE *f, const rr_thesis *th, const rr_device_result *r, size_t index, size_t t)
 {
-    const rr_claim *cl = rr_claim_of(th, rr_targets[t].id);
+    const rr_claim *cl = rr_claim_of(th, rr_target_at(t)->id);
     const rr_outcome *o = &r->outcomes[t];
     char a[96];
     anchor(a, sizeof a, index, t);
     fprintf(f, "<a id=\"%s\"></a>\n### ", a);
-    cr_md_text(f, rr_targets[t].title);
+    cr_md_text(f, rr_target_at(t)->title);
     fprintf(f, "\n\n**%s**. ", rr_verdict_name(o->verdict));
     cr_md_text(f, o->reason);
     fputs("\n\n", f);
@@ -153,7 +153,7 @@ void rr_write_markdown(FILE *f, const char *run_name, const rr_thesis *th, const
     rr_count(devices, ndevices, counts);
     fputs("# The theses against ", f);
     cr_md_text(f, run_name);
-    fprintf(f, "\n\n%zu target(s) on %zu device(s): ", rr_ntargets, ndevices);
+    fprintf(f, "\n\n%zu target(s) on %zu device(s): ", rr_target_count(), ndevices);
     for (int v = 0; v < RR_NVERDICTS; ++v)
         fprintf(f, "%s%s: %zu", v ? ", " : "", rr_verdict_name((rr_verdict)v), counts[v]);
     fputs(". Each verdict follows its stated rule; each thesis value is cited to its table or figure, page and "
@@ -170,7 +170,7 @@ void rr_write_markdown(FILE *f, const char *run_name, const rr_thesis *th, const
         fputs("\n\n", f);
         summary_table(f, th, &devices[d], d);
         fputc('\n', f);
-        for (size_t t = 0; t < rr_ntargets; ++t)
+        for (size_t t = 0; t < rr_target_count(); ++t)
             target_section(f, th, &devices[d], d, t);
     }
 }

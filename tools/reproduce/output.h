@@ -10,7 +10,7 @@
 
 typedef struct {
     char name[256];           /* the device directory's name in the run */
-    rr_outcome *outcomes;     /* rr_ntargets of them */
+    rr_outcome *outcomes;     /* rr_target_count() of them */
     const rr_thesis *thesis;  /* what they were held against */
 } rr_device_result;
 

@@ -113,7 +113,9 @@ typedef struct {
     rr_evaluate_fn *evaluate;
 } rr_target;
 
-extern const rr_target rr_targets[];
-extern const size_t rr_ntargets;
+/* Every target, the tool's and the benchmarks' (targets.h): how many, and
+ * the i-th (NULL past the last). */
+size_t rr_target_count(void);
+const rr_target *rr_target_at(size_t i);
 
 #endif

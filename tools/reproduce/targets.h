@@ -1,12 +1,17 @@
-/* Each target's comparison: a table or figure of a thesis held against a
- * device directory of a run (reproduce.h: rr_evaluate_fn). */
+/* The targets that no benchmark's folder holds, and the list of all of
+ * them: the tool's own (Li's R from the X-model's fit, Ranasinghe's energy
+ * from energy-levels), then each benchmark's, bench/<name>/reproduce.c
+ * (a cr_bench_part of rr_target, rr_targets_<name>), gathered in the
+ * benchmarks' order at build time (common/descriptor_gen.sh reproduce). */
 #ifndef CR_REPRODUCE_TARGETS_H
 #define CR_REPRODUCE_TARGETS_H
 
 #include "reproduce/reproduce.h"
+#include "shared/bench_parts.h"
 
-rr_evaluate_fn rr_li_table32, rr_li_table64, rr_li_table65, rr_li_partition, rr_li_fig41;
-rr_evaluate_fn rr_lee_table32, rr_lee_table33, rr_lee_fig43, rr_lee_table41, rr_samadi_fig53a;
-rr_evaluate_fn rr_ranasinghe_table51;
+rr_evaluate_fn rr_li_table32, rr_ranasinghe_table51;
+
+extern const cr_bench_part *const rr_target_lists[];
+extern const size_t rr_ntarget_lists;
 
 #endif

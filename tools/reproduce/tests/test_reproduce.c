@@ -61,10 +61,10 @@ static void test_every_value_has_its_source(void **state)
             fail_msg("thesis-values.csv: target %s has no claim in thesis-claims.csv", v->target);
     }
     /* Every target compared has its claim and values to compare with. */
-    for (size_t t = 0; t < rr_ntargets; ++t) {
+    for (size_t t = 0; t < rr_target_count(); ++t) {
         size_t i = 0;
-        if (rr_claim_of(&th, rr_targets[t].id) == NULL || rr_next_value(&th, rr_targets[t].id, NULL, &i) == NULL)
-            fail_msg("target %s has no claim or no value", rr_targets[t].id);
+        if (rr_claim_of(&th, rr_target_at(t)->id) == NULL || rr_next_value(&th, rr_target_at(t)->id, NULL, &i) == NULL)
+            fail_msg("target %s has no claim or no value", rr_target_at(t)->id);
     }
     rr_thesis_free(&th);
 }

@@ -1,89 +1,13 @@
-/* Li 2016: the memory system's R (Table 3.2), the SFU against the SPU/DPU
- * (Tables 6.4 and 6.5), the fast/precise partition (Figs 6.3-6.4) and the
- * register spill (Fig. 4.1). */
+/* What Li 2016 found of fast and precise math that this benchmark's rows
+ * show (tools/reproduce): Tables 6.4 and 6.5, the partition of Figs
+ * 6.3-6.4. */
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
-#include "reproduce/targets.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The nominal bandwidth of the GPU a value of Table 3.2 is keyed by
- * ("GTX570 float": "GTX570"). */
-static double table32_memory(const rr_thesis *th, const char *key)
-{
-    size_t i = 0, n = strcspn(key, " ");
-    for (const rr_value *v; (v = rr_next_value(th, "li-table3.2", "mem_GBps", &i)) != NULL;)
-        if (strlen(v->key) == n && strncmp(v->key, key, n) == 0)
-            return v->value;
-    return NAN;
-}
-
-static size_t xgraph_row(const rr_file *f, const char *parameter, const char *dtype)
-{
-    for (size_t i = 0; i < f->table.nrows; ++i)
-        if (strcmp(rr_get(f, i, "parameter"), parameter) == 0 && strcmp(rr_get(f, i, "dtype"), dtype) == 0 &&
-            isfinite(rr_num(f, i, "value")))
-            return i;
-    return SIZE_MAX;
-}
-
-/* Table 3.2: R over the memory's peak, the thesis GPUs' against the run's,
- * for float and double. */
-void rr_li_table32(const rr_device *d, const rr_thesis *th, rr_outcome *o)
-{
-    const rr_file *x = rr_named(d, "xgraph-params.csv");
-    double peak = NAN;
-    const char *peak_text = rr_meta(d, "stream", "peak.memory_GBps");
-    if (*peak_text)
-        cr_number_fault(peak_text, &peak);
-    if (x == NULL)
-        return rr_not_measurable(o, "the run has no X-model fit (xgraph-params.csv): xgraph did not run here");
-    if (!(peak > 0))
-        return rr_not_measurable(o, "the run records no memory peak (peak.memory_GBps) to scale R by");
-    static const char *const dtypes[] = {"float", "double"};
-    size_t compared = 0, within = 0, premise_fails = 0;
-    char cite[200];
-    for (size_t k = 0; k < 2; ++k) {
-        size_t row = xgraph_row(x, "R", dtypes[k]);
-        if (row == SIZE_MAX)
-            continue;
-        rr_rests_on(o, x, row);
-        double run = rr_num(x, row, "value") / peak, lo = NAN, hi = NAN;
-        size_t i = 0, n = 0;
-        for (const rr_value *v; (v = rr_next_value(th, "li-table3.2", "R_GBps", &i)) != NULL;) {
-            if (strstr(v->key, dtypes[k]) == NULL)
-                continue;
-            double ratio = v->value / table32_memory(th, v->key);
-            rr_cite(v, cite, sizeof cite);
-            rr_add_pair(o, "R_over_memory_peak", v->key, "x", ratio, run, "R ÷ the memory's peak", cite);
-            lo = n == 0 || ratio < lo ? ratio : lo;
-            hi = n == 0 || ratio > hi ? ratio : hi;
-            ++n;
-        }
-        ++compared;
-        bool cache = strstr(rr_get(x, row, "flags"), "cache") != NULL;
-        premise_fails += cache;
-        within += !cache && run >= lo - 0.1 && run <= hi + 0.1;
-        RR_SAY(o, this_device, "%sR %s = %.3g GB/s, %.2f of the memory's peak (%.4g GB/s)%s", k && *o->this_device ? "; " : "",
-               dtypes[k], rr_num(x, row, "value"), run, peak, cache ? ", the cache's" : "");
-        RR_SAY(o, reason, "%s%s: %.2f against the thesis's %.2f-%.2f", *o->reason ? "; " : "", dtypes[k], run, lo, hi);
-    }
-    if (compared == 0)
-        return rr_not_measurable(o, "xgraph-params.csv has no R");
-    RR_SAY(o, rule,
-           "R ÷ the memory's peak (the run's peak.memory_GBps; the thesis's nominal bandwidth); reproduced: within "
-           "0.1 of the thesis GPUs' range for every type; holds qualitatively: f(k) reaches a plateau R (the fit "
-           "found one); differs: R is not memory's (the arrays sat in a cache: the premise fails)");
-    if (premise_fails > 0) {
-        o->verdict = RR_DIFFERS;
-        RR_SAY(o, reason, "; the triad arrays sat in the last-level cache (flag cache): R is the cache's bandwidth");
-    } else {
-        o->verdict = within == compared ? RR_REPRODUCED : RR_QUALITATIVE;
-    }
-}
 
 /* The function of the run's SFU table that a thesis row names. */
 static const char *run_function(const char *thesis_function)
@@ -195,18 +119,18 @@ static void sfu_table(const rr_device *d, const rr_thesis *th, const char *targe
            tally.faster, *tally.slower ? "; not faster: " : "", tally.slower);
 }
 
-void rr_li_table64(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+static void rr_li_table64(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     sfu_table(d, th, "li-table6.4", "float", "SPU", o);
 }
 
-void rr_li_table65(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+static void rr_li_table65(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     sfu_table(d, th, "li-table6.5", "double", "DPU", o);
 }
 
 /* Figs 6.3-6.4: the best throughput is (almost always) all-fast. */
-void rr_li_partition(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+static void rr_li_partition(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     (void)th;
     const rr_file *f = rr_results(d, "sfu");
@@ -246,24 +170,9 @@ void rr_li_partition(const rr_device *d, const rr_thesis *th, rr_outcome *o)
     RR_SAY(o, reason, "%zu of %zu partition curves peak at all-fast", best_at_end, curves);
 }
 
-/* Fig. 4.1: throughput falls once live values spill out of registers. */
-void rr_li_fig41(const rr_device *d, const rr_thesis *th, rr_outcome *o)
-{
-    (void)th;
-    const rr_file *f = rr_results(d, "regspill");
-    size_t row = f ? rr_first_row(f, "cliff", "live", NULL) : SIZE_MAX;
-    double drop = row == SIZE_MAX ? NAN : rr_param(f, row, "drop");
-    if (!isfinite(drop))
-        return rr_not_measurable(o, "the run found no spill point (regspill's cliff row): no sweep reached a spill");
-    rr_rests_on(o, f, row);
-    rr_add_pair(o, "after_over_best", "first spilling point", "x", NAN, drop,
-                "throughput at the first spilling point ÷ the best before it", "Fig. 4.1");
-    RR_SAY(o, this_device, "past %.0f live values throughput falls to %.2f of the best", rr_param(f, row, "last_fitting"),
-           drop);
-    RR_SAY(o, rule, "the thesis's gain from more registers per thread, seen from the side of too few: holds "
-                    "qualitatively where more live values than registers (a spill) bring throughput below 0.8 of "
-                    "the best before it; differs: not. The jumps where a register more costs a block per SM are "
-                    "regspill's caps sweep (CUDA), not compared here; the figure's bars are not printed as numbers");
-    o->verdict = drop < 0.8 ? RR_QUALITATIVE : RR_DIFFERS;
-    RR_SAY(o, reason, "%.2f of the best at the first spilling point", drop);
-}
+static const rr_target targets[] = {
+    {"li-table6.4", "Li 2016, Table 6.4: SFU against SPU, single precision", rr_li_table64},
+    {"li-table6.5", "Li 2016, Table 6.5: SFU against DPU, double precision", rr_li_table65},
+    {"li-partition", "Li 2016, Figs 6.3-6.4: the fast/precise partition", rr_li_partition},
+};
+const cr_bench_part rr_targets_sfu = {targets, sizeof targets / sizeof targets[0]};

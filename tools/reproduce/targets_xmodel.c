@@ -1,0 +1,90 @@
+/* Li 2016, Table 3.2: the memory system's plateau R, from the X-model's
+ * fit (xgraph-params.csv) and the memory peak the run records. */
+#define _GNU_SOURCE
+#include "reproduce/rules.h"
+#include "reproduce/targets.h"
+#include "shared/descriptors.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The nominal bandwidth of the GPU a value of Table 3.2 is keyed by
+ * ("GTX570 float": "GTX570"). */
+static double table32_memory(const rr_thesis *th, const char *key)
+{
+    size_t i = 0, n = strcspn(key, " ");
+    for (const rr_value *v; (v = rr_next_value(th, "li-table3.2", "mem_GBps", &i)) != NULL;)
+        if (strlen(v->key) == n && strncmp(v->key, key, n) == 0)
+            return v->value;
+    return NAN;
+}
+
+static size_t xgraph_row(const rr_file *f, const char *parameter, const char *dtype)
+{
+    for (size_t i = 0; i < f->table.nrows; ++i)
+        if (strcmp(rr_get(f, i, "parameter"), parameter) == 0 && strcmp(rr_get(f, i, "dtype"), dtype) == 0 &&
+            isfinite(rr_num(f, i, "value")))
+            return i;
+    return SIZE_MAX;
+}
+
+/* Table 3.2: R over the memory's peak, the thesis GPUs' against the run's,
+ * for float and double. */
+void rr_li_table32(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+{
+    const rr_file *x = rr_named(d, "xgraph-params.csv");
+    double peak = NAN;
+    /* The peak the X-model's memory side was measured against, in its own
+     * metadata first. */
+    const cr_descriptor *memory = cr_descriptor_xmodel("memory");
+    const char *peak_text = rr_meta(d, memory ? memory->name : NULL, "peak.memory_GBps");
+    if (*peak_text)
+        cr_number_fault(peak_text, &peak);
+    if (x == NULL)
+        return rr_not_measurable(o, "the run has no X-model fit (xgraph-params.csv): xgraph did not run here");
+    if (!(peak > 0))
+        return rr_not_measurable(o, "the run records no memory peak (peak.memory_GBps) to scale R by");
+    static const char *const dtypes[] = {"float", "double"};
+    size_t compared = 0, within = 0, premise_fails = 0;
+    char cite[200];
+    for (size_t k = 0; k < 2; ++k) {
+        size_t row = xgraph_row(x, "R", dtypes[k]);
+        if (row == SIZE_MAX)
+            continue;
+        rr_rests_on(o, x, row);
+        double run = rr_num(x, row, "value") / peak, lo = NAN, hi = NAN;
+        size_t i = 0, n = 0;
+        for (const rr_value *v; (v = rr_next_value(th, "li-table3.2", "R_GBps", &i)) != NULL;) {
+            if (strstr(v->key, dtypes[k]) == NULL)
+                continue;
+            double ratio = v->value / table32_memory(th, v->key);
+            rr_cite(v, cite, sizeof cite);
+            rr_add_pair(o, "R_over_memory_peak", v->key, "x", ratio, run, "R ÷ the memory's peak", cite);
+            lo = n == 0 || ratio < lo ? ratio : lo;
+            hi = n == 0 || ratio > hi ? ratio : hi;
+            ++n;
+        }
+        ++compared;
+        bool cache = strstr(rr_get(x, row, "flags"), "cache") != NULL;
+        premise_fails += cache;
+        within += !cache && run >= lo - 0.1 && run <= hi + 0.1;
+        RR_SAY(o, this_device, "%sR %s = %.3g GB/s, %.2f of the memory's peak (%.4g GB/s)%s", k && *o->this_device ? "; " : "",
+               dtypes[k], rr_num(x, row, "value"), run, peak, cache ? ", the cache's" : "");
+        RR_SAY(o, reason, "%s%s: %.2f against the thesis's %.2f-%.2f", *o->reason ? "; " : "", dtypes[k], run, lo, hi);
+    }
+    if (compared == 0)
+        return rr_not_measurable(o, "xgraph-params.csv has no R");
+    RR_SAY(o, rule,
+           "R ÷ the memory's peak (the run's peak.memory_GBps; the thesis's nominal bandwidth); reproduced: within "
+           "0.1 of the thesis GPUs' range for every type; holds qualitatively: f(k) reaches a plateau R (the fit "
+           "found one); differs: R is not memory's (the arrays sat in a cache: the premise fails)");
+    if (premise_fails > 0) {
+        o->verdict = RR_DIFFERS;
+        RR_SAY(o, reason, "; the triad arrays sat in the last-level cache (flag cache): R is the cache's bandwidth");
+    } else {
+        o->verdict = within == compared ? RR_REPRODUCED : RR_QUALITATIVE;
+    }
+}
+
