@@ -4,6 +4,7 @@
  * (Fig. 5.3a). */
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
+#include "shared/bench_parts.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -3,6 +3,7 @@
  * buffer. */
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
+#include "shared/bench_parts.h"
 
 #include <math.h>
 #include <stdint.h>

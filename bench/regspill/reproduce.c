@@ -2,6 +2,7 @@
  * (tools/reproduce): Fig. 4.1. */
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
+#include "shared/bench_parts.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -3,6 +3,7 @@
  * 6.3-6.4. */
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
+#include "shared/bench_parts.h"
 
 #include <math.h>
 #include <stdint.h>
