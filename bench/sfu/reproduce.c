@@ -38,13 +38,12 @@ static size_t sfu_row(const rr_file *f, const char *func, const char *dtype, con
 }
 
 /* The thesis's T/M of a function on an architecture in a version. */
-static double table6_tm(const rr_thesis *th, const char *target, const char *func, const char *dtype,
-                        const char *arch, const char *version)
+static const rr_value *table6_tm(const rr_thesis *th, const char *target, const char *func, const char *dtype,
+                                 const char *arch, const char *version)
 {
     char key[96];
     snprintf(key, sizeof key, "%s %s %s %s", func, dtype, arch, version);
-    const rr_value *v = rr_value_keyed(th, target, "throughput_per_sm_Gops", key);
-    return v ? v->value : NAN;
+    return rr_value_keyed(th, target, "throughput_per_sm_Gops", key);
 }
 
 typedef struct {
@@ -74,12 +73,17 @@ static void sfu_function(const rr_thesis *th, const char *target, const char *th
     snprintf(basis, sizeof basis, "the fast version's throughput ÷ the precise one's (run: %s ÷ precise)",
              fast_version);
     for (size_t a = 0; a < 3; ++a) {
-        double ratio = table6_tm(th, target, thesis_function, dtype, archs[a], "SFU") /
-                       table6_tm(th, target, thesis_function, dtype, archs[a], slow);
+        const rr_value *fast_tm = table6_tm(th, target, thesis_function, dtype, archs[a], "SFU"),
+                       *slow_tm = table6_tm(th, target, thesis_function, dtype, archs[a], slow);
+        if (fast_tm == NULL || slow_tm == NULL)
+            continue;
+        double ratio = fast_tm->value / slow_tm->value;
+        char cite[200];
+        rr_cite(fast_tm, cite, sizeof cite);
         if (!isfinite(ratio))
             continue;
         snprintf(key, sizeof key, "%s %s", func, archs[a]);
-        rr_add_pair(o, "fast_over_precise", key, "x", ratio, run, basis, target);
+        rr_add_pair(o, "fast_over_precise", key, "x", ratio, run, basis, cite);
         lo = isnan(lo) || ratio < lo ? ratio : lo;
         hi = isnan(hi) || ratio > hi ? ratio : hi;
     }
