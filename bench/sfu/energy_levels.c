@@ -3,14 +3,9 @@
  *           native_*, CUDA's PTX .approx: the special function unit), per
  *           call with the chain's multiply-add and running sum */
 #include "energy_levels/rule.h"
+#include "shared/names.h"
 
 #include <string.h>
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
 
 static bool wants_sfu(const el_device *d, const el_results *f, size_t i, double *key)
 {
@@ -18,7 +13,7 @@ static bool wants_sfu(const el_device *d, const el_results *f, size_t i, double 
     const char *v = el_field(f, i, "variant");
     *key = el_number(f, i, "figure");
     return el_is(f, i, "sweep", "throughput") && el_is(f, i, "dtype", "float") &&
-           (ends_with(v, "/native") || ends_with(v, "/ptx-approx"));
+           (cr_ends_with(v, "/native") || cr_ends_with(v, "/ptx-approx"));
 }
 
 static const el_rule rules[] = {

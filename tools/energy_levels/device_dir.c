@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "energy_levels/device_dir.h"
+#include "shared/names.h"
 
 #include "error.h"
 #include "shared/descriptors.h"
@@ -10,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
 
 const char *el_field(const el_results *f, size_t row, const char *col)
 {
@@ -73,11 +68,6 @@ static int read_meta(const char *path, meta_facts *m, char *err, size_t errlen)
     return 0;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* The metadata of the X-model's memory side first (the benchmark whose
  * descriptor says xmodel=memory, which sizes its sweep by the last-level
  * cache), then the others in name order. */
@@ -96,7 +86,7 @@ static int load_files(el_device *d, struct dirent **ents, int n, char *err, size
     for (int pass = 0; pass < 2; ++pass) {
         for (int i = 0; i < n; ++i) {
             const char *name = ents[i]->d_name;
-            if (name[0] == '.' || !ends_with(name, ".meta.csv") || meta_rank(name) != pass)
+            if (name[0] == '.' || !cr_ends_with(name, ".meta.csv") || meta_rank(name) != pass)
                 continue;
             snprintf(path, sizeof path, "%s/%s", d->path, name);
             if (read_meta(path, &m, err, errlen) != 0)
@@ -151,7 +141,7 @@ int el_device_load(el_device *d, const char *path, char *err, size_t errlen)
     if (!S_ISDIR(st.st_mode))
         return cr_errf(err, errlen, "%s: not a directory", path), EL_BAD_DIR;
     struct dirent **ents;
-    int n = scandir(path, &ents, NULL, by_name);
+    int n = scandir(path, &ents, NULL, cr_dirent_by_name);
     if (n < 0)
         return cr_errf(err, errlen, "%s: %s", path, strerror(errno)), EL_BAD_DIR;
     int rc = load_files(d, ents, n, err, errlen);

@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE
 #include "gpu_check/run_data.h"
+#include "shared/names.h"
 
 #include "error.h"
 
@@ -14,12 +15,6 @@
 enum { L_TASK, L_BACKEND, L_INDEX, L_DEVICE, L_DIR, L_STATUS, L_EXIT, L_SECONDS, L_MODE, L_FINISHED, L_REASON, L_N };
 static const char *const log_columns[L_N] = {"task",    "backend", "device_index", "device", "dir",   "status",
                                              "exit_code", "seconds", "mode",       "finished", "reason"};
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
 
 /* The CUDA tasks of the log, the last record of each dir/task. */
 static int collect_tasks(gc_run *run, const int *col, char *err, size_t errlen)
@@ -63,7 +58,7 @@ static int load_device_files(gc_run *run, gc_device *d, char *err, size_t errlen
     int rc = 0;
     struct dirent *e;
     while (rc == 0 && (e = readdir(dir)) != NULL) {
-        if (!ends_with(e->d_name, ".csv") || strstr(e->d_name, "-cuda") == NULL || strlen(e->d_name) >= 256)
+        if (!cr_ends_with(e->d_name, ".csv") || strstr(e->d_name, "-cuda") == NULL || strlen(e->d_name) >= 256)
             continue;
         if (d->nfiles == cap) {
             cap = cap ? 2 * cap : 8;

@@ -4,6 +4,7 @@
  * extraction, every figure. */
 #define _GNU_SOURCE
 #include "report/extract.h"
+#include "shared/names.h"
 
 #include "db/run_dirs.h"
 #include "db/tables.h"
@@ -18,23 +19,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* The names in a directory, sorted bytewise (not by locale: the report must
  * not depend on where it is made). */
 static void list_dir(const char *path, rp_strings *out)
 {
     struct dirent **ents;
-    int n = scandir(path, &ents, NULL, by_name);
+    int n = scandir(path, &ents, NULL, cr_dirent_by_name);
     for (int i = 0; i < n; ++i) {
         if (ents[i]->d_name[0] != '.')
             rp_strings_push(out, "%s", ents[i]->d_name);
@@ -291,7 +281,7 @@ static const char *device_meta(const rp_strings *files)
 {
     const char *first = NULL;
     for (size_t i = 0; i < files->n; ++i) {
-        if (!ends_with(files->v[i], ".meta.csv"))
+        if (!cr_ends_with(files->v[i], ".meta.csv"))
             continue;
         const rp_part *p = rp_part_of_file(files->v[i]);
         if (p && p->describes_device)
@@ -321,7 +311,7 @@ static int load_meta(const source *src, const rp_run *run, rp_device *d, const r
     }
     for (size_t i = 0; i < files->n; ++i) {
         const char *f = files->v[i];
-        if (!ends_with(f, ".meta.csv"))
+        if (!cr_ends_with(f, ".meta.csv"))
             continue;
         rp_strings_push(&sec->sources, "%s", f);
         if (read_csv(src, run, d, f, &t, err, errlen) != 0)
@@ -408,14 +398,14 @@ static int take_files(const source *src, rp_device *d, rp_table *bench, const rp
 {
     for (size_t i = 0; i < files->n; ++i) {
         const char *f = files->v[i];
-        if (ends_with(f, ".csv") && !ends_with(f, ".meta.csv") && strcmp(f, "run-log.csv") != 0) {
+        if (cr_ends_with(f, ".csv") && !cr_ends_with(f, ".meta.csv") && strcmp(f, "run-log.csv") != 0) {
             cr_csv_table t;
             if (read_csv(src, run, d, f, &t, err, errlen) != 0)
                 return -1;
             count_rows(d, bench, f, &t);
             rp_take_file(d, f, &t);
             cr_csv_free(&t);
-        } else if (ends_with(f, ".png")) {
+        } else if (cr_ends_with(f, ".png")) {
             rp_strings_push(&d->sections[rp_section_of_file(f)].figures, "%s", f);
         }
     }
@@ -471,7 +461,7 @@ static bool holds(const char *path, const char *suffix, const char *other)
     list_dir(path, &files);
     bool any = false;
     for (size_t i = 0; i < files.n && !any; ++i)
-        any = ends_with(files.v[i], suffix) || (other && ends_with(files.v[i], other));
+        any = cr_ends_with(files.v[i], suffix) || (other && cr_ends_with(files.v[i], other));
     rp_strings_free(&files);
     return any;
 }

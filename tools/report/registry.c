@@ -2,6 +2,7 @@
  * built once, on first use, and checked then (a part that fills a section
  * no part defines is a fault of the build, said as such). */
 #include "report/registry.h"
+#include "shared/names.h"
 
 #include "error.h"
 #include "shared/descriptors.h"
@@ -218,19 +219,13 @@ void rp_take_file(rp_device *d, const char *file, const cr_csv_table *t)
         extract(sec, file, t);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* The part's first lead figure found among its section's figures. */
 static void pick_lead(rp_device *d, const rp_part *p, const rp_section *sec)
 {
     for (size_t k = 0; k < sizeof p->lead_figures / sizeof *p->lead_figures && p->lead_figures[k]; ++k)
         for (size_t i = 0; i < sec->figures.n; ++i) {
             const char *f = sec->figures.v[i];
-            if (rp_part_of_file(f) == p && ends_with(f, p->lead_figures[k])) {
+            if (rp_part_of_file(f) == p && cr_ends_with(f, p->lead_figures[k])) {
                 rp_strings_push(&d->lead, "%s", f);
                 return;
             }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "reproduce/cli.h"
+#include "shared/names.h"
 
 #include "csv.h"
 #include "error.h"
@@ -36,7 +37,7 @@ typedef struct {
     const rr_thesis *th;
     rr_device_result *devices;
     size_t n;
-    cr_csv_table log; /* the run's run-log.csv; no rows where it has none */
+    cr_csv_table log; /* the run's run-log.csv; no columns where it has none */
     size_t no_device; /* directories left out: the API found no device there */
 } results;
 
@@ -91,11 +92,6 @@ static int reproduce_device(const char *dir, const char *name, results *r, char 
     return rr_write_device(dir, res, err, errlen) == 0 ? 0 : 1;
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* Whether an entry of the run is a device's directory to read: no link
  * (a run's device directories are its own), not the peers' folder. */
 static bool device_entry(const char *run, const char *name, char *dir, size_t len)
@@ -119,10 +115,22 @@ static void forget_device(const char *dir)
     }
 }
 
+/* A device's directory of the run: left out where the log says the API
+ * found no device there, else held against the theses. */
+static int reproduce_entry(const char *dir, const char *name, results *r, char *err, size_t errlen)
+{
+    if (found_no_device(r, name)) {
+        r->no_device++;
+        forget_device(dir);
+        return RR_EXIT_OK;
+    }
+    return reproduce_device(dir, name, r, err, errlen) == 1 ? RR_EXIT_BAD_DATA : RR_EXIT_OK;
+}
+
 static int reproduce_run(const char *run, results *r, char *err, size_t errlen)
 {
     struct dirent **ents;
-    int n = scandir(run, &ents, NULL, by_name);
+    int n = scandir(run, &ents, NULL, cr_dirent_by_name);
     if (n < 0) {
         snprintf(err, errlen, "%s: %s", run, strerror(errno));
         return RR_EXIT_USAGE;
@@ -130,22 +138,14 @@ static int reproduce_run(const char *run, results *r, char *err, size_t errlen)
     int status = RR_EXIT_OK;
     for (int i = 0; i < n; ++i) {
         char dir[4400];
-        if (status != RR_EXIT_OK || !device_entry(run, ents[i]->d_name, dir, sizeof dir)) {
-            /* not a device's directory */
-        } else if (found_no_device(r, ents[i]->d_name)) {
-            r->no_device++;
-            forget_device(dir);
-        } else if (reproduce_device(dir, ents[i]->d_name, r, err, errlen) == 1) {
-            status = RR_EXIT_BAD_DATA;
-        }
+        if (status == RR_EXIT_OK && device_entry(run, ents[i]->d_name, dir, sizeof dir))
+            status = reproduce_entry(dir, ents[i]->d_name, r, err, errlen);
         free(ents[i]);
     }
     free(ents);
     /* A run of run_all.sh (its log) whose benchmarks all were skipped has
      * nothing to hold against the theses, and its page says so. */
-    char log[4200];
-    snprintf(log, sizeof log, "%s/run-log.csv", run);
-    if (status == RR_EXIT_OK && r->n == 0 && access(log, F_OK) != 0) {
+    if (status == RR_EXIT_OK && r->n == 0 && r->log.ncols == 0) {
         snprintf(err, errlen, "%s holds no device directory with results, nor a run log: not a run", run);
         return RR_EXIT_USAGE;
     }

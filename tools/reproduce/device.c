@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "reproduce/device.h"
+#include "shared/names.h"
 
 #include "error.h"
 
@@ -11,23 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* What the directory holds that a comparison reads: every CSV but the
  * reproduction's own, which a second run would otherwise read back. */
 static bool is_input(const char *name)
 {
-    return name[0] != '.' && has_suffix(name, ".csv") && strncmp(name, "reproduce", 9) != 0 &&
+    return name[0] != '.' && cr_ends_with(name, ".csv") && strncmp(name, "reproduce", 9) != 0 &&
            strlen(name) < sizeof ((rr_file *)0)->name;
-}
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
 }
 
 static int load_one(rr_device *d, const char *name, char *err, size_t errlen)
@@ -54,7 +44,7 @@ int rr_device_load(rr_device *d, const char *path, char *err, size_t errlen)
         return cr_errf(err, errlen, "%s: the path is over %zu bytes", path, sizeof d->path - 1), RR_BAD_DIR;
     snprintf(d->path, sizeof d->path, "%s", path);
     struct dirent **ents;
-    int n = scandir(path, &ents, NULL, by_name);
+    int n = scandir(path, &ents, NULL, cr_dirent_by_name);
     if (n < 0)
         return cr_errf(err, errlen, "%s: %s", path, strerror(errno)), RR_BAD_DIR;
     int status = 0;
@@ -155,7 +145,7 @@ const char *rr_meta(const rr_device *d, const char *benchmark, const char *key)
         return meta_in(own, key);
     const char *found = "";
     for (size_t i = 0; i < d->nfiles; ++i)
-        if (has_suffix(d->files[i].name, ".meta.csv") && *meta_in(&d->files[i], key))
+        if (cr_ends_with(d->files[i].name, ".meta.csv") && *meta_in(&d->files[i], key))
             found = meta_in(&d->files[i], key);
     return found;
 }

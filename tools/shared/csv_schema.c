@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "shared/csv_schema.h"
+#include "shared/names.h"
 
 #include "row_names.h"
 #include "shared/descriptors.h"
@@ -299,12 +300,6 @@ const cr_csv_schema cr_schema_any = {"a CSV file", NULL, 0, true, NULL, 0};
 
 /* ---- which file is which ---- */
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* The schema of a benchmark's extra file of that name, or NULL. */
 static const cr_csv_schema *extra_schema(const char *name)
 {
@@ -313,7 +308,7 @@ static const cr_csv_schema *extra_schema(const char *name)
         const cr_extra_schema *x = cr_bench_parts_at(cr_csv_schema_lists, cr_ncsv_schema_lists, sizeof *x, i);
         size_t b = strlen(x->benchmark), k = strlen(x->kind), len = strlen(name);
         if (len > b + k + 6 && strncmp(name, x->benchmark, b) == 0 && name[b] == '-' &&
-            name[len - k - 5] == '.' && strncmp(name + len - k - 4, x->kind, k) == 0 && ends_with(name, ".csv"))
+            name[len - k - 5] == '.' && strncmp(name + len - k - 4, x->kind, k) == 0 && cr_ends_with(name, ".csv"))
             return x->schema;
     }
     return NULL;
@@ -322,7 +317,7 @@ static const cr_csv_schema *extra_schema(const char *name)
 const char *cr_results_benchmark(const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *found = NULL;
-    if (!ends_with(name, ".csv"))
+    if (!cr_ends_with(name, ".csv"))
         return NULL;
     /* The longest name that fits: one benchmark's name may start another's. */
     for (size_t i = 0; i < cr_ndescriptors; ++i) {
@@ -336,7 +331,7 @@ const char *cr_results_benchmark(const char *path)
 const cr_csv_schema *cr_schema_for(const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (ends_with(name, ".meta.csv"))
+    if (cr_ends_with(name, ".meta.csv"))
         return &cr_schema_metadata;
     if (strcmp(name, "run-log.csv") == 0)
         return &cr_schema_run_log;
