@@ -402,13 +402,16 @@ SAN_BIN := $(BUILD)/san/bin
 # the other unit tests); of the end-to-end tests, those of scripts that run
 # none of our executables (on trees and stand-ins of their own), the GPU
 # bundle's (it carries the plain build) and the new benchmark's (it builds a
-# tree of its own) plain alone, and the hostile inputs' under the
-# sanitizers alone (what it feeds, the tools parse). Within a test, a case
+# tree of its own) plain alone; under the sanitizers alone, the hostile
+# inputs' (what it feeds, the tools parse) and, but for their TIMED cases,
+# run_all.sh's and the GPU check's (their code is a script, the same in
+# both passes: the sanitizer pass runs it and, beside it, the tools it
+# calls; those tools have plain tests of their own). Within a test, a case
 # that only costs time in the sanitizer pass is plain_pass_only
 # (common/tests/cli_harness.h).
 UNIT_SAN_ONLY   := $(filter %_fuzz,$(UNIT_TESTS))
 UNIT_PLAIN_ONLY := test_dot_verification test_fma_truth
-CLI_SAN_ONLY    := test_injection_cli
+CLI_SAN_ONLY    := test_injection_cli test_run_all_cli test_gpu_check_cli
 CLI_PLAIN_ONLY  := test_docs_check_cli test_layout_check_cli test_peers_cli test_gpu_bundle_cli test_new_benchmark_cli
 UNIT_PLAIN := $(filter-out $(UNIT_SAN_ONLY),$(UNIT_TESTS))
 UNIT_SAN   := $(filter-out $(UNIT_PLAIN_ONLY),$(UNIT_TESTS))
@@ -428,8 +431,10 @@ FUZZ_SECONDS ?= 300
 fuzz: $(FUZZ_TESTS:%=$(BUILD)/tests-san/%)
 	@set -e; for t in $^; do echo "== $$t, $(FUZZ_SECONDS) s"; \
 	    $(FUZZ_ENV) CR_FUZZ_SECONDS=$(FUZZ_SECONDS) CR_FUZZ_ITERS=1000000000 timeout $$(($(FUZZ_SECONDS) * 2 + 60)) $$t; done
-integration: all $(CLI_PLAIN:%=$(BUILD)/tests/%) $(FAULTY_BINS)
-	@set -e; for t in $(CLI_PLAIN:%=$(BUILD)/tests/%); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done
+integration: all $(CLI_TESTS:%=$(BUILD)/tests/%) $(FAULTY_BINS)
+	@set -e; for t in $(CLI_PLAIN:%=$(BUILD)/tests/%); do echo "== $$t"; CROSSROOF_BIN=$(BUILD)/bin $$t; done; \
+	for t in $(CLI_SAN_ONLY:%=$(BUILD)/tests/%); do echo "== $$t, its timed cases"; \
+	    CROSSROOF_CASES=timed CROSSROOF_BIN=$(BUILD)/bin $$t; done
 # The OpenCL executables and tools under the sanitizers; the CUDA ones are
 # linked in unchanged so that the tests find them.
 integration-san: all $(CLI_SAN:%=$(BUILD)/tests/%) $(OPENCL_BINS:$(BUILD)/%=$(BUILD)/san/%) \
@@ -489,35 +494,35 @@ deps:
 	@common/deps.sh
 
 # Everything the tests run or read is built first, CHECK_JOBS at a time
-# (default: every CPU). Then the tests: those that time nothing (the unit
-# tests, the tools' end-to-end tests, and the sanitizer pass of every
-# end-to-end test, whose few cases that rest on timing are plain_pass_only:
-# common/tests/cli_harness.h), CHECK_JOBS at a time, each one's output
-# printed whole when it ends; then the plain pass of the end-to-end tests
-# of what times a device (TIMED_CLI_TESTS), and the unit tests that time
-# sleeps (TIMED_UNIT_TESTS), one at a time, alone, as a measurement must be.
+# (default: every CPU). Then every case that times nothing, CHECK_JOBS
+# programs at a time, each one's output printed whole when it ends: the
+# unit tests in both builds, and the end-to-end tests in both passes (the
+# sanitizer pass and the plain pass, CROSSROOF_CASES=untimed). Then the
+# cases whose verdict rests on timing, TIMED() in their test's list
+# (common/tests/test_main.h), in the plain pass, and the unit tests that
+# time sleeps (TIMED_UNIT_TESTS), one program at a time, alone, as a
+# measurement must be.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-TIMED_CLI_TESTS := $(filter $(BENCHMARKS:%=test_%_cli) test_run_all_cli test_gpu_check_cli test_energy_cli \
-                   test_bandwidth_cuda_paths_cli,$(CLI_TESTS))
 # Unit tests that sleep and read the clock (a time budget spent, a sampling
-# thread): alone too, in both builds.
+# thread): alone, in both builds.
 TIMED_UNIT_TESTS := test_stats test_timer test_energy_nvml test_measure_energy
 # The sanitizer pass first: its tests are the longest, and the last to start should be short.
-CHECK_TOGETHER := $(CLI_SAN:%=check-run/cli-san/%) \
+CHECK_TOGETHER := $(CLI_SAN:%=check-run/cli-san/%) $(CLI_PLAIN:%=check-run/cli/%) \
                   $(patsubst %,check-run/unit-san/%,$(filter-out $(TIMED_UNIT_TESTS),$(UNIT_SAN))) \
-                  $(patsubst %,check-run/cli/%,$(filter-out $(TIMED_CLI_TESTS),$(CLI_PLAIN))) \
                   $(patsubst %,check-run/unit/%,$(filter-out $(TIMED_UNIT_TESTS),$(UNIT_PLAIN)))
 .PHONY: check-together check-alone san-cuda-links
 check-together: $(CHECK_TOGETHER)
 check-alone: $(patsubst %,check-run/unit/%,$(filter $(TIMED_UNIT_TESTS),$(UNIT_PLAIN))) \
              $(patsubst %,check-run/unit-san/%,$(filter $(TIMED_UNIT_TESTS),$(UNIT_SAN))) \
-             $(patsubst %,check-run/cli/%,$(filter $(TIMED_CLI_TESTS),$(CLI_PLAIN)))
+             $(CLI_TESTS:%=check-run/cli-timed/%)
 check-run/unit/%: FORCE
 	@echo "== $(BUILD)/tests/$*"; $(BUILD)/tests/$*
 check-run/unit-san/%: FORCE
 	@echo "== $(BUILD)/tests-san/$* (ASan+UBSan)"; $(if $(filter %_fuzz,$*),$(FUZZ_ENV),$(SAN_ENV)) $(BUILD)/tests-san/$*
 check-run/cli/%: FORCE
-	@echo "== $(BUILD)/tests/$*"; CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/$*
+	@echo "== $(BUILD)/tests/$*, the cases that time nothing"; CROSSROOF_CASES=untimed CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/$*
+check-run/cli-timed/%: FORCE
+	@echo "== $(BUILD)/tests/$*, the timed cases, alone"; CROSSROOF_CASES=timed CROSSROOF_BIN=$(BUILD)/bin $(BUILD)/tests/$*
 check-run/cli-san/%: san-cuda-links FORCE
 	@echo "== $(BUILD)/tests/$* on the executables built with ASan+UBSan"; \
 	    $(SAN_ENV) CROSSROOF_SANITIZED=1 CROSSROOF_BIN=$(SAN_BIN) $(BUILD)/tests/$*

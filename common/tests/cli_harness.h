@@ -373,13 +373,11 @@ static inline void require_no_gpu(void)
 }
 
 /* The sanitizer pass (make integration-san, CROSSROOF_SANITIZED=1) repeats
- * every test on the executables and tools built with ASan+UBSan. A test
- * that there would only cost time, its host code run by the pass's other
- * tests (a whole quick run; stand-ins sleeping out their budgets, timed
- * against the plain tools' speed; executables the sanitizers do not build,
- * the CUDA ones), or whose verdict rests on timing (make check runs that
- * pass beside other tests, and the plain pass of a benchmark's tests
- * alone), runs in the plain pass alone, saying so. */
+ * every test on the executables and tools built with ASan+UBSan, but the
+ * TIMED() ones (common/tests/test_main.h). A test that there would only
+ * cost time, its host code run by the pass's other tests (sixteen million
+ * lines read; executables the sanitizers do not build, the CUDA ones),
+ * runs in the plain pass alone, saying so. */
 static inline void plain_pass_only(const char *why)
 {
     const char *pass = getenv("CROSSROOF_SANITIZED");
@@ -819,6 +817,6 @@ static inline int teardown(void **state)
 }
 
 /* The tests of an end-to-end test program, sharing one temporary directory. */
-#define CLI_TEST_MAIN(...) TEST_MAIN(setup, teardown, __VA_ARGS__)
+#define CLI_TEST_MAIN(...) TEST_MAIN_NAMED(#__VA_ARGS__, setup, teardown, __VA_ARGS__)
 
 #endif

@@ -17,7 +17,6 @@
 static void test_quick_run_is_complete_and_valid(void **state)
 {
     (void)state;
-    plain_pass_only("its sweeps' host code runs in the other tests of this file");
     table t = run_csv(NULL, "stream-opencl", "--quick", "quick", 0, NULL);
     expect_output_lock_released("quick");
     expect_all_valid(&t);
@@ -99,7 +98,6 @@ static double meta_number(const char *dir, const char *key)
 static void test_rows_pass_the_plausibility_gate(void **state)
 {
     (void)state;
-    plain_pass_only("the gate compares timed bandwidths, which must be measured alone");
     table t = run_csv(NULL, "stream-opencl",
                       "--sweeps footprint,fixed --dtype float --kernels triad,copy --quick --host-limit on", "gate", 0,
                       NULL);
@@ -392,5 +390,5 @@ CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_option
               test_planted_verification_failure_fails_the_run, test_insane_events_fall_back_to_host_timing,
               test_csv_on_stdout, test_interrupted_run_keeps_completed_rows, test_sizes_with_tails_are_verified,
               test_concurrency_sweep_structure, test_concurrency_windows_move_and_verify_what_they_touch,
-              test_planted_faults_inside_and_outside_a_window_fail_the_run, test_quick_run_is_complete_and_valid,
-              test_rows_pass_the_plausibility_gate, test_without_the_host_limit_the_memory_peak_is_unknown)
+              test_planted_faults_inside_and_outside_a_window_fail_the_run, TIMED(test_quick_run_is_complete_and_valid),
+              TIMED(test_rows_pass_the_plausibility_gate), test_without_the_host_limit_the_memory_peak_is_unknown)
