@@ -196,7 +196,7 @@ static void test_failure_skip_and_completeness(void **state)
     make_fakes();
     char args[512];
     snprintf(args, sizeof args,
-             "--only ok-opencl,broken-opencl,nogpu-cuda,regspill-opencl --out %s/r1 -- --live 4,8 --reps 3:3", tmp);
+             "--only ok-opencl,broken-opencl,nogpu-cuda,regspill-opencl --out %s/r1 -- --live 4,8 --reps 3:3 --updates 4096", tmp);
     run_result r = run_all(args);
     if (r.status != 1)
         fail_msg("status %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
