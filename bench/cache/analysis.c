@@ -1,6 +1,7 @@
 #include "cache/analysis.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -363,4 +364,21 @@ bool cc_within_one_step(const double *swept, size_t n, double detected, double r
         return false;
     size_t a = cc_nearest_swept(swept, n, detected), b = cc_nearest_swept(swept, n, reference);
     return (a > b ? a - b : b - a) <= 1;
+}
+
+double cc_share_available(const double *swept, size_t n, double detected, double nominal, const char *shared_cpus,
+                          char *note, size_t len)
+{
+    /* A level the system lists one CPU for is this core's own: a shortfall
+     * there is not others' share. */
+    bool private_level = *shared_cpus && strpbrk(shared_cpus, ",-") == NULL;
+    if (!(detected > 0) || !(nominal > detected) || private_level || cc_within_one_step(swept, n, detected, nominal))
+        return NAN;
+    double share = detected / nominal;
+    snprintf(note, len,
+             "%.0f B of the nominal %.0f B (%.0f%%) is what this process has: others sharing the level hold the rest "
+             "(%s%s; a virtual machine does not list other tenants')",
+             detected, nominal, 100 * share, *shared_cpus ? "the system lists CPUs " : "no list of the CPUs sharing it",
+             shared_cpus);
+    return share;
 }

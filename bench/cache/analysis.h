@@ -238,4 +238,13 @@ static inline size_t cc_nearest_swept(const double *swept, size_t n, double x)
  * swept values (sorted) nearest to each lie at most one index apart. */
 bool cc_within_one_step(const double *swept, size_t n, double detected, double reference);
 
+/* A level found smaller than its nominal size by more than a step of the
+ * sweep: what this process has of it is the detected size, not a wrong
+ * reading, where the level is shared. Returns the share available
+ * (detected / nominal) and writes a note saying so, with the evidence (the
+ * CPUs the system lists as sharing it, shared_cpus, "" where unknown); NaN,
+ * and no note, otherwise (a level listed for one CPU is private). */
+double cc_share_available(const double *swept, size_t n, double detected, double nominal, const char *shared_cpus,
+                          char *note, size_t len);
+
 #endif

@@ -28,8 +28,9 @@ typedef struct {
     const double *swept;   /* for the match: the values swept, sorted; NULL: exact */
     size_t nswept;
     cc_confidence conf;
+    double available; /* the share of a level smaller than its nominal size this process has; NaN: none */
     char evidence[160];
-    char note[320];
+    char note[464]; /* a row's note (480), less "undetermined: " */
 } finding;
 
 /* Whole numbers (bytes, ways, sets) in full; others to 6 digits. */
@@ -71,6 +72,8 @@ static int record_finding(cc_state *s, unsigned k, const finding *f)
                                         : f->value == f->reference);
         cr_result_add_param(&row, "reference=%s;match=%s", number(f->reference, reference, sizeof reference),
                             match ? "yes" : "no");
+        if (!match && isfinite(f->available))
+            cr_result_add_param(&row, "available_share=%.3f", f->available);
     }
     if (known)
         cr_result_add_param(&row, "confidence=%s", cc_confidence_name(f->conf));
@@ -90,7 +93,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 
 static finding blank(const char *parameter, const char *unit)
 {
-    return (finding){.parameter = parameter, .unit = unit, .value = NAN, .reference = NAN};
+    return (finding){.parameter = parameter, .unit = unit, .value = NAN, .reference = NAN, .available = NAN};
 }
 
 /* A finding read off the same points as from: its evidence and confidence,
@@ -133,14 +136,19 @@ static int capacity_rows(cc_state *s, unsigned k, const double *swept, size_t ns
     say(f.evidence, sizeof f.evidence, "capacity:%.0f-%.0f>%.0f;half-miss:%.0f", p[b->first].x, p[b->last].x,
         b->last + 1 < s->capacity.n ? p[b->last + 1].x : NAN, b->half_miss);
     bool gradual = !cc_within_one_step(swept, nswept, b->capacity, b->onset);
+    char shared[240];
+    f.available = cc_share_available(swept, nswept, f.value, f.reference, r ? r->shared_cpus : "", shared,
+                                     sizeof shared);
     say(f.note, sizeof f.note,
         "at %.3f ns from %.0f B to %.0f B (noise %.1f%% a step), %.0f%% slower after %.0f B; half the loads miss from "
-        "%.0f B on (interpolated; the nearest footprint swept is the capacity)%s",
+        "%.0f B on (interpolated; the nearest footprint swept is the capacity)%s%s",
         b->ns, p[b->first].x, b->onset, 100 * b->noise, 100 * b->rise, p[b->last].x, b->half_miss,
-        gradual ? ": misses begin well before the level is full, so part of it is held by others (another thread or "
-                  "tenant on this core, the hypervisor), its sets fill unevenly (a physically indexed level over pages "
-                  "placed at random) or its replacement is not LRU"
-                : "");
+        isfinite(f.available) ? "; " : "",
+        isfinite(f.available) ? shared
+        : gradual ? ": misses begin well before the level is full, so part of it is held by others (another thread or "
+                    "tenant on this core, the hypervisor), its sets fill unevenly (a physically indexed level over pages "
+                    "placed at random) or its replacement is not LRU"
+                  : "");
     if (record_finding(s, k, &f) != 0)
         return -1;
     finding whole = derived(&f, "served-whole", "B", b->onset);

@@ -53,6 +53,8 @@ unsigned cc_reference_read(const char *dir, cc_reference *out)
         *l = (cc_ref_level){.level = level, .size = read_size(dir, i), .ways = read_unsigned(dir, i, "ways_of_associativity"),
                             .line = read_unsigned(dir, i, "coherency_line_size"),
                             .sets = read_unsigned(dir, i, "number_of_sets")};
+        if (!read_field(dir, i, "shared_cpu_list", l->shared_cpus, sizeof l->shared_cpus))
+            l->shared_cpus[0] = '\0';
     }
     /* Levels 1.. without a gap. */
     while (out->count < CC_MAX_LEVELS && out->level[out->count].level == out->count + 1)

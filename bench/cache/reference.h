@@ -15,6 +15,7 @@ typedef struct {
     unsigned ways;  /* 0 unknown */
     unsigned line;  /* 0 unknown */
     unsigned sets;  /* 0 unknown */
+    char shared_cpus[64]; /* shared_cpu_list, "" unknown: the CPUs this system lists as sharing the level */
 } cc_ref_level;
 
 typedef struct {

@@ -37,7 +37,12 @@ void rp_cache_detect(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_text(r, 0, "%s", v);
         rp_set_text(r, 1, "%s", rp_get(t, i, "unit"));
         rp_set_text(r, 2, "%s", param(t, i, "reference", v, sizeof v));
-        rp_set_text(r, 3, "%s", param(t, i, "match", v, sizeof v));
+        char share[32];
+        if (strcmp(param(t, i, "match", v, sizeof v), "no") == 0 &&
+            rp_number(param(t, i, "available_share", share, sizeof share)) > 0)
+            rp_set_text(r, 3, "no: %.0f%% of it available to this process", 100 * rp_number(share));
+        else
+            rp_set_text(r, 3, "%s", v);
         rp_set_text(r, 4, "%s", param(t, i, "confidence", v, sizeof v));
         rp_set_text(r, 5, "%s", param(t, i, "evidence", v, sizeof v));
         if (strcmp(rp_get(t, i, "valid"), "1") != 0)

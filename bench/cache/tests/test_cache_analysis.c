@@ -533,6 +533,29 @@ static void test_write_verdicts(void **state)
     assert_false(b.known);
 }
 
+/* A shared level found at a quarter of its nominal size is said to be what
+ * this process has of it, with the CPUs the system lists; within a step,
+ * above the nominal, or on a level listed for one CPU, nothing is said. */
+static void test_a_shared_level_found_smaller_is_what_this_process_has(void **state)
+{
+    (void)state;
+    double swept[17];
+    for (size_t i = 0; i < 17; ++i)
+        swept[i] = (double)(UINT64_C(1024) << i); /* 1 KiB .. 64 MiB */
+    char note[240] = "";
+    double share = cc_share_available(swept, 17, 8 << 20, 32 << 20, "0-1", note, sizeof note);
+    assert_float_equal(share, 0.25, 1e-12);
+    assert_non_null(strstr(note, "8388608 B of the nominal 33554432 B (25%) is what this process has"));
+    assert_non_null(strstr(note, "the system lists CPUs 0-1"));
+    share = cc_share_available(swept, 17, 8 << 20, 32 << 20, "", note, sizeof note);
+    assert_float_equal(share, 0.25, 1e-12);
+    assert_non_null(strstr(note, "no list of the CPUs sharing it"));
+    assert_true(isnan(cc_share_available(swept, 17, 16 << 20, 32 << 20, "0-1", note, sizeof note)));
+    assert_true(isnan(cc_share_available(swept, 17, 64 << 20, 32 << 20, "0-1", note, sizeof note)));
+    assert_true(isnan(cc_share_available(swept, 17, 256 << 10, 1 << 20, "0", note, sizeof note)));
+    assert_true(isnan(cc_share_available(swept, 17, 256 << 10, 1 << 20, "0,2", note, sizeof note)) == false);
+}
+
 TEST_MAIN(NULL, NULL, test_levels_of_a_known_hierarchy, test_a_shared_level_reads_where_half_the_loads_miss,
           test_a_spike_is_no_level, test_a_disturbed_transition_point_does_not_end_the_level_early,
           test_the_capacity_is_the_footprint_nearest_the_half_miss_crossing,
@@ -541,4 +564,5 @@ TEST_MAIN(NULL, NULL, test_levels_of_a_known_hierarchy, test_a_shared_level_read
           test_a_climbing_pause_and_a_step_in_memory_are_no_levels, test_a_pause_is_no_level,
           test_flat_sweep_has_no_level, test_noise_lowers_confidence, test_line_from_pairs,
           test_a_small_pair_step_is_not_the_fill, test_way_size_from_the_grid, test_tag_line_from_the_odd_stride,
-          test_ways_and_lru, test_ways_without_huge_pages_are_undetermined, test_write_verdicts)
+          test_ways_and_lru, test_ways_without_huge_pages_are_undetermined, test_write_verdicts,
+          test_a_shared_level_found_smaller_is_what_this_process_has)

@@ -62,6 +62,7 @@ static void test_levels_from_sysfs(void **state)
     cache(1, "1", "Instruction", "32K", "8", "64", "64");
     cache(2, "2", "Unified", "2048K", "16", "64", "2048");
     cache(3, "3", "Unified", "32M", "16", "64", "32768");
+    put(3, "shared_cpu_list", "0-7");
     cc_reference r;
     assert_int_equal(cc_reference_read(dir, &r), 3);
     assert_int_equal(r.level[0].size, 48 << 10);
@@ -72,6 +73,8 @@ static void test_levels_from_sysfs(void **state)
     assert_int_equal(r.level[1].ways, 16);
     assert_int_equal(r.level[2].size, UINT64_C(32) << 20);
     assert_int_equal(r.level[2].sets, 32768);
+    assert_string_equal(r.level[2].shared_cpus, "0-7");
+    assert_string_equal(r.level[0].shared_cpus, "");
 }
 
 static void test_no_sysfs_no_levels(void **state)
