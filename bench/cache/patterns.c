@@ -213,7 +213,27 @@ static void premise_flag(const run_state *st, const cc_model_counts *n, uint64_t
             g->level[l].name, 100.0 * (double)n->hits[l] / (double)n->accesses, spanned, whole, cap);
 }
 
-static int record_model(run_state *st, unsigned kind, const cc_replay *r, const cr_result *measured, rep_ctx *rc)
+/* Flags a model row whose trace is the first part of a pass whose lines
+ * lie spread over a span four or more times the bytes of lines they touch
+ * (a --quick budget over a large target): the simulator holds those lines
+ * in a cache, as the device does, but has no TLB, and each access may be a
+ * new page to the device, which then pays a page walk the model never sees. */
+static void prefix_flag(const cc_pattern_shape *s, uint64_t accesses, unsigned line, cr_result *row)
+{
+    uint64_t footprint = cc_shape_bytes(s), lines = accesses * line;
+    if (accesses >= s->pass || lines >= footprint / 4)
+        return;
+    char touched[32], spanned[32];
+    cr_format_bytes(lines, touched, sizeof touched);
+    cr_format_bytes(footprint, spanned, sizeof spanned);
+    CR_FLAG(row, "model-prefix",
+            "the trace is the first %" PRIu64 " accesses of a pass of %" PRIu64 ": at most %s of lines, spread over "
+            "%s; the model caches them but has no TLB, while to the device each may be a new page",
+            accesses, s->pass, touched, spanned);
+}
+
+static int record_model(run_state *st, unsigned kind, const cc_replay *r, const cr_result *measured, rep_ctx *rc,
+                        const cc_pattern_shape *s, unsigned line)
 {
     cr_result row;
     init_row(st, &row, kind, "model", measured->size_bytes);
@@ -242,6 +262,7 @@ static int record_model(run_state *st, unsigned kind, const cc_replay *r, const 
     }
     /* The verdict first: the note is cut where it is full. */
     premise_flag(st, &n, measured->size_bytes, r->count, &row);
+    prefix_flag(s, r->count, line, &row);
     char perf[sizeof row.note];
     perf_text(st, rc, &n, perf, sizeof perf);
     append(row.note, sizeof row.note, perf);
@@ -318,7 +339,7 @@ static int run_point(run_state *st, unsigned kind, uint64_t footprint, const cha
         }
         rc = record(st, &row);
         if (rc == 0)
-            rc = record_model(st, kind, &r, &row, &ctx);
+            rc = record_model(st, kind, &r, &row, &ctx, &s, line);
     }
     free(init);
     cc_replay_free(&r);

@@ -46,7 +46,10 @@ const rp_part rp_part_cache = {
            "value), prefetchers serve regular patterns early and the model indexes by virtual address: each makes "
            "the measurement faster than the model says. What the model had to assume is in each model row's note. "
            "A prediction that has a level serve more than it was seen to serve whole (a level shared with others or "
-           "filling unevenly, whose detected capacity the simulator takes as whole) is flagged model-premise.",
+           "filling unevenly, whose detected capacity the simulator takes as whole) is flagged model-premise; one "
+           "from the first part of a pass whose lines lie spread over four or more times their bytes (a quick "
+           "budget over a large target: the simulator has no TLB, the device may walk a page an access), "
+           "model-prefix.",
     .extract = extract,
     .headline = headline,
 };

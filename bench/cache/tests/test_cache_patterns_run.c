@@ -158,6 +158,24 @@ static void test_rows_traces_and_model(void **state)
     assert_int_equal(stat(path, &st), 0);
 }
 
+/* A budget of 64 accesses: the chase over 32 KiB is the first 64 of a
+ * pass of 512, its 4 KiB of lines spread over 32 KiB (model-prefix); the
+ * one over 4 KiB is a whole pass, and the one over 512 B too. */
+static void test_a_prefix_spread_over_its_span_is_flagged(void **state)
+{
+    (void)state;
+    sink out;
+    cc_pattern_env env = env_for(&out, &fake_ops);
+    env.max_accesses = 64;
+    assert_int_equal(cc_patterns_run(&env), 0);
+    const cr_result *large = find(&out, "model", "chase", 32768);
+    assert_non_null(strstr(large->flags, "model-prefix"));
+    assert_non_null(strstr(large->note, "model-prefix: the trace is the first 64 accesses of a pass of 512: at most "
+                                        "4 KiB of lines, spread over 32 KiB"));
+    assert_null(strstr(find(&out, "model", "chase", 4096)->flags, "model-prefix"));
+    assert_null(strstr(find(&out, "model", "chase", 512)->flags, "model-prefix"));
+}
+
 static void test_failed_verification(void **state)
 {
     (void)state;
@@ -214,5 +232,6 @@ static void test_implausible_line_spaces_by_64_bytes(void **state)
     assert_non_null(strstr(p->params, "pass=128;line=64;"));
 }
 
-TEST_MAIN(scratch_setup, scratch_teardown, test_rows_traces_and_model, test_failed_verification,
-          test_backend_without_kernels, test_unwritable_row_stops, test_implausible_line_spaces_by_64_bytes)
+TEST_MAIN(scratch_setup, scratch_teardown, test_rows_traces_and_model, test_a_prefix_spread_over_its_span_is_flagged,
+          test_failed_verification, test_backend_without_kernels, test_unwritable_row_stops,
+          test_implausible_line_spaces_by_64_bytes)
