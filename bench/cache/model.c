@@ -13,6 +13,8 @@
 struct cc_model {
     unsigned count;
     cs_cache *level[CC_MAX_LEVELS];
+    cs_prefetcher prefetcher;
+    uint64_t line_bytes; /* the first level's, what the prefetcher counts in */
 };
 
 static void add_assumed(cc_model_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -153,6 +155,8 @@ cc_model *cc_model_new(const cc_model_config *c)
     if (m == NULL)
         return NULL;
     m->count = c->count;
+    cs_prefetcher_init(&m->prefetcher, &c->prefetch);
+    m->line_bytes = c->count ? c->level[0].line_bytes : 0;
     for (unsigned i = 0; i < c->count; ++i) {
         m->level[i] = cs_cache_new(&c->level[i], UINT64_C(1) + i);
         if (m->level[i] == NULL) {
@@ -203,6 +207,17 @@ unsigned cc_model_access(cc_model *m, uint64_t address, bool write, cc_model_cou
     ++counts->accesses;
     ++*(write ? &counts->writes : &counts->reads);
     ++*(served < m->count ? &counts->hits[served] : &counts->memory);
+    if (m->prefetcher.config.kind != CS_PREFETCH_OFF && m->line_bytes) {
+        uint64_t lines[CS_PREFETCH_MAX_DEGREE];
+        unsigned n = cs_prefetcher_next(&m->prefetcher, address / m->line_bytes, served != 0, lines);
+        for (unsigned i = 0; i < n; ++i) {
+            cs_cache_traffic below;
+            cs_cache_prefetch(m->level[0], lines[i], &below);
+            for (int r = 0; r < below.count; ++r)
+                follow(m, 1, below.requests[r].address, below.requests[r].write, false, counts);
+        }
+        counts->prefetches += n;
+    }
     return served;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cache/geometry.h"
 #include "cachesim/cache.h"
+#include "cachesim/prefetch.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,6 +40,9 @@ typedef struct {
     /* What the model assumed that the geometry did not say: "" or
      * "; "-separated clauses, for the rows' notes. */
     char assumed[320];
+    /* The first level's prefetcher: off (Crawford's model has none) unless
+     * set after cc_model_configure. */
+    cs_prefetch_config prefetch;
 } cc_model_config;
 
 /* The model of g. host_ways[l] (or NULL): level l's associativity as the
@@ -60,6 +64,7 @@ typedef struct {
     uint64_t memory;              /* accesses served by memory */
     uint64_t l1_read_misses;      /* loads that missed the first level */
     uint64_t last_level_misses;   /* accesses of any kind the last level missed, write-backs included */
+    uint64_t prefetches;          /* lines the first level's prefetcher fetched */
 } cc_model_counts;
 
 typedef struct cc_model cc_model;
@@ -67,7 +72,10 @@ typedef struct cc_model cc_model;
 /* NULL when out of memory. */
 cc_model *cc_model_new(const cc_model_config *c);
 /* Follows one access down the levels; returns the level that served it
- * (count: memory) and adds it to counts. */
+ * (count: memory) and adds it to counts. With a prefetcher, the lines it
+ * asks for after the access are then fetched into the first level (not
+ * accesses: they fill the levels below as a read would, and add to
+ * prefetches and the last level's misses, not to hits). */
 unsigned cc_model_access(cc_model *m, uint64_t address, bool write, cc_model_counts *counts);
 void cc_model_free(cc_model *m);
 

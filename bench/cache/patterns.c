@@ -132,9 +132,9 @@ static uint64_t *initial_words(const cc_pattern_shape *s)
 
 /* The counted pass follows a first one that warms the caches, as every
  * measured run follows the warm-up. */
-static int simulate(const run_state *st, const cc_replay *r, cc_model_counts *counted)
+static int simulate(const cc_model_config *c, const cc_replay *r, cc_model_counts *counted)
 {
-    cc_model *m = cc_model_new(&st->model);
+    cc_model *m = cc_model_new(c);
     if (m == NULL)
         return -1;
     cc_model_counts warm = {0};
@@ -243,8 +243,13 @@ static int record_model(run_state *st, unsigned kind, const cc_replay *r, const 
         snprintf(row.note, sizeof row.note, "model not run: %s", st->model_why);
         return record(st, &row);
     }
-    cc_model_counts n;
-    if (simulate(st, r, &n) != 0) {
+    /* Beside Crawford's model, which has no prefetcher, the same with the
+     * least a stride prefetcher does (one line ahead of a stride seen
+     * twice): how much of the error the device's prefetchers explain. */
+    cc_model_config with_prefetch = st->model;
+    with_prefetch.prefetch = (cs_prefetch_config){CS_PREFETCH_STRIDE, 1, 1};
+    cc_model_counts n, np;
+    if (simulate(&st->model, r, &n) != 0 || simulate(&with_prefetch, r, &np) != 0) {
         fprintf(stderr, "%s: error: out of memory simulating %s\n", st->env->ses->opt.program,
                 cc_pattern_names[kind]);
         return -1;
@@ -255,6 +260,9 @@ static int record_model(run_state *st, unsigned kind, const cc_replay *r, const 
     for (unsigned l = 0; l < st->model.count; ++l)
         cr_result_add_param(&row, "hit_%s=%.4f", st->model.name[l], (double)n.hits[l] / (double)n.accesses);
     cr_result_add_param(&row, "hit_mem=%.4f", (double)n.memory / (double)n.accesses);
+    double with_ns = cc_model_predict_ns(&with_prefetch, &np);
+    cr_result_add_param(&row, "prefetch=stride:1:1;predicted_prefetch_ns=%.4g;error_prefetch_pct=%.1f", with_ns,
+                        cc_error_pct(measured->figure, with_ns));
     if (!measured->valid) {
         row.valid = false;
         snprintf(row.note, sizeof row.note, "no valid measurement to compare with");

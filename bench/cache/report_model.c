@@ -38,7 +38,8 @@ void rp_cache_model(rp_section *sec, const char *file, const cr_csv_table *t)
             continue;
         if (m == NULL) {
             m = rp_add_table(sec, "cache-model", "", "pattern footprint", "measured (ns)", "predicted (ns)",
-                             "error (%)", "hit rate per level", "verified", NULL);
+                             "error (%)", "stride prefetcher: ns (error %)", "hit rate per level",
+                             "verified", NULL);
             if (m == NULL)
                 return;
             snprintf(m->title, sizeof m->title,
@@ -48,10 +49,10 @@ void rp_cache_model(rp_section *sec, const char *file, const cr_csv_table *t)
         rp_format_bytes(rp_number(rp_get(t, i, "size_bytes")), size, sizeof size);
         rp_row *r = rp_row_for(m, "%s %s", rp_get(t, i, "variant"), size);
         bool ok = strcmp(rp_get(t, i, "valid"), "1") == 0;
-        rp_set_text(r, 4, "%s", ok ? "yes" : "NO");
+        rp_set_text(r, 5, "%s", ok ? "yes" : "NO");
         const char *note = rp_get(t, i, "note");
         if (strncmp(note, "model not run: ", 15) == 0) {
-            rp_set_text(r, 3, "%s", note);
+            rp_set_text(r, 4, "%s", note);
             continue;
         }
         if (!ok)
@@ -59,9 +60,12 @@ void rp_cache_model(rp_section *sec, const char *file, const cr_csv_table *t)
         rp_set_num(r, 0, param_number(t, i, "measured_ns"), 4);
         rp_set_num(r, 1, rp_number(rp_get(t, i, "figure")), 4);
         rp_set_num(r, 2, param_number(t, i, "error_pct"), 3);
+        double with_ns = param_number(t, i, "predicted_prefetch_ns");
+        if (isfinite(with_ns))
+            rp_set_text(r, 3, "%.4g (%.3g)", with_ns, param_number(t, i, "error_prefetch_pct"));
         char hits[RP_CELL_LEN];
         hit_rates(rp_get(t, i, "params"), hits, sizeof hits);
-        rp_set_text(r, 3, "%s", hits);
+        rp_set_text(r, 4, "%s", hits);
         rp_mark_flags(sec, m, r, 1, t, i);
         const char *perf = strstr(note, "perf counters ");
         if (!said_counters && perf) {

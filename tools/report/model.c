@@ -63,8 +63,14 @@ rp_table *rp_add_table(rp_section *sec, const char *id, const char *title, const
     va_list ap;
     va_start(ap, key_head);
     const char *col;
-    while ((col = va_arg(ap, const char *)) != NULL && t->ncols < RP_MAX_COLS)
+    /* A column cut short or left out would be found by no reader of the
+     * table: a section that asks for one is wrong, and says so. */
+    while ((col = va_arg(ap, const char *)) != NULL) {
+        if (t->ncols == RP_MAX_COLS || strlen(col) >= sizeof t->cols[0])
+            cr_die("report", 1, "table %s: column '%s' is column %d or longer than %zu bytes", id, col,
+                   t->ncols + 1, sizeof t->cols[0] - 1);
         snprintf(t->cols[t->ncols++], sizeof t->cols[0], "%s", col);
+    }
     va_end(ap);
     return t;
 }

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RP_MAX_COLS 8
+#define RP_MAX_COLS 10
 #define RP_CELL_LEN 192
 #define RP_MAX_TABLES 6
 #define RP_PATH_LEN 4096

@@ -86,6 +86,40 @@ static void test_hits_per_level_and_prediction(void **state)
     assert_true(isnan(cc_error_pct(60, NAN)));
 }
 
+/* Reads two lines apart (lines 0, 2, ..., 10), with the stride prefetcher
+ * at degree 1, distance 1: lines 0 and 2 miss and teach it the stride, 4
+ * misses and confirms it (line 6 fetched), and 6, 8 and 10 then hit L1,
+ * each fetching the next. Every fetch is cold in L2 too: a last-level miss
+ * each (4) beside the demand's 3. (3 x 1 + 3 x 100) / 6 = 50.5 ns, where
+ * the model without it has all six from memory. */
+static void test_a_stride_prefetcher_turns_misses_into_hits(void **state)
+{
+    (void)state;
+    cc_geometry g = small_geometry();
+    cc_model_config c = configured(&g);
+    const unsigned served_without[] = {2, 2, 2, 2, 2, 2}, served_with[] = {2, 2, 2, 0, 0, 0};
+    for (int with = 0; with < 2; ++with) {
+        c.prefetch = with ? (cs_prefetch_config){CS_PREFETCH_STRIDE, 1, 1} : (cs_prefetch_config){0};
+        cc_model *m = cc_model_new(&c);
+        assert_non_null(m);
+        cc_model_counts n = {0};
+        for (int i = 0; i < 6; ++i)
+            assert_int_equal(cc_model_access(m, (uint64_t)i * 128, false, &n), (with ? served_with : served_without)[i]);
+        cc_model_free(m);
+        if (with) {
+            assert_counts(&n, &(cc_model_counts){.accesses = 6, .reads = 6, .hits = {3, 0}, .memory = 3,
+                                                 .l1_read_misses = 3, .last_level_misses = 7});
+            assert_int_equal(n.prefetches, 4);
+            assert_float_equal(cc_model_predict_ns(&c, &n), 50.5, 1e-12);
+        } else {
+            assert_counts(&n, &(cc_model_counts){.accesses = 6, .reads = 6, .memory = 6, .l1_read_misses = 6,
+                                                 .last_level_misses = 6});
+            assert_int_equal(n.prefetches, 0);
+            assert_float_equal(cc_model_predict_ns(&c, &n), 100.0, 1e-12);
+        }
+    }
+}
+
 /* An L1 without write-allocate: the store misses L1, goes on to L2, which
  * allocates it (a write miss there, filled from memory: memory serves it);
  * the load after misses L1 again and hits L2. A dirty line evicted from
@@ -254,7 +288,8 @@ static void test_a_gradual_level_holding_the_accesses_fails_the_premise(void **s
     assert_int_equal(cc_model_premise_fails(&g, &n, 3000), -1);
 }
 
-TEST_MAIN(scratch_setup, scratch_teardown, test_hits_per_level_and_prediction, test_stores_and_write_backs,
+TEST_MAIN(scratch_setup, scratch_teardown, test_hits_per_level_and_prediction,
+          test_a_stride_prefetcher_turns_misses_into_hits, test_stores_and_write_backs,
           test_write_back_serves_no_access, test_undetermined_values_are_assumed_and_said,
           test_nothing_to_simulate_is_refused, test_sysfs_ways_skip_instruction_caches,
           test_a_gradual_level_holding_the_accesses_fails_the_premise)

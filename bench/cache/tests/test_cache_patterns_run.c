@@ -138,6 +138,8 @@ static void test_rows_traces_and_model(void **state)
         assert_true(p->figure > 0);
         assert_non_null(strstr(m->params, "error_pct="));
         assert_non_null(strstr(m->params, "hit_L1d="));
+        assert_non_null(strstr(m->params, ";prefetch=stride:1:1;predicted_prefetch_ns="));
+        assert_non_null(strstr(m->params, ";error_prefetch_pct="));
         assert_non_null(strstr(m->note, "perf "));
         assert_string_equal(p->backend, "fake");
         assert_string_equal(p->benchmark, "cache");
