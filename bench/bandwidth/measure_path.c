@@ -199,7 +199,7 @@ int bw_measure_path(bw_run *run, const bw_path *p, uint64_t bytes, uint64_t expe
         ctx[i] = (phase_ctx){run, p, i};
         cr_group_add(&g, &run->dev_meas, phase_rep, &ctx[i]);
     }
-    bw_ref_ctx rc = {run, bw_reference_of(p), bytes, 0};
+    bw_ref_ctx rc = {run, bw_reference_of(p), bytes, 0, 0, 0};
     if (pg.paired)
         cr_group_add(&g, &run->host_meas, bw_ref_rep, &rc);
     int result = cr_group_run(&g, CR_GROUP_ROUNDS, &steps);

@@ -90,6 +90,9 @@ typedef struct {
     int which;
     uint64_t bytes;
     uint64_t sum;
+    /* The calls a repetition's timed loop took, and one call's time
+     * (cr_host_loop_ns): kept for the next repetition of the same size. */
+    uint64_t calls, call_ns;
 } bw_ref_ctx;
 cr_status bw_ref_rep(void *arg, cr_timing *t, char *err, size_t errlen);
 /* The reference a path stands beside. */
