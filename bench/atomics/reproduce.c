@@ -51,16 +51,17 @@ static void rr_lee_fig43(const rr_device *d, const rr_thesis *th, rr_outcome *o)
                                                     : "");
 }
 
-/* op's stride curve, uint32 in global memory: strides into x, throughput
- * into y; their count. */
-static size_t stride_curve(const rr_file *f, const char *op, double *x, double *y, size_t max, rr_outcome *o)
+/* op's curve over a sweep's knob (its param, "degree" or "stride"), uint32
+ * in global memory: the knob into x, the throughput into y; their count. */
+static size_t curve(const rr_file *f, const char *op, const char *knob, double *x, double *y, size_t max,
+                    rr_outcome *o)
 {
     size_t n = 0;
     for (size_t i = 0; i < f->table.nrows && n < max; ++i)
-        if (rr_row_is(f, i, op, "stride") && strcmp(rr_get(f, i, "dtype"), "uint32") == 0 &&
+        if (rr_row_is(f, i, op, knob) && strcmp(rr_get(f, i, "dtype"), "uint32") == 0 &&
             strstr(rr_get(f, i, "params"), "space=global") != NULL && rr_num(f, i, "figure") > 0 &&
-            rr_param(f, i, "stride") >= 1) {
-            x[n] = rr_param(f, i, "stride");
+            rr_param(f, i, knob) >= 1) {
+            x[n] = rr_param(f, i, knob);
             y[n++] = rr_num(f, i, "figure");
             rr_rests_on(o, f, i);
         }
@@ -91,7 +92,7 @@ static void rr_lee_fig44(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     const rr_file *f = rr_results(d, "atomics");
     double wx[32], wy[32], rx[32], ry[32];
-    size_t nw = f ? stride_curve(f, "xchg", wx, wy, 32, o) : 0, nr = f ? stride_curve(f, "read", rx, ry, 32, o) : 0;
+    size_t nw = f ? curve(f, "xchg", "stride", wx, wy, 32, o) : 0, nr = f ? curve(f, "read", "stride", rx, ry, 32, o) : 0;
     if (nw < 3 || nr < 3)
         return rr_not_measurable(o, "the run has fewer than 3 strides of xchg or of the atomic read on uint32 in "
                                     "global memory (atomics' stride sweep)");
@@ -140,23 +141,6 @@ static void rr_lee_table41(const rr_device *d, const rr_thesis *th, rr_outcome *
     RR_SAY(o, reason, "%.3g ms: %.2gx the thesis's fastest (%.3g ms)", run, run / lo, lo);
 }
 
-/* The add on 32-bit words in global memory at each degree (work-items on
- * one counter): the degree into x, the throughput into y; their count. */
-static size_t degree_curve(const rr_file *f, double *x, double *y, size_t max, rr_outcome *o)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < f->table.nrows && n < max; ++i)
-        if (strcmp(rr_get(f, i, "variant"), "add") == 0 && strcmp(rr_get(f, i, "sweep"), "degree") == 0 &&
-            strcmp(rr_get(f, i, "dtype"), "uint32") == 0 && strcmp(rr_get(f, i, "valid"), "1") == 0 &&
-            strstr(rr_get(f, i, "params"), "space=global") != NULL && rr_num(f, i, "figure") > 0 &&
-            rr_param(f, i, "degree") >= 1) {
-            x[n] = rr_param(f, i, "degree");
-            y[n++] = rr_num(f, i, "figure");
-            rr_rests_on(o, f, i);
-        }
-    return n;
-}
-
 /* Samadi's Fig. 5.3a: atomicAdd's throughput falls as the conflicts per
  * warp rise, roughly as their inverse. */
 static void rr_samadi_fig53a(const rr_device *d, const rr_thesis *th, rr_outcome *o)
@@ -164,7 +148,7 @@ static void rr_samadi_fig53a(const rr_device *d, const rr_thesis *th, rr_outcome
     (void)th;
     const rr_file *f = rr_results(d, "atomics");
     double x[32], y[32];
-    size_t n = f ? degree_curve(f, x, y, 32, o) : 0;
+    size_t n = f ? curve(f, "add", "degree", x, y, 32, o) : 0;
     double rho = rr_spearman(x, y, n);
     if (!isfinite(rho))
         return rr_not_measurable(o, "the run has fewer than 3 degrees of add on uint32 in global memory");

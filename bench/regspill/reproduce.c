@@ -216,6 +216,18 @@ static void say_profile(const cap_profile *p, rr_outcome *o)
                 "the cap from which no cap spills (empty: the top one spills)", "Fig. 4.7 (shape)");
 }
 
+/* The run's profile into p, said in o; false (o not measurable) where the
+ * run has none. */
+static bool profile_of(const rr_device *d, cap_profile *p, rr_outcome *o)
+{
+    if (!cap_profile_of(rr_results(d, "regspill"), p, o)) {
+        rr_not_measurable(o, "%s", no_caps);
+        return false;
+    }
+    say_profile(p, o);
+    return true;
+}
+
 static const char profile_rule[] =
     "the register caps' rows: spills stop below the top cap, and time moves in steps at the concurrency levels "
     "(in every level of two caps or more, the critical point, its last cap, within 3% of the level's best); the "
@@ -227,9 +239,8 @@ static void rr_li_fig47(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     (void)th;
     cap_profile p;
-    if (!cap_profile_of(rr_results(d, "regspill"), &p, o))
-        return rr_not_measurable(o, "%s", no_caps);
-    say_profile(&p, o);
+    if (!profile_of(d, &p, o))
+        return;
     RR_SAY(o, rule, "%s; holds qualitatively: both; differs: not; the figure prints no numbers", profile_rule);
     o->verdict = stepped(&p) ? RR_QUALITATIVE : RR_DIFFERS;
     RR_SAY(o, reason, "%s", stepped(&p) ? "spills stop below the top cap and each level is at its best at its critical point"
@@ -241,9 +252,8 @@ static void rr_li_fig47(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 static void rr_li_fig48(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     cap_profile p;
-    if (!cap_profile_of(rr_results(d, "regspill"), &p, o))
-        return rr_not_measurable(o, "%s", no_caps);
-    say_profile(&p, o);
+    if (!profile_of(d, &p, o))
+        return;
     const rr_value *v = rr_value_keyed(th, "li-fig4.8", "critical_points_per_app", "all apps Tesla K40 (Kepler)");
     double five = v ? v->value : NAN;
     char cite[200] = "";
@@ -267,9 +277,8 @@ static void rr_li_fig49(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     (void)th;
     cap_profile p;
-    if (!cap_profile_of(rr_results(d, "regspill"), &p, o))
-        return rr_not_measurable(o, "%s", no_caps);
-    say_profile(&p, o);
+    if (!profile_of(d, &p, o))
+        return;
     rr_add_pair(o, "concurrency_levels", "this kernel", "levels", NAN, (double)p.levels,
                 "distinct blocks per SM over the caps", "Fig. 4.9 (shape)");
     RR_SAY(o, rule, "%s; holds qualitatively: both, and the occupancy takes two values or more over the caps (the "

@@ -22,6 +22,14 @@ static double table32_memory(const rr_thesis *th, const char *key)
     return NAN;
 }
 
+/* A number the metadata gives key (benchmark's own first); NaN where none. */
+static double meta_number(const rr_device *d, const char *benchmark, const char *key)
+{
+    double v = NAN;
+    const char *text = rr_meta(d, benchmark, key);
+    return *text && cr_number_fault(text, &v) == NULL ? v : NAN;
+}
+
 static size_t xgraph_row(const rr_file *f, const char *parameter, const char *dtype)
 {
     for (size_t i = 0; i < f->table.nrows; ++i)
@@ -36,13 +44,10 @@ static size_t xgraph_row(const rr_file *f, const char *parameter, const char *dt
 void rr_li_table32(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     const rr_file *x = rr_named(d, "xgraph-params.csv");
-    double peak = NAN;
     /* The peak the X-model's memory side was measured against, in its own
      * metadata first. */
     const cr_descriptor *memory = cr_descriptor_xmodel("memory");
-    const char *peak_text = rr_meta(d, memory ? memory->name : NULL, "peak.memory_GBps");
-    if (*peak_text)
-        cr_number_fault(peak_text, &peak);
+    double peak = meta_number(d, memory ? memory->name : NULL, "peak.memory_GBps");
     if (x == NULL)
         return rr_not_measurable(o, "the run has no X-model fit (xgraph-params.csv): xgraph did not run here");
     if (!(peak > 0))
@@ -130,10 +135,7 @@ static void knee_bytes(const rr_thesis *th, const char *dtype, double run, rr_ou
 void rr_li_fig310(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 {
     const rr_file *x = rr_named(d, "xgraph-params.csv");
-    double units = NAN;
-    const char *cu_text = rr_meta(d, "stream", "device.compute_units");
-    if (*cu_text)
-        cr_number_fault(cu_text, &units);
+    double units = meta_number(d, "stream", "device.compute_units");
     if (x == NULL)
         return rr_not_measurable(o, "the run has no X-model fit (xgraph-params.csv): xgraph did not run here");
     if (!(units > 0))

@@ -106,16 +106,31 @@ static void test_li_fig310(void **state)
 
 static const char results_head[] = "variant,dtype,sweep,size_bytes,params,median_s,figure,valid,flags\n";
 
+/* A results file: the header, then the rows fmt makes (each call its own
+ * buffer of four, so that two can stand in one call of judge). */
+static const char *rows(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *rows(const char *fmt, ...)
+{
+    static char csv[4][4096];
+    static size_t next;
+    char *buf = csv[next++ % 4];
+    size_t used = (size_t)snprintf(buf, sizeof csv[0], "%s", results_head);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, sizeof csv[0] - used, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
 /* regspill's tuner row with the critical points' and the exhaustive
  * search's speed-ups and the reduction. */
 static const rr_outcome *tuner(const char *target, double cp, double best, double reduction)
 {
-    static char csv[1024];
-    snprintf(csv, sizeof csv,
-             "%stuner,uint32,registers,,live=64;rule=per-warp;critical_points=32/40/64;searched=3/49;best_cp=64;"
-             "best=63;default=72;speedup_cp=%.4f;speedup_best=%.4f;reduction=%.3g,,%.4f,1,\n",
-             results_head, cp, best, reduction, cp);
-    return judge(target, "regspill-cuda.csv", csv, NULL);
+    return judge(target, "regspill-cuda.csv",
+                 rows("tuner,uint32,registers,,live=64;rule=per-warp;critical_points=32/40/64;searched=3/49;"
+                      "best_cp=64;best=63;default=72;speedup_cp=%.4f;speedup_best=%.4f;reduction=%.3g,,%.4f,1,\n",
+                      cp, best, reduction, cp),
+                 NULL);
 }
 
 /* Fermi: 7.9% against 9%, 15x fewer points: short of the optimum by
@@ -293,13 +308,10 @@ static void test_lee_fig311_313(void **state)
 /* One path's single fit (rms error single) and its two regimes'. */
 static const char *regimes(double single, double cache, double memory)
 {
-    static char csv[1024];
-    snprintf(csv, sizeof csv,
-             "%sd2d-memcpy,,fit,,c_us=6;b_GBps=1795;max_rel_err=0.5;rms_rel_err=%g,,1795,1,poor-fit\n"
-             "d2d-memcpy,,fit-regime,,regime=cache;c_us=5;b_GBps=3000;max_rel_err=0.1;rms_rel_err=%g,,3000,1,\n"
-             "d2d-memcpy,,fit-regime,,regime=memory;c_us=7;b_GBps=1500;max_rel_err=0.1;rms_rel_err=%g,,1500,1,\n",
-             results_head, single, cache, memory);
-    return csv;
+    return rows("d2d-memcpy,,fit,,c_us=6;b_GBps=1795;max_rel_err=0.5;rms_rel_err=%g,,1795,1,poor-fit\n"
+                "d2d-memcpy,,fit-regime,,regime=cache;c_us=5;b_GBps=3000;max_rel_err=0.1;rms_rel_err=%g,,3000,1,\n"
+                "d2d-memcpy,,fit-regime,,regime=memory;c_us=7;b_GBps=1500;max_rel_err=0.1;rms_rel_err=%g,,1500,1,\n",
+                single, cache, memory);
 }
 
 static void test_lee_fig312(void **state)
@@ -317,10 +329,8 @@ static void test_lee_fig312(void **state)
 
 static const char *ranking(const char *workload, const char *measured, const char *predicted)
 {
-    static char csv[1024];
-    snprintf(csv, sizeof csv, "%s%s,,ranking,16777216,measured=%s;predicted=%s;match=%d,,,1,\n", results_head,
-             workload, measured, predicted, strcmp(measured, predicted) == 0);
-    return csv;
+    return rows("%s,,ranking,16777216,measured=%s;predicted=%s;match=%d,,,1,\n", workload, measured, predicted,
+                strcmp(measured, predicted) == 0);
 }
 
 static void test_lee_fig314_315(void **state)
@@ -349,13 +359,11 @@ static void test_lee_fig314_315(void **state)
 /* The cache model's rows of the thesis's three kernels, eq. 7.1 each. */
 static const char *model_rows(double transpose, double matmul, double stencil)
 {
-    static char csv[1024];
-    snprintf(csv, sizeof csv,
-             "%stranspose,,model,65536,measured_ns=10;error_pct=%g,,9,1,\nmatmul,,model,65536,measured_ns=10;"
-             "error_pct=%g,,9,1,\nstencil,,model,65536,measured_ns=10;error_pct=%g,,9,1,\n"
-             "chase,,model,65536,measured_ns=10;error_pct=300,,9,1,\n",
-             results_head, transpose, matmul, stencil);
-    return csv;
+    return rows("transpose,,model,65536,measured_ns=10;error_pct=%g,,9,1,\n"
+                "matmul,,model,65536,measured_ns=10;error_pct=%g,,9,1,\n"
+                "stencil,,model,65536,measured_ns=10;error_pct=%g,,9,1,\n"
+                "chase,,model,65536,measured_ns=10;error_pct=300,,9,1,\n",
+                transpose, matmul, stencil);
 }
 
 static void test_crawford_eq71(void **state)
