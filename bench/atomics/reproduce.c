@@ -1,6 +1,6 @@
 /* What the theses found of atomics that this benchmark's rows show
- * (tools/reproduce): Lee 2012's contended atomics (Fig. 4.3) and empty
- * kernel's launch (Table 4.1), Samadi 2014's atomic add against conflicts
+ * (tools/reproduce): Lee 2012's contended atomics (Fig. 4.3), atomics
+ * against the stride (Fig. 4.4) and empty kernel's launch (Table 4.1), Samadi 2014's atomic add against conflicts
  * (Fig. 5.3a). */
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
@@ -51,6 +51,74 @@ static void rr_lee_fig43(const rr_device *d, const rr_thesis *th, rr_outcome *o)
                                                     : "");
 }
 
+/* op's curve over a sweep's knob (its param, "degree" or "stride"), uint32
+ * in global memory: the knob into x, the throughput into y; their count. */
+static size_t curve(const rr_file *f, const char *op, const char *knob, double *x, double *y, size_t max,
+                    rr_outcome *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->table.nrows && n < max; ++i)
+        if (rr_row_is(f, i, op, knob) && strcmp(rr_get(f, i, "dtype"), "uint32") == 0 &&
+            strstr(rr_get(f, i, "params"), "space=global") != NULL && rr_num(f, i, "figure") > 0 &&
+            rr_param(f, i, knob) >= 1) {
+            x[n] = rr_param(f, i, knob);
+            y[n++] = rr_num(f, i, "figure");
+            rr_rests_on(o, f, i);
+        }
+    return n;
+}
+
+/* The smallest stride from which every larger one is within 10% of the
+ * best of them: where the curve levels. */
+static double saturation_stride(const double *x, const double *y, size_t n)
+{
+    double at = NAN;
+    for (size_t k = 0; k < n; ++k) {
+        double best = 0, worst = INFINITY;
+        for (size_t j = 0; j < n; ++j)
+            if (x[j] >= x[k]) {
+                best = y[j] > best ? y[j] : best;
+                worst = y[j] < worst ? y[j] : worst;
+            }
+        if (worst >= 0.9 * best && (isnan(at) || x[k] < at))
+            at = x[k];
+    }
+    return at;
+}
+
+/* Fig. 4.4: atomic writes (xchg) flat against the stride; atomic reads
+ * (add 0) level from a stride of 2 to 4 elements on the AMD GPUs. */
+static void rr_lee_fig44(const rr_device *d, const rr_thesis *th, rr_outcome *o)
+{
+    const rr_file *f = rr_results(d, "atomics");
+    double wx[32], wy[32], rx[32], ry[32];
+    size_t nw = f ? curve(f, "xchg", "stride", wx, wy, 32, o) : 0, nr = f ? curve(f, "read", "stride", rx, ry, 32, o) : 0;
+    if (nw < 3 || nr < 3)
+        return rr_not_measurable(o, "the run has fewer than 3 strides of xchg or of the atomic read on uint32 in "
+                                    "global memory (atomics' stride sweep)");
+    double lo = INFINITY, hi = 0;
+    for (size_t k = 0; k < nw; ++k) {
+        lo = wy[k] < lo ? wy[k] : lo;
+        hi = wy[k] > hi ? wy[k] : hi;
+    }
+    double spread = hi / lo, read_at = saturation_stride(rx, ry, nr), th_lo, th_hi;
+    rr_thesis_range(th, "lee-fig4.4", "read_saturation_stride", &th_lo, &th_hi);
+    rr_pair_each(o, th, "lee-fig4.4", "read_saturation_stride", "elements", read_at,
+                 "the stride from which atomic reads are within 10% of their best");
+    rr_add_pair(o, "write_spread", "xchg", "x", 1, spread, "the fastest stride's xchg ÷ the slowest; thesis: flat",
+                "Fig. 4.4 (shape)");
+    RR_SAY(o, this_device, "xchg within %.2fx over %zu strides; reads level from stride %.0f", spread, nw, read_at);
+    RR_SAY(o, rule,
+           "xchg as the atomic write, add of 0 as the read, uint32 in global memory; reproduced: writes flat "
+           "(within 1.25x over the strides) and reads level from a stride within the thesis's %.0f-%.0f elements; "
+           "holds qualitatively: writes flat; differs: writes depend on the stride",
+           th_lo, th_hi);
+    bool flat = spread <= 1.25;
+    o->verdict = flat && read_at >= th_lo && read_at <= th_hi ? RR_REPRODUCED : flat ? RR_QUALITATIVE : RR_DIFFERS;
+    RR_SAY(o, reason, "writes %s (%.2fx); reads level from stride %.0f against the thesis's %.0f-%.0f",
+           flat ? "flat" : "depend on the stride", spread, read_at, th_lo, th_hi);
+}
+
 /* Table 4.1: the mean of 100 launches of an empty kernel, enqueue to
  * completion on the host clock (as the thesis timed it). */
 static void rr_lee_table41(const rr_device *d, const rr_thesis *th, rr_outcome *o)
@@ -73,23 +141,6 @@ static void rr_lee_table41(const rr_device *d, const rr_thesis *th, rr_outcome *
     RR_SAY(o, reason, "%.3g ms: %.2gx the thesis's fastest (%.3g ms)", run, run / lo, lo);
 }
 
-/* The add on 32-bit words in global memory at each degree (work-items on
- * one counter): the degree into x, the throughput into y; their count. */
-static size_t degree_curve(const rr_file *f, double *x, double *y, size_t max, rr_outcome *o)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < f->table.nrows && n < max; ++i)
-        if (strcmp(rr_get(f, i, "variant"), "add") == 0 && strcmp(rr_get(f, i, "sweep"), "degree") == 0 &&
-            strcmp(rr_get(f, i, "dtype"), "uint32") == 0 && strcmp(rr_get(f, i, "valid"), "1") == 0 &&
-            strstr(rr_get(f, i, "params"), "space=global") != NULL && rr_num(f, i, "figure") > 0 &&
-            rr_param(f, i, "degree") >= 1) {
-            x[n] = rr_param(f, i, "degree");
-            y[n++] = rr_num(f, i, "figure");
-            rr_rests_on(o, f, i);
-        }
-    return n;
-}
-
 /* Samadi's Fig. 5.3a: atomicAdd's throughput falls as the conflicts per
  * warp rise, roughly as their inverse. */
 static void rr_samadi_fig53a(const rr_device *d, const rr_thesis *th, rr_outcome *o)
@@ -97,7 +148,7 @@ static void rr_samadi_fig53a(const rr_device *d, const rr_thesis *th, rr_outcome
     (void)th;
     const rr_file *f = rr_results(d, "atomics");
     double x[32], y[32];
-    size_t n = f ? degree_curve(f, x, y, 32, o) : 0;
+    size_t n = f ? curve(f, "add", "degree", x, y, 32, o) : 0;
     double rho = rr_spearman(x, y, n);
     if (!isfinite(rho))
         return rr_not_measurable(o, "the run has fewer than 3 degrees of add on uint32 in global memory");
@@ -126,6 +177,7 @@ static void rr_samadi_fig53a(const rr_device *d, const rr_thesis *th, rr_outcome
 
 static const rr_target targets[] = {
     {"lee-fig4.3", "Lee 2012, Fig. 4.3: contended against uncontended atomics", rr_lee_fig43},
+    {"lee-fig4.4", "Lee 2012, Fig. 4.4: atomics against the stride", rr_lee_fig44},
     {"lee-table4.1", "Lee 2012, Table 4.1: the launch of an empty kernel", rr_lee_table41},
     {"samadi-fig5.3a", "Samadi 2014, Fig. 5.3a: atomic add against conflicts", rr_samadi_fig53a},
 };

@@ -110,3 +110,17 @@ void rr_rests_on(rr_outcome *o, const rr_file *f, size_t i)
         RR_SAY(o, evidence, "%s%s", *o->evidence ? " " : "", mark);
     rr_add_flags(o, rr_get(f, i, "flags"));
 }
+
+void rr_rests_on_rows(rr_outcome *o, const rr_file *f, size_t first, size_t last)
+{
+    if (first == last)
+        return rr_rests_on(o, f, first);
+    RR_SAY(o, evidence, "%s%s:%u-%u", *o->evidence ? " " : "", f->name, f->table.rows[first].line,
+           f->table.rows[last].line);
+}
+
+bool rr_row_is(const rr_file *f, size_t i, const char *variant, const char *sweep)
+{
+    return strcmp(rr_get(f, i, "variant"), variant) == 0 && strcmp(rr_get(f, i, "sweep"), sweep) == 0 &&
+           strcmp(rr_get(f, i, "valid"), "1") == 0;
+}

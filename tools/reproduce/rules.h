@@ -25,5 +25,10 @@ size_t rr_largest_row(const rr_file *f, const char *variant, const char *sweep, 
 size_t rr_first_row(const rr_file *f, const char *variant, const char *sweep, const char *dtype);
 /* Notes that o rests on row i of f: its file and line in evidence, its flags. */
 void rr_rests_on(rr_outcome *o, const rr_file *f, size_t i);
+/* Notes that o rests on rows first..last of f (a sweep's rows, one
+ * file:FIRST-LAST); the caller adds the flags of the rows it read. */
+void rr_rests_on_rows(rr_outcome *o, const rr_file *f, size_t first, size_t last);
+/* Whether row i of f is valid and of variant and sweep. */
+bool rr_row_is(const rr_file *f, size_t i, const char *variant, const char *sweep);
 
 #endif

@@ -9,7 +9,7 @@
 #include "reproduce/reproduce.h"
 #include "shared/bench_parts.h"
 
-rr_evaluate_fn rr_li_table32, rr_ranasinghe_table51;
+rr_evaluate_fn rr_li_table32, rr_li_fig310, rr_ranasinghe_table51;
 
 extern const cr_bench_part *const rr_target_lists[];
 extern const size_t rr_ntarget_lists;
