@@ -176,9 +176,7 @@ static void rr_samadi_fig53a(const rr_device *d, const rr_thesis *th, rr_outcome
 }
 
 static const rr_target targets[] = {
-    {"lee-fig4.3", "Lee 2012, Fig. 4.3: contended against uncontended atomics", rr_lee_fig43},
-    {"lee-fig4.4", "Lee 2012, Fig. 4.4: atomics against the stride", rr_lee_fig44},
-    {"lee-table4.1", "Lee 2012, Table 4.1: the launch of an empty kernel", rr_lee_table41},
-    {"samadi-fig5.3a", "Samadi 2014, Fig. 5.3a: atomic add against conflicts", rr_samadi_fig53a},
+    {"lee-fig4.3", rr_lee_fig43}, {"lee-fig4.4", rr_lee_fig44}, {"lee-table4.1", rr_lee_table41},
+    {"samadi-fig5.3a", rr_samadi_fig53a},
 };
 const cr_bench_part rr_targets_atomics = {targets, sizeof targets / sizeof targets[0]};

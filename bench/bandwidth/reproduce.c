@@ -491,14 +491,8 @@ static void rr_lee_fig315(const rr_device *d, const rr_thesis *th, rr_outcome *o
 }
 
 static const rr_target targets[] = {
-    {"lee-table3.2", "Lee 2012, Table 3.2: the memory paths of an APU", rr_lee_table32},
-    {"lee-table3.3", "Lee 2012, Table 3.3: a host buffer by the Onion and the Garlic route", rr_lee_table33},
-    {"lee-fig3.9", "Lee 2012, Fig. 3.9: transfer bandwidth against size", rr_lee_fig39},
-    {"lee-fig3.10", "Lee 2012, Fig. 3.10: the transfer model's fit error", rr_lee_fig310},
-    {"lee-fig3.11", "Lee 2012, Fig. 3.11: the model's error on VectorAdd's transfers", rr_lee_fig311},
-    {"lee-fig3.12", "Lee 2012, Fig. 3.12: a piecewise bandwidth where one fit misses", rr_lee_fig312},
-    {"lee-fig3.13", "Lee 2012, Fig. 3.13: VectorAdd's predicted and measured times", rr_lee_fig313},
-    {"lee-fig3.14", "Lee 2012, Fig. 3.14: the model's ranking of VectorAdd's techniques", rr_lee_fig314},
-    {"lee-fig3.15", "Lee 2012, Fig. 3.15: the model's ranking of Reduce's techniques", rr_lee_fig315},
+    {"lee-table3.2", rr_lee_table32}, {"lee-table3.3", rr_lee_table33}, {"lee-fig3.9", rr_lee_fig39},
+    {"lee-fig3.10", rr_lee_fig310}, {"lee-fig3.11", rr_lee_fig311}, {"lee-fig3.12", rr_lee_fig312},
+    {"lee-fig3.13", rr_lee_fig313}, {"lee-fig3.14", rr_lee_fig314}, {"lee-fig3.15", rr_lee_fig315},
 };
 const cr_bench_part rr_targets_bandwidth = {targets, sizeof targets / sizeof targets[0]};

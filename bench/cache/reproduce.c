@@ -62,6 +62,6 @@ static void rr_crawford_eq71(const rr_device *d, const rr_thesis *th, rr_outcome
 }
 
 static const rr_target targets[] = {
-    {"crawford-eq7.1", "Crawford 2014, Eq. 7.1: the cache model against the hardware", rr_crawford_eq71},
+    {"crawford-eq7.1", rr_crawford_eq71},
 };
 const cr_bench_part rr_targets_cache = {targets, sizeof targets / sizeof targets[0]};

@@ -289,13 +289,8 @@ static void rr_li_fig49(const rr_device *d, const rr_thesis *th, rr_outcome *o)
 }
 
 static const rr_target targets[] = {
-    {"li-fig4.1", "Li 2016, Fig. 4.1: register spill", rr_li_fig41},
-    {"li-fig4.4", "Li 2016, Fig. 4.4: the critical points on Fermi", rr_li_fig44},
-    {"li-fig4.5", "Li 2016, Fig. 4.5: the critical points on Kepler", rr_li_fig45},
-    {"li-fig4.6", "Li 2016, Fig. 4.6: the critical points on Maxwell", rr_li_fig46},
-    {"li-fig4.7", "Li 2016, Fig. 4.7: the register profiles on Fermi", rr_li_fig47},
-    {"li-fig4.8", "Li 2016, Fig. 4.8: the register profiles on Kepler", rr_li_fig48},
-    {"li-fig4.9", "Li 2016, Fig. 4.9: the register profiles on Maxwell", rr_li_fig49},
-    {"li-critical-points", "Li 2016, ch. 4: tuning registers at the critical points", rr_li_critical_points},
+    {"li-fig4.1", rr_li_fig41}, {"li-fig4.4", rr_li_fig44}, {"li-fig4.5", rr_li_fig45}, {"li-fig4.6", rr_li_fig46},
+    {"li-fig4.7", rr_li_fig47}, {"li-fig4.8", rr_li_fig48}, {"li-fig4.9", rr_li_fig49},
+    {"li-critical-points", rr_li_critical_points},
 };
 const cr_bench_part rr_targets_regspill = {targets, sizeof targets / sizeof targets[0]};

@@ -176,8 +176,6 @@ static void rr_li_partition(const rr_device *d, const rr_thesis *th, rr_outcome 
 }
 
 static const rr_target targets[] = {
-    {"li-table6.4", "Li 2016, Table 6.4: SFU against SPU, single precision", rr_li_table64},
-    {"li-table6.5", "Li 2016, Table 6.5: SFU against DPU, double precision", rr_li_table65},
-    {"li-partition", "Li 2016, Figs 6.3-6.4: the fast/precise partition", rr_li_partition},
+    {"li-table6.4", rr_li_table64}, {"li-table6.5", rr_li_table65}, {"li-partition", rr_li_partition},
 };
 const cr_bench_part rr_targets_sfu = {targets, sizeof targets / sizeof targets[0]};

@@ -191,6 +191,10 @@ static int reproduce(const char *run, FILE *out, char *why, size_t len)
     rr_thesis th;
     if (rr_thesis_builtin(&th, why, len) != 0)
         return RR_EXIT_BAD_DATA;
+    if (rr_thesis_covers_targets(&th, "thesis-claims.csv", why, len) != 0) {
+        rr_thesis_free(&th);
+        return RR_EXIT_BAD_DATA;
+    }
     const char *slash = strrchr(run, '/');
     results r = {.run_name = slash && slash[1] ? slash + 1 : run, .th = &th};
     /* The log says which directories found no device; a run without one

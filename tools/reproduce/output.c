@@ -15,7 +15,7 @@ static int write_verdicts(FILE *f, void *p)
     for (size_t t = 0; t < rr_target_count(); ++t) {
         const rr_claim *cl = rr_claim_of(c->thesis, rr_target_at(t)->id);
         const rr_outcome *o = &c->outcomes[t];
-        const char *v[] = {rr_target_at(t)->id, rr_target_at(t)->title, cl ? cl->source : "", cl ? cl->page : "",
+        const char *v[] = {rr_target_at(t)->id, cl ? cl->title : "", cl ? cl->source : "", cl ? cl->page : "",
                            cl ? cl->claim : "", rr_verdict_name(o->verdict), o->rule, o->this_device, o->reason,
                            o->evidence, o->flags};
         cr_csv_record(f, v, sizeof v / sizeof *v);
@@ -87,7 +87,7 @@ static void summary_table(FILE *f, const rr_thesis *th, const rr_device_result *
         char a[96];
         anchor(a, sizeof a, index, t);
         fputs("| [", f);
-        cr_md_text(f, rr_target_at(t)->title);
+        cr_md_text(f, cl ? cl->title : rr_target_at(t)->id);
         fprintf(f, "](#%s) | ", a);
         cr_md_text(f, cl ? cl->claim : "");
         fputs(" | ", f);
@@ -129,7 +129,7 @@ static void target_section(FILE *f, const rr_thesis *th, const rr_device_result 
     char a[96];
     anchor(a, sizeof a, index, t);
     fprintf(f, "<a id=\"%s\"></a>\n### ", a);
-    cr_md_text(f, rr_target_at(t)->title);
+    cr_md_text(f, cl ? cl->title : rr_target_at(t)->id);
     fprintf(f, "\n\n**%s**. ", rr_verdict_name(o->verdict));
     cr_md_text(f, o->reason);
     fputs("\n\n", f);

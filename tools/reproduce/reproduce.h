@@ -53,7 +53,7 @@ typedef struct {
 } rr_value;
 
 typedef struct {
-    const char *target, *source, *page, *claim;
+    const char *target, *title, *source, *page, *claim;
 } rr_claim;
 
 typedef struct {
@@ -107,9 +107,9 @@ void rr_add_flags(rr_outcome *o, const char *flags);
 void rr_not_measurable(rr_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 typedef void rr_evaluate_fn(const rr_device *d, const rr_thesis *th, rr_outcome *o);
+/* A target's title and claim are thesis-claims.csv's row of its id. */
 typedef struct {
-    const char *id;    /* as in thesis-values.csv */
-    const char *title; /* "Li 2016, Table 3.2: the memory system's R and δ" */
+    const char *id; /* as in thesis-values.csv */
     rr_evaluate_fn *evaluate;
 } rr_target;
 
@@ -117,5 +117,8 @@ typedef struct {
  * the i-th (NULL past the last). */
 size_t rr_target_count(void);
 const rr_target *rr_target_at(size_t i);
+/* 0 where every target has its row of claims (its title and claim), else
+ * -1 and which one has none in err. */
+int rr_thesis_covers_targets(const rr_thesis *th, const char *claims_name, char *err, size_t errlen);
 
 #endif

@@ -3,13 +3,11 @@
  * Ranasinghe's energy. */
 #include "reproduce/targets.h"
 
-static const rr_target first[] = {
-    {"li-table3.2", "Li 2016, Table 3.2: the memory system's plateau R", rr_li_table32},
-    {"li-fig3.10", "Li 2016, Fig. 3.10: the X-graph's knee in bytes in flight", rr_li_fig310},
-};
+#include "error.h"
+
+static const rr_target first[] = {{"li-table3.2", rr_li_table32}, {"li-fig3.10", rr_li_fig310}};
 enum { NFIRST = sizeof first / sizeof first[0] };
-static const rr_target last = {"ranasinghe-table5.1", "Ranasinghe 2014, Table 5.1: energy per level",
-                               rr_ranasinghe_table51};
+static const rr_target last = {"ranasinghe-table5.1", rr_ranasinghe_table51};
 
 size_t rr_target_count(void)
 {
@@ -25,4 +23,13 @@ const rr_target *rr_target_at(size_t i)
         return &last;
     return i < parts + NFIRST ? cr_bench_parts_at(rr_target_lists, rr_ntarget_lists, sizeof(rr_target), i - NFIRST)
                               : NULL;
+}
+
+int rr_thesis_covers_targets(const rr_thesis *th, const char *claims_name, char *err, size_t errlen)
+{
+    for (size_t t = 0; t < rr_target_count(); ++t)
+        if (rr_claim_of(th, rr_target_at(t)->id) == NULL)
+            return cr_errf(err, errlen, "%s: no row for the target %s (its title and claim)", claims_name,
+                           rr_target_at(t)->id);
+    return 0;
 }

@@ -41,7 +41,7 @@ static const char *field(const cr_csv_table *t, size_t i, const char *col)
  * be empty (where a value is printed matters as much as the value). */
 static const char *const value_columns[] = {"target", "seed", "source", "page", "seed_line", "quantity", "kind",
                                             NULL, "key", "value", "unit", "note"};
-static const char *const claim_columns[] = {"target", "seed", "source", "page", "claim", NULL};
+static const char *const claim_columns[] = {"target", "title", "seed", "source", "page", "claim", NULL};
 
 /* Every column there, the first ones filled in every row. */
 static int check_columns(const cr_csv_table *t, const char *const *cols, size_t n, char *err, size_t errlen)
@@ -84,7 +84,8 @@ static int read_claim_row(const cr_csv_table *t, size_t i, void *entry, char *er
     (void)err;
     (void)errlen;
     *(rr_claim *)entry =
-        (rr_claim){field(t, i, "target"), field(t, i, "source"), field(t, i, "page"), field(t, i, "claim")};
+        (rr_claim){field(t, i, "target"), field(t, i, "title"), field(t, i, "source"), field(t, i, "page"),
+                   field(t, i, "claim")};
     return 0;
 }
 

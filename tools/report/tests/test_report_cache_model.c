@@ -35,7 +35,6 @@ static const cache_cell_want cells[] = {
     {"chase 16 KiB", "error (%)", "34.8"},
     {"chase 16 KiB", "hit rate per level", "L1d 1.0000, L2 0.0000, mem 0.0000"},
     {"chase 16 KiB", "stride prefetcher: ns (error %)", "1.5 (34.8)"},
-    {"chase 32 MiB", "stride prefetcher: ns (error %)", ""},
     {"chase 16 KiB", "verified", "yes"},
     {"chase 32 MiB", "predicted (ns)", "78.46 (flagged: model-premise)"},
     {"chase 32 MiB", "measured (ns)", "170.6"},

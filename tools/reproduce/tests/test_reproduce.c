@@ -147,7 +147,8 @@ static void test_every_value_is_on_its_line(void **state)
 }
 
 static const char header[] = "target,seed,source,page,seed_line,quantity,key,value,unit,kind,note\n";
-static const char claims[] = "target,seed,source,page,claim\nt,000_38e85b0dab01f860.txt,Table 1,3,a claim\n";
+static const char claims[] =
+    "target,title,seed,source,page,claim\nt,\"T 2000, Table 1: t\",000_38e85b0dab01f860.txt,Table 1,3,a claim\n";
 
 static int parse_values(const char *rows, rr_thesis *th, char *err, size_t errlen)
 {
@@ -173,6 +174,22 @@ static void test_a_value_without_its_source_is_refused(void **state)
     assert_non_null(strstr(err, "'abc' is not a number"));
     assert_int_equal(parse_values(",000_38e85b0dab01f860.txt,Table 1,3,12,q,k,1,x,printed,\n", &th, err, sizeof err),
                      -1);
+}
+
+/* A target whose row of claims is missing has no title to show: the
+ * tables are refused, naming it. */
+static void test_a_target_without_its_claim_is_refused(void **state)
+{
+    (void)state;
+    rr_thesis th;
+    char err[512];
+    assert_int_equal(parse_values("t,s,Table 1,3,12,a,k,1,J,printed,\n", &th, err, sizeof err), 0);
+    assert_string_equal(rr_claim_of(&th, "t")->title, "T 2000, Table 1: t");
+    assert_int_equal(rr_thesis_covers_targets(&th, "claims.csv", err, sizeof err), -1);
+    char want[128];
+    snprintf(want, sizeof want, "claims.csv: no row for the target %s (its title and claim)", rr_target_at(0)->id);
+    assert_string_equal(err, want);
+    rr_thesis_free(&th);
 }
 
 static void test_printed_forms(void **state)
@@ -223,4 +240,5 @@ static void test_verdict_names(void **state)
 }
 
 TEST_MAIN(NULL, NULL, test_every_value_has_its_source, test_every_value_is_on_its_line,
-          test_a_value_without_its_source_is_refused, test_printed_forms, test_rank_correlation, test_verdict_names)
+          test_a_value_without_its_source_is_refused, test_a_target_without_its_claim_is_refused, test_printed_forms,
+          test_rank_correlation, test_verdict_names)
