@@ -24,7 +24,8 @@
 # a --resume of it, is refused while it lasts.
 # Exit status: 0 everything passed or was skipped; 1 a benchmark, a figure, the energy levels,
 # the reproduction of the theses,
-# the report or a write of run_all.sh failed (with --gpu-check: or a figure
+# the report or a write of run_all.sh failed (its summary or any line it prints
+# too: a full disk, a closed stdout; with --gpu-check: or a figure
 # was implausible, a row invalid, a benchmark over its budget); 2 bad usage,
 # nothing run (a directory another run is writing included); 77 --gpu-check
 # with no GPU visible and no CUDA benchmark finding a device (nothing to
@@ -59,6 +60,17 @@ usage() {
 say_error() {
     local m="$*"
     printf 'run_all.sh: error: %s\n' "${m//$'\n'/\\n}" >&2
+}
+# What the run prints (its progress, the summary, --help): the first write
+# to stdout that fails (a full disk, a closed stdout) is said once, nothing
+# more is printed, and the run ends with 1 at least, its files all written.
+. common/print_out.sh
+stdout_lost=0
+say() { # text
+    [ $stdout_lost = 0 ] || return 0
+    print_out "$1" && return 0
+    stdout_lost=1
+    say_error "cannot write standard output: $out_error"
 }
 die() { say_error "$@"; exit 2; }  # bad usage: nothing has run
 fail() { say_error "$@"; exit 1; } # it cannot go on
@@ -119,4 +131,4 @@ run_peers
 finish_run
 write_summary
 gpu_check_verdict
-[ ${#failed[@]} -eq 0 ]
+[ ${#failed[@]} -eq 0 ] && [ $stdout_lost = 0 ]

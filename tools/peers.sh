@@ -19,9 +19,10 @@
 # --cuda-slices is how many slices a CUDA mode plans. --device is the index
 # each suite is given (OpenCL's in an OpenCL mode; the CUDA ordinal, default
 # 0, in a CUDA mode). The runs stay in OUT (a temporary directory by default).
-# Exit status: 0 every mode's table written; 1 a run failed, or a mode's
-# budget ended before one slice (the other modes' rows are still written);
-# 2 bad usage; 77 no device for any mode given (its crossroof executable
+# Exit status: 0 every mode's table written; 1 a run failed, a mode's
+# budget ended before one slice (the other modes' rows are still written),
+# or a table or --help could not be printed (a full disk, a closed stdout:
+# one line says so; peers.csv is still written); 2 bad usage; 77 no device for any mode given (its crossroof executable
 # says so; a mode without one is skipped, the others run); 128+N ended by
 # signal N (and the mode under way with it).
 set -euo pipefail
@@ -31,6 +32,8 @@ here=$(cd -- "$(dirname -- "$0")/.." && pwd -P)
 . "$here/tools/peers/common.sh"
 # shellcheck source=common/csv_records.sh
 . "$here/common/csv_records.sh"
+# shellcheck source=common/print_out.sh
+. "$here/common/print_out.sh"
 
 declare -A peer_path=()
 peer_modes=()
@@ -59,7 +62,7 @@ need_value() { [ $# -ge 2 ] || die 2 "$1 needs a value"; }
 # shellcheck disable=SC2034 # cuda_slices: the CUDA modes read it
 while [ $# -gt 0 ]; do
     case $1 in
-        -h | --help) usage; exit 0 ;;
+        -h | --help) print_out "$(usage)" || die 1 "cannot write standard output: $out_error"; exit 0 ;;
         --dtype) need_value "$@"; dtypes=$2 ;;
         --cuda-slices) need_value "$@"; positive "$1" "$2"; cuda_slices=$2 ;;
         --device) need_value "$@"; [[ $2 =~ ^[0-9]{1,4}$ ]] || die 2 "--device: '$2' is not an index"; device=$2 ;;
@@ -174,7 +177,8 @@ if [ ${#rows[@]} -gt 0 ]; then
         ! mv -f -- "$out/peers.csv.tmp" "$out/peers.csv"; then
         die 1 "cannot write $out/peers.csv"
     fi
-    print_table "$out/peers.csv"
+    table=$(print_table "$out/peers.csv")
+    print_out "$table" || { say_error "cannot write standard output: $out_error"; failed=1; }
 fi
 printf 'peers.sh: runs kept in %s\n' "$out" >&2
 exit $failed

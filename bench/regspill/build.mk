@@ -31,3 +31,7 @@ endif
 # (tests/test_regspill_cuda_source.c).
 $(BUILD)/tests/test_regspill_cuda_source $(BUILD)/tests-san/test_regspill_cuda_source: \
     CFLAGS += -DRS_CUDA_SRC='"$(abspath cuda/regspill/backend.cpp)"'
+
+# critical-points, the benchmark's own host tool, checks its output at exit
+# as every host tool does (tools/shared/output_check.h).
+critical_points_LIBS += tool_shared.a

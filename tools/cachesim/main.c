@@ -6,6 +6,7 @@
 #include "cachesim/report.h"
 #include "error.h"
 #include "shared/bounded_file.h"
+#include "shared/output_check.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 int main(int argc, char **argv)
 {
+    cr_check_output_at_exit(PROG);
     cs_cli_options o;
     char err[512];
     if (cs_cli_parse(argc, argv, &o, err, sizeof err) != 0)

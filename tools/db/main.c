@@ -8,6 +8,7 @@
 #include "db/query.h"
 #include "db/schema.h"
 #include "db/sql.h"
+#include "shared/output_check.h"
 #include "error.h"
 
 #include <errno.h>
@@ -196,6 +197,7 @@ static int leading_options(int argc, char **argv, const char **db_path)
 
 int main(int argc, char **argv)
 {
+    cr_check_output_at_exit(PROG);
     const char *db_path = DEFAULT_DB;
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf(usage_text, db_query_usage);

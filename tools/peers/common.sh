@@ -20,9 +20,12 @@
 #   MODE_run             runs it (in a subshell: it may die)
 # and its options' defaults.
 
-die() { # status message
-    local m=$2
+say_error() { # message
+    local m=$1
     printf 'peers.sh: error: %s\n' "${m//$'\n'/ }" >&2
+}
+die() { # status message
+    say_error "$2"
     exit "$1"
 }
 

@@ -10,6 +10,7 @@
 #include "report/model.h"
 #include "report/registry.h"
 #include "report/render.h"
+#include "shared/output_check.h"
 #include "shared/result_reader.h"
 
 #include <stdio.h>
@@ -159,6 +160,7 @@ static int read_files(char *const *files, int n)
 
 int main(int argc, char **argv)
 {
+    cr_check_output_at_exit(PROG);
     if (argc < 2)
         die(2, "no results directory given (see --help)");
     for (int i = 1; i < argc; ++i)

@@ -38,7 +38,7 @@ read_history() {
         # Another run's log that is no file of its own is no estimate: said,
         # in the run's own words, and passed over.
         if [ ! -f "$f" ] || [ -L "$f" ]; then
-            echo "crossroof: not read for the estimate: ${f//$'\n'/\\n} (not a regular file)"
+            say "crossroof: not read for the estimate: ${f//$'\n'/\\n} (not a regular file)"
             continue
         fi
         found=0
@@ -106,6 +106,6 @@ announce() {
         [[ $columns =~ ^[1-9][0-9]{0,4}$ ]] || columns=100
     fi
     [ "$done_before" -gt 0 ] && before=", $done_before done before"
-    echo "crossroof: $mode run in $out"
-    echo "crossroof: $n benchmark run(s) on ${#dirs[@]} device(s)$before; expected $(words_time "$total_est") (${history_from:+the times of }${history_from:-built-in estimates})"
+    say "crossroof: $mode run in $out"
+    say "crossroof: $n benchmark run(s) on ${#dirs[@]} device(s)$before; expected $(words_time "$total_est") (${history_from:+the times of }${history_from:-built-in estimates})"
 }

@@ -50,7 +50,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     task_args "$i" "$dir"
     what="[$((p + 1))/$n] $name${t_label[$i]:+ on ${t_label[$i]}}"
     if [ $tty = 0 ]; then
-        echo "$what: started (elapsed $(clock $(( ($(now_ms) - start_ms) / 1000 ))), about $(clock $(( left_after[p] + est[i] ))) left)"
+        say "$what: started (elapsed $(clock $(( ($(now_ms) - start_ms) / 1000 ))), about $(clock $(( left_after[p] + est[i] ))) left)"
     fi
     t0=$(now_ms)
     { start_child "${t_bin[$i]}" "${args[@]}" >"$dir/$name.log" 2>&1 </dev/null; } 2>/dev/null ||
@@ -63,7 +63,7 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     if [ $interrupted = 1 ] && [ $rc -ne 0 ]; then
         record "$name" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" interrupted "$rc" "$secs" \
             "$(stopped_by) after $secs s: the rows it completed are kept; --resume runs it again"
-        echo "$what: interrupted after ${secs} s; --resume runs it again from the start"
+        say "$what: interrupted after ${secs} s; --resume runs it again from the start"
         return 1
     fi
     outcome "$dir/$name.log" "$name"
@@ -72,8 +72,8 @@ run_one() { # task index, position -> records the result; returns 1 when interru
     fi
     record "$name" "${t_backend[$i]}" "${t_index[$i]}" "${t_label[$i]}" "${t_dir[$i]}" "$status" "$rc" "$secs" "$reason"
     ran_in[${t_dir[$i]}]=1
-    echo "$what: $status in ${secs} s${reason:+ ($reason)}"
-    [ "$status" = failed ] && echo "    log: $dir/$name.log"
+    say "$what: $status in ${secs} s${reason:+ ($reason)}"
+    [ "$status" = failed ] && say "    log: $dir/$name.log"
     return 0
 }
 
@@ -110,7 +110,7 @@ xgraph() { # dir
     fi
     outcome "$dir/xgraph.log" xgraph
     record xgraph host "" "" "$d" "$status" "$rc" "$secs" "$reason"
-    echo "xgraph on $d: $status in ${secs} s${reason:+ ($reason)}"
+    say "xgraph on $d: $status in ${secs} s${reason:+ ($reason)}"
     return 0
 }
 
@@ -174,7 +174,7 @@ run_peers() {
     if [ ${#args[@]} = 0 ] || [ -z "$index" ]; then
         [ ${#args[@]} = 0 ] && reason="no peer executables in $dir" || reason="no CUDA device listed"
         record peers host "" "" peers skipped 77 0 "$reason"
-        echo "peers: skipped ($reason)"
+        say "peers: skipped ($reason)"
         return 0
     fi
     err=$(mkdir -p -- "$out/peers" 2>&1) || fail "cannot create $out/peers: $(reason "$err")"
@@ -201,6 +201,6 @@ run_peers() {
     esac
     [ "$timed_out" = 1 ] && status=failed rc=124 reason="timed out: stopped at its budget of $(seconds_of "$budget") s"
     record peers host "$index" "$label" peers "$status" "$rc" "$secs" "$reason"
-    echo "peers on $label: $status in ${secs} s${reason:+ ($reason)}"
+    say "peers on $label: $status in ${secs} s${reason:+ ($reason)}"
     return 0
 }

@@ -50,9 +50,9 @@ run_tool() { # tool what
 draw_figures() {
     local d folders=() k
     if [ $interrupted = 0 ] && { [ "$gpu_check" = 1 ] || [ "$gnuplot_found" = 0 ]; }; then
-        echo "crossroof: writing the report"
+        say "crossroof: writing the report"
     elif [ $interrupted = 0 ]; then
-        echo "crossroof: drawing the figures and writing the report"
+        say "crossroof: drawing the figures and writing the report"
         for d in "$out"/*/; do [ -d "$d" ] && folders+=("${d%/}"); done
         for ((k = 0; k < ${#folders[@]}; k++)); do
             if [ $interrupted = 0 ]; then
@@ -150,7 +150,7 @@ write_summary() {
     local summary
     summarize
     summary=$(summary_text)
-    printf '%s\n' "$summary"
+    say "$summary"
     printf '%s\n' "$summary" | write_atomically "$out/summary.txt" || exit 1
     [ $interrupted = 1 ] && exit "$stop_status"
 }
@@ -166,8 +166,8 @@ gpu_check_verdict() {
     [ $interrupted = 1 ] && { rm -f -- "$verdict.tmp.$$"; exit "$stop_status"; }
     judged=$rc
     err=$(mv -f -- "$verdict.tmp.$$" "$verdict" 2>&1) || fail "cannot write $verdict: $(reason "$err")"
-    echo
-    cat -- "$verdict"
+    say ""
+    say "$(cat -- "$verdict")"
     case $judged in
         0) ;;
         77) exit 77 ;; # no GPU, and no CUDA benchmark found a device

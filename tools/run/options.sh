@@ -30,7 +30,7 @@ parse_options() { # "$@"
                          absolute reproduce "$2"; shift ;;
             --check) check=1 ;;
             --gpu-check) gpu_check=1 given+=("$1") ;;
-            -h|--help) usage; exit 0 ;;
+            -h|--help) say "$(usage)"; exit $stdout_lost ;;
             --) shift; extra=("$@"); given+=(--)
                 for v in "${extra[@]}"; do check_extra "after --" "$v"; done
                 break ;;

@@ -96,7 +96,7 @@ use_nvidia_opencl() {
     cp -- /etc/OpenCL/vendors/*.icd "$icd_dir/" 2>/dev/null
     printf '%s\n' "$lib" >"$icd_dir/nvidia.icd"
     export OCL_ICD_VENDORS=$icd_dir
-    echo "crossroof: NVIDIA's OpenCL driver $lib has no .icd file in /etc/OpenCL/vendors; using it through OCL_ICD_VENDORS"
+    say "crossroof: NVIDIA's OpenCL driver $lib has no .icd file in /etc/OpenCL/vendors; using it through OCL_ICD_VENDORS"
 }
 
 # The GPU check runs the CUDA benchmarks, each of them: those the
@@ -138,6 +138,6 @@ say_lacking() {
     fi
     if [ ${#lacking[@]} -gt 0 ]; then
         printf -v said '%s; ' "${lacking[@]}"
-        echo "crossroof: not found: ${said%; }"
+        say "crossroof: not found: ${said%; }"
     fi
 }

@@ -97,7 +97,7 @@ nothing_to_check() {
         [ -n "$why" ] || why="${t_name[$i]}: ${said#skipped: }"
     done
     if [ $all_skip = 1 ]; then
-        echo "crossroof: --gpu-check: nothing to check: no GPU is visible ($smi_says) and no CUDA benchmark finds a device (${why:-none is built})"
+        say "crossroof: --gpu-check: nothing to check: no GPU is visible ($smi_says) and no CUDA benchmark finds a device (${why:-none is built})"
         exit 77
     fi
 }

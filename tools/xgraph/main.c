@@ -9,6 +9,7 @@
 #include "xgraph/params.h"
 #include "xgraph/plot.h"
 #include "xgraph/li2016_reference.h"
+#include "shared/output_check.h"
 #include "shared/descriptors.h"
 
 #include "cr.h"
@@ -275,6 +276,7 @@ static void write_app(const options *o, const xg_app_spec *spec, const xg_data *
 
 int main(int argc, char **argv)
 {
+    cr_check_output_at_exit(PROG);
     xg_pending_on_signals();
     options o = parse(argc, argv);
     char err[1024];

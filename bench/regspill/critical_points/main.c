@@ -4,6 +4,7 @@
  * reads the architecture table, not a device. */
 #define _GNU_SOURCE
 #include "regspill/occupancy.h"
+#include "shared/output_check.h"
 #include "error.h"
 
 #include <errno.h>
@@ -275,15 +276,16 @@ static void print_text(const cp_options *o, const occ_arch *a, unsigned r_min, u
 
 int main(int argc, char **argv)
 {
+    cr_check_output_at_exit(PROG);
     cp_options o;
     parse_options(argc, argv, &o);
     if (o.help) {
         fputs(usage_text, stdout);
-        return fflush(stdout) == 0 ? 0 : 1;
+        return 0;
     }
     if (o.list) {
         list_archs();
-        return fflush(stdout) == 0 ? 0 : 1;
+        return 0;
     }
     const occ_arch *a = find_arch(o.arch_name);
     check_block(&o, a);
@@ -310,7 +312,5 @@ int main(int argc, char **argv)
     } else {
         print_text(&o, a, r_min, r_max, levels, nlev);
     }
-    if (fflush(stdout) != 0 || ferror(stdout))
-        die(1, "cannot write the output");
     return 0;
 }

@@ -98,7 +98,7 @@ ocl_run_babel() { # round dtype slice
 }
 
 babelstream_opencl_run() {
-    local r t s
+    local r t s table
     for ((r = 1; r <= rounds; r++)); do
         mkdir -p -- "$out/round$r"
         for t in "${dtype_list[@]}"; do
@@ -113,11 +113,12 @@ babelstream_opencl_run() {
     # and the median of the slices' medians (crossroof) against the median
     # of every single-iteration BabelStream process; then each round's
     # ratios alone.
-    for t in "${dtype_list[@]}"; do
+    table=$(for t in "${dtype_list[@]}"; do
         for ((r = 1; r <= rounds; r++)); do
             sed "s/^/$t $r crossroof /" "$out/round$r/crossroof-$t.times"
             sed "s/^/$t $r babel-best /" "$out/round$r/babelstream-$t-best.times"
             sed "s/^/$t $r babel-single /" "$out/round$r/babelstream-$t-single.times"
         done
-    done | awk -v elements="$elements" -v rounds="$rounds" -f "$babelstream_opencl_dir/babelstream_opencl_table.awk"
+    done | awk -v elements="$elements" -v rounds="$rounds" -f "$babelstream_opencl_dir/babelstream_opencl_table.awk")
+    print_out "$table" || die 1 "cannot write standard output: $out_error"
 }

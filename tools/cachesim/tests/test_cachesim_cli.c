@@ -89,6 +89,16 @@ static void test_endless_input_is_refused(void **state)
     expect_error(tool, args, 2, want);
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    char args[700];
+    snprintf(args, sizeof args, "%s 16 128 4 LRU WTNA", source_file("fermi_l1.trace"));
+    expect_output_must_arrive(tool, args);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -112,4 +122,4 @@ static void test_trace_past_its_cap_is_refused(void **state)
 }
 
 CLI_TEST_MAIN(test_trace_past_its_cap_is_refused, test_crawford_command_line, test_stdin_csv_two_levels, test_malformed_trace_names_its_line,
-              test_endless_input_is_refused, test_help, test_bad_inputs)
+              test_endless_input_is_refused, test_help, test_bad_inputs, test_unwritable_stdout_fails)

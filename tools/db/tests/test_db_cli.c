@@ -424,19 +424,36 @@ static void test_a_locked_database_named_with_the_run(void **state)
     run_free(&r);
 }
 
+/* "--db TMP/NAME.db" and then tail, the database holding a run of
+ * node_ok's, TMP/RUN, imported. */
+static const char *db_args_of(const char *name, const char *run, const char *tail)
+{
+    static char args[700];
+    char db[300];
+    snprintf(db, sizeof db, "%s/%s.db", tmp, name);
+    import_into(db, make_run(tmp, run, &node_ok).path);
+    snprintf(args, sizeof args, "--db %s%s", db, tail);
+    return args;
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
-    char db[300], db_args[600];
-    snprintf(db, sizeof db, "%s/e.db", tmp);
-    import_into(db, make_run(tmp, "run", &node_ok).path);
-    snprintf(db_args, sizeof db_args, "--db %s", db);
+    const char *db_args = db_args_of("e", "run", "");
     expect_listed_bad_inputs(tool, "tools/db/tests/bad_inputs.txt");
     expect_listed_bad_inputs_after(tool, db_args, "tools/db/tests/bad_inputs_after_db.txt");
+}
+
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    expect_output_must_arrive(tool, db_args_of("full", "full-run", " query headlines"));
 }
 
 CLI_TEST_MAIN(test_import_twice_and_query, test_refused_and_killed_imports_change_nothing,
               test_every_corrupt_input_refused, test_files_that_are_no_files_refused,
               test_node_entries_that_are_no_directories_refused, test_node_linked_from_elsewhere_reported,
               test_a_full_database_fails_naming_the_run, test_cluster_report, test_cluster_without_results,
-              test_a_run_of_no_readable_device_refused, test_a_locked_database_named_with_the_run, test_bad_input)
+              test_a_run_of_no_readable_device_refused, test_a_locked_database_named_with_the_run, test_bad_input, test_unwritable_stdout_fails)

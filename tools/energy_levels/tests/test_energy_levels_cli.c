@@ -48,10 +48,21 @@ static void test_a_file_cut_short_is_named(void **state)
     sh("test ! -e '%s/cut/energy-levels.csv'", tmp);
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    sh("cp -r '%s' '%s/full'", FIXTURE, tmp);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/full", tmp);
+    expect_output_must_arrive(tool, dir);
+}
+
 static void test_bad_inputs(void **state)
 {
     (void)state;
     expect_listed_bad_inputs(tool, "tools/energy_levels/tests/bad_inputs.txt");
 }
 
-CLI_TEST_MAIN(test_results_without_energy, test_a_file_cut_short_is_named, test_bad_inputs)
+CLI_TEST_MAIN(test_results_without_energy, test_a_file_cut_short_is_named, test_bad_inputs, test_unwritable_stdout_fails)

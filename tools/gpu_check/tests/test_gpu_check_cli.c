@@ -549,7 +549,42 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
     }
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_of_the_tool_fails(void **state)
+{
+    (void)state;
+    expect_output_must_arrive("../tools/gpu-check", "--rules");
+}
+
+/* run_all.sh's --help, and a whole run's progress, summary and verdict,
+ * into a full disk or a closed stdout: one line, exit 1, the run's files
+ * all written. */
+static void test_unwritable_stdout_fails_the_run(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"--help", ">/dev/full", "No space left on device"},
+        {"--help", ">&-", "Bad file descriptor"},
+        {"--gpu-check --out %s/lost", ">/dev/full", "No space left on device"},
+    };
+    for (size_t i = 0; i < countof(cases); ++i) {
+        char args[300], cmd[2000], want[200];
+        snprintf(args, sizeof args, cases[i][0], tmp);
+        snprintf(cmd, sizeof cmd, "( %s %s/run_all.sh %s %s )", fake_bin_env(), CR_SOURCE_DIR, args, cases[i][1]);
+        snprintf(want, sizeof want, "run_all.sh: error: cannot write standard output: %s\n", cases[i][2]);
+        run_result r = run_shell(cmd);
+        if (r.status != 1 || strcmp(r.err, want) != 0)
+            fail_msg("%s %s: status %d (want 1), stderr:\n%s(want the one line %s)", args, cases[i][1], r.status,
+                     r.err, want);
+        run_free(&r);
+    }
+    expect_tmp_file_has("lost/summary.txt", "crossroof summary (");
+    expect_tmp_file_has("lost/gpu-check.txt", "gpu-check: passed: ");
+}
+
 CLI_TEST_MAIN(test_no_gpu_is_one_line_and_exit_77, test_each_benchmark_runs_short_and_is_judged,
               test_peers_run_after_the_benchmarks, test_a_failed_or_stopped_peer_fails_the_task,
               test_a_benchmark_past_its_budget_fails_and_keeps_its_rows, TIMED(test_h200_check_ends_within_its_limit),
-              TIMED(test_h200_overrun_is_stopped_at_its_budget), test_bad_usage_is_one_line_and_exit_2)
+              TIMED(test_h200_overrun_is_stopped_at_its_budget), test_bad_usage_is_one_line_and_exit_2,
+              test_unwritable_stdout_of_the_tool_fails, test_unwritable_stdout_fails_the_run)

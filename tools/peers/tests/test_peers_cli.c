@@ -84,13 +84,20 @@ static void make_fakes(void)
 }
 
 /* peers.sh ARGS with ENV, the stand-ins' state and bin directory given,
- * failing with all it said unless it exits with status want. */
-static run_result peers(int want, const char *env, const char *args)
+ * its stdout sent where redirect says ("": taken). */
+static run_result peers_to(const char *env, const char *args, const char *redirect)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd %s && env FAKE_STATE=%s/state %s timeout -k 5 60 %s/tools/peers.sh --bin bin %s", tmp,
-             tmp, env ? env : "", CR_SOURCE_DIR, args);
-    run_result r = run_shell(cmd);
+    snprintf(cmd, sizeof cmd, "( cd %s && env FAKE_STATE=%s/state %s timeout -k 5 60 %s/tools/peers.sh --bin bin %s %s )",
+             tmp, tmp, env ? env : "", CR_SOURCE_DIR, args, redirect);
+    return run_shell(cmd);
+}
+
+/* peers_to(), its stdout taken, failing with all it said unless it exits
+ * with status want. */
+static run_result peers(int want, const char *env, const char *args)
+{
+    run_result r = peers_to(env, args, "");
     if (r.status != want)
         fail_msg("peers.sh %s: status %d (want %d)\nstdout:\n%s\nstderr:\n%s", args, r.status, want, r.out, r.err);
     return r;
@@ -340,6 +347,35 @@ static void test_bad_usage_is_one_line_and_exit_2(void **state)
     assert_int_not_equal(access(calls_file, F_OK), 0); /* nothing ran */
 }
 
+/* What peers.sh prints must arrive: --help, or a mode's table, into a full
+ * disk or a closed stdout is one error line and exit 1; peers.csv is still
+ * written. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    make_fakes();
+    static const struct {
+        const char *args, *redirect, *why;
+    } cases[] = {
+        {"--help", ">/dev/full", "No space left on device"},
+        {"--help", ">&-", "Bad file descriptor"},
+        {"--babelstream-cuda peers/cuda-stream --cuda-elements 1024 --cuda-reps 2 --out out", ">/dev/full",
+         "No space left on device"},
+    };
+    for (size_t i = 0; i < countof(cases); ++i) {
+        run_result r = peers_to("FAKE_COMBOS=2", cases[i].args, cases[i].redirect);
+        char want[200];
+        snprintf(want, sizeof want, "peers.sh: error: cannot write standard output: %s\n", cases[i].why);
+        const char *line = strstr(r.err, want); /* beside the progress lines, the one error */
+        if (r.status != 1 || line == NULL || strstr(r.err, "error:") != line + 10 || strstr(line + 16, "error:"))
+            fail_msg("%s %s: status %d (want 1), stderr:\n%s(want the one error line '%s')", cases[i].args,
+                     cases[i].redirect, r.status, r.err, want);
+        run_free(&r);
+    }
+    expect_tmp_file_has("out/peers.csv", "\nbabelstream-cuda,triad,triad,float,4096,best,");
+}
+
 CLI_TEST_MAIN(test_babelstream_cuda_ratios_and_order, test_nvbandwidth_ratios_counting_and_device,
               test_budget_stops_a_mode, test_failed_runs, test_opencl_peer_without_times_fails, test_no_device_is_skipped,
-              test_sigterm_ends_the_mode, test_bad_usage_is_one_line_and_exit_2)
+              test_sigterm_ends_the_mode, test_bad_usage_is_one_line_and_exit_2,
+              test_unwritable_stdout_fails)

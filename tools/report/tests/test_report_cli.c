@@ -555,8 +555,19 @@ static void test_huge_numbers_are_no_inf(void **state)
     run_free(&r);
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    make_run("full", 30);
+    char args[300];
+    snprintf(args, sizeof args, "%s/full", tmp);
+    expect_output_must_arrive(tool, args);
+}
+
 CLI_TEST_MAIN(test_report_and_check, test_compare_two_runs, test_bad_input, test_figures_that_are_no_png_are_refused,
               test_corrupt_results_are_refused, test_hostile_names_are_escaped, test_parts_from_folders,
               test_compare_replaces_what_is_there, test_check_of_many_anchors, test_run_files_that_are_no_files,
               test_check_asks_for_the_embedded_figures, test_check_refuses_markup_it_does_not_write,
-              test_huge_numbers_are_no_inf)
+              test_huge_numbers_are_no_inf, test_unwritable_stdout_fails)

@@ -141,6 +141,17 @@ static void test_a_directory_without_a_device_is_left_out(void **state)
                         "Left out: 1 directory where the API found no device (every task skipped, run-log.csv).");
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    copy_run(FIXTURE, "full");
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/full", tmp);
+    expect_output_must_arrive(tool, dir);
+}
+
 /* A run whose benchmarks were all skipped: its page says there was nothing
  * to compare, and that is no error. */
 static void test_a_run_with_no_results(void **state)
@@ -161,4 +172,4 @@ static void test_bad_inputs(void **state)
 
 CLI_TEST_MAIN(test_fixture_run, test_a_planted_change_changes_its_verdict_only, test_h200_reference,
               test_a_file_cut_short_is_named, test_a_directory_without_a_device_is_left_out,
-              test_a_run_with_no_results, test_bad_inputs)
+              test_a_run_with_no_results, test_bad_inputs, test_unwritable_stdout_fails)

@@ -879,8 +879,16 @@ static void test_corrupt_results_are_refused(void **state)
     assert_true(tried >= 10);
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    expect_output_must_arrive(tool, "--version");
+}
+
 CLI_TEST_MAIN(test_parameters_and_figures, test_stopped_drawing_leaves_nothing_behind, test_cuda_counts_warps_per_sm,
               test_cache_form, test_r_residency, test_headlines_against_the_peaks,
               test_little_kept_within_2x_of_the_chase, test_little_omitted_100x_below_the_chase,
               test_little_unchecked_without_a_chase, test_little_omitted_for_a_cache_resident_stream,
-              test_application, test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused)
+              test_application, test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused, test_unwritable_stdout_fails)

@@ -26,10 +26,19 @@ static void test_fdtd3d_on_maxwell(void **state)
     run_free(&r);
 }
 
+/* What it prints must arrive: into a full disk or a closed stdout it is
+ * one line and exit 1, not exit 0 with the output lost. */
+static void test_unwritable_stdout_fails(void **state)
+{
+    (void)state;
+    expect_output_must_arrive(tool, "--list-archs");
+    expect_output_must_arrive(tool, "--arch maxwell --threads 512 --csv");
+}
+
 static void test_bad_inputs(void **state)
 {
     (void)state;
     expect_listed_bad_inputs(tool, "bench/regspill/critical_points/tests/bad_inputs.txt");
 }
 
-CLI_TEST_MAIN(test_fdtd3d_on_maxwell, test_bad_inputs)
+CLI_TEST_MAIN(test_fdtd3d_on_maxwell, test_bad_inputs, test_unwritable_stdout_fails)
