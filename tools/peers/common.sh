@@ -22,7 +22,8 @@
 
 die() { # status message
     local m=$2
-    printf 'peers.sh: error: %s\n' "${m//$'\n'/ }" >&2
+    m=${m//$'\n'/ }
+    printf 'peers.sh: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
     exit "$1"
 }
 

@@ -2,10 +2,12 @@
 # Shared by the cluster scripts of tools/slurm: errors, key=value files,
 # node states. Sourced, never run.
 
-# Errors are one line, even where a value the user gave holds a newline.
+# Errors are one line, even where a value the user gave holds a newline;
+# any other control character in it (an escape sequence) is printed as ?.
 say_error() {
     local m="$*"
-    printf 'crossroof-slurm: error: %s\n' "${m//$'\n'/\\n}" >&2
+    m=${m//$'\n'/\\n}
+    printf 'crossroof-slurm: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
 }
 die() { say_error "$@"; exit 2; }  # bad usage: nothing was submitted
 fail() { say_error "$@"; exit 1; } # it cannot go on
