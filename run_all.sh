@@ -55,13 +55,8 @@ usage() {
     echo "Results go to <run>/<backend>-<index>-<device>/: CSVs, metadata, logs and figures;"
     echo "<run>/report.html and report.md are the characterization report, run-log.csv what ran."
 }
-# Errors are one line, even where a value the user gave holds a newline;
-# any other control character in it (an escape sequence) is printed as ?.
-say_error() {
-    local m="$*"
-    m=${m//$'\n'/\\n}
-    printf 'run_all.sh: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
-}
+. common/say_error.sh
+say_error() { say_error_of run_all.sh "$*"; }
 die() { say_error "$@"; exit 2; }  # bad usage: nothing has run
 fail() { say_error "$@"; exit 1; } # it cannot go on
 # The cause in a tool's error message ("mkdir: cannot create directory 'x': File exists").

@@ -2,13 +2,8 @@
 # Shared by the cluster scripts of tools/slurm: errors, key=value files,
 # node states. Sourced, never run.
 
-# Errors are one line, even where a value the user gave holds a newline;
-# any other control character in it (an escape sequence) is printed as ?.
-say_error() {
-    local m="$*"
-    m=${m//$'\n'/\\n}
-    printf 'crossroof-slurm: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../../common/say_error.sh"
+say_error() { say_error_of crossroof-slurm "$*"; }
 die() { say_error "$@"; exit 2; }  # bad usage: nothing was submitted
 fail() { say_error "$@"; exit 1; } # it cannot go on
 
