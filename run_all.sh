@@ -56,11 +56,10 @@ usage() {
     echo "Results go to <run>/<backend>-<index>-<device>/: CSVs, metadata, logs and figures;"
     echo "<run>/report.html and report.md are the characterization report, run-log.csv what ran."
 }
-# Errors are one line, even where a value the user gave holds a newline.
-say_error() {
-    local m="$*"
-    printf 'run_all.sh: error: %s\n' "${m//$'\n'/\\n}" >&2
-}
+# Errors are one line, even where a value the user gave holds a newline or
+# another control character (common/say_error.sh).
+. common/say_error.sh
+say_error() { say_error_of run_all.sh "$*"; }
 # What the run prints (its progress, the summary, --help): the first write
 # to stdout that fails (a full disk, a closed stdout) is said once, nothing
 # more is printed, and the run ends with 1 at least, its files all written.

@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One line: a file name, a device name or an argument may hold a newline. */
+/* One line a terminal shows as it is: a file name, a device name or an
+ * argument may hold a newline, or an escape sequence that would rewrite the
+ * terminal; a line break becomes a space, any other control character '?'. */
 static void one_line(char *s)
 {
     for (; *s; ++s)
         if (*s == '\n' || *s == '\r')
             *s = ' ';
+        else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
 }
 
 int cr_errf(char *err, size_t errlen, const char *fmt, ...)

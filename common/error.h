@@ -8,12 +8,13 @@
 #include <stddef.h>
 
 /* Writes the message into err as one line (newlines in it, from a value it
- * quotes, become spaces) and returns -1, so that a parser can say
+ * quotes, become spaces, other control characters '?') and returns -1, so that a parser can say
  * `return cr_errf(err, errlen, "...", ...);`. */
 int cr_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Prints "<program>: error: <message>" on stderr as one line (newlines in
- * the message become spaces) after what is already on stdout. */
+ * the message become spaces, other control characters '?') after what is
+ * already on stdout. */
 void cr_say_error(const char *program, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cr_vsay_error(const char *program, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 

@@ -22,7 +22,8 @@ set -euo pipefail
 
 say_error() { # message
     local m=$1
-    printf 'plot.sh: error: %s\n' "${m//$'\n'/\\n}" >&2
+    m=${m//$'\n'/\\n}
+    printf 'plot.sh: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
 }
 die() { # status message
     say_error "$2"

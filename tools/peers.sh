@@ -128,6 +128,11 @@ for m in "${peer_modes[@]}"; do
     [ -x "$bin/${!needs}" ] || die 2 "$bin/${!needs} is missing (build it: make)"
     "${m}_check"
 done
+# An --out that is a file is bad usage whether or not a device is found
+# (made only once a mode is to run).
+if [ -n "$out" ] && [ -e "$out" ] && [ ! -d "$out" ]; then
+    die 2 "--out: cannot create '$out': File exists"
+fi
 # A mode whose crossroof executable finds no device (exit 77, as each
 # benchmark's --list-devices says) is skipped, in a line; where every mode
 # is, peers.sh exits 77 too, having run and made nothing.

@@ -547,6 +547,8 @@ static void test_more_bad_input(void **state)
         {"--only ,ok-opencl", "--only: empty name in ',ok-opencl'"},
         {"--only ok-opencl,,broken-opencl", "--only: empty name in 'ok-opencl,,broken-opencl'"},
         {"--device '' --only ok-opencl", "--device: the SPEC is empty"},
+        /* a control character quoted back is no escape sequence to the terminal */
+        {"--only \"$(printf 'ok\\033[31m')\"", "--only: no benchmark named 'ok?[31m'"},
         {"--only ok-opencl -- --reps 3 --out /tmp", "after --: --out is run_all.sh's to give"},
         {"--only ok-opencl -- --device=0", "after --: --device is run_all.sh's to give"},
         {"--only ok-opencl -- --ou /tmp", "after --: --ou is short for --out, which is run_all.sh's to give"},

@@ -27,7 +27,8 @@ set -euo pipefail
 
 say_error() {
     local m="$*"
-    printf 'bundle.sh: error: %s\n' "${m//$'\n'/\\n}" >&2
+    m=${m//$'\n'/\\n}
+    printf 'bundle.sh: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
 }
 die() { say_error "$@"; exit 2; }
 fail() { say_error "$@"; exit 1; }

@@ -21,8 +21,8 @@
 # and its options' defaults.
 
 say_error() { # message
-    local m=$1
-    printf 'peers.sh: error: %s\n' "${m//$'\n'/ }" >&2
+    local m=${1//$'\n'/ }
+    printf 'peers.sh: error: %s\n' "${m//[[:cntrl:]]/?}" >&2
 }
 die() { # status message
     say_error "$2"

@@ -2,11 +2,8 @@
 # Shared by the cluster scripts of tools/slurm: errors, key=value files,
 # node states. Sourced, never run.
 
-# Errors are one line, even where a value the user gave holds a newline.
-say_error() {
-    local m="$*"
-    printf 'crossroof-slurm: error: %s\n' "${m//$'\n'/\\n}" >&2
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../../common/say_error.sh"
+say_error() { say_error_of crossroof-slurm "$*"; }
 die() { say_error "$@"; exit 2; }  # bad usage: nothing was submitted
 fail() { say_error "$@"; exit 1; } # it cannot go on
 

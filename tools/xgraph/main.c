@@ -157,6 +157,8 @@ static options parse(int argc, char **argv)
     if (optind + 1 < argc)
         die(CR_EXIT_USAGE, "one results directory only, not also '%s'", argv[optind + 1]);
     o.dir = argv[optind];
+    if (o.dir[0] == '\0')
+        die(CR_EXIT_USAGE, "the results directory given is empty (usage: " PROG " DIR [options])");
     if (o.out == NULL)
         o.out = o.dir;
     return o;

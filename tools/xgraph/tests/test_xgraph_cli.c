@@ -794,6 +794,7 @@ static void test_bad_input(void **state)
     expect_error(tool, args, 2, "E=3: no float fma rows with ilp=3 (measured: 1 2 4)");
     assert_int_not_equal(access(out, F_OK), 0);
     expect_error(tool, "", 2, "no results directory");
+    expect_error(tool, "''", 2, "the results directory given is empty");
     snprintf(args, sizeof args, "%s/nowhere", tmp);
     expect_error(tool, args, 2, "nowhere: no such directory");
     snprintf(args, sizeof args, "%s --reference %s/none.csv", dir, tmp);
