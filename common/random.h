@@ -2,6 +2,8 @@
 #ifndef CR_RANDOM_H
 #define CR_RANDOM_H
 
+#include "cr.h"
+
 #include <stdint.h>
 #include <string.h>
 
@@ -25,6 +27,30 @@ static inline void cr_fill_random_bytes(void *dst, uint64_t bytes, uint64_t *sta
     if (i < bytes) {
         uint64_t r = cr_splitmix64(state);
         memcpy(p + i, &r, bytes - i);
+    }
+}
+
+/* Fills n elements of type t with pseudo-random values in [1, 2) whose
+ * mantissas are random (incompressible). *state is a splitmix64 state. */
+static inline void cr_fill_random_unit(cr_dtype t, void *dst, uint64_t n, uint64_t *state)
+{
+    if (t == CR_DOUBLE) {
+        double *d = dst;
+        for (uint64_t i = 0; i < n; ++i) {
+            uint64_t bits = UINT64_C(0x3FF0000000000000) | (cr_splitmix64(state) >> 12);
+            memcpy(&d[i], &bits, sizeof bits);
+        }
+    } else {
+        float *f = dst;
+        for (uint64_t i = 0; i < n; i += 2) {
+            uint64_t r = cr_splitmix64(state);
+            uint32_t lo = UINT32_C(0x3F800000) | (uint32_t)(r & 0x7FFFFF);
+            memcpy(&f[i], &lo, sizeof lo);
+            if (i + 1 < n) {
+                uint32_t hi = UINT32_C(0x3F800000) | (uint32_t)((r >> 32) & 0x7FFFFF);
+                memcpy(&f[i + 1], &hi, sizeof hi);
+            }
+        }
     }
 }
 

@@ -249,6 +249,17 @@ cr_status cr_cuda_download(void *dst, const void *src, uint64_t n, uint64_t have
     return CR_OK;
 }
 
+uint64_t cr_cuda_work_group_for(const cr_cuda *c, uint64_t work_items)
+{
+    uint64_t limit = c->sms ? work_items / c->sms : 1;
+    if (limit > c->max_group)
+        limit = c->max_group;
+    uint64_t group = limit ? limit : 1;
+    while (work_items % group != 0)
+        --group;
+    return group;
+}
+
 cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint64_t max_group, char *err,
                                  size_t errlen)
 {

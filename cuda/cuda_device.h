@@ -52,6 +52,11 @@ void cr_cuda_close_timed(cr_cuda *c);
 cr_status cr_cuda_check_geometry(uint64_t work_items, uint64_t work_group, uint64_t max_group, char *err,
                                  size_t errlen);
 
+/* The block of a launch of exactly work_items (an f(k) sweep's): the
+ * largest that divides work_items and still leaves at least one block per
+ * SM, so that at multiples of the SM count every SM gets the same share. */
+uint64_t cr_cuda_work_group_for(const cr_cuda *c, uint64_t work_items);
+
 /* Copies the first n of the have elements (esize bytes each) of a device
  * output back to the host; asking for more than there are is an error
  * naming what they are ("chains", "work-items"). */

@@ -398,6 +398,21 @@ void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, u
     *work_group = wg;
 }
 
+uint64_t cr_cl_work_group_for(const cr_cl *cl, uint64_t work_items)
+{
+    if (cr_cl_contiguous(cl))
+        return 1;
+    const cr_device_info *d = &cl->info;
+    uint64_t cus = d->compute_units ? d->compute_units : 1;
+    uint64_t cap = d->max_work_group < 256 ? d->max_work_group : 256;
+    uint64_t wg = work_items >= cus ? work_items / cus : 1;
+    if (wg > cap)
+        wg = cap;
+    while (wg > 1 && work_items % wg != 0)
+        --wg;
+    return wg;
+}
+
 void cr_cl_fill_geometry(const cr_cl *cl, unsigned gpu_waves, uint64_t *work_items, uint64_t *work_group)
 {
     const cr_device_info *d = &cl->info;

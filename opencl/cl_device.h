@@ -68,6 +68,11 @@ static inline int cr_cl_contiguous(const cr_cl *cl) { return cl->info.is_cpu; }
  * compute unit in groups of 256. */
 void cr_cl_default_geometry(const cr_cl *cl, uint64_t n, uint64_t *work_items, uint64_t *work_group);
 
+/* The work-group of a launch of exactly work_items (an f(k) sweep's): 1 on
+ * a CPU (each work-item its own slice); on a GPU the largest size up to 256
+ * that divides work_items and still gives every compute unit a group. */
+uint64_t cr_cl_work_group_for(const cr_cl *cl, uint64_t work_items);
+
 /* A launch that fills the device for benchmarks that choose their own work
  * per work-item: on a CPU groups of 16 (one vectorised loop), four per
  * core; on a GPU groups of 256 and 2048 work-items per compute unit,

@@ -9,6 +9,7 @@
 #include "bench_main.h"
 #include "metadata.h"
 #include "omp_env.h"
+#include "random.h"
 #include "results.h"
 #include "stream/truth.h"
 #include "stream/window.h"
@@ -47,7 +48,7 @@ static int load_arrays(stream_run *run, cr_dtype t, uint64_t n)
     char err[CR_ERRLEN];
     uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + n;
     for (int i = 0; i < 3; ++i)
-        stream_fill_random(t, run->mirror[i], n, &state);
+        cr_fill_random_unit(t, run->mirror[i], n, &state);
     if (run->use_host && stream_host_limit_prepare(t, n, state, err, sizeof err) != CR_OK) {
         fprintf(stderr, "%s: error: host limit: %s\n", run->ses.opt.program, err);
         return -1;

@@ -3,6 +3,7 @@
  * what its own cores reach. */
 #define _GNU_SOURCE
 #include "metadata.h"
+#include "random.h"
 #include "stream/backend.h"
 #include "stream/elements.h"
 #include "stream/truth.h"
@@ -198,7 +199,7 @@ cr_status stream_host_limit_prepare(cr_dtype t, uint64_t n, uint64_t seed, char 
     if (prepare_set(&Limit, t, n, err, errlen) != CR_OK)
         return CR_ERR;
     for (int i = 0; i < 3; ++i)
-        stream_fill_random(t, Limit.array[i], n, &seed);
+        cr_fill_random_unit(t, Limit.array[i], n, &seed);
     return CR_OK;
 }
 

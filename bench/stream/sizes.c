@@ -7,6 +7,7 @@
  * work-items against the elements of an array. */
 #include "stream/run.h"
 
+#include "concurrency.h"
 #include "topology.h"
 
 #include <inttypes.h>
@@ -152,22 +153,6 @@ static bool dtype_runs(const stream_run *run, cr_dtype t)
     return (run->cfg.dtypes & (1u << t)) && (t != CR_DOUBLE || run->ses.info.has_fp64);
 }
 
-/* Concurrency values: 1, 2, 4, ... below the compute-unit count, then whole
- * multiples of it, so that every compute unit holds the same number. */
-static size_t default_concurrency(const cr_device_info *d, bool quick, uint64_t *out, size_t cap)
-{
-    uint64_t cus = d->compute_units ? d->compute_units : 1;
-    uint64_t per_cu_max = d->max_threads_per_cu ? d->max_threads_per_cu : 1;
-    if (quick && per_cu_max > 64)
-        per_cu_max = 64;
-    size_t n = 0;
-    for (uint64_t k = 1; k < cus && n < cap; k *= 2)
-        out[n++] = k;
-    for (uint64_t per = 1; per <= per_cu_max && n < cap; per *= 2)
-        out[n++] = per * cus;
-    return n;
-}
-
 /* The concurrency sweep's work-items. Every work-item must have an element
  * of its own at --size in every type that runs (idle work-items would not
  * be concurrency): a --concurrency beyond that is refused; the default
@@ -189,7 +174,7 @@ int stream_plan_concurrency(stream_run *run)
         return 0;
     }
     uint64_t k[64];
-    size_t nk = default_concurrency(&run->ses.info, run->ses.opt.quick, k, 64);
+    size_t nk = cr_concurrency_ladder(&run->ses.info, run->ses.opt.quick, k, 64);
     run->nconc = 0;
     while (run->nconc < nk && k[run->nconc] <= n) {
         run->conc[run->nconc] = k[run->nconc];

@@ -17,28 +17,6 @@ const stream_kernel_desc stream_kernels[STREAM_NKERNELS] = {
     [STREAM_DOT] = {"dot", 2, STREAM_A},
 };
 
-void stream_fill_random(cr_dtype t, void *dst, uint64_t n, uint64_t *state)
-{
-    if (t == CR_DOUBLE) {
-        double *d = dst;
-        for (uint64_t i = 0; i < n; ++i) {
-            uint64_t bits = UINT64_C(0x3FF0000000000000) | (cr_splitmix64(state) >> 12);
-            memcpy(&d[i], &bits, sizeof bits);
-        }
-    } else {
-        float *f = dst;
-        for (uint64_t i = 0; i < n; i += 2) {
-            uint64_t r = cr_splitmix64(state);
-            uint32_t lo = UINT32_C(0x3F800000) | (uint32_t)(r & 0x7FFFFF);
-            memcpy(&f[i], &lo, sizeof lo);
-            if (i + 1 < n) {
-                uint32_t hi = UINT32_C(0x3F800000) | (uint32_t)((r >> 32) & 0x7FFFFF);
-                memcpy(&f[i + 1], &hi, sizeof hi);
-            }
-        }
-    }
-}
-
 /* The gold dot: a compensated (Neumaier) sum of the products in long
  * double. A float product is exact there; the whole error is then about
  * 2 ulp of long double, negligible beside any device's (see

@@ -7,10 +7,6 @@
 
 #include "stream/backend.h"
 
-/* Fills n elements of type t with pseudo-random values in [1, 2) whose
- * mantissas are random (incompressible). *state is a splitmix64 state. */
-void stream_fill_random(cr_dtype t, void *dst, uint64_t n, uint64_t *state);
-
 /* Applies kernel k to the host arrays (the expected state after it ran).
  * For dot, returns the sum of the products, compensated in long double. */
 long double stream_apply_gold(stream_kernel k, cr_dtype t, void *a, void *b, void *c, uint64_t n, double scalar);

@@ -143,18 +143,7 @@ static stream_geometry cuda_default_geometry(uint64_t n)
     return g;
 }
 
-/* The largest group that divides work_items and still leaves at least one
- * block per SM: at multiples of the SM count every SM gets the same share. */
-static uint64_t cuda_work_group_for(uint64_t work_items)
-{
-    uint64_t limit = st.cu.sms ? work_items / st.cu.sms : 1;
-    if (limit > st.cu.max_group)
-        limit = st.cu.max_group;
-    uint64_t group = limit ? limit : 1;
-    while (work_items % group != 0)
-        --group;
-    return group;
-}
+static uint64_t cuda_work_group_for(uint64_t work_items) { return cr_cuda_work_group_for(&st.cu, work_items); }
 
 static const char *cuda_layout(void)
 {

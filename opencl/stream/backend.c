@@ -181,20 +181,7 @@ static stream_geometry cl_default_geometry(uint64_t n)
     return g;
 }
 
-static uint64_t cl_work_group_for(uint64_t work_items)
-{
-    if (cr_cl_contiguous(&S.cl))
-        return 1;
-    const cr_device_info *d = &S.cl.info;
-    uint64_t cus = d->compute_units ? d->compute_units : 1;
-    uint64_t cap = d->max_work_group < 256 ? d->max_work_group : 256;
-    uint64_t wg = work_items >= cus ? work_items / cus : 1;
-    if (wg > cap)
-        wg = cap;
-    while (wg > 1 && work_items % wg != 0)
-        --wg;
-    return wg;
-}
+static uint64_t cl_work_group_for(uint64_t work_items) { return cr_cl_work_group_for(&S.cl, work_items); }
 
 /* Measured on PoCL, one slice per work-item and BabelStream's one element
  * per work-item run within a few percent of each other, interleaved in one

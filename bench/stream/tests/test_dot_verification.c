@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "random.h"
 #include "stream/truth.h"
 
 #include <float.h>
@@ -265,9 +266,9 @@ static void test_check_pattern_sees_one_dropped_product(void **state)
 static void stream_arrays(float *a, float *b, float *c, uint64_t n)
 {
     uint64_t state = 0x2545F4914F6CDD1D + n;
-    stream_fill_random(CR_FLOAT, a, n, &state);
-    stream_fill_random(CR_FLOAT, b, n, &state);
-    stream_fill_random(CR_FLOAT, c, n, &state);
+    cr_fill_random_unit(CR_FLOAT, a, n, &state);
+    cr_fill_random_unit(CR_FLOAT, b, n, &state);
+    cr_fill_random_unit(CR_FLOAT, c, n, &state);
     for (int k = STREAM_COPY; k <= STREAM_TRIAD; ++k)
         stream_apply_gold((stream_kernel)k, CR_FLOAT, a, b, c, n, SCALAR);
 }

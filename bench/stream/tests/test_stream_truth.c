@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "random.h"
 #include "stream/truth.h"
 
 #include <float.h>
@@ -30,12 +31,12 @@ static void test_random_fill(void **state)
     double d[N], d2[N];
     float f[N];
     uint64_t s1 = 42, s2 = 42;
-    stream_fill_random(CR_DOUBLE, d, N, &s1);
-    stream_fill_random(CR_DOUBLE, d2, N, &s2);
+    cr_fill_random_unit(CR_DOUBLE, d, N, &s1);
+    cr_fill_random_unit(CR_DOUBLE, d2, N, &s2);
     assert_memory_equal(d, d2, sizeof d); /* reproducible from the seed */
     for (int i = 0; i < N; ++i)
         assert_true(d[i] >= 1.0 && d[i] < 2.0);
-    stream_fill_random(CR_FLOAT, f, N, &s1);
+    cr_fill_random_unit(CR_FLOAT, f, N, &s1);
     for (int i = 0; i < N; ++i)
         assert_true(f[i] >= 1.0f && f[i] < 2.0f);
     /* Incompressible: low mantissa bytes take many values, no runs. */
@@ -97,8 +98,8 @@ static void test_dot_tolerance(void **state)
     enum { N = 1 << 22, ITEMS = 4 };
     float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
     uint64_t seed = 7;
-    stream_fill_random(CR_FLOAT, a, N, &seed);
-    stream_fill_random(CR_FLOAT, b, N, &seed);
+    cr_fill_random_unit(CR_FLOAT, a, N, &seed);
+    cr_fill_random_unit(CR_FLOAT, b, N, &seed);
     long double exact = stream_apply_gold(STREAM_DOT, CR_FLOAT, a, b, NULL, N, 0);
     double total = 0;
     for (int w = 0; w < ITEMS; ++w) {

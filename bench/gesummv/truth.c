@@ -1,0 +1,59 @@
+#include "gesummv/truth.h"
+
+#include <float.h>
+#include <math.h>
+
+/* One row of either type, the sums and their absolute values in long double. */
+#define GOLD_ROW(T)                                                                                                  \
+    do {                                                                                                             \
+        const T *a = (const T *)A + i * n, *b = (const T *)B + i * n, *v = x;                                        \
+        long double sa = 0, sb = 0, abs_a = 0, abs_b = 0;                                                            \
+        for (uint64_t j = 0; j < n; ++j) {                                                                           \
+            long double pa = (long double)a[j] * v[j], pb = (long double)b[j] * v[j];                                \
+            sa += pa, sb += pb, abs_a += fabsl(pa), abs_b += fabsl(pb);                                              \
+        }                                                                                                            \
+        gold[i] = (long double)alpha * sa + (long double)beta * sb;                                                  \
+        scale[i] = fabsl((long double)alpha) * abs_a + fabsl((long double)beta) * abs_b;                             \
+    } while (0)
+
+void gesummv_gold(cr_dtype t, const void *A, const void *B, const void *x, uint64_t n, double alpha, double beta,
+                  long double *gold, long double *scale)
+{
+#pragma omp parallel for schedule(static)
+    for (uint64_t i = 0; i < n; ++i) {
+        if (t == CR_DOUBLE)
+            GOLD_ROW(double);
+        else
+            GOLD_ROW(float);
+    }
+}
+
+static long double gamma_of(uint64_t k, long double u)
+{
+    long double ku = (long double)k * u;
+    return ku < 1 ? ku / (1 - ku) : INFINITY;
+}
+
+long double gesummv_bound(cr_dtype t, uint64_t n, long double scale)
+{
+    long double u = t == CR_DOUBLE ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
+    long double host = gamma_of(n + 2, LDBL_EPSILON / 2);
+    /* scale is itself a long double sum, low by at most host*scale */
+    return (gamma_of(n + 2, u) + host) * scale / (1 - host);
+}
+
+gesummv_check gesummv_compare(cr_dtype t, const void *y, const long double *gold, const long double *scale,
+                              uint64_t n)
+{
+    gesummv_check c = {0, 0, 0};
+    for (uint64_t i = 0; i < n; ++i) {
+        long double err = fabsl(gesummv_value(t, y, i) - gold[i]);
+        long double bound = gesummv_bound(t, n, scale[i]);
+        double ratio = bound > 0 ? (double)(err / bound) : err == 0 ? 0 : INFINITY;
+        if (!(err <= bound) && c.bad++ == 0)
+            c.first = i;
+        if (!isnan(c.worst) && !(ratio <= c.worst))
+            c.worst = ratio; /* a NaN row's NaN, which then stays */
+    }
+    return c;
+}
