@@ -17,8 +17,8 @@
 #   --only NAMES   only these benchmarks, comma-separated: stream-opencl, or stream for every backend
 #   --out DIR      the run directory (default results/<UTC date>-<host>; never overwritten)
 #   --gpu-check    every CUDA benchmark in a short configuration, each within a time
-#                  budget (335 s for the CUDA ones, twice or more what each timed takes on an
-#                  H200; 435 s with OpenCL on the GPU and the peers), then build/tools/gpu-check
+#                  budget (350 s for the CUDA ones, twice or more what each timed takes on an
+#                  H200; 450 s with OpenCL on the GPU and the peers), then build/tools/gpu-check
 #                  judges the figures against the device's own limits (docs/gpu-check.md)
 # One run at a time writes a run directory: another run_all.sh into it, or
 # a --resume of it, is refused while it lasts.
