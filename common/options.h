@@ -52,6 +52,8 @@ int cr_parse_interval(const char *text, uint64_t *lo, uint64_t *hi, char *err, s
  * device. auto runs it where the host shares the device's memory (CPU and
  * APU devices), where the two compare like with like. */
 typedef enum { CR_HOST_REF_AUTO, CR_HOST_REF_ON, CR_HOST_REF_OFF } cr_host_ref;
+/* "on" or "off". */
+int cr_parse_on_off(const char *text, bool *out, char *err, size_t errlen);
 int cr_parse_host_ref(const char *text, cr_host_ref *out, char *err, size_t errlen);
 bool cr_host_ref_wanted(cr_host_ref mode, bool device_shares_host_memory);
 /* --energy: whether each point's energy is measured. auto measures where a
