@@ -314,7 +314,10 @@ static cr_status restless(void *arg, cr_timing *t, char *err, size_t errlen)
 static void test_sweep_budget_is_per_point(void **state)
 {
     (void)state;
-    cr_stop_rule tight = {.min_reps = 2, .max_reps = 100000, .min_time_s = 0, .max_time_s = 0.2, .target_ci = 1e-9};
+    /* Half a second: out of reach needs 10 samples by a quarter of it, which
+     * a group of three 2-ms points under the sanitizers on a loaded virtual
+     * machine reached in 0.2 s once only at the budget itself. */
+    cr_stop_rule tight = {.min_reps = 2, .max_reps = 100000, .min_time_s = 0, .max_time_s = 0.5, .target_ci = 1e-9};
     cr_measure_ctx m;
     cr_measure_init(&m, &tight, 0, 0);
     int calls[2][3] = {{0}};
@@ -329,8 +332,9 @@ static void test_sweep_budget_is_per_point(void **state)
     /* No interval reaches 1e-9: both stop, out of reach, at a quarter of their budget. */
     assert_int_equal(plain[0].out.stop, CR_STOP_OUT_OF_REACH);
     assert_int_equal(sweep[0].out.stop, CR_STOP_OUT_OF_REACH);
-    /* 0.2 s for the group against 0.2 s for each of 3 points: about 8
-     * rounds of 6 ms against about 25 by a quarter of the budget. */
+    /* 0.5 s for the group against 0.5 s for each of 3 points: about 17
+     * rounds of 7 ms (21 at the most: three 2-ms sleeps a round) against
+     * about 50 by a quarter of the budget. */
     assert_true(plain[0].out.stats.n < 25);
     assert_true(sweep[0].out.stats.n >= 2 * plain[0].out.stats.n);
 }
