@@ -81,13 +81,24 @@ static void test_first_level_matches_the_host(void **state)
         print_message("skipped: sysfs describes no L1d cache here\n");
         skip();
     }
-    table t = run_csv(NULL, "cache-opencl", "--quick --sweeps capacity,line,ways,write --max-footprint 2M", "host", 0,
-                      NULL);
-    expect_all_valid(&t);
-    assert_true(count_where(&t, "sweep", "capacity", NULL) >= 20);
-    int line_row = detect_row(&t, "L1d-line");
-    if (count_where(&t, "sweep", "line", "variant", "pair", NULL) < 7)
-        fail_msg("no pair chase for L1d: %s", line_row >= 0 ? cell(&t, line_row, "note") : "no L1d-line row");
+    /* The pair chase needs room between twice L1d and half what L2 serves
+     * whole: a disturbance that ends L2's flat stretch early in --quick's
+     * few repetitions leaves none, and the run says so; one more run then. */
+    table t;
+    for (int attempt = 0;; ++attempt) {
+        t = run_csv(NULL, "cache-opencl", "--quick --sweeps capacity,line,ways,write --max-footprint 2M", "host", 0,
+                    NULL);
+        expect_all_valid(&t);
+        assert_true(count_where(&t, "sweep", "capacity", NULL) >= 20);
+        int line_row = detect_row(&t, "L1d-line");
+        const char *why = line_row >= 0 ? cell(&t, line_row, "note") : "no L1d-line row";
+        if (count_where(&t, "sweep", "line", "variant", "pair", NULL) >= 7)
+            break;
+        if (attempt > 0 || strstr(why, "at most half what the next serves whole") == NULL)
+            fail_msg("no pair chase for L1d: %s", why);
+        print_message("the pair chase had no room (%s): once more\n", why);
+        table_free(&t);
+    }
     assert_true(count_where(&t, "sweep", "ways", NULL) >= 18);
     assert_true(count_where(&t, "sweep", "write", "variant", "store-chase", NULL) >= 1);
     double sizes[256];
