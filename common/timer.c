@@ -97,3 +97,16 @@ const char *cr_timer_kind_name(cr_timer_kind k)
     }
     return "?";
 }
+
+uint64_t cr_host_timed_call(void (*fn)(void *), void *ctx, uint64_t *calls, uint64_t *call_ns)
+{
+    static uint64_t granularity_ns;
+    if (granularity_ns == 0)
+        granularity_ns = cr_host_granularity_ns();
+    if (*calls == 0)
+        *calls = 1;
+    if (*call_ns < CR_HOST_WARM_BELOW_NS)
+        fn(ctx);
+    *call_ns = cr_host_loop_ns(fn, ctx, granularity_ns, calls);
+    return *call_ns;
+}

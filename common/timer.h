@@ -29,6 +29,19 @@ uint64_t cr_host_granularity_ns(void);
  * kernel that does not read what it writes). */
 uint64_t cr_host_loop_ns(void (*fn)(void *), void *ctx, uint64_t granularity_ns, uint64_t *calls);
 
+/* A call shorter than this is timed after one untimed call: OpenMP threads
+ * sleep while a device runs, and waking them (half a millisecond on a
+ * shared 2-core VM) dwarfs a small kernel, which the loop alone would
+ * amortise only over many milliseconds. A longer call pays the waking
+ * once, a small share, and no second call. */
+#define CR_HOST_WARM_BELOW_NS 5000000u
+
+/* cr_host_loop_ns() at the host clock's granularity (measured once), after
+ * one untimed call where the last one's time, *call_ns (0: none yet), was
+ * under CR_HOST_WARM_BELOW_NS; *call_ns and *calls are kept for the next
+ * repetition of the same work. */
+uint64_t cr_host_timed_call(void (*fn)(void *), void *ctx, uint64_t *calls, uint64_t *call_ns);
+
 /* One timed repetition as a backend reports it. */
 typedef struct {
     bool has_event;       /* event timestamps are present */

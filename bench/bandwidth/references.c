@@ -23,26 +23,14 @@ static void ref_call(void *arg)
     }
 }
 
-/* Below this a call is timed after one untimed call, which wakes the
- * OpenMP threads that slept while the device ran (as stream's host does). */
-#define BW_REF_WARM_BELOW_NS 5000000u
-
-/* One repetition: a loop of calls long enough for the clock to read
- * (timer.h: a 4 KiB copy timed alone is mostly the clock's own cost), its
- * time divided by its calls. */
+/* One repetition: a loop of calls long enough for the clock (timer.h: a
+ * 4 KiB copy timed alone is mostly the clock's own cost), its time divided
+ * by its calls. */
 cr_status bw_ref_rep(void *arg, cr_timing *t, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    static uint64_t granularity_ns;
-    if (granularity_ns == 0)
-        granularity_ns = cr_host_granularity_ns();
     bw_ref_ctx *c = arg;
-    if (c->calls == 0)
-        c->calls = 1;
-    if (c->call_ns < BW_REF_WARM_BELOW_NS)
-        ref_call(c);
-    c->call_ns = cr_host_loop_ns(ref_call, c, granularity_ns, &c->calls);
-    t->host_ns = c->call_ns;
+    t->host_ns = cr_host_timed_call(ref_call, c, &c->calls, &c->call_ns);
     t->has_event = false;
     return CR_OK;
 }

@@ -151,29 +151,16 @@ static void call_kernel(void *ctx)
     c->dot = run_set(c->set, c->k, c->scalar, c->first, c->count);
 }
 
-/* A call shorter than this is timed after one untimed call: the OpenMP
- * threads sleep while the device runs, and waking them (half a millisecond
- * on a shared 2-core VM) dwarfs a small array's kernel, which the loop
- * alone would amortise only over many milliseconds. A longer call pays the
- * waking once, a small share, and no second call. */
-#define WARM_BELOW_NS 5000000u
-
 /* The time of one call, from a loop long enough to read (timer.h). The
  * loop's length and one call's time are kept, per set, for the next
  * repetition of the same work. */
 static uint64_t timed_call(kernel_call *c)
 {
-    static uint64_t granularity_ns;
-    if (granularity_ns == 0)
-        granularity_ns = cr_host_granularity_ns();
     array_set *s = c->set;
     if (c->k != s->loop_k || c->first != s->loop_first || c->count != s->loop_count)
         s->loop_calls = 1, s->loop_ns = 0;
     s->loop_k = c->k, s->loop_first = c->first, s->loop_count = c->count;
-    if (s->loop_ns < WARM_BELOW_NS)
-        call_kernel(c);
-    s->loop_ns = cr_host_loop_ns(call_kernel, c, granularity_ns, &s->loop_calls);
-    return s->loop_ns;
+    return cr_host_timed_call(call_kernel, c, &s->loop_calls, &s->loop_ns);
 }
 
 static cr_status host_run(stream_kernel k, const stream_geometry *g, double scalar, cr_timing *t, double *dot,
