@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "csv.h"
+#include "pending.h"
 
 #include <errno.h>
 #include <math.h>
@@ -55,7 +56,7 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
         return -1;
     }
     snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = cr_pending_mkstemp(tmp);
     if (fd < 0) {
         snprintf(err, errlen, "cannot create a file beside %s: %s", path, strerror(errno));
         free(tmp);
@@ -66,6 +67,7 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
         snprintf(err, errlen, "cannot open %s: %s", tmp, strerror(errno));
         close(fd);
         unlink(tmp);
+        cr_pending_done(tmp);
         free(tmp);
         return -1;
     }
@@ -93,6 +95,7 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(saved));
         unlink(tmp);
     }
+    cr_pending_done(tmp);
     free(tmp);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "out_lock.h"
 #include "results.h"
 #include "tests/csv_reader.h"
+#include "tests/in_child.h"
 #include "tests/scratch_dir.h"
 
 #include <dirent.h>
@@ -238,6 +239,63 @@ static void test_atomic_write_keeps_old_file_on_failure(void **state)
     assert_non_null(strstr(err, "missing-dir"));
 }
 
+/* A writer stopped by a signal while it writes: the file under its
+ * temporary name must go with it. */
+typedef struct {
+    int sig;
+    bool ignored; /* by the program before it writes */
+} stop_case;
+
+static int stopped_writer(FILE *f, void *ctx)
+{
+    fputs("half", f);
+    fflush(f);
+    kill(getpid(), ((const stop_case *)ctx)->sig);
+    return 0;
+}
+
+static int write_and_stop(void *ctx, void *out, size_t len)
+{
+    (void)out, (void)len;
+    char path[128], err[CR_ERRLEN];
+    snprintf(path, sizeof path, "%s/stopped.csv", tmpdir);
+    if (((const stop_case *)ctx)->ignored)
+        signal(((const stop_case *)ctx)->sig, SIG_IGN);
+    return cr_write_atomic(path, stopped_writer, ctx, err, sizeof err) == 0 ? 0 : 3;
+}
+
+static size_t files_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void test_atomic_write_stopped_leaves_nothing(void **state)
+{
+    (void)state;
+    static const stop_case stops[] = {{SIGTERM, false}, {SIGINT, false}, {SIGHUP, false}};
+    size_t before = files_in(tmpdir);
+    char unused[1];
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; ++i) {
+        assert_int_equal(run_in_child(write_and_stop, (void *)&stops[i], 10, unused, sizeof unused),
+                         128 + stops[i].sig);
+        assert_int_equal(files_in(tmpdir), before);
+    }
+    /* A signal the program ignores stays ignored: the file is written. */
+    stop_case ignored = {SIGHUP, true};
+    assert_int_equal(run_in_child(write_and_stop, &ignored, 10, unused, sizeof unused), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/stopped.csv", tmpdir);
+    assert_string_equal(slurp(path), "half");
+    assert_int_equal(files_in(tmpdir), before + 1);
+    unlink(path);
+}
+
 static void test_mkdirs(void **state)
 {
     (void)state;
@@ -390,5 +448,5 @@ static void test_output_lock(void **state)
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
           test_infinities_are_refused, test_nonfinite_params_are_left_out,
-          test_atomic_write_keeps_old_file_on_failure, test_mkdirs, test_mkdirs_check, test_metadata, test_topology_allocation,
+          test_atomic_write_keeps_old_file_on_failure, test_atomic_write_stopped_leaves_nothing, test_mkdirs, test_mkdirs_check, test_metadata, test_topology_allocation,
           test_output_lock)

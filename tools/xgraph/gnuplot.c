@@ -3,7 +3,7 @@
 
 #include "error.h"
 #include "shared/text_line.h"
-#include "xgraph/pending.h"
+#include "pending.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,17 +42,15 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
     char gp[4200], log[4200];
     snprintf(gp, sizeof gp, "%s/.xgraph-gp-XXXXXX", dir);
     snprintf(log, sizeof log, "%s/.xgraph-log-XXXXXX", dir);
-    int gfd = mkstemp(gp);
+    int gfd = cr_pending_mkstemp(gp);
     if (gfd < 0)
         return cr_errf(err, errlen, "%s: %s", gp, strerror(errno));
-    xg_pending_add(gp);
-    int lfd = mkstemp(log);
+    int lfd = cr_pending_mkstemp(log);
     if (lfd < 0) {
         close(gfd), unlink(gp);
-        xg_pending_done(gp);
+        cr_pending_done(gp);
         return cr_errf(err, errlen, "%s: %s", log, strerror(errno));
     }
-    xg_pending_add(log);
     close(lfd);
     FILE *f = fdopen(gfd, "w");
     int rc = 0;
@@ -81,10 +79,10 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
         goto out;
     }
     int st;
-    xg_pending_child(pid);
+    cr_pending_child(pid);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    xg_pending_child(0);
+    cr_pending_child(0);
     char why[300];
     first_line(log, why, sizeof why);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
@@ -98,8 +96,8 @@ int xg_gnuplot(const char *dir, const char *vars, const char *script, char *err,
 out:
     unlink(gp);
     unlink(log);
-    xg_pending_done(gp);
-    xg_pending_done(log);
+    cr_pending_done(gp);
+    cr_pending_done(log);
     return rc;
 }
 

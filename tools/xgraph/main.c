@@ -4,7 +4,6 @@
  * Host only: it reads the CSVs the benchmarks wrote. */
 #define _POSIX_C_SOURCE 200809L
 #include "xgraph/app.h"
-#include "xgraph/pending.h"
 #include "xgraph/data.h"
 #include "xgraph/params.h"
 #include "xgraph/plot.h"
@@ -279,7 +278,6 @@ static void write_app(const options *o, const xg_app_spec *spec, const xg_data *
 int main(int argc, char **argv)
 {
     cr_check_output_at_exit(PROG);
-    xg_pending_on_signals();
     options o = parse(argc, argv);
     char err[1024];
     struct stat st;

@@ -4,7 +4,7 @@
 #include "csv.h"
 #include "error.h"
 #include "xgraph/gnuplot.h"
-#include "xgraph/pending.h"
+#include "pending.h"
 
 #include <errno.h>
 #include <math.h>
@@ -161,7 +161,7 @@ static int figure_close(figure *g, bool draw, const char *out, const char *scrip
     char tmp[2][sizeof g->drawing + 8], final[sizeof g->base + 8];
     for (int k = 0; k < 2; ++k) {
         figure_file(g, true, kinds[k], tmp[k], sizeof tmp[k]);
-        xg_pending_add(tmp[k]);
+        cr_pending_add(tmp[k]);
         /* A figure an earlier drawing left must not pass for this one's. */
         figure_file(g, false, kinds[k], final, sizeof final);
         if (draw)
@@ -193,7 +193,7 @@ static int figure_close(figure *g, bool draw, const char *out, const char *scrip
     for (int k = 0; k < 2; ++k) {
         if (rc != 0 || !draw)
             unlink(tmp[k]);
-        xg_pending_done(tmp[k]);
+        cr_pending_done(tmp[k]);
     }
     return rc;
 }
