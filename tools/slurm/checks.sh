@@ -18,6 +18,13 @@ check_below() { # where value
     [ -z "$2" ] || [[ $2 =~ ^(0?\.[0-9]*[1-9][0-9]*|1(\.0*)?)$ ]] ||
         die "$1: '$2' is not a fraction of the median (0 < F <= 1, e.g. 0.9)"
 }
+# Slurm's partition list, or nothing: names split by commas. A blank or a
+# control character would reach sbatch and its job description as part of
+# a name, where Slurm finds no such partition only at submission.
+check_partition() { # where value
+    [ -z "$2" ] || [[ $2 =~ ^[^,[:space:][:cntrl:]]+(,[^,[:space:][:cntrl:]]+)*$ ]] ||
+        die "$1: '$2' is not a list of partition names (no blank, control character or empty name)"
+}
 # The database, an absolute path (--db is made one), or nothing: the default.
 check_db() { # where value
     [ -z "$2" ] || [[ $2 == /* ]] || die "$1: '$2' is not an absolute path"
@@ -99,7 +106,7 @@ cluster_option() { # key value file:line
     case $1 in
         nodes) check_nodes "$where" "$2"; nodes=$2 ;;
         gpus_per_node) check_gpus_per_node "$where" "$2"; gpus_per_node=$2 ;;
-        partition) partition=$2 ;;
+        partition) check_partition "$where" "$2"; partition=$2 ;;
         below) check_below "$where" "$2"; below=$2 ;;
         db) check_db "$where" "$2"; db=$2 ;;
         run_all) run_all_args+=("$2") ;;

@@ -84,6 +84,7 @@ check_env_dirs
 [ -z "$nodes" ] || check_nodes --nodes "$nodes"
 check_gpus_per_node --gpus-per-node "$gpus_per_node"
 check_below --below "$below"
+check_partition --partition "$partition"
 check_db --db "$db"
 if [ -n "$resume" ] && [ ${#given[@]} -gt 0 ]; then
     die "--resume takes the options of the cluster run it finishes; ${given[0]} cannot change them"

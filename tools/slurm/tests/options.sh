@@ -34,6 +34,9 @@ check "--nodes x refused" refused "--nodes: 'x'" --nodes x
 check "--gpus-per-node -1 refused" refused "--gpus-per-node" --gpus-per-node -1
 check "--below 0 refused" refused "--below: '0'" --below 0
 check "--below 1.5 refused" refused "--below: '1.5'" --below 1.5
+check "a newline in --partition refused" refused "--partition: 'a\\nb' is not a list of partition names" --partition $'a\nb'
+check "a blank in --partition refused" refused "--partition: 'gpu a'" --partition 'gpu a'
+check "an empty partition name refused" refused "--partition: 'gpu,'" --partition gpu,
 check "--below with no value refused" refused "--below needs a value" --below
 check "an unknown option refused" refused "unknown option '--nodez'" --nodez 2
 check "--only naming no benchmark refused" refused "no benchmark named 'nope'" --only fma,nope
@@ -100,6 +103,9 @@ check "resume: every node complete, nothing submitted" has "$dry" "nothing to su
 printf 'nodes=4\nbelow=$(touch x)\n' >"$run/cluster-options"
 err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
 check "resume: a below= that is no fraction refused with file:line" has "$err" "cluster-options:2: below: '\$(touch x)' is not a fraction"
+printf 'nodes=4\npartition=gpu a\n' >"$run/cluster-options"
+err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
+check "resume: a partition= with a blank refused" has "$err" "cluster-options:2: partition: 'gpu a' is not a list"
 printf 'nodes=4\nbelow=1.5\n' >"$run/cluster-options"
 err=$(slurm --resume "$run" --dry-run 2>&1 >/dev/null)
 check "resume: below=1.5 refused" has "$err" "cluster-options:2: below: '1.5' is not a fraction"
