@@ -17,6 +17,7 @@
 #include "error.h"
 #include "omp_env.h"
 #include "regspill/truth.h"
+#include "trial.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -186,12 +187,45 @@ static unsigned most_live(const regspill_run *run)
     return (unsigned)most;
 }
 
+/* The variable that makes this program the child of a trial launch. */
+#define REGSPILL_TRIAL_ENV "CROSSROOF_REGSPILL_TRIAL"
+
+/* On a CPU device a work-item's live values are kept on the runtime's
+ * worker thread stacks, which it neither reports (PoCL's
+ * CL_KERNEL_PRIVATE_MEM_SIZE says 1 KiB where a work-item of 256 live
+ * values takes some 32) nor guards: a group too large for them ends the
+ * process with a SIGSEGV, no error code. So one group of the kernel with
+ * the most live values is launched in a child first (the built kernel
+ * is in the runtime's cache by then). -1 to go on, else the exit status. */
+static int trial_launch(regspill_run *run, unsigned live)
+{
+    char why[CR_ERRLEN];
+    if (cr_trial_is_child(REGSPILL_TRIAL_ENV)) {
+        cr_timing t;
+        if (run->be->prepare(run->work_group, why, sizeof why) != CR_OK ||
+            run->be->run(run->work_group, run->work_group, 1, &t, why, sizeof why) != CR_OK) {
+            cr_say_error(run->ses.opt.program, "trial launch: %s", why);
+            return CR_EXIT_FAILED;
+        }
+        return -1;
+    }
+    if (cr_trial_in_child(run->argc, run->argv, !run->ses.opt.check_only, REGSPILL_TRIAL_ENV, why, sizeof why) != 0)
+        return cr_fail_usage(&run->ses,
+                             "%u live values in groups of %" PRIu64 " work-items: one group, launched in a child "
+                             "process first, %s (this CPU runtime keeps live values on its threads' stacks: fewer "
+                             "--live values or a smaller --work-group)",
+                             live, run->work_group, why);
+    return -1;
+}
+
 /* A --work-group above what the kernel of the most live values runs in a
  * group (its registers, its private memory bound it the most) is refused
- * now, not failed at every point. -1 to go on, else the exit status. */
+ * now, not failed at every point; on a CPU device, a group that would take
+ * the process down too. -1 to go on, else the exit status. */
 static int check_kernel_group(regspill_run *run)
 {
-    if (run->cfg.work_group == 0)
+    bool trial = run->ses.info.is_cpu;
+    if (run->cfg.work_group == 0 && !trial)
         return -1;
     regspill_variant v = {.live = most_live(run)};
     regspill_build_info info;
@@ -201,11 +235,11 @@ static int check_kernel_group(regspill_run *run)
         cr_say_error(run->ses.opt.program, "the kernel of %u live values: %s", v.live, err);
         return CR_EXIT_FAILED;
     }
-    if (info.max_work_group != 0 && run->work_group > info.max_work_group)
+    if (run->cfg.work_group != 0 && info.max_work_group != 0 && run->work_group > info.max_work_group)
         return cr_fail_usage(&run->ses, "--work-group %" PRIu64 " is above the %" PRIu64 " work-items a group of the "
                                         "kernel of %u live values runs",
                              run->work_group, info.max_work_group, v.live);
-    return -1;
+    return trial ? trial_launch(run, v.live) : -1;
 }
 
 /* The launch geometry: --work-group's groups over the backend's

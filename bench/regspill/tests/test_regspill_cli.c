@@ -63,6 +63,30 @@ static void test_planted_verification_failure_fails_the_run(void **state)
     table_free(&t);
 }
 
+/* A CPU runtime keeps live values on its worker threads' stacks and does
+ * not guard them: with threads of 1 MiB, one group of 256 work-items of
+ * 256 live values each (some 32 KiB a work-item under PoCL) takes the
+ * process down. Such a run is refused in one line, exit 2, before anything
+ * is written; a runtime that copes runs it whole. Never a signal. */
+static void test_group_too_large_for_the_runtime_is_refused(void **state)
+{
+    (void)state;
+    char args[512], out[256], csv[300];
+    snprintf(out, sizeof out, "%s/stack", tmp);
+    snprintf(args, sizeof args, "%s --quick --work-group 256 --live 256 --out %s", fast, out);
+    run_result r = run("ulimit -s 1024 &&", "regspill-opencl", args);
+    if (r.status == 0) {
+        snprintf(csv, sizeof csv, "%s/regspill-opencl.csv", out);
+        table t = read_table(csv);
+        expect_all_valid(&t);
+        table_free(&t);
+    } else {
+        expect_error_line(&r, "regspill-opencl", args, 2, "one group, launched in a child process first, ");
+        assert_int_not_equal(access(out, F_OK), 0);
+    }
+    run_free(&r);
+}
+
 /* ---- CUDA: the offline table needs ptxas, not a GPU ---- */
 
 /* Spill bytes per cap for one architecture, checked as a table: every cap
@@ -167,7 +191,7 @@ static void test_cuda_without_gpu_writes_the_offline_table(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
+CLI_TEST_MAIN(test_bad_inputs, test_group_too_large_for_the_runtime_is_refused, test_shared_options_are_refused, test_unwritable_stdout_fails,
               test_locked_output_is_refused, test_no_device_is_skipped, test_planted_verification_failure_fails_the_run,
               test_live_sweep_rows_are_verified, test_cuda_offline_spill_table,
               test_cuda_offline_table_without_a_toolkit, test_cuda_live_count_without_kernel_is_refused,
