@@ -101,7 +101,13 @@ int cr_trial_in_child(int argc, char **argv, bool add_check, const char *env_nam
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFSIGNALED(status))
-        snprintf(why, len, "died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    {
+        const char *name = sigabbrev_np(WTERMSIG(status));
+        if (name)
+            snprintf(why, len, "died of SIG%s", name);
+        else
+            snprintf(why, len, "died of signal %d", WTERMSIG(status));
+    }
     else if (WEXITSTATUS(status) != 0)
         snprintf(why, len, "ended with status %d%s%s", WEXITSTATUS(status), line[0] ? ": " : "", line);
     else

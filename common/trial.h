@@ -15,8 +15,7 @@ bool cr_trial_is_child(const char *env_name);
 /* Runs argv[0]'s executable (/proc/self/exe) with argv[1..argc-1], after
  * --check-options where add_check (not when argv has it already), and
  * env_name=1; its output is kept from this one's. 0 when
- * it ends with status 0; else -1 and why ("died of signal 11
- * (Segmentation fault)", "ended with status 1: <its last error line>"). */
+ * it ends with status 0; else -1 and why ("died of SIGSEGV", "ended with status 1: <its last error line>"). */
 int cr_trial_in_child(int argc, char **argv, bool add_check, const char *env_name, char *why, size_t len);
 
 #endif

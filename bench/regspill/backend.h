@@ -88,6 +88,11 @@ typedef struct {
      * else false with why in err; NULL when it builds any count up to
      * RS_LIVE_MAX. */
     bool (*has_kernel)(unsigned live, char *err, size_t errlen);
+    /* The most work-items a group runs on any device of this API, so that
+     * a larger --work-group is refused without one (CUDA: 1024 threads a
+     * block at every compute capability since 2.0); 0 where only the
+     * device knows. */
+    uint64_t any_device_max_group;
 } regspill_backend;
 
 /* Entry point shared by every regspill executable. */

@@ -363,6 +363,11 @@ static int parsed(void *state)
     int rc = check_live_kernels(run);
     if (rc >= 0)
         return rc;
+    uint64_t any_max = run->be->any_device_max_group;
+    if (any_max && run->cfg.work_group > any_max)
+        return cr_fail_usage(&run->ses, "--work-group %" PRIu64 " is above the %" PRIu64 " work-items a group runs on "
+                                        "any %s device",
+                             run->cfg.work_group, any_max, run->be->base.name);
     /* --arch names the offline table's architectures: no table, no use. */
     if (run->cfg.narchs > 0 && !run->be->compile_offline)
         return cr_fail_usage(&run->ses, "--arch: the %s backend has no offline compiler for a spill table",

@@ -530,4 +530,5 @@ CR_CUDA_BACKEND(regspill_backend, regspill_cuda_backend) = {
     rs_arch, rs_can_cap_registers, rs_build, rs_prepare, rs_run, rs_download,
     NULL, /* lanes: one thread is one work-item */
     rs_geometry, rs_compile_offline, rs_has_kernel,
+    1024, /* threads a block: cudaDevAttrMaxThreadsPerBlock on every compute capability since 2.0 */
 };

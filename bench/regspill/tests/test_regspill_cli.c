@@ -174,6 +174,9 @@ static void test_cuda_live_count_without_kernel_is_refused(void **state)
     require_cuda_binary("regspill-cuda");
     expect_error("regspill-cuda", "--live 4,5", 2, "--live: no CUDA kernel for 5 live values (built for: 2 4 8");
     expect_error("regspill-cuda", "--offline --sweep-live 7", 2, "--sweep-live: no CUDA kernel for 7 live values");
+    /* No CUDA device runs a block of more than 1024 threads. */
+    expect_error("regspill-cuda", "--work-group 1025", 2,
+                 "--work-group 1025 is above the 1024 work-items a group runs on any cuda device");
 }
 
 static void test_cuda_without_gpu_writes_the_offline_table(void **state)
@@ -191,7 +194,8 @@ static void test_cuda_without_gpu_writes_the_offline_table(void **state)
     table_free(&t);
 }
 
-CLI_TEST_MAIN(test_bad_inputs, test_group_too_large_for_the_runtime_is_refused, test_shared_options_are_refused, test_unwritable_stdout_fails,
+CLI_TEST_MAIN(test_bad_inputs, test_group_too_large_for_the_runtime_is_refused, test_shared_options_are_refused,
+              test_unwritable_stdout_fails,
               test_locked_output_is_refused, test_no_device_is_skipped, test_planted_verification_failure_fails_the_run,
               test_live_sweep_rows_are_verified, test_cuda_offline_spill_table,
               test_cuda_offline_table_without_a_toolkit, test_cuda_live_count_without_kernel_is_refused,
