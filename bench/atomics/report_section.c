@@ -67,7 +67,7 @@ static void lee_launch_table(rp_section *sec)
     cr_csv_free(&t);
 }
 
-static void ratio_row(rp_table *ratio, const cr_csv_table *t, size_t i)
+static void ratio_row(rp_section *sec, rp_table *ratio, const cr_csv_table *t, size_t i)
 {
     char space[32];
     rp_row *r = rp_row_for(ratio, "%s %s %s", rp_get(t, i, "variant"), rp_get(t, i, "dtype"),
@@ -76,6 +76,8 @@ static void ratio_row(rp_table *ratio, const cr_csv_table *t, size_t i)
     rp_set_int(r, 1, rp_param(t, i, "degree_high"));
     rp_set_num(r, 2, rp_param(t, i, "low_Mops"), 4);
     rp_set_num(r, 3, rp_param(t, i, "high_Mops"), 4);
+    /* not-concurrent among them: a ratio that measured no contention. */
+    rp_mark_flags(sec, ratio, r, 0, t, i);
 }
 
 static void extract(rp_section *sec, const char *file, const cr_csv_table *t)
@@ -93,7 +95,7 @@ static void extract(rp_section *sec, const char *file, const cr_csv_table *t)
         if (!rp_valid(t, i) || !rp_device_row(t, i))
             continue;
         if (rp_is(t, i, "sweep", "ratio")) {
-            ratio_row(ratio, t, i);
+            ratio_row(sec, ratio, t, i);
         } else if (rp_is(t, i, "sweep", "launch") && rp_is(t, i, "unit", "us")) {
             rp_row *r = rp_row_for(launch, "%s", rp_get(t, i, "variant"));
             rp_set_num(r, 0, rp_num(t, i, "figure"), 4);

@@ -97,11 +97,13 @@ static void extract(rp_section *sec, const char *file, const cr_csv_table *t)
             rp_set_num(r, 4, rp_param(t, i, "b_GBps"), 4);
             rp_set_num(r, 5, rp_param(t, i, "c_us"), 4);
             rp_set_num(r, 6, 100 * rp_param(t, i, "max_rel_err"), 3);
+            rp_mark_flags_of(sec, paths, r, 4, t, i, "fit");
         } else if (strcmp(sweep, "fit-regime") == 0) {
             rp_row *r = rp_row_for(paths, "%s", rp_get(t, i, "variant"));
             char regime[16];
             bool cache = strcmp(rp_param_text(t, i, "regime", regime, sizeof regime), "cache") == 0;
             rp_set_num(r, cache ? 7 : 8, rp_param(t, i, "b_GBps"), 4);
+            rp_mark_flags_of(sec, paths, r, cache ? 7 : 8, t, i, cache ? "fit, cache sizes" : "fit, memory sizes");
         } else if (strcmp(sweep, "ranking") == 0) {
             ranking_row(rank, t, i);
         }

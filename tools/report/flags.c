@@ -31,13 +31,17 @@ static const char *flag_reasons(const cr_csv_table *t, size_t i, const char *fla
     return at ? at : note;
 }
 
-void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
+void rp_mark_flags_of(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i,
+                      const char *what)
 {
     char flags[256];
     figure_flags(rp_get(t, i, "flags"), flags, sizeof flags);
     rp_table *f = (rp_table *)rp_find_table(sec, "flagged");
     char key[sizeof r->key];
-    snprintf(key, sizeof key, "%.31s: %.90s", shown->id, r->key);
+    if (what)
+        snprintf(key, sizeof key, "%.31s: %.60s (%.28s)", shown->id, r->key, what);
+    else
+        snprintf(key, sizeof key, "%.31s: %.90s", shown->id, r->key);
     if (*flags == '\0') {
         if (f)
             rp_remove_row(f, key);
@@ -52,4 +56,9 @@ void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, c
     rp_row *fr = rp_row_for(f, "%s", key);
     rp_set_text(fr, 0, "%s", flags);
     rp_set_text(fr, 1, "%s", flag_reasons(t, i, flags));
+}
+
+void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i)
+{
+    rp_mark_flags_of(sec, shown, r, col, t, i, NULL);
 }

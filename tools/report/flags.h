@@ -13,4 +13,10 @@
  * (energy-idle, energy-below-static) do not mark its figure. */
 void rp_mark_flags(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i);
 
+/* The same for a cell of a row that other CSV rows fill too (a path's
+ * bandwidth and its model's fit): its line in the table of flagged figures
+ * is "table: row key (what)", apart from theirs. */
+void rp_mark_flags_of(rp_section *sec, const rp_table *shown, rp_row *r, int col, const cr_csv_table *t, size_t i,
+                      const char *what);
+
 #endif

@@ -534,6 +534,20 @@ static const dev_file flagged_files[] = {
      "bound_ulp,ftz,registers,throughput_Gops,per_cu_Gops,speedup_vs_precise,valid,flags,note\n"
      "div,x/y,float,native,2.5,,1e-7,3e-6,0.5,0.5,,,,19,,1,1,bimodal,bimodal: the best took 0.5\n"
      "div,x/y,float,precise,9,,5e-8,1e-7,0.5,0.5,,,,18,,,1,,\n"},
+    {"atomics-opencl.meta.csv", meta},
+    {"atomics-opencl.csv",
+     "benchmark,backend,variant,dtype,sweep,params,figure,figure_best,unit,valid,flags,note\n"
+     "atomics,opencl,add,uint32,ratio,space=global;degree_low=1;low_Mops=493;degree_high=4096;high_Mops=500;"
+     "host_ratio=5.39,0.986,,x,1,not-concurrent,not-concurrent: 0.986x where the host's own threads slow 5.39x\n"},
+    {"bandwidth-opencl.meta.csv", meta},
+    {"bandwidth-opencl.csv",
+     "benchmark,backend,variant,sweep,size_bytes,params,stop,figure,unit,ref_ratio,valid,flags,note,figure_best\n"
+     "bandwidth,opencl,kernel-read,size,16777216,,stable,20,GB/s,0.95,1,,,\n"
+     "bandwidth,opencl,kernel-read,fit,,c_us=5;b_GBps=68.3;max_rel_err=1.47;rms_rel_err=0.9,,68.3,GB/s,,1,"
+     "above-peak;poor-fit,above-peak: b is 2.3x the memory limit; poor-fit: 90% RMS,\n"
+     "bandwidth,opencl,kernel-read,fit-regime,,regime=memory;b_GBps=21;c_us=5,,21,GB/s,,1,,,\n"
+     "bandwidth,opencl,kernel-write,size,16777216,,stable,15,GB/s,0.9,1,unstable,unstable: CI,\n"
+     "bandwidth,opencl,kernel-write,fit,,c_us=5;b_GBps=15;max_rel_err=0.05;rms_rel_err=0.02,,15,GB/s,,1,,,\n"},
 };
 
 static const char *text_of(const rp_device *d, const char *s, const char *table, const char *key, int col)
@@ -554,6 +568,19 @@ static void flagged_also(const rp_device *d)
     assert_string_equal(text_of(d, "sfu", "sfu-table", "div float native", 1), "19 (flagged: bimodal)");
     assert_string_equal(text_of(d, "sfu", "sfu-table", "div float precise", 1), "18");
     assert_string_equal(text_of(d, "sfu", "flagged", "sfu-table: div float native", 1), "bimodal: the best took 0.5");
+    /* A contention ratio that measured no contention says so, and so does a
+     * transfer model's fit, apart from its path's bandwidth in the same row. */
+    assert_string_equal(text_of(d, "atomics", "atomics-ratio", "add uint32 global", 0),
+                        "0.986 (flagged: not-concurrent)");
+    assert_string_equal(text_of(d, "atomics", "flagged", "atomics-ratio: add uint32 global", 0), "not-concurrent");
+    assert_string_equal(text_of(d, "bandwidth", "bandwidth-paths", "kernel-read", 1), "20");
+    assert_string_equal(text_of(d, "bandwidth", "bandwidth-paths", "kernel-read", 4),
+                        "68.3 (flagged: above-peak;poor-fit)");
+    assert_string_equal(text_of(d, "bandwidth", "bandwidth-paths", "kernel-read", 8), "21");
+    assert_string_equal(text_of(d, "bandwidth", "flagged", "bandwidth-paths: kernel-read (fit)", 0),
+                        "above-peak;poor-fit");
+    assert_string_equal(text_of(d, "bandwidth", "flagged", "bandwidth-paths: kernel-write", 0), "unstable");
+    assert_string_equal(text_of(d, "bandwidth", "bandwidth-paths", "kernel-write", 4), "15");
     const rp_table *flagged = rp_find_table(&d->sections[section_of("stream")], "flagged");
     assert_non_null(flagged);
     assert_int_equal(flagged->nrows, 2); /* the replaced peak left; the copy never came */
