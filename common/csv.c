@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +48,12 @@ void cr_csv_double(FILE *f, double v)
     fprintf(f, "%.9g", v);
 }
 
-int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
+int cr_write_staged(cr_staged *s, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err,
+                    size_t errlen)
 {
     size_t len = strlen(path);
     char *tmp = malloc(len + 16);
+    *s = (cr_staged){.path = path};
     if (tmp == NULL) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -62,13 +65,12 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
         free(tmp);
         return -1;
     }
+    s->tmp = tmp;
     FILE *f = fdopen(fd, "w");
     if (f == NULL) {
         snprintf(err, errlen, "cannot open %s: %s", tmp, strerror(errno));
         close(fd);
-        unlink(tmp);
-        cr_pending_done(tmp);
-        free(tmp);
+        cr_staged_discard(s);
         return -1;
     }
     int rc = writer(f, ctx);
@@ -86,18 +88,51 @@ int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *c
         mode_t mask = umask(0);
         umask(mask);
         chmod(tmp, 0666 & ~mask);
+        return 0;
     }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        saved = errno;
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(saved));
+    cr_staged_discard(s);
+    return -1;
+}
+
+void cr_staged_discard(cr_staged *s)
+{
+    if (s->tmp == NULL)
+        return;
+    unlink(s->tmp);
+    cr_pending_done(s->tmp);
+    free(s->tmp);
+    s->tmp = NULL;
+}
+
+int cr_staged_commit(cr_staged *s, size_t n, char *err, size_t errlen)
+{
+    sigset_t old;
+    cr_pending_hold_signals(&old);
+    int rc = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (rc == 0 && rename(s[i].tmp, s[i].path) != 0) {
+            snprintf(err, errlen, "cannot write %s: %s", s[i].path, strerror(errno));
+            rc = -1;
+        }
+        if (rc == 0) {
+            cr_pending_done(s[i].tmp);
+            free(s[i].tmp);
+            s[i].tmp = NULL;
+        } else {
+            cr_staged_discard(&s[i]);
+        }
     }
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(saved));
-        unlink(tmp);
-    }
-    cr_pending_done(tmp);
-    free(tmp);
+    cr_pending_release_signals(&old);
     return rc;
+}
+
+int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
+{
+    cr_staged s;
+    if (cr_write_staged(&s, path, writer, ctx, err, errlen) != 0)
+        return -1;
+    return cr_staged_commit(&s, 1, err, errlen);
 }
 
 /* What a walk over a path's prefixes reports and finds. */

@@ -22,6 +22,24 @@ void cr_csv_double(FILE *f, double v);
  * errno-based text in err. */
 int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen);
 
+/* The same in two steps, for files that must appear together (a report's
+ * Markdown and HTML): each is written whole under its temporary name, then
+ * all are renamed at once, SIGTERM, SIGINT and SIGHUP held off between the
+ * first rename and the last. */
+typedef struct {
+    const char *path;
+    char *tmp; /* NULL once renamed or removed */
+} cr_staged;
+
+/* 0, or -1 with err (nothing left behind). */
+int cr_write_staged(cr_staged *s, const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err,
+                    size_t errlen);
+/* Renames the n staged files over their paths; on a failure the rest are
+ * removed. 0, or -1 with err. */
+int cr_staged_commit(cr_staged *s, size_t n, char *err, size_t errlen);
+/* Removes a staged file that will not be committed. */
+void cr_staged_discard(cr_staged *s);
+
 /* mkdir -p. Returns 0 or -1 with err set. */
 int cr_mkdirs(const char *path, char *err, size_t errlen);
 /* Whether cr_mkdirs(path) succeeds, leaving the tree as it was: what it

@@ -2,6 +2,7 @@
 #include "pending.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -107,3 +108,14 @@ void cr_pending_done(const char *path)
 }
 
 void cr_pending_child(pid_t pid) { atomic_store(&child, pid); }
+
+void cr_pending_hold_signals(sigset_t *old)
+{
+    sigset_t hold;
+    sigemptyset(&hold);
+    for (size_t i = 0; i < N_STOP_SIGNALS; ++i)
+        sigaddset(&hold, stop_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &hold, old);
+}
+
+void cr_pending_release_signals(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }

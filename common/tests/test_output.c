@@ -296,6 +296,45 @@ static void test_atomic_write_stopped_leaves_nothing(void **state)
     unlink(path);
 }
 
+/* Files that go together: neither is there before the commit, both after;
+ * a stop before the commit leaves neither, nor their temporaries. */
+static int stage_two_and_stop(void *ctx, void *out, size_t len)
+{
+    (void)out, (void)len;
+    char a[128], b[128], err[CR_ERRLEN];
+    snprintf(a, sizeof a, "%s/pair.html", tmpdir);
+    snprintf(b, sizeof b, "%s/pair.md", tmpdir);
+    cr_staged s[2];
+    if (cr_write_staged(&s[0], a, good_writer, "html", err, sizeof err) != 0 ||
+        cr_write_staged(&s[1], b, good_writer, "md", err, sizeof err) != 0)
+        return 3;
+    if (access(a, F_OK) == 0 || access(b, F_OK) == 0)
+        return 4;
+    if (*(const bool *)ctx)
+        kill(getpid(), SIGTERM);
+    return cr_staged_commit(s, 2, err, sizeof err) == 0 ? 0 : 5;
+}
+
+static void test_staged_files_appear_together(void **state)
+{
+    (void)state;
+    size_t before = files_in(tmpdir);
+    char unused[1];
+    bool stop = true;
+    assert_int_equal(run_in_child(stage_two_and_stop, &stop, 10, unused, sizeof unused), 128 + SIGTERM);
+    assert_int_equal(files_in(tmpdir), before);
+    stop = false;
+    assert_int_equal(run_in_child(stage_two_and_stop, &stop, 10, unused, sizeof unused), 0);
+    assert_int_equal(files_in(tmpdir), before + 2);
+    char path[128];
+    snprintf(path, sizeof path, "%s/pair.html", tmpdir);
+    assert_string_equal(slurp(path), "html");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/pair.md", tmpdir);
+    assert_string_equal(slurp(path), "md");
+    unlink(path);
+}
+
 static void test_mkdirs(void **state)
 {
     (void)state;
@@ -448,5 +487,5 @@ static void test_output_lock(void **state)
 
 TEST_MAIN(scratch_setup, scratch_teardown, test_quoting, test_doubles, test_result_table_round_trip,
           test_infinities_are_refused, test_nonfinite_params_are_left_out,
-          test_atomic_write_keeps_old_file_on_failure, test_atomic_write_stopped_leaves_nothing, test_mkdirs, test_mkdirs_check, test_metadata, test_topology_allocation,
+          test_atomic_write_keeps_old_file_on_failure, test_atomic_write_stopped_leaves_nothing, test_staged_files_appear_together, test_mkdirs, test_mkdirs_check, test_metadata, test_topology_allocation,
           test_output_lock)

@@ -28,17 +28,22 @@ static int html_writer(FILE *f, void *ctx)
 
 int rp_write_reports(const rp_run *run, char *err, size_t errlen)
 {
-    /* The HTML first: it is the one a figure can refuse (embedded, each
-     * must be a PNG), and then neither is written, where a new report.md
-     * would stand beside an older report.html. */
-    char path[RP_PATH_LEN + 32], why[512] = "";
-    snprintf(path, sizeof path, "%s/report.html", run->path);
+    /* Both appear together or neither does: a new report.md beside an older
+     * report.html (or none) would be two reports of two states. The HTML is
+     * the one a figure can refuse (embedded, each must be a PNG). */
+    char html_path[RP_PATH_LEN + 32], md_path[RP_PATH_LEN + 32], why[512] = "";
+    snprintf(html_path, sizeof html_path, "%s/report.html", run->path);
+    snprintf(md_path, sizeof md_path, "%s/report.md", run->path);
     html_ctx h = {run, why, sizeof why};
-    if (cr_write_atomic(path, html_writer, &h, err, errlen) != 0) {
+    cr_staged staged[2];
+    if (cr_write_staged(&staged[0], html_path, html_writer, &h, err, errlen) != 0) {
         if (why[0])
             snprintf(err, errlen, "%s", why);
         return -1;
     }
-    snprintf(path, sizeof path, "%s/report.md", run->path);
-    return cr_write_atomic(path, md_writer, (void *)run, err, errlen);
+    if (cr_write_staged(&staged[1], md_path, md_writer, (void *)run, err, errlen) != 0) {
+        cr_staged_discard(&staged[0]);
+        return -1;
+    }
+    return cr_staged_commit(staged, 2, err, errlen);
 }
