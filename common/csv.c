@@ -127,12 +127,25 @@ int cr_staged_commit(cr_staged *s, size_t n, char *err, size_t errlen)
     return rc;
 }
 
+int cr_write_together(const cr_file_out *files, size_t n, char *err, size_t errlen)
+{
+    cr_staged s[8];
+    if (n > sizeof s / sizeof s[0]) {
+        snprintf(err, errlen, "%zu files to write together: 8 at most", n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; ++i)
+        if (cr_write_staged(&s[i], files[i].path, files[i].writer, files[i].ctx, err, errlen) != 0) {
+            while (i-- > 0)
+                cr_staged_discard(&s[i]);
+            return -1;
+        }
+    return cr_staged_commit(s, n, err, errlen);
+}
+
 int cr_write_atomic(const char *path, int (*writer)(FILE *f, void *ctx), void *ctx, char *err, size_t errlen)
 {
-    cr_staged s;
-    if (cr_write_staged(&s, path, writer, ctx, err, errlen) != 0)
-        return -1;
-    return cr_staged_commit(&s, 1, err, errlen);
+    return cr_write_together(&(cr_file_out){path, writer, ctx}, 1, err, errlen);
 }
 
 /* What a walk over a path's prefixes reports and finds. */

@@ -40,6 +40,17 @@ int cr_staged_commit(cr_staged *s, size_t n, char *err, size_t errlen);
 /* Removes a staged file that will not be committed. */
 void cr_staged_discard(cr_staged *s);
 
+/* One file of a set written together. */
+typedef struct {
+    const char *path;
+    int (*writer)(FILE *f, void *ctx);
+    void *ctx;
+} cr_file_out;
+
+/* The n files (at most 8) staged in order, then committed together; where
+ * one cannot be written, none is. 0, or -1 with err. */
+int cr_write_together(const cr_file_out *files, size_t n, char *err, size_t errlen);
+
 /* mkdir -p. Returns 0 or -1 with err set. */
 int cr_mkdirs(const char *path, char *err, size_t errlen);
 /* Whether cr_mkdirs(path) succeeds, leaving the tree as it was: what it

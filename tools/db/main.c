@@ -147,8 +147,8 @@ static int cluster_report(const char *db_path, int argc, char **argv)
     char md_path[PATH_MAX + 32], csv_path[PATH_MAX + 32];
     snprintf(md_path, sizeof md_path, "%s/cluster-report.md", path);
     snprintf(csv_path, sizeof csv_path, "%s/cluster-report.csv", path);
-    if (cr_write_atomic(csv_path, write_csv, &c, err, sizeof err) != 0 ||
-        cr_write_atomic(md_path, write_md, &c, err, sizeof err) != 0) {
+    const cr_file_out files[] = {{csv_path, write_csv, &c}, {md_path, write_md, &c}};
+    if (cr_write_together(files, 2, err, sizeof err) != 0) {
         db_cluster_free(&c);
         die(1, "%s", err);
     }

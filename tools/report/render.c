@@ -35,15 +35,11 @@ int rp_write_reports(const rp_run *run, char *err, size_t errlen)
     snprintf(html_path, sizeof html_path, "%s/report.html", run->path);
     snprintf(md_path, sizeof md_path, "%s/report.md", run->path);
     html_ctx h = {run, why, sizeof why};
-    cr_staged staged[2];
-    if (cr_write_staged(&staged[0], html_path, html_writer, &h, err, errlen) != 0) {
+    const cr_file_out files[] = {{html_path, html_writer, &h}, {md_path, md_writer, (void *)run}};
+    if (cr_write_together(files, 2, err, errlen) != 0) {
         if (why[0])
             snprintf(err, errlen, "%s", why);
         return -1;
     }
-    if (cr_write_staged(&staged[1], md_path, md_writer, (void *)run, err, errlen) != 0) {
-        cr_staged_discard(&staged[0]);
-        return -1;
-    }
-    return cr_staged_commit(staged, 2, err, errlen);
+    return 0;
 }

@@ -48,18 +48,12 @@ static int write_values(FILE *f, void *p)
 
 int rr_write_device(const char *dir, const rr_device_result *r, char *err, size_t errlen)
 {
-    /* The verdicts last: a reader that finds them finds their values. */
-    static const struct {
-        const char *name;
-        int (*write)(FILE *, void *);
-    } files[] = {{"reproduce-values.csv", write_values}, {"reproduce.csv", write_verdicts}};
-    for (size_t k = 0; k < sizeof files / sizeof *files; ++k) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, files[k].name);
-        if (cr_write_atomic(path, files[k].write, (void *)r, err, errlen) != 0)
-            return -1;
-    }
-    return 0;
+    /* The verdicts and their values appear together. */
+    char values[4200], verdicts[4200];
+    snprintf(values, sizeof values, "%s/reproduce-values.csv", dir);
+    snprintf(verdicts, sizeof verdicts, "%s/reproduce.csv", dir);
+    const cr_file_out files[] = {{values, write_values, (void *)r}, {verdicts, write_verdicts, (void *)r}};
+    return cr_write_together(files, 2, err, errlen);
 }
 
 void rr_count(const rr_device_result *devices, size_t ndevices, size_t counts[RR_NVERDICTS])
