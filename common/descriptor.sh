@@ -30,7 +30,10 @@
 #   report_section    the report's section its results go to (default its name)
 #   report_title      that section's heading, where the section is its own
 #   xmodel            its part in build/tools/xgraph's X-model: memory (f(k)),
-#                     compute (g(x), rows with ilp=) or latency (L)
+#                     compute (g(x), rows with ilp=), latency (L) or
+#                     application (an application's own measured f(k), which
+#                     xgraph --f-curve NAME puts in the application X-graph;
+#                     several benchmarks may play it)
 #   xmodel_sweep, xmodel_variant
 #                     the rows that give that part: those of this sweep (and
 #                     of this variant, where given; memory and latency need one)
@@ -83,7 +86,8 @@ desc_check_value() { # key value
         order) [[ $v =~ ^[0-9]{1,4}$ ]] || desc_error="order: '$v' is not a whole number from 0 to 9999" ;;
         *_seconds) [[ $v =~ ^[1-9][0-9]{0,5}$ ]] || desc_error="$k: '$v' is not a whole number of seconds (1 to 999999)" ;;
         report_section) [[ $v =~ ^[a-z][a-z0-9_-]{0,23}$ ]] || desc_error="report_section: '$v' is not [a-z][a-z0-9_-]*" ;;
-        xmodel) [[ $v =~ ^(memory|compute|latency)$ ]] || desc_error="xmodel: '$v' is not memory, compute or latency" ;;
+        xmodel) [[ $v =~ ^(memory|compute|latency|application)$ ]] ||
+            desc_error="xmodel: '$v' is not memory, compute, latency or application" ;;
         xmodel_sweep | xmodel_variant | xmodel_fixed_sweep)
             [[ $v =~ ^[A-Za-z0-9_.-]{1,24}$ ]] || desc_error="$k: '$v' is not a word" ;;
         xmodel_accesses) [[ $v =~ ^[1-9][0-9]?$ ]] || desc_error="xmodel_accesses: '$v' is not a whole number from 1 to 99" ;;
@@ -203,7 +207,7 @@ desc_complete_xmodel() { # benchmark name-to-show
     case $part in
         memory) need="xmodel_sweep xmodel_variant xmodel_accesses" ;;
         compute) need="xmodel_sweep" ;;
-        latency) need="xmodel_sweep xmodel_variant" ;;
+        latency | application) need="xmodel_sweep xmodel_variant" ;;
     esac
     for k in $need; do
         [ -n "${DESC[$1:$k]+set}" ] || { desc_error="$2: xmodel=$part without $k"; return 1; }

@@ -30,7 +30,8 @@ here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 
 # What a descriptor names must be there: its backends' folders (its
 # figures' scripts the reader checks); and no two benchmarks play one part
-# in the X-model.
+# of the machine in the X-model (memory, compute, latency; applications
+# are many).
 check_tree() {
     local b api shown declare_xmodel=" "
     for b in "${DESC_NAMES[@]}"; do
@@ -38,7 +39,7 @@ check_tree() {
         for api in ${DESC[$b:backends]}; do
             [ -d "$root/$api/$b" ] || { desc_error="$shown: backends: $api, but there is no $api/$b/"; return 1; }
         done
-        [ -z "${DESC[$b:xmodel]:-}" ] && continue
+        [[ -z ${DESC[$b:xmodel]:-} || ${DESC[$b:xmodel]} == application ]] && continue
         [[ $declare_xmodel == *" ${DESC[$b:xmodel]}="* ]] &&
             { desc_error="$shown: xmodel: another benchmark is ${DESC[$b:xmodel]} already"; return 1; }
         declare_xmodel+="${DESC[$b:xmodel]}=$b "

@@ -2,14 +2,14 @@
  * beta*B*x against the work-items k in flight, the MS throughput f(k) of
  * an application whose work-items reuse their own data (Li 2016, Fig.
  * 3.12). Per type, every k is one point of one interleaved group over the
- * same matrices; each point then runs once more on a y filled with NaN,
- * and that y is checked row by row against the host truth. The plan's
+ * same matrices; each point is then verified (verify.c). The plan's
  * checks are plan.c. Backends are reached only through the contract. */
 #include "gesummv/run.h"
 
 #include "bench_main.h"
 #include "measure_group.h"
 #include "metadata.h"
+#include "ones_window.h"
 #include "random.h"
 #include "results.h"
 #include "gesummv/truth.h"
@@ -71,29 +71,6 @@ static void init_row(cr_result *r, const gesummv_run *run, cr_dtype t, uint64_t 
     cr_result_add_param(r, "n=%" PRIu64, n);
 }
 
-/* Runs point k once more on a y of NaN and checks what it wrote. */
-static bool check_point(gesummv_run *run, cr_dtype t, uint64_t n, uint64_t k, uint64_t group, cr_result *r)
-{
-    char err[CR_ERRLEN];
-    cr_timing ignored;
-    memset(run->host[GESUMMV_Y], 0xff, n * cr_dtype_size(t)); /* all-ones: a NaN in either type */
-    if (run->be->upload(GESUMMV_Y, run->host[GESUMMV_Y], err, sizeof err) != CR_OK ||
-        run->be->run(k, group, GESUMMV_ALPHA, GESUMMV_BETA, &ignored, err, sizeof err) != CR_OK ||
-        run->be->download(GESUMMV_Y, run->host[GESUMMV_Y], err, sizeof err) != CR_OK) {
-        snprintf(r->note, sizeof r->note, "check run failed: %s", err);
-        return false;
-    }
-    gesummv_check c = gesummv_compare(t, run->host[GESUMMV_Y], run->gold, run->scale, n);
-    cr_result_add_param(r, "err_over_bound=%.3g", c.worst);
-    if (c.bad == 0)
-        return true;
-    long double got = gesummv_value(t, run->host[GESUMMV_Y], c.first);
-    snprintf(r->note, sizeof r->note, "%" PRIu64 " of %" PRIu64 " rows beyond the rounding bound; row %" PRIu64
-                                      " is %.9Lg, the host's %.9Lg (bound %.3Lg)",
-             c.bad, n, c.first, got, run->gold[c.first], gesummv_bound(t, n, run->scale[c.first]));
-    return false;
-}
-
 static int point_measured(void *vtg, const cr_group *g, size_t p)
 {
     type_group *tg = vtg;
@@ -103,7 +80,7 @@ static int point_measured(void *vtg, const cr_group *g, size_t p)
     cr_measurement_to_row(m, &r);
     r.figure = r.bytes_per_rep / m->stats.median * 1e-9;
     r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
-    bool ok = check_point(tg->run, tg->t, tg->n, tg->pts[p].k, tg->pts[p].group, &r);
+    bool ok = gesummv_verify(tg->run, tg->t, tg->n, tg->pts[p].k, tg->pts[p].group, &r);
     cr_result_verdict(&r, ok, r.note, m);
     return cr_session_record(&tg->run->ses, &r);
 }
@@ -121,8 +98,8 @@ static int point_failed(void *vtg, size_t p, const char *err)
     return cr_session_record(&tg->run->ses, &r);
 }
 
-/* Fresh random matrices and vector of type t and order n, their gold, and
- * the device's copies. */
+/* Fresh random matrices and vector of type t and order n, their gold, the
+ * device's copies, and the coverage check's matrix of ones. */
 static int load_type(gesummv_run *run, cr_dtype t, uint64_t n)
 {
     uint64_t state = run->cfg.seed * UINT64_C(0x2545F4914F6CDD1D) + n;
@@ -130,6 +107,7 @@ static int load_type(gesummv_run *run, cr_dtype t, uint64_t n)
         cr_fill_random_unit(t, run->host[i], gesummv_elements((gesummv_array)i, n), &state);
     gesummv_gold(t, run->host[GESUMMV_A], run->host[GESUMMV_B], run->host[GESUMMV_X], n, GESUMMV_ALPHA,
                  GESUMMV_BETA, run->gold, run->scale);
+    cr_fill_ones(t, run->ones, n * n);
     char err[CR_ERRLEN];
     cr_status st = run->be->prepare(t, n, err, sizeof err);
     for (int i = GESUMMV_A; st == CR_OK && i <= GESUMMV_X; ++i)
@@ -183,7 +161,8 @@ static int plan(void *state, cr_meta *meta)
     cr_meta_set(meta, "matrices", "A and B together at least %s; order a multiple of %u", size, GESUMMV_ORDER_STEP);
     cr_meta_set(meta, "layout", "work-item g of k computes rows g, g+k, g+2k, ..., each over j in order");
     cr_meta_set(meta, "verification",
-                "every row against a long double sum, within gamma_(n+2) of its sum of absolute products");
+                "every row against a long double sum, within gamma_(n+2) of its sum of absolute products; "
+                "then exactly (alpha + beta) * n on A, B and x of ones, which a missing or repeated product moves");
     return -1;
 }
 
@@ -195,8 +174,9 @@ static int run_design(void *state)
         run->host[i] = cr_topo_alloc(ses->topo, i <= GESUMMV_B ? run->matrix_bytes : run->vector_bytes);
     run->gold = malloc(run->rows_max * sizeof *run->gold);
     run->scale = malloc(run->rows_max * sizeof *run->scale);
+    run->ones = cr_topo_alloc(ses->topo, run->matrix_bytes);
     for (int i = 0; i < GESUMMV_NARRAYS; ++i)
-        if (run->host[i] == NULL || !run->gold || !run->scale) {
+        if (run->host[i] == NULL || !run->gold || !run->scale || !run->ones) {
             fprintf(stderr, "%s: error: cannot allocate host arrays\n", ses->opt.program);
             return CR_EXIT_FAILED;
         }
@@ -218,6 +198,7 @@ static void release(void *state)
 {
     gesummv_run *run = state;
     free(run->gold), free(run->scale);
+    cr_topo_free(run->ses.topo, run->ones, run->matrix_bytes);
     for (int i = 0; i < GESUMMV_NARRAYS; ++i)
         cr_topo_free(run->ses.topo, run->host[i], i <= GESUMMV_B ? run->matrix_bytes : run->vector_bytes);
 }

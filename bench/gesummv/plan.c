@@ -36,11 +36,14 @@ bool gesummv_dtype_runs(const gesummv_run *run, cr_dtype t)
     return (run->cfg.dtypes & (1u << t)) && (t != CR_DOUBLE || run->ses.info.has_fp64);
 }
 
-/* The bytes the host holds at order n of type t: A, B, x and y, and the gold
- * and scale of every row. */
+/* The bytes the host holds at order n of type t: A, B, x and y, the
+ * coverage check's matrix of ones, and the gold and scale of every row. */
 static uint64_t host_bytes(uint64_t n, cr_dtype t)
 {
-    return (2 * n * n + 2 * n) * cr_dtype_size(t) + 2 * n * sizeof(long double);
+    uint64_t matrix = n * n * cr_dtype_size(t); /* n below 2^30: no wrap */
+    if (matrix > UINT64_MAX / 4)                /* three of them would wrap */
+        return UINT64_MAX;
+    return 3 * matrix + 2 * n * cr_dtype_size(t) + 2 * n * sizeof(long double);
 }
 
 /* The order of type t at the configured size, or the refusal of a size past 64 bits. */

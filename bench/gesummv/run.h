@@ -31,6 +31,7 @@ typedef struct {
     uint64_t conc[64]; /* work-items of the sweep */
     size_t nconc;
     void *host[GESUMMV_NARRAYS]; /* A, B, x as uploaded; y as read back */
+    void *ones;                  /* n*n ones: A's and B's in the coverage check */
     long double *gold, *scale;   /* per row (truth.h) */
     uint64_t matrix_bytes, vector_bytes, rows_max; /* the room of the host's arrays: the most of any type */
 } gesummv_run;
@@ -45,6 +46,9 @@ uint64_t gesummv_order(uint64_t size, cr_dtype t);
  * and the host, and the work-items against the rows. */
 int gesummv_check_options(gesummv_run *run);
 int gesummv_plan(gesummv_run *run);
+
+/* Point k's verification (verify.c): its row's note says what failed. */
+bool gesummv_verify(gesummv_run *run, cr_dtype t, uint64_t n, uint64_t k, uint64_t group, cr_result *r);
 
 /* Whether type t runs: chosen, and double only where the device has it. */
 bool gesummv_dtype_runs(const gesummv_run *run, cr_dtype t);

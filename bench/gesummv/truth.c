@@ -1,5 +1,7 @@
 #include "gesummv/truth.h"
 
+#include "ones_window.h"
+
 #include <float.h>
 #include <math.h>
 
@@ -55,5 +57,28 @@ gesummv_check gesummv_compare(cr_dtype t, const void *y, const long double *gold
         if (!isnan(c.worst) && !(ratio <= c.worst))
             c.worst = ratio; /* a NaN row's NaN, which then stays */
     }
+    return c;
+}
+
+/* The most ones of a window: with y below 2*2*window, 2^22 in float and
+ * 2^50 in double, where every multiple of 1/4 is exact (truth.h). */
+static uint64_t cover_window(cr_dtype t)
+{
+    return t == CR_DOUBLE ? UINT64_C(1) << 48 : UINT64_C(1) << 20;
+}
+
+uint64_t gesummv_cover_passes(cr_dtype t, uint64_t n) { return cr_ones_windows(n, cover_window(t)); }
+
+uint64_t gesummv_cover_x(cr_dtype t, void *x, uint64_t n, uint64_t pass, uint64_t *first)
+{
+    return cr_fill_ones_window(t, x, n, cover_window(t), pass, first);
+}
+
+gesummv_exact gesummv_compare_exact(cr_dtype t, const void *y, uint64_t n, uint64_t ones)
+{
+    gesummv_exact c = {0, 0, ((long double)GESUMMV_ALPHA + (long double)GESUMMV_BETA) * (long double)ones};
+    for (uint64_t i = 0; i < n; ++i)
+        if (gesummv_value(t, y, i) != c.want && c.bad++ == 0)
+            c.first = i;
     return c;
 }

@@ -1,11 +1,11 @@
 #include "stream/truth.h"
 
+#include "ones_window.h"
 #include "random.h"
 #include "stream/elements.h"
 
 #include <float.h>
 #include <math.h>
-#include <string.h>
 
 /* Bytes moved per kernel follow STREAM's convention: every array read or
  * written counts once; write-allocate traffic is not counted. */
@@ -118,29 +118,13 @@ static uint64_t check_chunk(cr_dtype t)
     return t == CR_DOUBLE ? (UINT64_C(1) << 53) - 1 : (UINT64_C(1) << 24) - 1;
 }
 
-uint64_t stream_dot_check_runs(cr_dtype t, uint64_t n)
-{
-    uint64_t c = check_chunk(t);
-    return n / c + (n % c != 0);
-}
+uint64_t stream_dot_check_runs(cr_dtype t, uint64_t n) { return cr_ones_windows(n, check_chunk(t)); }
 
-void stream_dot_check_ones(cr_dtype t, void *dst, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; ++i)
-        if (t == CR_DOUBLE)
-            ((double *)dst)[i] = 1;
-        else
-            ((float *)dst)[i] = 1;
-}
+void stream_dot_check_ones(cr_dtype t, void *dst, uint64_t n) { cr_fill_ones(t, dst, n); }
 
 uint64_t stream_dot_check_fill(cr_dtype t, void *dst, uint64_t n, uint64_t run, uint64_t *first)
 {
-    uint64_t c = check_chunk(t), lo = run < stream_dot_check_runs(t, n) ? run * c : n, hi = n - lo > c ? lo + c : n;
-    size_t es = cr_dtype_size(t);
-    memset(dst, 0, n * es); /* all-zero bits: +0.0 in either type */
-    stream_dot_check_ones(t, (char *)dst + lo * es, hi - lo);
-    *first = lo;
-    return hi - lo;
+    return cr_fill_ones_window(t, dst, n, check_chunk(t), run, first);
 }
 
 bool stream_dot_check_ok(double got, uint64_t want) { return got == (double)want; }

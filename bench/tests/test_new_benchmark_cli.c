@@ -182,6 +182,7 @@ static void test_a_wrong_descriptor_fails_the_build(void **state)
     expect_refused_descriptor("figure=bars", "bench/toy/descriptor:17: figure bars: there is no bench/toy/figures/bars.gp");
     expect_refused_descriptor("xmodel_sweep=concurrency", "bench/toy/descriptor: xmodel_sweep without xmodel");
     expect_refused_descriptor("xmodel=memory", "bench/toy/descriptor: xmodel=memory without xmodel_sweep");
+    expect_refused_descriptor("xmodel=application", "bench/toy/descriptor: xmodel=application without xmodel_sweep");
     expect_refused_descriptor("xmodel_accesses=0",
                               "bench/toy/descriptor:17: xmodel_accesses: '0' is not a whole number from 1 to 99");
 }

@@ -33,7 +33,7 @@ typedef struct {
     int order;                  /* lower first */
     const char *report_section; /* the report's section its results go to */
     const char *report_title;   /* that section's heading where it is its own, else NULL */
-    const char *xmodel;         /* "memory", "compute", "latency" or NULL */
+    const char *xmodel;         /* "memory", "compute", "latency", "application" or NULL */
     const char *figures;        /* its figures' names, space-separated ("" none) */
     cr_xmodel_rows xmodel_rows; /* where xmodel is given */
     cr_headline headline;
@@ -44,7 +44,8 @@ extern const size_t cr_ndescriptors;
 
 /* The benchmark of that name, or NULL. */
 const cr_descriptor *cr_descriptor_named(const char *name);
-/* The benchmark that plays that part in the X-model, or NULL. */
+/* The benchmark that plays that part in the X-model, or NULL (for
+ * "application", of which there may be several: the first). */
 const cr_descriptor *cr_descriptor_xmodel(const char *part);
 
 #endif

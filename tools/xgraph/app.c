@@ -63,21 +63,85 @@ int xg_app_parse(const char *text, xg_app_spec *spec, char *err, size_t errlen)
 }
 
 /* The measured points as the curve's vertices: repeated k averaged. */
-static size_t measured_vertices(const xg_dtype_data *dt, xg_point *v, size_t cap)
+static size_t measured_vertices(const xg_point *pts, size_t n_pts, xg_point *v, size_t cap)
 {
     size_t n = 0, same = 0;
-    for (size_t i = 0; i < dt->nf; ++i) {
-        if (n && dt->f[i].k == v[n - 1].k) {
-            v[n - 1].y = (v[n - 1].y * (double)same + dt->f[i].y) / (double)(same + 1);
+    for (size_t i = 0; i < n_pts; ++i) {
+        if (n && pts[i].k == v[n - 1].k) {
+            v[n - 1].y = (v[n - 1].y * (double)same + pts[i].y) / (double)(same + 1);
             ++same;
             continue;
         }
         if (n == cap)
             break;
-        v[n++] = dt->f[i];
+        v[n++] = pts[i];
         same = 1;
     }
     return n;
+}
+
+/* f as measured points joined, flat after the last; it reaches its
+ * plateau after its last point below the plateau's 5% band (a cache peak
+ * before that is not saturation). Returns the vertices; *delta where the
+ * plateau starts. */
+static size_t joined(xg_app_result *r, const xg_point *pts, size_t n, double plateau, double *delta)
+{
+    size_t nv = measured_vertices(pts, n, r->fv, sizeof r->fv / sizeof r->fv[0]);
+    *delta = r->fv[0].k;
+    for (size_t i = 0; i + 1 < nv; ++i)
+        if (r->fv[i].y < 0.95 * plateau)
+            *delta = r->fv[i + 1].k;
+    return nv;
+}
+
+/* Whose measured f(k) the form draws on: the memory part's, or the
+ * application's own ("<bench> <variant>", the name once where they are one). */
+static void measured_source(const xg_data *d, const xg_dtype_data *dt, xg_f_form form, xg_app_result *r)
+{
+    bool own = form == XG_F_APP;
+    const char *bench = own ? d->app_bench : d->memory_bench;
+    const char *variant = own ? d->app_rows.variant : d->memory_rows.variant;
+    r->measured = own ? dt->app_f : dt->f;
+    r->nmeasured = own ? dt->napp : dt->nf;
+    snprintf(r->measured_what, sizeof r->measured_what, "%s%s%s", bench, strcmp(bench, variant) ? " " : "",
+             strcmp(bench, variant) ? variant : "");
+}
+
+/* f(k) in the form asked for, from points there are: its vertices into r
+ * (0 where the fit has no plateau, r->note saying so) and *delta. */
+static size_t f_curve(const xg_data *d, const xg_dtype_fit *o, const xg_dtype_data *dt, xg_f_form form,
+                      xg_app_result *r, double *delta)
+{
+    const xg_roof_fit *ff = &o->f;
+    if (form == XG_F_FIT && ff->status == XG_FIT_UNSATURATED) {
+        snprintf(r->note, sizeof r->note, "f(k) still rises at the largest concurrency measured, so the fit has no "
+                                          "plateau: use --f-curve measured");
+        return 0;
+    }
+    if (form == XG_F_FIT) {
+        r->fv[0] = (xg_point){ff->knee, ff->plateau};
+        *delta = ff->knee;
+        snprintf(r->f_form, sizeof r->f_form, "fitted min(s·k, R), R = %.4g GB/s, δ %s%.4g", ff->plateau,
+                 ff->status == XG_FIT_SATURATED ? "≤ " : "", ff->knee);
+        return 1;
+    }
+    if (form == XG_F_MEASURED) {
+        size_t nv = joined(r, dt->f, dt->nf, ff->plateau, delta);
+        snprintf(r->f_form, sizeof r->f_form,
+                 "the %zu measured points joined, flat after the last; δ = %.4g, where they stay within 5%% of R", nv,
+                 *delta);
+        return nv;
+    }
+    /* The application's own plateau: the same roofline fit, whose plateau
+     * is the median of its plateau points. */
+    xg_roof_fit own;
+    xg_fit_roof(dt->app_f, dt->napp, &own);
+    size_t nv = joined(r, dt->app_f, dt->napp, own.plateau, delta);
+    snprintf(r->f_form, sizeof r->f_form,
+             "%s's own f(k), its %zu measured points joined, flat after the last; δ = %.4g, where they stay within "
+             "5%% of its plateau, %.4g GB/s",
+             d->app_bench, nv, *delta, own.plateau);
+    return nv;
 }
 
 int xg_app_solve(const xg_data *d, const xg_fits *fits, int k, const xg_app_spec *spec, xg_f_form form,
@@ -86,9 +150,11 @@ int xg_app_solve(const xg_data *d, const xg_fits *fits, int k, const xg_app_spec
     const xg_dtype_data *dt = &d->dt[k];
     const xg_dtype_fit *o = &fits->dt[k];
     memset(r, 0, sizeof *r);
-    if (!o->have_f) {
-        snprintf(r->note, sizeof r->note, "no f(k): no %s %s rows in the %s sweep", dt->name,
-                 d->memory_rows.variant, d->memory_rows.sweep);
+    measured_source(d, dt, form, r);
+    if (form == XG_F_APP ? r->nmeasured == 0 : !o->have_f) {
+        const cr_xmodel_rows *rows = form == XG_F_APP ? &d->app_rows : &d->memory_rows;
+        snprintf(r->note, sizeof r->note, "no f(k): no %s %s rows in the %s sweep", dt->name, rows->variant,
+                 rows->sweep);
         return 0;
     }
     if (o->ng == 0) {
@@ -108,33 +174,10 @@ int xg_app_solve(const xg_data *d, const xg_fits *fits, int k, const xg_app_spec
         return cr_errf(err, errlen, "--app: E=%d: no %s %s rows with ilp=%d (measured: %s)", spec->ilp, dt->name,
                        d->compute_bench, spec->ilp, have);
 
-    const xg_roof_fit *ff = &o->f;
-    size_t nv;
-    double delta = ff->knee;
-    if (form == XG_F_FIT) {
-        if (ff->status == XG_FIT_UNSATURATED) {
-            snprintf(r->note, sizeof r->note,
-                     "f(k) still rises at the largest concurrency measured, so the fit has no plateau: use "
-                     "--f-curve measured");
-            return 0;
-        }
-        r->fv[0] = (xg_point){ff->knee, ff->plateau};
-        nv = 1;
-        snprintf(r->f_form, sizeof r->f_form, "fitted min(s·k, R), R = %.4g GB/s, δ %s%.4g", ff->plateau,
-                 ff->status == XG_FIT_SATURATED ? "≤ " : "", ff->knee);
-    } else {
-        nv = measured_vertices(dt, r->fv, sizeof r->fv / sizeof r->fv[0]);
-        /* The measured curve reaches its memory plateau after its last
-         * point below the plateau band: a cache peak before that is not
-         * saturation. */
-        delta = r->fv[0].k;
-        for (size_t i = 0; i + 1 < nv; ++i)
-            if (r->fv[i].y < 0.95 * ff->plateau)
-                delta = r->fv[i + 1].k;
-        snprintf(r->f_form, sizeof r->f_form,
-                 "the %zu measured points joined, flat after the last; δ = %.4g, where they stay within 5%% of R", nv,
-                 delta);
-    }
+    double delta;
+    size_t nv = f_curve(d, o, dt, form, r, &delta);
+    if (nv == 0)
+        return 0;
     const xg_roof_fit *g = &o->g[e];
     double plateau = g->plateau;
     if (g->status == XG_FIT_UNSATURATED) {

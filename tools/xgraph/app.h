@@ -22,14 +22,20 @@ typedef struct {
  * saying which value is wrong. */
 int xg_app_parse(const char *text, xg_app_spec *spec, char *err, size_t errlen);
 
-typedef enum { XG_F_FIT, XG_F_MEASURED } xg_f_form;
+/* Where the application model's f(k) comes from: the memory part's fit
+ * min(s·k, R), its measured points joined, or the measured points of the
+ * application's own f (xg_data_load_app) joined. */
+typedef enum { XG_F_FIT, XG_F_MEASURED, XG_F_APP } xg_f_form;
 
 #define XG_MAX_CROSSINGS 64
 
 typedef struct {
     bool done;           /* false: skipped, note says why */
     char note[320];
-    char f_form[160];    /* how f entered the model, in words */
+    char f_form[200];    /* how f entered the model, in words */
+    const xg_point *measured; /* the measured f(k) beside it: the memory part's, or the application's */
+    size_t nmeasured;
+    char measured_what[64];   /* whose: "<bench> <variant>" */
     xg_point fv[XG_MAX_CROSSINGS * 4]; /* the curve's vertices */
     xg_machine m;
     xg_crossing c[XG_MAX_CROSSINGS];

@@ -247,6 +247,18 @@ static bool of_part(char **f, const int *c, const cr_xmodel_rows *rows)
     return strcmp(f[c[C_SWEEP]], rows->sweep) == 0 && (!rows->variant || strcmp(f[c[C_VARIANT]], rows->variant) == 0);
 }
 
+/* Row i read (its concurrency and figure) and, where it is a valid row of
+ * this backend from bench's rows of a part, the index of its type; -1
+ * where it is not such a row, -2 with err where it does not read. */
+static int part_row(const cr_csv_table *t, size_t i, const int *c, const xg_data *d, const char *bench,
+                    const cr_xmodel_rows *rows, double *wi, double *fig, char *err, size_t errlen)
+{
+    if (check_row(t, i, c, wi, fig, err, errlen) != 0)
+        return -2;
+    char **f = t->rows[i].fields;
+    return used(t, i, c, bench, d) && of_part(f, c, rows) ? dtype_index(f[c[C_DTYPE]]) : -1;
+}
+
 static int need_positive(const cr_csv_table *t, size_t i, const char *what, double v, char *err, size_t errlen)
 {
     if (!(v > 0))
@@ -358,13 +370,12 @@ static int load_compute(xg_data *d, char *err, size_t errlen)
     const char *want_unit = d->threads_per_unit > 1 ? "warps" : "work-items";
     for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
         double wi, fig, ilp, per_cu;
-        if ((rc = check_row(&t, i, c, &wi, &fig, err, errlen)) != 0)
-            break;
-        char **f = t.rows[i].fields;
-        int di = dtype_index(f[c[C_DTYPE]]);
-        if (!used(&t, i, c, d->compute_bench, d) || !of_part(f, c, &d->compute_rows) || di < 0)
+        int di = part_row(&t, i, c, d, d->compute_bench, &d->compute_rows, &wi, &fig, err, errlen);
+        if (di < 0) {
+            rc = di == -2 ? -1 : 0;
             continue;
-        const char *params = f[c[C_PARAMS]];
+        }
+        const char *params = t.rows[i].fields[c[C_PARAMS]];
         if ((rc = param_number(&t, i, params, "ilp", true, &ilp, err, errlen)) != 0 ||
             (rc = param_number(&t, i, params, "per_cu", false, &per_cu, err, errlen)) != 0 ||
             (rc = need_positive(&t, i, "figure", fig, err, errlen)) != 0)
@@ -443,6 +454,44 @@ static int load_latency(xg_data *d, char *err, size_t errlen)
     return rc;
 }
 
+/* ---- an application's own f(k) ---- */
+
+int xg_data_load_app(xg_data *d, const cr_descriptor *app, char *err, size_t errlen)
+{
+    snprintf(d->app_bench, sizeof d->app_bench, "%s", app->name);
+    d->app_rows = app->xmodel_rows;
+    cr_csv_table t;
+    int c[C_N];
+    int open = open_optional(d, d->app_bench, d->app_csv, sizeof d->app_csv, &t, c, err, errlen);
+    if (open == 0)
+        return cr_errf(err, errlen, "%s: no such file: --f-curve %s takes f(k) from its %s sweep", d->app_csv,
+                       d->app_bench, d->app_rows.sweep);
+    int rc = open < 0 ? -1 : 0;
+    double per_unit = d->threads_per_unit * d->compute_units;
+    for (size_t i = 0; open > 0 && rc == 0 && i < t.nrows; ++i) {
+        double wi, fig;
+        int di = part_row(&t, i, c, d, d->app_bench, &d->app_rows, &wi, &fig, err, errlen);
+        if (di < 0) {
+            rc = di == -2 ? -1 : 0;
+            continue;
+        }
+        xg_dtype_data *dt = &d->dt[di];
+        if ((rc = need_positive(&t, i, "work_items", wi, err, errlen)) == 0 &&
+            (rc = need_positive(&t, i, "figure", fig, err, errlen)) == 0 &&
+            push(&dt->app_f, &dt->napp, (xg_point){wi / per_unit, fig}) != 0)
+            rc = cr_errf(err, errlen, "out of memory");
+    }
+    if (open > 0)
+        cr_csv_free(&t);
+    for (int k = 0; rc == 0 && k < XG_NDTYPES; ++k)
+        if (d->dt[k].napp)
+            qsort(d->dt[k].app_f, d->dt[k].napp, sizeof *d->dt[k].app_f, by_k);
+    if (rc == 0 && d->dt[0].napp + d->dt[1].napp == 0)
+        rc = cr_errf(err, errlen, "%s: no valid %s rows of the %s sweep for backend %s", d->app_csv,
+                     d->app_rows.variant, d->app_rows.sweep, d->backend);
+    return rc;
+}
+
 int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
@@ -470,8 +519,9 @@ void xg_data_free(xg_data *d)
     for (int k = 0; k < XG_NDTYPES; ++k) {
         free(d->dt[k].f);
         free(d->dt[k].f_ref);
-        d->dt[k].f = d->dt[k].f_ref = NULL;
-        d->dt[k].nf = d->dt[k].nf_ref = 0;
+        free(d->dt[k].app_f);
+        d->dt[k].f = d->dt[k].f_ref = d->dt[k].app_f = NULL;
+        d->dt[k].nf = d->dt[k].nf_ref = d->dt[k].napp = 0;
         for (size_t e = 0; e < d->dt[k].ng; ++e)
             free(d->dt[k].g[e].pts);
         d->dt[k].ng = 0;

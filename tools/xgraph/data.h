@@ -40,6 +40,10 @@ typedef struct {
     xg_point *f_ref;         /* k, ratio */
     size_t nf_ref;
     double fixed_ref;
+    /* An application's own f(k) (xg_data_load_app): k per compute unit as
+     * f's, GB/s, sorted by k. */
+    xg_point *app_f;
+    size_t napp;
     xg_ilp_series g[XG_MAX_ILP];
     size_t ng;               /* sorted by E */
     double compute_best;     /* the best Gflop/s of any compute row (median figure) */
@@ -70,6 +74,10 @@ typedef struct {
      * R_over_<variant>, R_<variant>_host_ratio. */
     char fixed_param[40], over_fixed_param[48], fixed_ratio_param[56];
     char memory_csv[4200], compute_csv[4200], latency_csv[4200];
+    /* The application whose f(k) xg_data_load_app read ("" none), its rows, its CSV. */
+    char app_bench[24];
+    cr_xmodel_rows app_rows;
+    char app_csv[4200];
     bool have_compute, have_latency;
     double l_chase_ns;      /* NaN when there is no usable row */
     char l_chase_note[320];
@@ -82,6 +90,13 @@ typedef struct {
  * column or metadata key missing. A missing compute or latency CSV is no
  * error: have_compute and have_latency say so. */
 int xg_data_load(xg_data *d, const char *dir, const char *backend, char *err, size_t errlen);
+
+/* Reads, into a loaded d, the f(k) of app, a benchmark whose descriptor
+ * says xmodel=application: the valid rows of its sweep and variant in
+ * DIR/<app>-<backend>.csv, k counted as f's. Returns 0, or -1 with err
+ * naming the file (and line): no such file, a malformed row, no valid row
+ * of that sweep. */
+int xg_data_load_app(xg_data *d, const cr_descriptor *app, char *err, size_t errlen);
 
 void xg_data_free(xg_data *d);
 

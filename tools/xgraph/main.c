@@ -25,6 +25,20 @@
 
 #define PROG "xgraph"
 
+/* The benchmarks whose own f(k) --f-curve takes (xmodel=application), as
+ * "A, B", or "" where none. */
+static const char *application_names(void)
+{
+    static char names[256];
+    names[0] = '\0';
+    for (size_t i = 0; i < cr_ndescriptors; ++i)
+        if (cr_descriptors[i].xmodel && strcmp(cr_descriptors[i].xmodel, "application") == 0) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", cr_descriptors[i].name);
+        }
+    return names;
+}
+
 /* The help: which benchmark gives each part of the model, and which of its
  * rows, as the descriptors say (xmodel=). */
 static void print_usage(void)
@@ -35,7 +49,7 @@ static void print_usage(void)
     const cr_xmodel_rows *mr = mem ? &mem->xmodel_rows : &none, *cr = com ? &com->xmodel_rows : &none,
                          *lr = lat ? &lat->xmodel_rows : &none;
     const char *fixed = mr->fixed_sweep ? mr->fixed_sweep : "fixed-size";
-    printf("usage: " PROG " DIR [--app Z=..,E=..,n=..] [--f-curve fit|measured] [--backend NAME]\n"
+    printf("usage: " PROG " DIR [--app Z=..,E=..,n=..] [--f-curve fit|measured|APP] [--backend NAME]\n"
            "              [--reference FILE] [--out DIR] [--no-plot] [--help] [--version]\n"
            "\n"
            "Fits the X-model's architecture parameters (Li 2016, ch. 3) to one device's results\n"
@@ -80,9 +94,13 @@ static void print_usage(void)
           "                        of the measured ones), concurrency n per compute unit; prints\n"
           "                        its crossings, their stability and the machine state, writes\n"
           "                        xgraph-app.csv and xgraph-app-<dtype>.png/.svg\n"
-          "  --f-curve FORM        f(k) in the application model: fit (default) or measured\n"
-          "                        (the measured points joined by straight lines)\n",
+          "  --f-curve FORM        f(k) in the application model (with --app): fit (default),\n"
+          "                        measured (the measured points joined by straight lines), or\n"
+          "                        APP, a benchmark that measures an application's own f(k)\n",
           stdout);
+    printf("                        (xmodel=application: %s): its valid rows in\n"
+           "                        APP-<backend>.csv joined, k counted as f's (Li Fig. 3.12)\n",
+           application_names()[0] ? application_names() : "none");
     printf("  --backend NAME        which %s-NAME.csv when the directory holds several\n"
            "  --reference FILE      reference f(k) lines (default: Li's Table 3.2, built in)\n"
            "  --out DIR             where the outputs go (default: the results directory)\n"
@@ -109,9 +127,27 @@ static bool known_backend(const char *name)
 
 typedef struct {
     const char *dir, *out, *backend, *reference, *app;
+    const char *f_curve;          /* as given, NULL where not */
     xg_f_form form;
+    const cr_descriptor *app_f;   /* XG_F_APP: the application whose f(k) it is */
     bool plot;
 } options;
+
+/* --f-curve's value: fit, measured, or an application's name. */
+static void parse_f_curve(options *o, const char *value)
+{
+    const cr_descriptor *b = cr_descriptor_named(value);
+    o->f_curve = value;
+    if (strcmp(value, "fit") == 0)
+        o->form = XG_F_FIT;
+    else if (strcmp(value, "measured") == 0)
+        o->form = XG_F_MEASURED;
+    else if (b && b->xmodel && strcmp(b->xmodel, "application") == 0)
+        o->form = XG_F_APP, o->app_f = b;
+    else
+        die(CR_EXIT_USAGE, "--f-curve takes fit, measured%s%s, not '%s'", application_names()[0] ? " or " : "",
+            application_names(), value);
+}
 
 static options parse(int argc, char **argv)
 {
@@ -129,14 +165,7 @@ static options parse(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         switch (c) {
         case O_APP: o.app = optarg; break;
-        case O_FCURVE:
-            if (strcmp(optarg, "fit") == 0)
-                o.form = XG_F_FIT;
-            else if (strcmp(optarg, "measured") == 0)
-                o.form = XG_F_MEASURED;
-            else
-                die(CR_EXIT_USAGE, "--f-curve takes fit or measured, not '%s'", optarg);
-            break;
+        case O_FCURVE: parse_f_curve(&o, optarg); break;
         case O_BACKEND:
             if (!known_backend(optarg))
                 die(CR_EXIT_USAGE, "--backend '%s' is not a backend name (opencl, cuda)", optarg);
@@ -160,6 +189,9 @@ static options parse(int argc, char **argv)
         die(CR_EXIT_USAGE, "the results directory given is empty (usage: " PROG " DIR [options])");
     if (o.out == NULL)
         o.out = o.dir;
+    if (o.f_curve && !o.app)
+        die(CR_EXIT_USAGE, "--f-curve %s is the f(k) of the application X-graph: it needs --app Z=..,E=..,n=..",
+            o.f_curve);
     return o;
 }
 
@@ -254,8 +286,8 @@ static void solve_app(const options *o, const xg_app_spec *spec, const xg_data *
 }
 
 /* The application's X-graph of each type solved, and xgraph-app.csv. */
-static void write_app(const options *o, const xg_app_spec *spec, const xg_data *d, const xg_fits *fits,
-                      xg_app_result r[XG_NDTYPES], bool *no_gnuplot)
+static void write_app(const options *o, const xg_app_spec *spec, const xg_data *d, xg_app_result r[XG_NDTYPES],
+                      bool *no_gnuplot)
 {
     char err[1024], path[4300];
     printf("\napplication X-graph:\n");
@@ -263,8 +295,7 @@ static void write_app(const options *o, const xg_app_spec *spec, const xg_data *
         xg_app_print(stdout, d, k, spec, &r[k]);
         if (!r[k].done)
             continue;
-        int rc = xg_draw_app(d, fits, k, &r[k].m, spec->ilp, r[k].f_form, r[k].c, r[k].nc, o->out,
-                             o->plot && !*no_gnuplot, err, sizeof err);
+        int rc = xg_draw_app(d, k, spec->ilp, &r[k], o->out, o->plot && !*no_gnuplot, err, sizeof err);
         if (rc < 0)
             die(CR_EXIT_FAILED, "%s", err);
         *no_gnuplot |= rc == 1;
@@ -297,6 +328,10 @@ int main(int argc, char **argv)
     xg_data d;
     if (xg_data_load(&d, o.dir, o.backend, err, sizeof err) != 0)
         die(CR_EXIT_FAILED, "%s", err);
+    if (o.app_f && xg_data_load_app(&d, o.app_f, err, sizeof err) != 0) {
+        xg_data_free(&d);
+        die(CR_EXIT_FAILED, "%s", err);
+    }
     xg_fits fits;
     xg_fit_all(&d, &fits);
     xg_app_result app[XG_NDTYPES];
@@ -318,7 +353,7 @@ int main(int argc, char **argv)
     bool no_gnuplot = false;
     draw_arch(&o, &d, &fits, &ref, &no_gnuplot);
     if (o.app)
-        write_app(&o, &spec, &d, &fits, app, &no_gnuplot);
+        write_app(&o, &spec, &d, app, &no_gnuplot);
     xg_params_free(&params);
     xg_reference_free(&ref);
     xg_data_free(&d);

@@ -104,11 +104,18 @@ typedef struct {
     double f_top; /* the highest measured f(k) */
 } figure;
 
+/* The measured f(k) an X-graph shows: whose ("<bench> <variant>") and its points. */
+typedef struct {
+    const char *what;
+    const xg_point *pts;
+    size_t n;
+} measured_f;
+
 /* Opens OUT/<stem>-<dtype>.dat with the block every X-graph starts with,
  * the measured f(k), and the variables every X-graph has: its data file,
  * output base, device, type and concurrency unit. */
 static int figure_open(figure *g, const char *out, const char *stem, const xg_data *d, const xg_dtype_data *dt,
-                       char *err, size_t errlen)
+                       const measured_f *mf, char *err, size_t errlen)
 {
     snprintf(g->base, sizeof g->base, "%s/%s-%s", out, stem, dt->name);
     snprintf(g->dat, sizeof g->dat, "%s.dat", g->base);
@@ -123,11 +130,11 @@ static int figure_open(figure *g, const char *out, const char *stem, const xg_da
         free(g->data);
         return cr_errf(err, errlen, "out of memory writing %s", g->dat);
     }
-    block(g->f, "f(k) measured: %s %s (median), k in %s, GB/s", d->memory_bench, d->memory_rows.variant, d->unit);
+    block(g->f, "f(k) measured: %s (median), k in %s, GB/s", mf->what, d->unit);
     g->f_top = 0;
-    for (size_t i = 0; i < dt->nf; ++i) {
-        point(g->f, dt->f[i].k, dt->f[i].y);
-        g->f_top = fmax(g->f_top, dt->f[i].y);
+    for (size_t i = 0; i < mf->n; ++i) {
+        point(g->f, mf->pts[i].k, mf->pts[i].y);
+        g->f_top = fmax(g->f_top, mf->pts[i].y);
     }
     xg_gp_path(g->v, "dat", g->dat);
     xg_gp_path(g->v, "out", g->drawing);
@@ -313,8 +320,11 @@ int xg_draw_arch(const xg_data *d, const xg_fits *fits, int k, const xg_referenc
         return 0;
     double n = arch_n(dt, o);
     double z = o->ng > 0 ? o->m_peak / o->f.plateau : NAN;
+    char what[64];
+    snprintf(what, sizeof what, "%s %s", d->memory_bench, d->memory_rows.variant);
+    const measured_f mf = {what, dt->f, dt->nf};
     figure g;
-    if (figure_open(&g, out, "xgraph", d, dt, err, errlen) != 0)
+    if (figure_open(&g, out, "xgraph", d, dt, &mf, err, errlen) != 0)
         return -1;
     arch_extent x = arch_blocks(g.f, dt, o, ref, n, z);
     arch_vars(g.v, d, dt, o, ref, n, z, &x);
@@ -339,20 +349,24 @@ static void crossing_block(FILE *f, const xg_machine *m, const xg_crossing *c, i
         fputs("NaN NaN 0 \"\" \"\"\n", f);
 }
 
-int xg_draw_app(const xg_data *d, const xg_fits *fits, int k, const xg_machine *m, int ilp, const char *f_form,
-                const xg_crossing *c, int nc, const char *out, bool draw, char *err, size_t errlen)
+int xg_draw_app(const xg_data *d, int k, int ilp, const xg_app_result *r, const char *out, bool draw, char *err,
+                size_t errlen)
 {
     const xg_dtype_data *dt = &d->dt[k];
-    const xg_dtype_fit *o = &fits->dt[k];
+    const xg_machine *m = &r->m;
+    const measured_f mf = {r->measured_what, r->measured, r->nmeasured};
     figure g;
-    if (figure_open(&g, out, "xgraph-app", d, dt, err, errlen) != 0)
+    if (figure_open(&g, out, "xgraph-app", d, dt, &mf, err, errlen) != 0)
         return -1;
     FILE *f = g.f;
-    block(f, "f(k) as the model uses it (%s)", f_form);
+    block(f, "f(k) as the model uses it (%s)", r->f_form);
     point(f, 0, 0);
-    for (size_t i = 0; i < m->f.n; ++i)
+    double f_used = 0;
+    for (size_t i = 0; i < m->f.n; ++i) {
+        f_used = fmax(f_used, m->f.v[i].y);
         if (m->f.v[i].k < m->n)
             point(f, m->f.v[i].k, m->f.v[i].y);
+    }
     point(f, m->n, xg_curve_eval(&m->f, m->n));
     block(f, "g(x)/Z for E = %d, Z = %g, against k = n - x", ilp, m->z);
     xg_roof_fit fitted = {.status = XG_FIT_OK, .slope = m->g.slope, .plateau = m->g.plateau};
@@ -360,17 +374,16 @@ int xg_draw_app(const xg_data *d, const xg_fits *fits, int k, const xg_machine *
     double ymax = fmax(g.f_top, fmin(m->g.slope * m->n, m->g.plateau) / m->z);
     block(f, "g(x)/Z measured, E = %d", ilp);
     measured_demand(f, dt, ilp, m->n, m->z);
-    crossing_block(f, m, c, nc);
+    crossing_block(f, m, r->c, r->nc);
 
     FILE *v = g.v;
     xg_gp_num(v, "n", m->n);
     xg_gp_num(v, "Z", m->z);
     xg_gp_num(v, "E", ilp);
-    xg_gp_num(v, "ymax", 1.2 * fmax(ymax, o->have_f ? o->f.plateau : 0));
-    xg_gp_num(v, "ncross", nc);
-    xg_gp_fmt(v, "t_fm", "f(k) measured: %s %s, median of %zu points", d->memory_bench, d->memory_rows.variant,
-              dt->nf);
-    xg_gp_fmt(v, "t_ff", "f(k) used: %.*s", (int)strcspn(f_form, ";"), f_form); /* the words before any ';' */
+    xg_gp_num(v, "ymax", 1.2 * fmax(ymax, f_used));
+    xg_gp_num(v, "ncross", r->nc);
+    xg_gp_fmt(v, "t_fm", "f(k) measured: %s, median of %zu points", r->measured_what, r->nmeasured);
+    xg_gp_fmt(v, "t_ff", "f(k) used: %.*s", (int)strcspn(r->f_form, ";"), r->f_form); /* the words before any ';' */
     xg_gp_fmt(v, "t_g", "g(x)/Z: fitted g_E, E = %d, Z = %g flop/B", ilp, m->z);
     return figure_close(&g, draw, out, xgraph_app_gp, err, errlen);
 }

@@ -4,6 +4,7 @@
 #ifndef CR_XGRAPH_PLOT_H
 #define CR_XGRAPH_PLOT_H
 
+#include "xgraph/app.h"
 #include "xgraph/data.h"
 #include "xgraph/model.h"
 #include "xgraph/params.h"
@@ -18,9 +19,11 @@
 int xg_draw_arch(const xg_data *d, const xg_fits *fits, int dt, const xg_reference *ref, const char *out, bool draw,
                  char *err, size_t errlen);
 
-/* The application's X-graph: f as used (fit or measured), g_E(x)/Z for the
- * application's E, Z and n, its crossings marked. OUT/xgraph-app-<dtype>.*. */
-int xg_draw_app(const xg_data *d, const xg_fits *fits, int dt, const xg_machine *m, int ilp, const char *f_form,
-                const xg_crossing *c, int nc, const char *out, bool draw, char *err, size_t errlen);
+/* The application's X-graph of a type solved (r): f as used (fitted, or
+ * measured points joined: the memory part's or the application's own) beside
+ * the measured points it came from, g_E(x)/Z for the application's E, Z and
+ * n, its crossings marked. OUT/xgraph-app-<dtype>.*. */
+int xg_draw_app(const xg_data *d, int dt, int ilp, const xg_app_result *r, const char *out, bool draw, char *err,
+                size_t errlen);
 
 #endif

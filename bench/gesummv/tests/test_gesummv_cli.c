@@ -84,6 +84,32 @@ static void test_a_wrong_or_unwritten_row_fails_the_run(void **state)
     expect_planted("unwritten", "nan, the host's");
 }
 
+/* A kernel that leaves out one product of a row whose 2560 float products
+ * round to more than that product: the rounding bound passes the row (its
+ * error is reported and below 1), the coverage check on ones fails it at
+ * every k, exactly (alpha + beta) * 2560 = 7040 less alpha = 1.5. */
+static void test_a_product_left_out_fails_the_run(void **state)
+{
+    (void)state;
+    run_result res;
+    table t = run_faulty_csv("drop", NULL, "gesummv-opencl", "--quick --size 50M --dtype float --concurrency 1:2:x2",
+                             "drop", 1, &res);
+    expect_in(res.err, "2 result(s) failed verification");
+    run_free(&res);
+    assert_int_equal(t.nrows, 2);
+    for (int j = 0; j < 2; ++j) {
+        assert_string_equal(cell(&t, j, "valid"), "0");
+        assert_int_equal(param_ll(&t, j, "n"), 2560);
+        char ratio[32];
+        double r = atof(param_text(&t, j, "err_over_bound", ratio, sizeof ratio));
+        assert_true(ratio[0] != '\0' && r > 0 && r <= 1);
+        expect_cell_has(&t, j, "note",
+                        "1 of 2560 rows miss or repeat products: with A and B all ones and x ones over [0, 2560), "
+                        "row 1280 is 7038.5 instead of exactly 7040");
+    }
+    table_free(&t);
+}
+
 static void test_help_names_the_options(void **state)
 {
     (void)state;
@@ -93,4 +119,4 @@ static void test_help_names_the_options(void **state)
 CLI_TEST_MAIN(test_bad_inputs, test_shared_options_are_refused, test_unwritable_stdout_fails,
               test_locked_output_is_refused, test_help_names_the_options, test_no_device_is_skipped,
               test_cuda_binary_without_gpu, test_quick_run_is_verified_and_shaped,
-              test_a_wrong_or_unwritten_row_fails_the_run)
+              test_a_wrong_or_unwritten_row_fails_the_run, test_a_product_left_out_fails_the_run)

@@ -1,5 +1,5 @@
 /* The rules of the targets held against one device: Li's X-graph knee,
- * his critical points and register profiles, Lee's atomics against the
+ * gesummv's cache peak, his critical points and register profiles, Lee's atomics against the
  * stride and his transfer model, Crawford's eq. 7.1. Each rule gets rows
  * as its benchmark writes them and the thesis's values built in, and is
  * checked for each verdict it can give. */
@@ -377,6 +377,65 @@ static void test_crawford_eq71(void **state)
     assert_int_equal(judge("crawford-eq7.1", "cache-cuda.csv", results_head, NULL)->verdict, RR_NOT_MEASURABLE);
 }
 
+/* gesummv's concurrency rows of a type, k = 64, 128, ..., 16384 work-items,
+ * each figure with its ci_rel, the fourth flagged unstable (no header). */
+static const char *gesummv_rows(char *buf, size_t len, const char *dtype, const double *y, double ci)
+{
+    size_t used = 0;
+    for (int i = 0; i < 9 && used < len; ++i)
+        used += (size_t)snprintf(buf + used, len - used, "gesummv,%s,concurrency,%d,%g,%g,1,%s\n", dtype, 64 << i,
+                                 y[i], ci, i == 3 ? "unstable" : "");
+    return buf;
+}
+
+static const char gesummv_head[] = "variant,dtype,sweep,work_items,figure,ci_rel,valid,flags\n";
+static const char meta_gpu[] = "key,value\ndevice.type,gpu\ndevice.compute_units,132\n";
+static const char meta_cpu[] = "key,value\ndevice.type,cpu\ndevice.compute_units,2\n";
+
+/* f(k) of float, double (NULL: none) and the device's metadata, judged. */
+static const rr_outcome *fig312(const double *f, double ci, const double *d, const char *meta)
+{
+    static char csv[4096];
+    char a[2048] = "", b[2048] = "";
+    snprintf(csv, sizeof csv, "%s%s%s", gesummv_head, f ? gesummv_rows(a, sizeof a, "float", f, ci) : "",
+             d ? gesummv_rows(b, sizeof b, "double", d, ci) : "");
+    return judge("li-fig3.12", "gesummv-cuda.csv", csv, "gesummv-cuda.meta.csv", meta, NULL);
+}
+
+/* A GPU's f with a cache peak at k = 512, 2.12x the plateau (the median of
+ * the last three points, 245 GB/s), and a valley at 2048 (0.857x): holds;
+ * the same 8% above its plateau with rows of +-5% noise: within 1 + 0.15,
+ * differs; a CPU's rising f: differs, saying why; too few points or no
+ * gesummv rows: not measurable. */
+static void test_li_fig312(void **state)
+{
+    (void)state;
+    static const double peaked[] = {100, 190, 350, 520, 300, 210, 240, 250, 245};
+    static const double noisy[] = {100, 190, 262, 270, 255, 250, 250, 250, 250};
+    static const double rising[] = {10, 20, 40, 80, 100, 110, 115, 118, 120};
+    assert_int_equal(fig312(peaked, 0.01, rising, meta_gpu)->verdict, RR_QUALITATIVE);
+    assert_non_null(strstr(out.this_device, "float: cache peak psi at k = 512 work-items, 3.88 per compute unit, "
+                                            "2.12x the plateau (245 GB/s), falling to 0.857x at k = 2048"));
+    assert_non_null(strstr(out.this_device, "double: no cache peak: rising to its plateau"));
+    assert_near(run_value("peak_over_plateau", "float"), 520.0 / 245, 1e-9);
+    assert_string_equal(out.evidence, "gesummv-cuda.csv:2-10 gesummv-cuda.csv:11-19");
+    assert_string_equal(out.flags, "unstable");
+    assert_int_equal(fig312(noisy, 0.05, NULL, meta_gpu)->verdict, RR_DIFFERS);
+    assert_non_null(strstr(out.reason, "float: 1.08x the plateau at most, within 1 + 0.15"));
+    assert_int_equal(fig312(noisy, 0.001, NULL, meta_gpu)->verdict, RR_QUALITATIVE); /* the same, without the noise */
+    assert_int_equal(fig312(NULL, 0, rising, meta_cpu)->verdict, RR_DIFFERS);
+    assert_non_null(strstr(out.reason, "a CPU device: each work-item runs its rows to the end"));
+    assert_null(strstr(fig312(NULL, 0, rising, meta_gpu)->reason, "CPU"));
+    char three[512];
+    snprintf(three, sizeof three, "%sgesummv,float,concurrency,64,1,0,1,\ngesummv,float,concurrency,128,2,0,1,\n"
+                                  "gesummv,float,concurrency,256,1,0,1,\n",
+             gesummv_head);
+    assert_int_equal(judge("li-fig3.12", "gesummv-cuda.csv", three, NULL)->verdict, RR_NOT_MEASURABLE);
+    assert_non_null(strstr(out.reason, "fewer than 4 verified work-item counts"));
+    assert_int_equal(judge("li-fig3.12", "stream-cuda.csv", results_head, NULL)->verdict, RR_NOT_MEASURABLE);
+    assert_non_null(strstr(out.reason, "the run has no gesummv results"));
+}
+
 TEST_MAIN(load_thesis, free_thesis, test_li_fig310, test_li_fig44_to_46, test_li_critical_points, test_li_fig47_to_49,
           test_lee_fig44, test_lee_fig39_310, test_lee_fig311_313, test_lee_fig312, test_lee_fig314_315,
-          test_crawford_eq71)
+          test_crawford_eq71, test_li_fig312)

@@ -737,6 +737,85 @@ static void test_three_crossings(void **state)
     is_png(dir, "xgraph-app-float.png");
 }
 
+/* DIR/gesummv-opencl.csv: an application's own f(k) in float with a cache
+ * peak (Li's Fig. 3.12), k = 4, 6, 12, 20, 24, 28 per CU (2 CUs) -> 100,
+ * 40, 28, 60, 60, 60 GB/s, and rows the tool must ignore: an invalid one,
+ * another backend's. No double rows. */
+static void gesummv_rows(const char *dir)
+{
+    FILE *f = results_csv(dir, "gesummv-opencl.csv");
+    static const double k[] = {4, 6, 12, 20, 24, 28}, y[] = {100, 40, 28, 60, 60, 60};
+    for (int i = 0; i < 6; ++i) {
+        cr_result r = row("gesummv", "opencl", "gesummv", "float", "concurrency", (uint64_t)(2 * k[i]), y[i], "GB/s");
+        cr_result_add_param(&r, "n=4096");
+        cr_result_write_row(f, &r);
+    }
+    cr_result r = row("gesummv", "opencl", "gesummv", "float", "concurrency", 20, 500, "GB/s");
+    r.valid = false;
+    cr_result_write_row(f, &r);
+    r = row("gesummv", "cuda", "gesummv", "float", "concurrency", 20, 500, "GB/s");
+    cr_result_write_row(f, &r);
+    fclose(f);
+}
+
+/* --f-curve gesummv: the application X-graph on the application's own
+ * measured f(k) instead of stream's fit. g_2(x) = min(20x, 120) (pi = 6),
+ * Z = 2, n = 12: demand 60 for k <= 6, then 120 - 10k. Joined, f is 25k to
+ * the peak, then falls by 30/k and 2/k, rises by 4/k, flat at 60 from k =
+ * 20 (its plateau: delta = 20). Crossings: k = 2.4 (stable,
+ * compute-bound), 16/3 (unstable: f falls by 30/k against a flat demand),
+ * 8.5 (stable: -2 + 10 > 0, Eq. 3.6; thrashing). On stream's fit
+ * min(40k, 30) the same application crosses once, at k = 9, memory-bound. */
+static void test_application_on_its_own_f(void **state)
+{
+    (void)state;
+    char dir[256], args[512], path[600];
+    opencl_fixture(dir, "own-f", true, false);
+    gesummv_rows(dir);
+    snprintf(args, sizeof args, "%s --app Z=2,E=2,n=12", dir);
+    expect_output(tool, args, 0, "crossing 1: k = 9, x = 3 work-items/CU: MS 30 GB/s, CS 60 Gflop/s; stable",
+                  "memory-bound");
+    snprintf(args, sizeof args, "%s --app Z=2,E=2,n=12 --f-curve gesummv", dir);
+    run_result r = run_with_status(0, NULL, tool, args);
+    const char *fl = strstr(r.out, "float: Z = 2");
+    assert_non_null(fl);
+    expect_all_in(fl,
+                  "f(k): gesummv's own f(k), its 6 measured points joined, flat after the last; δ = 20, where they "
+                  "stay within 5% of its plateau, 60 GB/s",
+                  "crossing 1: k = 2.4, x = 9.6 work-items/CU: MS 60 GB/s, CS 120 Gflop/s; stable",
+                  "crossing 2: k = 5.333, x = 6.667 work-items/CU: MS 60 GB/s, CS 120 Gflop/s; unstable (df/dk -30, "
+                  "dg/dx/Z 0)",
+                  "crossing 3: k = 8.5, x = 3.5 work-items/CU: MS 35 GB/s, CS 70 Gflop/s; stable (df/dk -2, "
+                  "dg/dx/Z 10); thrashing",
+                  "one of the stable states");
+    expect_in(r.out, "double: not solved: no f(k): no double gesummv rows in the concurrency sweep");
+    run_free(&r);
+    static small_table t;
+    snprintf(path, sizeof path, "%s/xgraph-app.csv", dir);
+    read_any(path, &t);
+    assert_int_equal(t.nrows, 3);
+    starts_with(field(&t, 0, "f_curve"), "gesummv's own f(k)");
+    assert_string_equal(field(&t, 2, "state"), "thrashing");
+    is_png(dir, "xgraph-app-float.png");
+    snprintf(path, sizeof path, "%s/xgraph-app-float.dat", dir);
+    char *dat = csv_slurp(path);
+    assert_non_null(dat);
+    expect_in(dat, "# f(k) measured: gesummv (median), k in work-items/CU, GB/s\n4 100\n6 40\n12 28\n");
+    free(dat);
+
+    /* Without the application's rows: the file named, exit 1. */
+    opencl_fixture(dir, "no-own-f", true, false);
+    snprintf(args, sizeof args, "%s --app Z=2,E=2,n=12 --f-curve gesummv", dir);
+    expect_error(tool, args, 1, "gesummv-opencl.csv: no such file: --f-curve gesummv takes f(k) from its concurrency "
+                                "sweep");
+    FILE *f = results_csv(dir, "gesummv-opencl.csv");
+    cr_result bad = row("gesummv", "opencl", "gesummv", "float", "concurrency", 20, 500, "GB/s");
+    bad.valid = false;
+    cr_result_write_row(f, &bad);
+    fclose(f);
+    expect_error(tool, args, 1, "gesummv-opencl.csv: no valid gesummv rows of the concurrency sweep for backend opencl");
+}
+
 /* Replaces line `line` (1-based) of DIR/NAME by text. */
 static void rewrite_line(const char *dir, const char *name, int line, const char *text)
 {
@@ -892,4 +971,4 @@ CLI_TEST_MAIN(test_parameters_and_figures, test_stopped_drawing_leaves_nothing_b
               test_cache_form, test_r_residency, test_headlines_against_the_peaks,
               test_little_kept_within_2x_of_the_chase, test_little_omitted_100x_below_the_chase,
               test_little_unchecked_without_a_chase, test_little_omitted_for_a_cache_resident_stream,
-              test_application, test_three_crossings, test_bad_input, test_bad_data, test_corrupt_results_are_refused, test_unwritable_stdout_fails)
+              test_application, test_three_crossings, test_application_on_its_own_f, test_bad_input, test_bad_data, test_corrupt_results_are_refused, test_unwritable_stdout_fails)
