@@ -20,7 +20,6 @@
 static char names[CR_MAX_PENDING][PATH_MAX + 32];
 static atomic_int used[CR_MAX_PENDING];
 static atomic_int child;
-static atomic_flag installed = ATOMIC_FLAG_INIT;
 
 static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
 #define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
@@ -41,13 +40,12 @@ static void on_stop(int sig)
     raise(sig);
 }
 
-/* Installed with the first pending file, so that every program that
- * writes results gets it without its main asking; a signal the program
- * ignores or handles itself is left as it is. */
+/* Installed as files become pending, so that every program that writes
+ * results gets it without its main asking, over each signal that has its
+ * default action then; one the program ignores or handles itself is left
+ * as it is. */
 static void install(void)
 {
-    if (atomic_flag_test_and_set(&installed))
-        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;

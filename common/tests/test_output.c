@@ -259,8 +259,10 @@ static int write_and_stop(void *ctx, void *out, size_t len)
     (void)out, (void)len;
     char path[128], err[CR_ERRLEN];
     snprintf(path, sizeof path, "%s/stopped.csv", tmpdir);
-    if (((const stop_case *)ctx)->ignored)
-        signal(((const stop_case *)ctx)->sig, SIG_IGN);
+    /* What the program was started with: a shell's background job ignores
+     * SIGINT, say, and that is left as it is. */
+    const stop_case *c = ctx;
+    signal(c->sig, c->ignored ? SIG_IGN : SIG_DFL);
     return cr_write_atomic(path, stopped_writer, ctx, err, sizeof err) == 0 ? 0 : 3;
 }
 
@@ -305,6 +307,7 @@ static int stage_two_and_stop(void *ctx, void *out, size_t len)
     snprintf(a, sizeof a, "%s/pair.html", tmpdir);
     snprintf(b, sizeof b, "%s/pair.md", tmpdir);
     cr_staged s[2];
+    signal(SIGTERM, SIG_DFL); /* as a program started in the foreground has it */
     if (cr_write_staged(&s[0], a, good_writer, "html", err, sizeof err) != 0 ||
         cr_write_staged(&s[1], b, good_writer, "md", err, sizeof err) != 0)
         return 3;
