@@ -266,27 +266,16 @@ static int write_and_stop(void *ctx, void *out, size_t len)
     return cr_write_atomic(path, stopped_writer, ctx, err, sizeof err) == 0 ? 0 : 3;
 }
 
-static size_t files_in(const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    size_t n = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
 static void test_atomic_write_stopped_leaves_nothing(void **state)
 {
     (void)state;
     static const stop_case stops[] = {{SIGTERM, false}, {SIGINT, false}, {SIGHUP, false}};
-    size_t before = files_in(tmpdir);
+    int before = files_in_tmpdir();
     char unused[1];
     for (size_t i = 0; i < sizeof stops / sizeof stops[0]; ++i) {
         assert_int_equal(run_in_child(write_and_stop, (void *)&stops[i], 10, unused, sizeof unused),
                          128 + stops[i].sig);
-        assert_int_equal(files_in(tmpdir), before);
+        assert_int_equal(files_in_tmpdir(), before);
     }
     /* A signal the program ignores stays ignored: the file is written. */
     stop_case ignored = {SIGHUP, true};
@@ -294,7 +283,7 @@ static void test_atomic_write_stopped_leaves_nothing(void **state)
     char path[128];
     snprintf(path, sizeof path, "%s/stopped.csv", tmpdir);
     assert_string_equal(slurp(path), "half");
-    assert_int_equal(files_in(tmpdir), before + 1);
+    assert_int_equal(files_in_tmpdir(), before + 1);
     unlink(path);
 }
 
@@ -321,14 +310,14 @@ static int stage_two_and_stop(void *ctx, void *out, size_t len)
 static void test_staged_files_appear_together(void **state)
 {
     (void)state;
-    size_t before = files_in(tmpdir);
+    int before = files_in_tmpdir();
     char unused[1];
     bool stop = true;
     assert_int_equal(run_in_child(stage_two_and_stop, &stop, 10, unused, sizeof unused), 128 + SIGTERM);
-    assert_int_equal(files_in(tmpdir), before);
+    assert_int_equal(files_in_tmpdir(), before);
     stop = false;
     assert_int_equal(run_in_child(stage_two_and_stop, &stop, 10, unused, sizeof unused), 0);
-    assert_int_equal(files_in(tmpdir), before + 2);
+    assert_int_equal(files_in_tmpdir(), before + 2);
     char path[128];
     snprintf(path, sizeof path, "%s/pair.html", tmpdir);
     assert_string_equal(slurp(path), "html");

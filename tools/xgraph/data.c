@@ -466,9 +466,11 @@ int xg_data_load_app(xg_data *d, const cr_descriptor *app, char *err, size_t err
     if (open == 0)
         return cr_errf(err, errlen, "%s: no such file: --f-curve %s takes f(k) from its %s sweep", d->app_csv,
                        d->app_bench, d->app_rows.sweep);
-    int rc = open < 0 ? -1 : 0;
+    if (open < 0)
+        return -1;
+    int rc = 0;
     double per_unit = d->threads_per_unit * d->compute_units;
-    for (size_t i = 0; open > 0 && rc == 0 && i < t.nrows; ++i) {
+    for (size_t i = 0; rc == 0 && i < t.nrows; ++i) {
         double wi, fig;
         int di = part_row(&t, i, c, d, d->app_bench, &d->app_rows, &wi, &fig, err, errlen);
         if (di < 0) {
@@ -481,8 +483,7 @@ int xg_data_load_app(xg_data *d, const cr_descriptor *app, char *err, size_t err
             push(&dt->app_f, &dt->napp, (xg_point){wi / per_unit, fig}) != 0)
             rc = cr_errf(err, errlen, "out of memory");
     }
-    if (open > 0)
-        cr_csv_free(&t);
+    cr_csv_free(&t);
     for (int k = 0; rc == 0 && k < XG_NDTYPES; ++k)
         if (d->dt[k].napp)
             qsort(d->dt[k].app_f, d->dt[k].napp, sizeof *d->dt[k].app_f, by_k);
