@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
 #include "shared/bench_parts.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -238,24 +239,7 @@ static size_t within(const double *err, size_t n, double limit)
     return k;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (n at most 128); NaN where n is 0. */
-static double median(const double *v, size_t n)
-{
-    double s[128];
-    n = n < 128 ? n : 128;
-    if (n == 0)
-        return NAN;
-    memcpy(s, v, n * sizeof *v);
-    qsort(s, n, sizeof *s, by_value);
-    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
+/* The largest of v[0..n); NaN where n is 0. */
 static double largest(const double *v, size_t n)
 {
     double m = NAN;
@@ -278,12 +262,14 @@ static void rr_lee_fig310(const rr_device *d, const rr_thesis *th, rr_outcome *o
         return rr_not_measurable(o, "the run has no fit-error rows of a host-device transfer (bandwidth's "
                                     "transfer-model fit of h2d- and d2h- paths)");
     size_t most = within(err, n, 10), all = within(err, n, 15);
+    cr_summary spread;
+    cr_summarize(err, n, &spread);
     const rr_value *v_most = rr_value_keyed(th, "lee-fig3.10", "fit_error_pct", "Llano transfers, most sizes");
     const rr_value *v_all = rr_value_keyed(th, "lee-fig3.10", "fit_error_pct", "Llano transfers, all sizes");
     char cite[200];
     if (v_most && v_all) {
         rr_cite(v_most, cite, sizeof cite);
-        rr_add_pair(o, "fit_error_pct", "median (most sizes)", "%", v_most->value, median(err, n),
+        rr_add_pair(o, "fit_error_pct", "median (most sizes)", "%", v_most->value, spread.median,
                     "|fitted - measured| ÷ measured, host-device transfers", cite);
         rr_cite(v_all, cite, sizeof cite);
         rr_add_pair(o, "fit_error_pct", "largest", "%", v_all->value, largest(err, n),

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "reproduce/rules.h"
 #include "shared/bench_parts.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -51,18 +52,6 @@ typedef struct {
     bool peak, falls;
 } shape;
 
-static double median(const double *v, size_t n)
-{
-    double s[MAX_POINTS];
-    memcpy(s, v, n * sizeof *s);
-    for (size_t i = 1; i < n; ++i)
-        for (size_t j = i; j > 0 && s[j - 1] > s[j]; --j) {
-            double t = s[j];
-            s[j] = s[j - 1], s[j - 1] = t;
-        }
-    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 static shape shape_of(const curve *c)
 {
     shape s = {.tail = c->n / 3 > 2 ? c->n / 3 : 2, .psi = 0};
@@ -70,7 +59,9 @@ static shape shape_of(const curve *c)
     double ci_plateau = 0;
     for (size_t i = from; i < c->n; ++i)
         ci_plateau = fmax(ci_plateau, c->ci[i]);
-    s.plateau = median(c->y + from, s.tail);
+    cr_summary tail;
+    cr_summarize(c->y + from, s.tail, &tail);
+    s.plateau = tail.median;
     for (size_t i = 1; i < from; ++i)
         s.psi = c->y[i] > c->y[s.psi] ? i : s.psi;
     s.valley = s.psi + 1;
