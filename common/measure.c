@@ -59,6 +59,18 @@ static void finish(cr_series *s, series_state *st, cr_stop_reason stop)
     out->below_resolution = out->stats.median < 20 * out->resolution_s;
 }
 
+/* Whether a series' own samples meet its stopping rule: the group goes on
+ * for its slowest series, and a series that met the rule on the way is
+ * stable, whatever stopped the others. */
+static bool met_rule(const cr_stop_rule *rule, const series_state *st)
+{
+    if (st->n < rule->min_reps || st->measured < rule->min_time_s)
+        return false;
+    cr_summary s;
+    cr_summarize(st->samples, st->n, &s);
+    return s.ci_rel <= rule->target_ci;
+}
+
 /* Forgets every sample taken so far by the series timed through ctx. */
 static void restart_on(const cr_measure_ctx *ctx, cr_series *series, series_state *st, size_t count)
 {
@@ -243,7 +255,7 @@ static cr_status measure(cr_series *series, size_t count, size_t points, size_t 
     }
     for (size_t i = 0; i < count; ++i) {
         if (rc == CR_OK)
-            finish(&series[i], &st[i], stop);
+            finish(&series[i], &st[i], met_rule(&series[i].ctx->rule, &st[i]) ? CR_STOP_STABLE : stop);
         free(st[i].samples);
     }
     free(st);

@@ -26,6 +26,7 @@ typedef struct {
     uint64_t ns;    /* what each repetition takes */
     int fail_at;    /* the repetition that fails (1-based), 0 never */
     int calls;
+    uint64_t ns_even; /* what each second repetition takes instead, 0: ns */
 } fake_series;
 
 static cr_status fake_rep(void *arg, cr_timing *t, char *err, size_t errlen)
@@ -38,7 +39,7 @@ static cr_status fake_rep(void *arg, cr_timing *t, char *err, size_t errlen)
         snprintf(err, errlen, "%c failed", f->name);
         return CR_ERR;
     }
-    *t = (cr_timing){.host_ns = f->ns};
+    *t = (cr_timing){.host_ns = f->ns_even && f->calls % 2 == 0 ? f->ns_even : f->ns};
     return CR_OK;
 }
 
@@ -100,7 +101,7 @@ static void build(cr_group *g, fake_series f[4])
 
 static void expect_order(cr_group_order order, const char *want)
 {
-    fake_series f[4] = {{'a', 1000, 0, 0}, {'b', 1000, 0, 0}, {'x', 1000, 0, 0}, {'y', 1000, 0, 0}};
+    fake_series f[4] = {{'a', 1000, 0, 0, 0}, {'b', 1000, 0, 0, 0}, {'x', 1000, 0, 0, 0}, {'y', 1000, 0, 0, 0}};
     cr_group g;
     build(&g, f);
     step_log l = {0};
@@ -128,7 +129,7 @@ static void test_each_order_runs_the_series_as_it_says(void **state)
 static void test_a_failed_repetition_gives_every_point_its_failure_row(void **state)
 {
     (void)state;
-    fake_series f[4] = {{'a', 1000, 0, 0}, {'b', 1000, 0, 0}, {'x', 1000, 0, 0}, {'y', 1000, 2, 0}};
+    fake_series f[4] = {{'a', 1000, 0, 0, 0}, {'b', 1000, 0, 0, 0}, {'x', 1000, 0, 0, 0}, {'y', 1000, 2, 0, 0}};
     cr_group g;
     build(&g, f);
     step_log l = {0};
@@ -142,7 +143,7 @@ static void test_a_failed_repetition_gives_every_point_its_failure_row(void **st
 static void test_a_row_that_cannot_be_written_stops_the_steps(void **state)
 {
     (void)state;
-    fake_series f[4] = {{'a', 1000, 0, 0}, {'b', 1000, 0, 0}, {'x', 1000, 0, 0}, {'y', 1000, 0, 0}};
+    fake_series f[4] = {{'a', 1000, 0, 0, 0}, {'b', 1000, 0, 0, 0}, {'x', 1000, 0, 0, 0}, {'y', 1000, 0, 0, 0}};
     cr_group g;
     build(&g, f);
     step_log l = {.fail_record_at = 2};
@@ -154,6 +155,23 @@ static void test_a_row_that_cannot_be_written_stops_the_steps(void **state)
     assert_string_equal(l.seen, "f0");
     assert_string_equal(l.err, "before the measurement");
     cr_group_free(&g);
+}
+
+/* A group goes on until its slowest series is stable; a series that met the
+ * rule on the way is stable itself, not "max-reps" for the other's sake. */
+static void test_each_series_stops_by_its_own_samples(void **state)
+{
+    (void)state;
+    cr_stop_rule rule = {.min_reps = 3, .max_reps = 12, .min_time_s = 0, .max_time_s = 10, .target_ci = 0.01};
+    cr_measure_ctx m;
+    cr_measure_init(&m, &rule, 0, 0);
+    fake_series steady = {.name = 's', .ns = 2000000}, noisy = {.name = 'n', .ns = 1000000, .ns_even = 9000000};
+    cr_series s[2] = {{.ctx = &m, .fn = fake_rep, .arg = &steady}, {.ctx = &m, .fn = fake_rep, .arg = &noisy}};
+    char err[CR_ERRLEN];
+    assert_int_equal(cr_measure_interleaved(s, 2, err, sizeof err), CR_OK);
+    assert_true(s[1].out.stop == CR_STOP_MAX_REPS || s[1].out.stop == CR_STOP_OUT_OF_REACH);
+    assert_int_equal(s[0].out.stats.n, s[1].out.stats.n); /* measured as long as the other */
+    assert_int_equal(s[0].out.stop, CR_STOP_STABLE);
 }
 
 static void test_ratios_pair_the_repetitions_or_compare_medians(void **state)
@@ -200,4 +218,5 @@ static void test_verdict_keeps_the_check_and_names_a_median_below_resolution(voi
 TEST_MAIN(setup, NULL, test_each_order_runs_the_series_as_it_says,
           test_a_failed_repetition_gives_every_point_its_failure_row,
           test_a_row_that_cannot_be_written_stops_the_steps, test_ratios_pair_the_repetitions_or_compare_medians,
+          test_each_series_stops_by_its_own_samples,
           test_verdict_keeps_the_check_and_names_a_median_below_resolution)
