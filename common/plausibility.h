@@ -7,11 +7,15 @@
  *                     the repetitions fall into two groups, the median is one of them
  *   above-peak        the figure is above the device's theoretical peak by more than
  *                     CR_PEAK_MARGIN (memory rows only when they are not cache-resident;
- *                     local-memory rows against the local-memory peak)
+ *                     local-memory rows against the local-memory peak; a memory row whose
+ *                     host limit was measured in its own rounds against the higher of the
+ *                     peak and that limit's best, with the spread allowed)
  *   cache             a memory figure whose working set is below CR_RESIDENT_FACTOR x the
  *                     last-level cache: it is the cache's bandwidth, not memory's
  *   above-host-limit  a figure compared with the host's own limit for the same work
- *                     (ref_is_limit) exceeds it by more than CR_PEAK_MARGIN
+ *                     (ref_is_limit) exceeds it, median to median or best to best, by more
+ *                     than CR_PEAK_MARGIN and the two medians' spread (at most
+ *                     CR_SPREAD_CAP) explain
  * and, on the energy cells alone, energy-idle and energy-below-static
  * (cr_result_energy_per_unit). */
 #ifndef CR_PLAUSIBILITY_H
@@ -24,6 +28,10 @@
 
 /* A few percent above a peak is clock and rounding slack, not a finding. */
 #define CR_PEAK_MARGIN 1.05
+/* The most of the measured spread a comparison with a limit allows for:
+ * wider, the row is unstable (flagged so), and a larger allowance would let
+ * a figure 30% too high through. */
+#define CR_SPREAD_CAP 0.10
 #define CR_BIMODAL_RATIO 0.6
 /* STREAM's rule: arrays of at least 4x the last-level cache. */
 #define CR_RESIDENT_FACTOR 4

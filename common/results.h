@@ -56,6 +56,12 @@ typedef struct {
     cr_peak_kind peak_kind;
     uint64_t working_set_bytes; /* bytes a repetition touches; 0 = unknown (no residency verdict) */
     bool ref_is_limit;          /* ref_ratio compares with the host's own limit for the same work */
+    /* With ref_is_limit, where the limit was measured in the same rounds as
+     * the row: the limit's best figure, the row's best over it (best to
+     * best, as ref_ratio is median to median), and the spread of the two
+     * medians (their 95% CI half-widths, relative, combined). 0 or NaN:
+     * not measured so. */
+    double limit_best, ref_best_ratio, ref_spread;
     double energy_busy;         /* the device's busy share of the energy window (energy_j set only) */
 } cr_result;
 

@@ -77,13 +77,17 @@ int stream_main(int argc, char **argv, const stream_backend *device_backend);
 /* The host reference backend (plain C + OpenMP), run beside CPU/APU devices. */
 extern const stream_backend stream_host_backend;
 
-/* The host's own limit: triad on a private set of random arrays, so that it
- * can run interleaved with any kernel under test without disturbing that
- * kernel's arrays. Every device result is reported as a ratio to it. */
+/* The host's own limit for the work of a kernel, on a private set of random
+ * arrays, so that it can run interleaved with any kernel under test without
+ * disturbing that kernel's arrays: the triad for the kernels that store
+ * (with ordinary stores, whose lines are read before they are written, as a
+ * device's are), the dot for the dot, which only reads. Every device result
+ * is reported as a ratio to it. */
 cr_status stream_host_limit_prepare(cr_dtype t, uint64_t n, uint64_t seed, char *err, size_t errlen);
-cr_status stream_host_limit_run(cr_timing *t);
-/* Elements of the limit's output that fail verification (0 = all correct). */
-uint64_t stream_host_limit_check(void);
+cr_status stream_host_limit_run(stream_kernel k, cr_timing *t);
+/* Elements of the triad's output that fail verification, or 1 for a dot
+ * outside its bound (0 = correct). */
+uint64_t stream_host_limit_check(stream_kernel k);
 void stream_host_limit_release(void);
 
 #endif

@@ -28,7 +28,7 @@ static const char *const sweep_names[] = {"footprint", "fixed", "concurrency"};
 /* Sizes and ranges left at 0 were not given. */
 static const cr_extra_option stream_options[] = {
     CR_OPTION_FOR(STREAM_SWEEP_FIXED | STREAM_SWEEP_CONCURRENCY, CR_OPT_SIZE, "size", "BYTES",
-                  "per-array size of the fixed and concurrency sweeps (default 256M, quick 32M)", stream_config, size),
+                  "per-array size of the fixed and concurrency sweeps (default 256M or twice a larger LLC, quick 32M)", stream_config, size),
     CR_OPTION_FOR(STREAM_SWEEP_FOOTPRINT, CR_OPT_RANGE, "footprint", "RANGE",
                   "per-array sizes of the working-set sweep (default 16K:<4x LLC>:x2)", stream_config, footprint),
     CR_OPTION_FOR(STREAM_SWEEP_CONCURRENCY, CR_OPT_RANGE, "concurrency", "RANGE",

@@ -8,6 +8,7 @@
 #include "stream/elements.h"
 #include "stream/truth.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,16 +191,33 @@ cr_status stream_host_limit_prepare(cr_dtype t, uint64_t n, uint64_t seed, char 
     return CR_OK;
 }
 
-cr_status stream_host_limit_run(cr_timing *t)
+/* The dot of the last dot limit run, for its check. */
+static double limit_dot;
+
+cr_status stream_host_limit_run(stream_kernel k, cr_timing *t)
 {
-    kernel_call c = {&Limit, STREAM_TRIAD, LIMIT_SCALAR, 0, 0, Limit.n};
+    kernel_call c = {&Limit, k, LIMIT_SCALAR, 0, 0, Limit.n};
     t->host_ns = timed_call(&c);
     t->has_event = false;
+    if (k == STREAM_DOT)
+        limit_dot = c.dot;
     return CR_OK;
 }
 
-uint64_t stream_host_limit_check(void)
+/* The dot of the limit's arrays, compensated, against the last run's: within
+ * the rounding bound of the host's work-items. */
+static uint64_t dot_wrong(void)
 {
+    long double want = stream_apply_gold(STREAM_DOT, Limit.dtype, Limit.array[0], Limit.array[1], Limit.array[2],
+                                         Limit.n, LIMIT_SCALAR);
+    double tol = stream_dot_tolerance(Limit.dtype, Limit.n, (uint64_t)threads);
+    return !(fabsl((long double)limit_dot - want) <= (long double)tol * fabsl(want));
+}
+
+uint64_t stream_host_limit_check(stream_kernel k)
+{
+    if (k == STREAM_DOT)
+        return dot_wrong();
     /* Recompute a = b + s*c serially, a slice at a time, and compare. */
     enum { SLICE = 1 << 16 };
     size_t es = cr_dtype_size(Limit.dtype);

@@ -3,11 +3,15 @@
  * then verified and recorded. The device points are measured interleaved,
  * one repetition of each in turn, so that the machine's drift between them
  * cannot pass for a difference between them. Large arrays are measured
- * interleaved with the host as well, so that drift hits device and host
- * alike. Small ones are not, and nothing is on a CPU device: there two
- * thread pools (the OpenCL runtime's and OpenMP's) waiting on the same cores
- * slow each other down more than any drift could, and the host's limit
- * must be measured with the device idle. */
+ * interleaved with the host as well, on every device: each round the
+ * host's limit and its kernel take their slice alone (the device's
+ * repetitions have ended), then the device its own, so that the limit a
+ * row is judged against is memory's in the same phase, not in another
+ * minute of a machine whose bandwidth wanders by tens of percent. On a CPU
+ * device the two thread pools (the OpenCL runtime's and OpenMP's) take
+ * turns on the same cores; OpenMP's threads sleep soon after their slice
+ * (GOMP_SPINCOUNT, session.c). Small arrays sit in a cache and are flagged
+ * so; their references are measured apart, after the points. */
 #include "stream/run.h"
 
 #include "measure_group.h"
@@ -18,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Arrays at least this large (well past any cache) are measured
- * interleaved with the host reference. */
+/* Arrays at least this large are measured interleaved with the host
+ * reference. */
 #define INTERLEAVE_BYTES (UINT64_C(16) << 20)
 
 typedef struct {
@@ -39,10 +43,13 @@ static cr_status one_rep(void *vctx, cr_timing *t, char *err, size_t errlen)
     return c->be->run(c->k, &c->g, STREAM_SCALAR, t, &c->dot, err, errlen);
 }
 
+/* The host's limit for kernel k's work (backend.h). */
+static stream_kernel limit_kernel(stream_kernel k) { return k == STREAM_DOT ? STREAM_DOT : STREAM_TRIAD; }
+
 static cr_status limit_rep(void *arg, cr_timing *t, char *err, size_t errlen)
 {
-    (void)arg, (void)err, (void)errlen;
-    return stream_host_limit_run(t);
+    (void)err, (void)errlen;
+    return stream_host_limit_run(*(const stream_kernel *)arg, t);
 }
 
 /* Sizes the window of a concurrency point (window.h) by running it: each
@@ -85,7 +92,8 @@ typedef struct {
     size_t limit_i, host_i, dev_i; /* the series of the limit, the host's kernel (SIZE_MAX: none), the first point */
     uint64_t cursor;
     bool interleave, windowed;
-    double limit_figure; /* GB/s; NaN without the host */
+    stream_kernel limit_k; /* the limit's kernel */
+    double limit_figure, limit_best; /* GB/s, of the median and the best; NaN without the host */
     const char *limit_problem;
 } kernel_group;
 
@@ -106,7 +114,10 @@ static void init_row(cr_result *r, const stream_endpoint *ep, stream_kernel k, c
 }
 
 /* The bytes of the host limit's repetition, and of series i's. */
-static double limit_bytes(const kernel_group *kg) { return 3.0 * (double)kg->n * (double)cr_dtype_size(kg->t); }
+static double limit_bytes(const kernel_group *kg)
+{
+    return (double)stream_kernels[kg->limit_k].arrays_moved * (double)kg->n * (double)cr_dtype_size(kg->t);
+}
 
 static double series_bytes(const kernel_group *kg, size_t i)
 {
@@ -125,10 +136,18 @@ static int record_series(kernel_group *kg, const cr_group *g, stream_endpoint *e
     r.figure_best = r.bytes_per_rep / m->stats.min * 1e-9;
     r.peak_kind = CR_PEAK_MEMORY;
     if (kg->limit_i != SIZE_MAX) {
-        r.ref_ratio = cr_group_ratio(&g->series[kg->limit_i], &g->series[i], limit_bytes(kg), series_bytes(kg, i),
-                                     kg->interleave);
+        const cr_series *limit = &g->series[kg->limit_i];
+        r.ref_ratio = cr_group_ratio(limit, &g->series[i], limit_bytes(kg), series_bytes(kg, i), kg->interleave);
         r.ref_is_limit = true;
-        snprintf(r.params, sizeof r.params, "host_limit_GBps=%.4g", kg->limit_figure);
+        snprintf(r.params, sizeof r.params, "host_limit_GBps=%.4g;host_limit_best_GBps=%.4g;host_limit_kernel=%s",
+                 kg->limit_figure, kg->limit_best, stream_kernels[kg->limit_k].name);
+        if (kg->interleave) {
+            /* Measured in the same rounds: best to best, and the spread. */
+            r.limit_best = kg->limit_best;
+            r.ref_best_ratio = r.figure_best / kg->limit_best;
+            r.ref_spread = hypot(m->stats.ci_rel, limit->out.stats.ci_rel);
+            cr_result_add_param(&r, "limit_spread=%.3g", r.ref_spread);
+        }
     }
     bool ok = stream_verify(kg->run, ep, kg->k, kg->t, kg->n, kg->ctx[i].dot, kg->gold_dot, geom, r.note,
                             sizeof r.note);
@@ -165,9 +184,13 @@ static int references_measured(void *vkg, const cr_group *g)
     kernel_group *kg = vkg;
     if (kg->limit_i == SIZE_MAX)
         return 0;
-    kg->limit_figure = limit_bytes(kg) / g->series[kg->limit_i].out.stats.median * 1e-9;
-    if (stream_host_limit_check() != 0)
-        kg->limit_problem = "the host limit's triad failed verification; no ratio can be trusted";
+    const cr_summary *limit = &g->series[kg->limit_i].out.stats;
+    kg->limit_figure = limit_bytes(kg) / limit->median * 1e-9;
+    kg->limit_best = limit_bytes(kg) / limit->min * 1e-9;
+    if (stream_host_limit_check(kg->limit_k) != 0)
+        kg->limit_problem = kg->limit_k == STREAM_DOT
+                                ? "the host limit's dot failed verification; no ratio can be trusted"
+                                : "the host limit's triad failed verification; no ratio can be trusted";
     return kg->host_i == SIZE_MAX ? 0 : record_series(kg, g, &kg->run->host, kg->host_i, kg->pts[0].sweep);
 }
 
@@ -205,7 +228,7 @@ static cr_status add_series(kernel_group *kg, cr_group *g, bool host_kernel, cha
 {
     stream_run *run = kg->run;
     if (run->use_host)
-        kg->limit_i = cr_group_add(g, &run->host.meas, limit_rep, NULL);
+        kg->limit_i = cr_group_add(g, &run->host.meas, limit_rep, &kg->limit_k);
     if (run->use_host && host_kernel) {
         kg->host_i = g->count;
         kg->ctx[kg->host_i] = (rep_ctx){.be = run->host.be, .k = kg->k, .g = run->host.be->default_geometry(kg->n)};
@@ -229,8 +252,9 @@ int stream_measure_points(stream_run *run, stream_kernel k, cr_dtype t, uint64_t
                           size_t npts, long double gold_dot, bool host_kernel)
 {
     kernel_group kg = {.run = run, .k = k, .t = t, .n = n, .pts = pts, .npts = npts, .gold_dot = gold_dot,
-                       .limit_i = SIZE_MAX, .host_i = SIZE_MAX, .limit_figure = NAN,
-                       .interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES && !run->ses.info.is_cpu};
+                       .limit_i = SIZE_MAX, .host_i = SIZE_MAX, .limit_k = limit_kernel(k),
+                       .limit_figure = NAN, .limit_best = NAN,
+                       .interleave = n * cr_dtype_size(t) >= INTERLEAVE_BYTES};
     cr_group g;
     kg.ctx = calloc(npts + 2, sizeof *kg.ctx);
     if (kg.ctx == NULL || cr_group_init(&g, npts + 2, run->ses.opt.reps_max) != 0) {

@@ -77,7 +77,9 @@ int stream_check_options(stream_run *run)
         rc = check_whole_elements(run, c->size);
     if (rc == 0 && c->footprint.start != 0)
         rc = check_whole_elements(run, c->footprint.start);
-    /* The largest array there can be: the device may lower the default, never raise it. */
+    /* The default before the device is known: the device may lower it, and a
+     * large last-level cache raise it (default_size), which gives more
+     * elements, never fewer. */
     uint64_t size = c->size ? c->size : run->ses.opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
     if (rc == 0 && c->concurrency.start != 0 && range_end(&c->concurrency) > size / cr_dtype_size(CR_FLOAT))
         rc = refuse_concurrency(run, range_end(&c->concurrency), size, CR_FLOAT);
@@ -86,6 +88,25 @@ int stream_check_options(stream_run *run)
     if (rc == 0 && biggest != 0)
         rc = check_host_memory(run, biggest, 4); /* the fewest: three mirrors and a scratch array */
     return rc;
+}
+
+/* The fixed sweep's array size where none is given: 256 MiB, or on a
+ * last-level cache larger than 128 MiB twice that cache (whole MiB), so
+ * that the two arrays of copy, mul and dot make STREAM's 4x it and the
+ * headlines are memory's. Quick runs keep their small arrays. */
+static uint64_t default_size(stream_run *run, uint64_t llc)
+{
+    if (run->ses.opt.quick)
+        return QUICK_SIZE;
+    uint64_t mib = UINT64_C(1) << 20, want = (2 * llc + mib - 1) / mib * mib;
+    if (want <= DEFAULT_SIZE)
+        return DEFAULT_SIZE;
+    char a[32], l[32];
+    cr_format_bytes(want, a, sizeof a);
+    cr_format_bytes(llc, l, sizeof l);
+    cr_session_note(&run->ses, "default array size raised to %s, twice the %s last-level cache: two arrays make "
+                               "4x it (STREAM's rule)", a, l);
+    return want;
 }
 
 /* Checks every size against the device and host limits; fills defaults.
@@ -99,6 +120,9 @@ int stream_check_sizes(stream_run *run)
     if (d->global_mem_bytes / 3 < limit)
         limit = d->global_mem_bytes / 3; /* three arrays live at once */
     char a[32], b[32];
+    uint64_t llc = d->cache_bytes;
+    if (run->ses.topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->ses.topo) > llc)
+        llc = cr_topo_llc_bytes(run->ses.topo);
     if (c->size != 0) {
         if (c->size > limit) {
             cr_format_bytes(c->size, a, sizeof a);
@@ -106,7 +130,7 @@ int stream_check_sizes(stream_run *run)
             return cr_fail_usage(&run->ses, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
         }
     } else {
-        c->size = run->ses.opt.quick ? QUICK_SIZE : DEFAULT_SIZE;
+        c->size = default_size(run, llc);
         if (c->size > limit) {
             c->size = pow2_floor(limit);
             cr_format_bytes(c->size, a, sizeof a);
@@ -121,9 +145,6 @@ int stream_check_sizes(stream_run *run)
             return cr_fail_usage(&run->ses, "--footprint reaches %s, above the device limit of %s per array", a, b);
         }
     } else {
-        uint64_t llc = d->cache_bytes;
-        if (run->ses.topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->ses.topo) > llc)
-            llc = cr_topo_llc_bytes(run->ses.topo);
         uint64_t end = run->ses.opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
         if (end > limit) {
             end = pow2_floor(limit);

@@ -200,6 +200,57 @@ static void test_above_the_host_limit_is_flagged_only_against_a_limit(void **sta
     assert_int_equal(cr_plausibility_check(&p, &r), 0);
 }
 
+/* A limit measured in the same rounds: median to median and best to best,
+ * each allowed 1.05x widened by the spread, which stops widening at 10%:
+ * a figure 30% over its limit is flagged however noisy the two were. */
+/* A memory row judged against a limit measured in its own rounds. */
+static cr_result phase_limited_row(double ratio, double best_ratio, double spread)
+{
+    cr_result r = clean_memory_row();
+    r.ref_is_limit = true;
+    r.limit_best = 26;
+    r.ref_ratio = ratio;
+    r.ref_best_ratio = best_ratio;
+    r.ref_spread = spread;
+    return r;
+}
+
+static void test_a_limit_in_the_same_rounds_allows_for_the_spread(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks();
+    cr_result r = phase_limited_row(1.09, 1.0, 0.05); /* 1.05 x 1.05 = 1.1025 allowed */
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+    r.ref_spread = 0.02; /* 1.071 allowed */
+    assert_int_equal(cr_plausibility_check(&p, &r), 1);
+    assert_string_equal(r.flags, "above-host-limit");
+    assert_non_null(strstr(r.note, "median to median 1.09x the host's own limit for the same work, best to best 1x"));
+
+    cr_result best = phase_limited_row(1.0, 1.2, 0.5); /* the spread capped: 1.155 allowed */
+    assert_int_equal(cr_plausibility_check(&p, &best), 1);
+    assert_string_equal(best.flags, "above-host-limit");
+    best = phase_limited_row(1.0, 1.15, 0.5);
+    assert_int_equal(cr_plausibility_check(&p, &best), 0);
+}
+
+/* Such a row's memory ceiling is the higher of the peak measured before
+ * the run and its own limit's best, with the same allowance: memory that
+ * ran faster in the row's phase raises it. */
+static void test_the_phase_limit_can_raise_the_memory_ceiling(void **state)
+{
+    (void)state;
+    cr_peaks p = planted_peaks(); /* 30 GB/s */
+    cr_result r = phase_limited_row(1.0, 1.0, 0);
+    r.figure_best = r.figure = 36;
+    r.limit_best = 36; /* this phase's memory was faster than the peak's */
+    assert_int_equal(cr_plausibility_check(&p, &r), 0);
+    r.limit_best = 20; /* the peak's 30 is the ceiling: 36 is 1.2x it */
+    r.ref_best_ratio = 1.8;
+    assert_int_equal(cr_plausibility_check(&p, &r), 2);
+    assert_string_equal(r.flags, "above-peak;above-host-limit");
+    assert_non_null(strstr(r.note, "36 GB/s is 1.2x the memory peak of 30 GB/s, beyond the 1.05x"));
+}
+
 static void test_unknown_peaks_and_unmeasured_rows_get_no_verdict(void **state)
 {
     (void)state;
@@ -310,6 +361,10 @@ static void test_the_host_limit_is_measured_and_verified(void **state)
     assert_true(lim.threads >= 1);
     assert_true(lim.triad.median_gbs > 0 && lim.triad.best_gbs >= lim.triad.median_gbs);
     assert_true(lim.read.median_gbs > 0 && lim.read.best_gbs >= lim.read.median_gbs);
+    assert_true(lim.streamed.median_gbs > 0 && lim.streamed.best_gbs >= lim.streamed.median_gbs);
+#if defined(__x86_64__)
+    assert_non_null(lim.streamed_isa); /* every x86-64 has SSE2's streaming stores */
+#endif
     assert_int_equal(cr_host_limit_measure(4 * MiB, 0, &lim, err, sizeof err), -1);
     assert_non_null(strstr(err, "host limit"));
 }
@@ -320,6 +375,7 @@ TEST_MAIN(NULL, NULL, test_a_clean_row_passes, test_a_row_above_the_memory_peak_
           test_a_row_that_missed_the_stopping_rule_is_unstable,
           test_a_cache_resident_memory_row_is_labelled_cache_not_above_peak,
           test_above_the_host_limit_is_flagged_only_against_a_limit,
+          test_a_limit_in_the_same_rounds_allows_for_the_spread, test_the_phase_limit_can_raise_the_memory_ceiling,
           test_unknown_peaks_and_unmeasured_rows_get_no_verdict, test_several_verdicts_are_all_listed,
           test_peaks_from_a_cpu_device_name_their_clock, test_the_local_memory_peak_names_its_basis,
           test_the_host_limit_is_measured_and_verified)
