@@ -32,12 +32,20 @@ static uint64_t pow2_floor(uint64_t v)
     return p;
 }
 
+/* The largest array of which `arrays` fit in 90% of the host's memory;
+ * UINT64_MAX where the memory is unknown. */
+static uint64_t host_memory_cap(unsigned arrays)
+{
+    uint64_t phys = cr_host_memory_bytes();
+    return phys == 0 ? UINT64_MAX : phys / 10 * 9 / arrays;
+}
+
 /* Host memory: `arrays` arrays of the biggest size. Refuse rather than
  * swap. 0, or the exit status after one line. */
 static int check_host_memory(stream_run *run, uint64_t biggest, unsigned arrays)
 {
     uint64_t phys = cr_host_memory_bytes();
-    if (phys == 0 || biggest <= phys / 10 * 9 / arrays)
+    if (biggest <= host_memory_cap(arrays))
         return 0;
     char a[32], b[32];
     cr_format_bytes(biggest > UINT64_MAX / arrays ? UINT64_MAX : biggest * arrays, a, sizeof a);
@@ -93,20 +101,31 @@ int stream_check_options(stream_run *run)
 /* The fixed sweep's array size where none is given: 256 MiB, or on a
  * last-level cache larger than 128 MiB twice that cache (whole MiB), so
  * that the two arrays of copy, mul and dot make STREAM's 4x it and the
- * headlines are memory's. Quick runs keep their small arrays. */
-static uint64_t default_size(stream_run *run, uint64_t llc)
+ * headlines are memory's; then lowered to what the device and the host's
+ * memory hold (cap: the smaller of the two, device_limits: whether the
+ * device's is it). Quick runs keep their small arrays. One note says what
+ * was done. */
+static uint64_t default_size(stream_run *run, uint64_t llc, uint64_t cap, bool device_limits)
 {
     if (run->ses.opt.quick)
-        return QUICK_SIZE;
+        return QUICK_SIZE <= cap ? QUICK_SIZE : pow2_floor(cap);
     uint64_t mib = UINT64_C(1) << 20, want = (2 * llc + mib - 1) / mib * mib;
-    if (want <= DEFAULT_SIZE)
-        return DEFAULT_SIZE;
+    bool raised = want > DEFAULT_SIZE;
+    uint64_t size = raised ? want : DEFAULT_SIZE;
     char a[32], l[32];
-    cr_format_bytes(want, a, sizeof a);
     cr_format_bytes(llc, l, sizeof l);
-    cr_session_note(&run->ses, "default array size raised to %s, twice the %s last-level cache: two arrays make "
-                               "4x it (STREAM's rule)", a, l);
-    return want;
+    if (size > cap) {
+        size = pow2_floor(cap);
+        cr_format_bytes(size, a, sizeof a);
+        cr_session_note(&run->ses, "default array size lowered to %s by %s%s%s", a,
+                        device_limits ? "the device's allocation limit" : "the host's memory",
+                        raised ? ", below twice the last-level cache of " : "", raised ? l : "");
+    } else if (raised) {
+        cr_format_bytes(size, a, sizeof a);
+        cr_session_note(&run->ses, "default array size raised to %s, twice the %s last-level cache: two arrays make "
+                                   "4x it (STREAM's rule)", a, l);
+    }
+    return size;
 }
 
 /* Checks every size against the device and host limits; fills defaults.
@@ -119,6 +138,12 @@ int stream_check_sizes(stream_run *run)
     uint64_t limit = d->max_alloc_bytes;
     if (d->global_mem_bytes / 3 < limit)
         limit = d->global_mem_bytes / 3; /* three arrays live at once */
+    /* Host memory: three mirrors and one scratch array; with the reference
+     * three host arrays and three for its limit; a CPU or APU device's own
+     * three arrays live there too. A default larger than that is lowered,
+     * as it is for the device; a size given is refused. */
+    unsigned host_arrays = 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0);
+    uint64_t host_cap = host_memory_cap(host_arrays);
     char a[32], b[32];
     uint64_t llc = d->cache_bytes;
     if (run->ses.topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->ses.topo) > llc)
@@ -130,12 +155,7 @@ int stream_check_sizes(stream_run *run)
             return cr_fail_usage(&run->ses, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
         }
     } else {
-        c->size = default_size(run, llc);
-        if (c->size > limit) {
-            c->size = pow2_floor(limit);
-            cr_format_bytes(c->size, a, sizeof a);
-            cr_session_note(&run->ses, "default array size lowered to %s by the device's allocation limit", a);
-        }
+        c->size = default_size(run, llc, limit < host_cap ? limit : host_cap, limit < host_cap);
     }
     if (c->footprint.start != 0) {
         uint64_t end = range_end(&c->footprint);
@@ -146,21 +166,19 @@ int stream_check_sizes(stream_run *run)
         }
     } else {
         uint64_t end = run->ses.opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
-        if (end > limit) {
-            end = pow2_floor(limit);
+        if (end > limit || end > host_cap) {
+            end = pow2_floor(limit < host_cap ? limit : host_cap);
             cr_format_bytes(end, a, sizeof a);
-            cr_session_note(&run->ses, "working-set sweep capped at %s per array by the device's allocation limit", a);
+            cr_session_note(&run->ses, "working-set sweep capped at %s per array by %s", a,
+                            limit < host_cap ? "the device's allocation limit" : "the host's memory");
         }
         c->footprint = (cr_range){UINT64_C(16) << 10, end, run->ses.opt.quick ? 16 : 2};
     }
-    /* Host memory: three mirrors and one scratch array; with the reference
-     * three host arrays and three for its limit; a CPU or APU device's own
-     * three arrays live there too. */
     uint64_t biggest = c->size;
     uint64_t fp_end = range_end(&c->footprint);
     if (fp_end > biggest)
         biggest = fp_end;
-    int rc = check_host_memory(run, biggest, 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0));
+    int rc = check_host_memory(run, biggest, host_arrays);
     if (rc != 0)
         return rc;
     run->mirror_bytes = biggest;

@@ -174,6 +174,28 @@ static void test_a_planted_inflation_is_above_the_host_limit(void **state)
     run_free(&r);
 }
 
+/* The defaults run on any host: sizes a run was not given are lowered to
+ * what the device and the host's memory hold, never refused (a host with a
+ * 260 MiB last-level cache and 24 GiB refused its own default sweep: 13
+ * arrays of 2 GiB). A last-level cache larger than 128 MiB raises the
+ * fixed size (a synthetic hwloc topology stands for it here; PoCL reads
+ * the same one, so its allocation limit may lower the size again), and the
+ * run says which. */
+static void test_the_defaults_fit_this_host(void **state)
+{
+    (void)state;
+    run_result r = run_with_status(0, NULL, "stream-opencl", "--check-options");
+    run_free(&r);
+    char args[256];
+    snprintf(args, sizeof args, "--sweeps fixed --kernels triad --dtype float --reps 2:2 --max-time 0.1 --host-ref off "
+                                "--out %s/big-llc", tmp);
+    r = run_with_status(0, "HWLOC_SYNTHETIC='pack:1 l3:1(size=1GB) core:2 pu:1'", "stream-opencl", args);
+    if (strstr(r.err, "note: default array size raised to ") == NULL &&
+        strstr(r.err, "note: default array size lowered to ") == NULL)
+        fail_msg("no note on the default size: %s", r.err);
+    run_free(&r);
+}
+
 /* Without the host's limit (these tests' runs: CROSSROOF_HOST_LIMIT=off)
  * the CPU device's memory peak is unknown, says why, and judges nothing:
  * no figure is called above it. */
@@ -447,4 +469,4 @@ CLI_TEST_MAIN(test_help_version_and_listing, test_bad_inputs, test_shared_option
               test_concurrency_sweep_structure, test_concurrency_windows_move_and_verify_what_they_touch,
               test_planted_faults_inside_and_outside_a_window_fail_the_run, TIMED(test_quick_run_is_complete_and_valid),
               TIMED(test_rows_pass_the_plausibility_gate), TIMED(test_a_planted_inflation_is_above_the_host_limit),
-              test_without_the_host_limit_the_memory_peak_is_unknown)
+              test_the_defaults_fit_this_host, test_without_the_host_limit_the_memory_peak_is_unknown)
