@@ -12,7 +12,9 @@ set datafile columnheaders
 kernels = "copy mul add triad dot"
 is_point(dt, k) = strcol("sweep") eq "concurrency" && strcol("dtype") eq dt && strcol("variant") eq k && \
                   strcol("valid") eq "1"
-limit_of(p) = strstrt(p, "host_limit_GBps=") == 1 ? real(p[17:]) : NaN
+# The value of the params' first key, host_limit_GBps, up to the next ';'.
+value_end(p) = strstrt(p, ";") ? strstrt(p, ";") - 1 : strlen(p)
+limit_of(p) = strstrt(p, "host_limit_GBps=") == 1 ? real(p[17:value_end(p)]) : NaN
 
 # One table per (type, kernel) and one for the host limit per type, each
 # made empty first (set print): a plot that keeps no row makes none.
