@@ -38,18 +38,28 @@ static void copy_point(cr_result *row, const lt_point *p, const char *why)
              why, pieces);
 }
 
-/* A level row whose latency is main memory's: flagged, with both figures,
- * so that neither the report nor a reader takes it for the level's. */
-static void judge_level(cr_result *row, const lt_cache_level *l, double memory_ns)
+/* A level row whose latency is main memory's, or that lies past the
+ * level's end with no footprint the level serves whole above twice the
+ * smaller level: flagged, with the figures, so that neither the report nor
+ * a reader takes it for the level's. */
+static void judge_level(cr_result *row, const lt_cache_level *l, double memory_ns, double end_ns, uint64_t end_bytes)
 {
-    if (!row->valid || !lt_level_is_memory(row->figure, memory_ns))
+    if (!row->valid)
         return;
-    char fp[32];
+    char fp[32], at[32];
     cr_format_bytes(row->size_bytes, fp, sizeof fp);
-    CR_FLAG(row, "not-a-cache-level",
-            "%.4g ns is within %.2g x main memory's %.4g ns: at %s the %s no longer serves this process (a cache "
-            "shared with others, or smaller than reported), so this is memory's latency, not the level's",
-            row->figure, LT_NOT_A_LEVEL_RATIO, memory_ns, fp, l->name);
+    cr_format_bytes(end_bytes, at, sizeof at);
+    if (lt_level_is_memory(row->figure, memory_ns))
+        CR_FLAG(row, "not-a-cache-level",
+                "%.4g ns is within %.2g x main memory's %.4g ns: at %s the %s no longer serves this process (a cache "
+                "shared with others, or smaller than reported), so this is memory's latency, not the level's",
+                row->figure, LT_NOT_A_LEVEL_RATIO, memory_ns, fp, l->name);
+    else if (end_ns > 0)
+        CR_FLAG(row, "not-a-cache-level",
+                "%.4g ns is %.2g x the %.4g ns at %s, past the %s's end (a step of %.2gx between neighbouring "
+                "footprints), and no footprint above twice the smaller level's is served whole: the %s serves this "
+                "process less than that (a cache shared with others, or smaller than reported)",
+                row->figure, row->figure / end_ns, end_ns, at, l->name, LT_LEVEL_JUMP, l->name);
 }
 
 int lt_record_levels(lt_state *s, lt_endpoint *ep)
@@ -72,8 +82,12 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep)
         cr_result row;
         lt_init_row(&row, ep, l->name, "level");
         cr_result_add_param(&row, "cache_bytes=%" PRIu64, l->bytes);
+        uint64_t below = i > 1 ? c->level[i - 2].bytes : 0;
         long half = lt_level_pick(fps, n, l->bytes, smaller);
-        long k = lt_level_pick_served(fps, ns, half, smaller, memory_ns);
+        long k = lt_level_pick_served(fps, ns, half, smaller, below, memory_ns);
+        long end = lt_level_end(fps, ns, half, smaller, below);
+        /* Past the level's end, and left there: nothing above twice the smaller level is served whole. */
+        bool unserved = k == half && lt_level_past_end(fps, ns, half, smaller, below);
         cr_format_bytes(l->bytes, a, sizeof a);
         if (k < 0) {
             cr_result_unmeasured(&row);
@@ -90,11 +104,12 @@ int lt_record_levels(lt_state *s, lt_endpoint *ep)
             else
                 snprintf(why, sizeof why,
                          "the largest footprint the level serves whole here: at %s, half the %s %s (size from %s), "
-                         "the walk took memory's %.4g ns, so others share the level or it is smaller than reported",
-                         at, a, l->name, l->source, ns[half]);
+                         "the walk took %.4g ns, %s, so others share the level or it is smaller than reported",
+                         at, a, l->name, l->source, ns[half],
+                         k == end ? "past the step of 2x or more that follows this footprint" : "memory's");
             copy_point(&row, &ep->points[k], why);
             lt_add_cycles(&row, ep->points[k].cycles, ep);
-            judge_level(&row, l, memory_ns);
+            judge_level(&row, l, memory_ns, unserved ? ns[end] : NAN, unserved ? fps[end] : 0);
         }
         if (cr_session_record(&s->ses, &row) != 0)
             return -1;

@@ -25,9 +25,37 @@ bool lt_level_is_memory(double level_ns, double memory_ns)
     return level_ns > 0 && memory_ns > 0 && level_ns * LT_NOT_A_LEVEL_RATIO >= memory_ns;
 }
 
-long lt_level_pick_served(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
-                          double memory_ns)
+static bool steps_up(const double *ns, long k) { return ns[k] > 0 && ns[k + 1] >= LT_LEVEL_JUMP * ns[k]; }
+
+long lt_level_end(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                  uint64_t smaller_below)
 {
+    bool smaller_ended = false; /* the smaller level had its own step below its size */
+    for (long k = 0; k < pick; ++k) {
+        if (footprints[k] > smaller_below && footprints[k] < smaller_bytes && steps_up(ns, k))
+            smaller_ended = true;
+        bool can_end = footprints[k] > smaller_bytes || (footprints[k] == smaller_bytes && smaller_ended);
+        if (can_end && steps_up(ns, k))
+            return k;
+    }
+    return -1;
+}
+
+bool lt_level_past_end(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                       uint64_t smaller_below)
+{
+    long end = pick < 0 ? -1 : lt_level_end(footprints, ns, pick, smaller_bytes, smaller_below);
+    return end >= 0 && ns[pick] >= LT_LEVEL_JUMP * ns[end];
+}
+
+long lt_level_pick_served(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                          uint64_t smaller_below, double memory_ns)
+{
+    if (lt_level_past_end(footprints, ns, pick, smaller_bytes, smaller_below)) {
+        long end = lt_level_end(footprints, ns, pick, smaller_bytes, smaller_below);
+        if (footprints[end] > 2 * smaller_bytes)
+            return end;
+    }
     if (pick < 0 || !lt_level_is_memory(ns[pick], memory_ns))
         return pick;
     for (long k = pick - 1; k >= 0 && footprints[k] > 2 * smaller_bytes; --k)

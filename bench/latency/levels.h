@@ -36,14 +36,37 @@ long lt_memory_pick(const uint64_t *footprints, size_t n, uint64_t llc_bytes);
  * is unknown (NaN). */
 bool lt_level_is_memory(double level_ns, double memory_ns);
 
-/* Where the point lt_level_pick chose (index pick) reads main memory's
- * latency (ns: each footprint's, NaN where not measured), the level does
- * not serve that footprint whole here (shared with other processes, or
- * smaller than reported): the largest smaller footprint above twice
- * smaller_bytes (the smaller level then holds at most half of it) whose
- * latency is not memory's, where there is one; else pick. */
+/* A step of this much between neighbouring footprints of the sweep (each
+ * twice the one before) is where a level ends: inside a level the walk's
+ * latency creeps up (conflicts, the TLB's reach), at its end it jumps. */
+#define LT_LEVEL_JUMP 2.0
+
+/* Index of the last footprint before the first LT_LEVEL_JUMP step between
+ * neighbouring footprints that can end the level, up to pick (ns: each
+ * footprint's latency, NaN where not measured): where the level ends; -1
+ * where it has no such step. A step from a footprint above the smaller
+ * level's size can end it; one from that size itself ends it only where the
+ * smaller level has a step of its own between its own smaller level's size
+ * (smaller_below) and its size (a walk over exactly a level's size already
+ * misses it: such a step is the smaller level's end, unless that one came
+ * before). */
+long lt_level_end(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                  uint64_t smaller_below);
+
+/* Whether the point pick lies past the level's end: it reads at least
+ * LT_LEVEL_JUMP times the latency where the level ends (lt_level_end). */
+bool lt_level_past_end(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
+                       uint64_t smaller_below);
+
+/* Where the point lt_level_pick chose (index pick) lies past the level's
+ * end, or reads main memory's latency, the level does not serve that
+ * footprint whole here (shared with other processes, or smaller than
+ * reported): the level's end where it is above twice smaller_bytes (the
+ * smaller level then holds at most half of it), else the largest smaller
+ * footprint above that whose latency is not memory's, where there is one;
+ * else pick. */
 long lt_level_pick_served(const uint64_t *footprints, const double *ns, long pick, uint64_t smaller_bytes,
-                          double memory_ns);
+                          uint64_t smaller_below, double memory_ns);
 
 /* Replaces out's levels (and its line size, where hwloc knows it) with the
  * host's data caches L1..L5; leaves out as it was when t has none. */

@@ -135,17 +135,67 @@ static void test_a_level_is_read_where_it_serves_the_walk_whole(void **state)
         ns[i] = f[i] <= MiB(1) ? 4 : f[i] <= MiB(4) ? 15 : f[i] <= MiB(8) ? 150 : 180;
     long pick = lt_level_pick(f, n, MiB(32), MiB(1));
     assert_int_equal(pick, 12);
-    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 188), 10);
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 32768, 188), 10);
     ns[10] = 170; /* 4 MiB is memory's too: only 2 MiB is left, not above twice the L2 */
-    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 188), pick);
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 32768, 188), pick);
     ns[12] = 15; /* served whole at 16 MiB */
-    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 188), pick);
-    assert_int_equal(lt_level_pick_served(f, ns, -1, MiB(1), 188), -1);
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 32768, 188), pick);
+    assert_int_equal(lt_level_pick_served(f, ns, -1, MiB(1), 32768, 188), -1);
     ns[12] = 180;
-    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), NAN), pick); /* no memory latency known */
+    assert_int_equal(lt_level_pick_served(f, ns, pick, MiB(1), 32768, NAN), pick); /* no memory latency known */
 }
 
-TEST_MAIN(NULL, NULL, test_a_level_is_read_where_it_serves_the_walk_whole,
+/* A shared L3 of 260 MiB that serves this process some 10 MiB, on a host
+ * whose memory latency climbs with the TLB's misses (a 2-core Emerald
+ * Rapids VM, ns per load of two runs of its footprint sweep): the memory
+ * row, at 4 GiB, reads 382 and 521 ns, so the L3's half-size point (128
+ * MiB, 169 and 202 ns) is not within 1.5x of it, yet lies past the L3's
+ * step. In the first run the L2 is read before its own step (512 KiB),
+ * and the L3's step, from 4 to 8 MiB, comes at twice the L2: no footprint
+ * is left that the L3 serves whole. In the second the L2's step is at
+ * 1 -> 2 MiB, inside it, so the step from 2 MiB, the L2's size, is the
+ * L3's. Either way the L3's point stays, past the level's end, and the row
+ * says so. */
+static void test_a_level_past_its_step_is_read_before_it(void **state)
+{
+    (void)state;
+    uint64_t f[32];
+    size_t n = 21;
+    double ns[] = {1.85, 1.71, 1.64, 1.98, 5.43, 6.63, 5.58, 6.28, 29.2, 29.5, 38.4,
+                   132, 143, 155, 174, 169, 189, 200, 250, 327, 382};
+    for (size_t i = 0; i < n; ++i)
+        f[i] = (uint64_t)4096 << i; /* 4 KiB .. 4 GiB */
+    const uint64_t l1 = 48 * 1024, l2 = MiB(2);
+    long p1 = lt_level_pick(f, n, l1, 0), p2 = lt_level_pick(f, n, l2, l1), p3 = lt_level_pick(f, n, MiB(260), l2);
+    assert_int_equal(f[p1], 16384);
+    assert_int_equal(lt_level_end(f, ns, p1, 0, 0), -1);
+    assert_int_equal(lt_level_pick_served(f, ns, p1, 0, 0, 382), p1);
+    assert_int_equal(f[p2], MiB(1));
+    assert_int_equal(f[lt_level_end(f, ns, p2, l1, 0)], 512 * 1024);
+    assert_int_equal(f[lt_level_pick_served(f, ns, p2, l1, 0, 382)], 512 * 1024);
+    assert_int_equal(f[p3], MiB(128));
+    assert_false(lt_level_is_memory(ns[p3], 382));
+    assert_int_equal(f[lt_level_end(f, ns, p3, l2, l1)], MiB(4));
+    assert_true(lt_level_past_end(f, ns, p3, l2, l1));
+    assert_int_equal(lt_level_pick_served(f, ns, p3, l2, l1, 382), p3);
+    /* With the step one footprint later the L3 is read at 8 MiB. */
+    ns[11] = 40;
+    assert_int_equal(f[lt_level_pick_served(f, ns, p3, l2, l1, 382)], MiB(8));
+
+    double second[] = {1.64, 1.66, 1.70, 2.21, 5.21, 5.59, 6.62, 6.68, 9.22, 35.3, 118,
+                       146, 156, 169, 172, 202, 236, 268, 355, 596, 521};
+    assert_int_equal(lt_level_end(f, second, p2, l1, 0), -1); /* the L2's step comes after its point */
+    assert_int_equal(lt_level_pick_served(f, second, p2, l1, 0, 521), p2);
+    assert_int_equal(f[lt_level_end(f, second, p3, l2, l1)], MiB(2));
+    assert_true(lt_level_past_end(f, second, p3, l2, l1));
+    assert_int_equal(lt_level_pick_served(f, second, p3, l2, l1, 521), p3);
+    /* Without the L2's own step below its size, the step from 2 MiB is the
+     * L2's end, and the L3 has none. */
+    second[9] = 9.5;
+    assert_false(lt_level_past_end(f, second, p3, l2, l1));
+}
+
+TEST_MAIN(NULL, NULL, test_a_level_past_its_step_is_read_before_it, test_a_level_is_read_where_it_serves_the_walk_whole,
           test_level_is_the_largest_footprint_in_half_of_it, test_level_without_a_footprint,
           test_memory_needs_four_times_the_last_level, test_caches_from_the_topology,
           test_a_level_as_slow_as_memory_is_memory)
