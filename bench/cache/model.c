@@ -10,11 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The prefetched lines on their way, the oldest overwritten first: a
+ * prefetcher keeps few in flight, and one asked for 64 prefetches ago has
+ * long arrived. */
+#define IN_FLIGHT 64
+
 struct cc_model {
     unsigned count;
     cs_cache *level[CC_MAX_LEVELS];
     cs_prefetcher prefetcher;
     uint64_t line_bytes; /* the first level's, what the prefetcher counts in */
+    double latency_ns[CC_MAX_LEVELS + 1]; /* each level's, then memory's */
+    double now_ns; /* when the next access starts: the one before has been served */
+    struct {
+        uint64_t line;
+        double ready_ns;
+        bool used;
+    } flight[IN_FLIGHT];
+    unsigned next_flight;
 };
 
 static void add_assumed(cc_model_config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -157,6 +170,11 @@ cc_model *cc_model_new(const cc_model_config *c)
     m->count = c->count;
     cs_prefetcher_init(&m->prefetcher, &c->prefetch);
     m->line_bytes = c->count ? c->level[0].line_bytes : 0;
+    for (unsigned i = 0; i < c->count; ++i)
+        m->latency_ns[i] = c->latency_ns[i];
+    m->latency_ns[c->count] = c->memory_ns;
+    for (unsigned i = 0; i < IN_FLIGHT; ++i)
+        m->flight[i].used = true;
     for (unsigned i = 0; i < c->count; ++i) {
         m->level[i] = cs_cache_new(&c->level[i], UINT64_C(1) + i);
         if (m->level[i] == NULL) {
@@ -201,23 +219,66 @@ static unsigned follow(cc_model *m, unsigned depth, uint64_t address, bool write
     return served;
 }
 
+/* When a first-level hit on line can be served: where the line is a
+ * prefetch on its way, when it arrives (and it is on its way no more);
+ * otherwise at once. */
+static double arrival(cc_model *m, uint64_t line)
+{
+    for (unsigned i = 0; i < IN_FLIGHT; ++i)
+        if (!m->flight[i].used && m->flight[i].line == line) {
+            m->flight[i].used = true;
+            return m->flight[i].ready_ns;
+        }
+    return 0;
+}
+
+/* The prefetcher's lines after an access that started at start_ns: each
+ * fetched into the first level, from the level that holds it, and on its
+ * way until that level's latency has passed. */
+static void prefetch_after(cc_model *m, uint64_t address, bool missed, double start_ns, cc_model_counts *counts)
+{
+    uint64_t lines[CS_PREFETCH_MAX_DEGREE];
+    unsigned n = cs_prefetcher_next(&m->prefetcher, address / m->line_bytes, missed, lines);
+    for (unsigned i = 0; i < n; ++i) {
+        cs_cache_traffic below;
+        cs_cache_prefetch(m->level[0], lines[i], &below);
+        unsigned source = m->count;
+        /* Write-backs first, the fill last (cs_cache_prefetch): the fill's
+         * level is where the line comes from. */
+        for (int r = 0; r < below.count; ++r) {
+            bool fill = r == below.count - 1;
+            unsigned s = follow(m, 1, below.requests[r].address, below.requests[r].write, fill, counts);
+            if (fill)
+                source = s;
+        }
+        if (below.count > 0) {
+            unsigned slot = m->next_flight++ % IN_FLIGHT;
+            m->flight[slot].line = lines[i];
+            m->flight[slot].ready_ns = start_ns + m->latency_ns[source];
+            m->flight[slot].used = false;
+        }
+    }
+    counts->prefetches += n;
+}
+
 unsigned cc_model_access(cc_model *m, uint64_t address, bool write, cc_model_counts *counts)
 {
     unsigned served = follow(m, 0, address, write, true, counts);
     ++counts->accesses;
     ++*(write ? &counts->writes : &counts->reads);
     ++*(served < m->count ? &counts->hits[served] : &counts->memory);
-    if (m->prefetcher.config.kind != CS_PREFETCH_OFF && m->line_bytes) {
-        uint64_t lines[CS_PREFETCH_MAX_DEGREE];
-        unsigned n = cs_prefetcher_next(&m->prefetcher, address / m->line_bytes, served != 0, lines);
-        for (unsigned i = 0; i < n; ++i) {
-            cs_cache_traffic below;
-            cs_cache_prefetch(m->level[0], lines[i], &below);
-            for (int r = 0; r < below.count; ++r)
-                follow(m, 1, below.requests[r].address, below.requests[r].write, false, counts);
+    double start = m->now_ns, cost = m->latency_ns[served];
+    if (served == 0 && m->line_bytes) {
+        double wait = arrival(m, address / m->line_bytes) - start;
+        if (wait > cost) {
+            cost = wait;
+            ++counts->late_prefetches;
         }
-        counts->prefetches += n;
     }
+    m->now_ns += cost;
+    counts->chain_ns += cost;
+    if (m->prefetcher.config.kind != CS_PREFETCH_OFF && m->line_bytes)
+        prefetch_after(m, address, served != 0, start, counts);
     return served;
 }
 
@@ -234,6 +295,8 @@ double cc_model_predict_ns(const cc_model_config *c, const cc_model_counts *n)
 {
     if (n->accesses == 0)
         return NAN;
+    if (n->prefetches > 0)
+        return n->chain_ns / (double)n->accesses;
     double ns = (double)n->memory * c->memory_ns;
     for (unsigned i = 0; i < c->count; ++i)
         ns += (double)n->hits[i] * c->latency_ns[i];

@@ -4,8 +4,13 @@
  *
  * Predicted time per access = (sum over levels of hits x that level's
  * latency + memory accesses x the memory latency) / accesses: the premise
- * of a pattern whose every access waits for the one before. Percentage
- * error as Crawford's eq. 7.1: 100 |(measured - predicted) / measured|. */
+ * of a pattern whose every access waits for the one before. With a
+ * prefetcher, the same chain timed access by access: a line the prefetcher
+ * asked for arrives its source level's latency after the access that asked,
+ * and the first access to it waits for what is left of that, at least the
+ * first level's latency (a prefetch one line ahead of a chain of misses
+ * hides about half of each). Percentage error as Crawford's eq. 7.1:
+ * 100 |(measured - predicted) / measured|. */
 #ifndef CR_CACHE_MODEL_H
 #define CR_CACHE_MODEL_H
 
@@ -65,6 +70,8 @@ typedef struct {
     uint64_t l1_read_misses;      /* loads that missed the first level */
     uint64_t last_level_misses;   /* accesses of any kind the last level missed, write-backs included */
     uint64_t prefetches;          /* lines the first level's prefetcher fetched */
+    uint64_t late_prefetches;     /* first uses of a prefetched line that waited for its fill */
+    double chain_ns;              /* the accesses' time, each waiting for the one before */
 } cc_model_counts;
 
 typedef struct cc_model cc_model;
@@ -79,7 +86,8 @@ cc_model *cc_model_new(const cc_model_config *c);
 unsigned cc_model_access(cc_model *m, uint64_t address, bool write, cc_model_counts *counts);
 void cc_model_free(cc_model *m);
 
-/* ns per access the counts predict; NaN without accesses. */
+/* ns per access the counts predict (where the prefetcher fetched, the
+ * chain's time); NaN without accesses. */
 double cc_model_predict_ns(const cc_model_config *c, const cc_model_counts *counts);
 
 /* Where a prediction rests on a level holding more than it was seen to

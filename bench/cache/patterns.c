@@ -245,7 +245,8 @@ static int record_model(run_state *st, unsigned kind, const cc_replay *r, const 
     }
     /* Beside Crawford's model, which has no prefetcher, the same with the
      * least a stride prefetcher does (one line ahead of a stride seen
-     * twice): how much of the error the device's prefetchers explain. */
+     * twice), its lines timed as they arrive (model.h): how much of the
+     * error the device's prefetchers explain. */
     cc_model_config with_prefetch = st->model;
     with_prefetch.prefetch = (cs_prefetch_config){CS_PREFETCH_STRIDE, 1, 1};
     cc_model_counts n, np;

@@ -110,12 +110,21 @@ static void test_a_stride_prefetcher_turns_misses_into_hits(void **state)
             assert_counts(&n, &(cc_model_counts){.accesses = 6, .reads = 6, .hits = {3, 0}, .memory = 3,
                                                  .l1_read_misses = 3, .last_level_misses = 7});
             assert_int_equal(n.prefetches, 4);
-            assert_float_equal(cc_model_predict_ns(&c, &n), 50.5, 1e-12);
+            /* Timed as a chain: accesses 0-2 wait 100 each (t = 300); the
+             * prefetch asked at t = 200 is there at 300, access 3 takes the
+             * L1's 1; the next, asked at 300, comes at 400, and access 4,
+             * starting at 301, waits 99 for it; access 5's, asked at 301,
+             * comes at 401: 1 again. 401 ns for six accesses, where hits
+             * counted alone would say (3 x 100 + 3 x 1) / 6 = 50.5. */
+            assert_int_equal(n.late_prefetches, 1);
+            assert_float_equal(n.chain_ns, 401.0, 1e-12);
+            assert_float_equal(cc_model_predict_ns(&c, &n), 401.0 / 6, 1e-12);
         } else {
             assert_counts(&n, &(cc_model_counts){.accesses = 6, .reads = 6, .memory = 6, .l1_read_misses = 6,
                                                  .last_level_misses = 6});
             assert_int_equal(n.prefetches, 0);
             assert_float_equal(cc_model_predict_ns(&c, &n), 100.0, 1e-12);
+            assert_float_equal(n.chain_ns, 600.0, 1e-12); /* the same chain, access by access */
         }
     }
 }
