@@ -190,32 +190,38 @@ static double one_rep(fma_run *run, bool is_double)
     return (double)(t1 - t0) * 1e-9;
 }
 
-static int measure_type(fma_run *run, bool is_double, int reps, double *times, double *steps_s, cr_host_fma *out,
-                        char *err, size_t errlen)
+/* reps timed repetitions of each type after one untimed, the two types in
+ * turn, so that a shared host's slow and quick moments fall on both alike:
+ * times[k * reps + r], steps_s one clock step per thread and repetition. */
+static int measure_types(fma_run *run, int reps, double *times, double *steps_s, cr_host_fma *out, char *err,
+                         size_t errlen)
 {
-    for (int r = -1; r < reps; ++r) {
-        double s = one_rep(run, is_double);
-        uint64_t bad = 0;
-        for (int t = 0; t < run->team; ++t)
-            bad += wrong_values(&run->lanes[t], is_double);
-        if (bad || run->team != run->threads) {
-            snprintf(err, errlen, "the host FMA reference got %" PRIu64 " wrong %s value(s) on %d of %d threads", bad,
-                     is_double ? "double" : "float", run->team, run->threads);
-            return -1;
+    for (int r = -1; r < reps; ++r)
+        for (int k = 0; k < 2; ++k) {
+            bool is_double = k == 1;
+            double s = one_rep(run, is_double);
+            uint64_t bad = 0;
+            for (int t = 0; t < run->team; ++t)
+                bad += wrong_values(&run->lanes[t], is_double);
+            if (bad || run->team != run->threads) {
+                snprintf(err, errlen, "the host FMA reference got %" PRIu64 " wrong %s value(s) on %d of %d threads",
+                         bad, is_double ? "double" : "float", run->team, run->threads);
+                return -1;
+            }
+            if (r < 0)
+                continue;
+            times[(size_t)k * (size_t)reps + (size_t)r] = s;
+            for (int t = 0; t < run->team; ++t)
+                steps_s[((size_t)k * (size_t)reps + (size_t)r) * (size_t)run->team + (size_t)t] =
+                    run->chain_s[t] / (double)CLOCK_STEPS;
         }
-        if (r < 0)
-            continue;
-        times[r] = s;
-        for (int t = 0; t < run->team; ++t)
-            steps_s[((size_t)(is_double ? reps : 0) + (size_t)r) * (size_t)run->team + (size_t)t] =
-                run->chain_s[t] / (double)CLOCK_STEPS;
+    for (int k = 0; k < 2; ++k) {
+        cr_summary sum;
+        cr_summarize(times + (size_t)k * (size_t)reps, (size_t)reps, &sum);
+        double flops = (double)run->team * CHAINS * (k ? D_LANES : F_LANES) * 2.0 * (double)STEPS;
+        out->best_gflops[k] = flops / sum.min * 1e-9;
+        out->median_gflops[k] = flops / sum.median * 1e-9;
     }
-    cr_summary sum;
-    cr_summarize(times, (size_t)reps, &sum);
-    int k = is_double;
-    double flops = (double)run->team * CHAINS * (is_double ? D_LANES : F_LANES) * 2.0 * (double)STEPS;
-    out->best_gflops[k] = flops / sum.min * 1e-9;
-    out->median_gflops[k] = flops / sum.median * 1e-9;
     return 0;
 }
 
@@ -223,7 +229,7 @@ int cr_host_fma_measure(int reps, cr_host_fma *out, char *err, size_t errlen)
 {
     fma_run run = {.threads = omp_get_max_threads()};
     size_t n_steps = 2 * (size_t)(reps > 0 ? reps : 0) * (size_t)run.threads;
-    double *times = reps > 0 ? malloc((size_t)reps * sizeof *times) : NULL;
+    double *times = reps > 0 ? malloc(2 * (size_t)reps * sizeof *times) : NULL;
     double *steps_s = malloc(n_steps * sizeof *steps_s);
     run.chain_s = malloc((size_t)run.threads * sizeof *run.chain_s);
     if (posix_memalign((void **)&run.lanes, 64, (size_t)run.threads * sizeof *run.lanes) != 0)
@@ -237,8 +243,7 @@ int cr_host_fma_measure(int reps, cr_host_fma *out, char *err, size_t errlen)
         goto out;
     *out = (cr_host_fma){.isa = ISA, .lanes = {F_LANES, D_LANES}, .chains = CHAINS, .threads = run.threads,
                          .reps = reps};
-    if (measure_type(&run, false, reps, times, steps_s, out, err, errlen) != 0 ||
-        measure_type(&run, true, reps, times, steps_s, out, err, errlen) != 0)
+    if (measure_types(&run, reps, times, steps_s, out, err, errlen) != 0)
         goto out;
     cr_summary s;
     cr_summarize(steps_s, n_steps, &s);
