@@ -75,10 +75,11 @@ const rp_part rp_part_stream = {
     .title = "Stream bandwidth",
     .how = "The five STREAM kernels on arrays of the size in the table's title (bytes counted as STREAM counts "
            "them: arrays read plus arrays written, no write-allocate traffic), median and best of the repetitions. "
-           "\"vs host limit\" divides by the host's own triad on private arrays, measured in the same run "
-           "(interleaved with an APU; on a CPU device, which is the host, in a phase of its own with the device "
-           "idle): a CPU or APU device near 1 gets all the bandwidth the memory gives the host, and above 1.05 is "
-           "flagged. With a quick run the arrays may still fit in the last-level cache, and are flagged so. A "
+           "\"vs host limit\" divides by the host's own limit for the same work on private arrays (a triad, or "
+           "for dot a dot), measured in the same rounds as the device for arrays of 16 MiB and more (each round "
+           "the host alone in its slice, then the device): a CPU or APU device near 1 gets all the bandwidth the "
+           "memory gives the host, and above 1.05 (median to median or best to best), widened by the two medians' "
+           "spread up to 10%, is flagged. With a quick run the arrays may still fit in the last-level cache, and are flagged so. A "
            "figure marked \"flagged\" is not to be taken as a fact: the table of flagged figures says why. The "
            "concurrency table is the peak of f(k), the bandwidth against the number k of work-items running at "
            "once (the memory side of Li's X-model), and the k where it was reached.",

@@ -230,8 +230,8 @@ static int build_cache(const xg_data *d, const xg_dtype_data *dt, const xg_dtype
 
 /* The same check in units of the host's own memory limit, measured with
  * every point: a shared machine's bandwidth drifts between f's sweep and
- * the fixed-size one, the ratios less. On a CPU device the limit is
- * measured in a phase of its own, with the device idle. */
+ * the fixed-size one, the ratios less. The limit of large arrays is
+ * measured in the same rounds as the points (stream's measure_points.c). */
 static int build_drift(const xg_data *d, const xg_dtype_data *dt, const xg_dtype_fit *o, xg_param_list *l)
 {
     if (dt->nf_ref == 0 || isnan(dt->fixed_ref))

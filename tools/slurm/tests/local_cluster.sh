@@ -172,6 +172,15 @@ for b in "$bin"/*; do
 done
 export CROSSROOF_BIN=$tmp/bin CROSSROOF_TOOLS=$tools
 
+# The nodes are processes of this one machine, and each sizes its sweeps to
+# the whole of it: where the last-level cache is large (260 MiB on one host)
+# the quick latency walk alone took 4 GiB on every node, and four at once
+# were killed for memory. Each node's OpenCL device gets half of its share
+# of the machine's memory (PoCL reads the limit in whole GB).
+mem_gb=$(awk '/^MemTotal:/ { print int($2 / 1048576) }' /proc/meminfo)
+pocl_gb=$((mem_gb / (2 * ${#nodes[@]})))
+export POCL_MEMORY_LIMIT=$((pocl_gb > 0 ? pocl_gb : 1))
+
 # ---- the cluster run ----
 run="$tmp/cluster run"
 only=fma-opencl,latency-opencl,stream-opencl
