@@ -165,8 +165,8 @@ int cr_host_limit_measure(uint64_t array_bytes, int reps, cr_host_limit *out, ch
                  bad ? "triad got elements" : "read's sum came out", bad, n);
         goto out;
     }
-    *out = (cr_host_limit){.triad = t, .streamed = st, .read = r, .streamed_isa = STREAMED_ISA, .array_bytes = n * sizeof(double), .reps = reps,
-                           .threads = omp_get_max_threads()};
+    *out = (cr_host_limit){.triad = t, .streamed = st, .read = r, .streamed_isa = STREAMED_ISA,
+                           .array_bytes = n * sizeof(double), .reps = reps, .threads = omp_get_max_threads()};
     rc = 0;
 out:
     for (int i = 0; i < 3; ++i)
