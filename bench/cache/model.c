@@ -267,8 +267,10 @@ unsigned cc_model_access(cc_model *m, uint64_t address, bool write, cc_model_cou
     ++counts->accesses;
     ++*(write ? &counts->writes : &counts->reads);
     ++*(served < m->count ? &counts->hits[served] : &counts->memory);
+    /* Only a prefetcher puts lines on their way: without one, no hit waits. */
+    bool prefetching = m->prefetcher.config.kind != CS_PREFETCH_OFF && m->line_bytes;
     double start = m->now_ns, cost = m->latency_ns[served];
-    if (served == 0 && m->line_bytes) {
+    if (served == 0 && prefetching) {
         double wait = arrival(m, address / m->line_bytes) - start;
         if (wait > cost) {
             cost = wait;
@@ -277,7 +279,7 @@ unsigned cc_model_access(cc_model *m, uint64_t address, bool write, cc_model_cou
     }
     m->now_ns += cost;
     counts->chain_ns += cost;
-    if (m->prefetcher.config.kind != CS_PREFETCH_OFF && m->line_bytes)
+    if (prefetching)
         prefetch_after(m, address, served != 0, start, counts);
     return served;
 }

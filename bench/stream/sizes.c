@@ -101,11 +101,10 @@ int stream_check_options(stream_run *run)
 /* The fixed sweep's array size where none is given: 256 MiB, or on a
  * last-level cache larger than 128 MiB twice that cache (whole MiB), so
  * that the two arrays of copy, mul and dot make STREAM's 4x it and the
- * headlines are memory's; then lowered to what the device and the host's
- * memory hold (cap: the smaller of the two, device_limits: whether the
- * device's is it). Quick runs keep their small arrays. One note says what
- * was done. */
-static uint64_t default_size(stream_run *run, uint64_t llc, uint64_t cap, bool device_limits)
+ * headlines are memory's; then lowered to cap, what the device and the
+ * host's memory hold (capped_by says which). Quick runs keep their small
+ * arrays. One note says what was done. */
+static uint64_t default_size(stream_run *run, uint64_t llc, uint64_t cap, const char *capped_by)
 {
     if (run->ses.opt.quick)
         return QUICK_SIZE <= cap ? QUICK_SIZE : pow2_floor(cap);
@@ -117,8 +116,7 @@ static uint64_t default_size(stream_run *run, uint64_t llc, uint64_t cap, bool d
     if (size > cap) {
         size = pow2_floor(cap);
         cr_format_bytes(size, a, sizeof a);
-        cr_session_note(&run->ses, "default array size lowered to %s by %s%s%s", a,
-                        device_limits ? "the device's allocation limit" : "the host's memory",
+        cr_session_note(&run->ses, "default array size lowered to %s by %s%s%s", a, capped_by,
                         raised ? ", below twice the last-level cache of " : "", raised ? l : "");
     } else if (raised) {
         cr_format_bytes(size, a, sizeof a);
@@ -143,7 +141,8 @@ int stream_check_sizes(stream_run *run)
      * three arrays live there too. A default larger than that is lowered,
      * as it is for the device; a size given is refused. */
     unsigned host_arrays = 4 + (run->use_host ? 6 : 0) + (d->unified_memory ? 3 : 0);
-    uint64_t host_cap = host_memory_cap(host_arrays);
+    uint64_t host_cap = host_memory_cap(host_arrays), cap = limit < host_cap ? limit : host_cap;
+    const char *capped_by = limit < host_cap ? "the device's allocation limit" : "the host's memory";
     char a[32], b[32];
     uint64_t llc = d->cache_bytes;
     if (run->ses.topo && (d->is_cpu || d->unified_memory) && cr_topo_llc_bytes(run->ses.topo) > llc)
@@ -155,7 +154,7 @@ int stream_check_sizes(stream_run *run)
             return cr_fail_usage(&run->ses, "--size %s exceeds the device limit of %s per array (max allocation, or a third of global memory)", a, b);
         }
     } else {
-        c->size = default_size(run, llc, limit < host_cap ? limit : host_cap, limit < host_cap);
+        c->size = default_size(run, llc, cap, capped_by);
     }
     if (c->footprint.start != 0) {
         uint64_t end = range_end(&c->footprint);
@@ -166,11 +165,10 @@ int stream_check_sizes(stream_run *run)
         }
     } else {
         uint64_t end = run->ses.opt.quick ? (UINT64_C(4) << 20) : pow2_ceil(4 * (llc ? llc : (UINT64_C(8) << 20)));
-        if (end > limit || end > host_cap) {
-            end = pow2_floor(limit < host_cap ? limit : host_cap);
+        if (end > cap) {
+            end = pow2_floor(cap);
             cr_format_bytes(end, a, sizeof a);
-            cr_session_note(&run->ses, "working-set sweep capped at %s per array by %s", a,
-                            limit < host_cap ? "the device's allocation limit" : "the host's memory");
+            cr_session_note(&run->ses, "working-set sweep capped at %s per array by %s", a, capped_by);
         }
         c->footprint = (cr_range){UINT64_C(16) << 10, end, run->ses.opt.quick ? 16 : 2};
     }
