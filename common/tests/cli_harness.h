@@ -648,6 +648,19 @@ static inline table run_planted_failure(int *row, const char *fault, const char 
     return t;
 }
 
+/* A number of the metadata of a run, TMP/DIR/BIN.meta.csv: its "key," line. */
+static inline double meta_number(const char *dir, const char *bin, const char *key)
+{
+    char *meta = slurp_tmp("%s/%s.meta.csv", dir, bin), want[64];
+    snprintf(want, sizeof want, "\n%s,", key);
+    const char *at = strstr(meta, want);
+    if (at == NULL)
+        fail_msg("no %s in the metadata of %s", key, dir);
+    double v = strtod(at + strlen(want), NULL);
+    free(meta);
+    return v;
+}
+
 /* Each key has a "key,value" line in the metadata of a run, TMP/DIR/BIN.meta.csv. */
 static inline void expect_meta_keys_(const char *dir, const char *bin, const char *const *keys, size_t n)
 {

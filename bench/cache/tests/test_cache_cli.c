@@ -100,7 +100,18 @@ static void test_first_level_matches_the_host(void **state)
         table_free(&t);
     }
     assert_true(count_where(&t, "sweep", "ways", NULL) >= 18);
-    assert_true(count_where(&t, "sweep", "write", "variant", "store-chase", NULL) >= 1);
+    /* The write experiment needs one buffer of the probe, 4x the level and
+     * twice the last-level cache. Where the device allocates less (a 260 MiB
+     * last-level cache under POCL_MEMORY_LIMIT=1) the run says so instead. */
+    double llc = meta_number("host", "cache-opencl", "llc_bytes");
+    double most = meta_number("host", "cache-opencl", "device.max_alloc_bytes");
+    if (most > 0 && most < 2 * llc + 4.5 * (double)l1) {
+        int wa = detect_row(&t, "L1d-write-allocate");
+        assert_true(wa >= 0);
+        expect_cell_has(&t, wa, "note", "the probe, 4x and eviction footprints do not fit one buffer");
+    } else {
+        assert_true(count_where(&t, "sweep", "write", "variant", "store-chase", NULL) >= 1);
+    }
     double sizes[256];
     int n = swept(&t, sizes, 256);
     /* L1d capacity: within one step of the sweep of what sysfs says. */

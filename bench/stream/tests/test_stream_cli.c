@@ -77,19 +77,6 @@ static void test_quick_run_is_complete_and_valid(void **state)
     free(meta);
 }
 
-/* A number of the metadata of run DIR: its "key," line. */
-static double meta_number(const char *dir, const char *key)
-{
-    char *meta = slurp_tmp("%s/stream-opencl.meta.csv", dir), want[64];
-    snprintf(want, sizeof want, "\n%s,", key);
-    const char *at = strstr(meta, want);
-    if (at == NULL)
-        fail_msg("no %s in the metadata of %s", key, dir);
-    double v = strtod(at + strlen(want), NULL);
-    free(meta);
-    return v;
-}
-
 /* key's value as a number, NaN when absent. */
 static double param_number(const table *t, int row, const char *key)
 {
@@ -126,10 +113,10 @@ static void test_rows_pass_the_plausibility_gate(void **state)
     table t = run_csv(NULL, "stream-opencl",
                       "--sweeps footprint,fixed --dtype float --kernels triad,copy --quick --host-limit on", "gate", 0,
                       NULL);
-    double llc = meta_number("gate", "peak.llc_bytes");
+    double llc = meta_number("gate", "stream-opencl", "peak.llc_bytes");
     assert_true(llc > 0);
-    assert_true(meta_number("gate", "peak.memory_GBps") > 0);
-    assert_true(meta_number("gate", "peak.float_GFLOPs") > 0);
+    assert_true(meta_number("gate", "stream-opencl", "peak.memory_GBps") > 0);
+    assert_true(meta_number("gate", "stream-opencl", "peak.float_GFLOPs") > 0);
     char *meta = slurp_tmp("gate/stream-opencl.meta.csv");
     expect_in(meta, "peak.memory_source,\"the host's limit measured alone before the run, the fastest of a triad");
     free(meta);
